@@ -1,0 +1,78 @@
+import type { FieldPath } from "./field-path.js";
+
+/**
+ * The kinds of field error, named as apimachinery's field.ErrorType. `cause` is the StatusCause type
+ * the API server reports; `wording` the text that precedes the value in the message.
+ */
+const errorTypes = {
+  invalid: { cause: "FieldValueInvalid", wording: "Invalid value" },
+  required: { cause: "FieldValueRequired", wording: "Required value" },
+  forbidden: { cause: "FieldValueForbidden", wording: "Forbidden" },
+  notSupported: { cause: "FieldValueNotSupported", wording: "Unsupported value" },
+  duplicate: { cause: "FieldValueDuplicate", wording: "Duplicate value" },
+  notFound: { cause: "FieldValueNotFound", wording: "Not found" },
+  tooMany: { cause: "FieldValueTooMany", wording: "Too many" },
+} as const;
+
+export type FieldErrorType = keyof typeof errorTypes;
+
+/** One problem with one field: what apimachinery calls a field.Error. */
+export interface FieldError {
+  type: FieldErrorType;
+  field: string;
+  /** The offending value, when the message should show it. */
+  value?: unknown;
+  detail?: string;
+}
+
+export type FieldErrorList = FieldError[];
+
+const withValue = (type: FieldErrorType) => (path: FieldPath, value: unknown, detail?: string) =>
+  ({ type, field: path.toString(), value, detail }) satisfies FieldError;
+const withoutValue = (type: FieldErrorType) => (path: FieldPath, detail?: string) =>
+  ({ type, field: path.toString(), detail }) satisfies FieldError;
+
+/** Constructors in apimachinery's shape: field.Invalid(path, value, detail) and friends. */
+export const fieldError = {
+  invalid: withValue("invalid"),
+  duplicate: withValue("duplicate"),
+  notFound: withValue("notFound"),
+  required: withoutValue("required"),
+  forbidden: withoutValue("forbidden"),
+  notSupported: (path: FieldPath, value: unknown, supported: readonly string[]): FieldError => ({
+    type: "notSupported",
+    field: path.toString(),
+    value,
+    detail: `supported values: ${supported.map((v) => JSON.stringify(v)).join(", ")}`,
+  }),
+  tooMany: (path: FieldPath, actual: number, max: number): FieldError => ({
+    type: "tooMany",
+    field: path.toString(),
+    value: actual,
+    detail: `must have at most ${max} items`,
+  }),
+};
+
+export function causeType(error: FieldError): string {
+  return errorTypes[error.type].cause;
+}
+
+/** The value as apimachinery prints it: strings quoted, numbers and booleans bare, objects as JSON. */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return "null";
+  if (typeof value === "string") return JSON.stringify(value);
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 200 ? `${json.slice(0, 200)}...` : json;
+}
+
+/** The message body after the field path: `Invalid value: "Foo": must be ...`. */
+export function describeError(error: FieldError): string {
+  const head = errorTypes[error.type].wording;
+  const shown = "value" in error ? `${head}: ${formatValue(error.value)}` : head;
+  return error.detail ? `${shown}: ${error.detail}` : shown;
+}
+
+/** The full line, as `kubectl` shows it: `spec.helm.releaseName: Invalid value: "Foo": ...`. */
+export function formatFieldError(error: FieldError): string {
+  return error.field ? `${error.field}: ${describeError(error)}` : describeError(error);
+}

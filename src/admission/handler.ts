@@ -1,0 +1,107 @@
+import { causeType, describeError, type FieldErrorList, formatFieldError } from "./field-errors.js";
+import { diffToPatch } from "./json-patch.js";
+import { qualifiedKind, type ResourceKind, type Verdict } from "./resource-kind.js";
+import type { AdmissionRequest, AdmissionResponse } from "./review.js";
+
+/**
+ * Turns an AdmissionRequest into an AdmissionResponse for one resource kind: the protocol half of a
+ * webhook. It knows the AdmissionReview rules (operations, patches, denial status) and nothing of any
+ * kind's fields; those come from the kind's Validator and Defaulter.
+ */
+export async function validate(kind: ResourceKind, request: AdmissionRequest): Promise<AdmissionResponse> {
+  const gate = admitWithoutRules(kind, request);
+  if (gate) return gate;
+  if (!kind.validator) return { uid: request.uid, allowed: true };
+  const verdict: Verdict =
+    request.operation === "UPDATE"
+      ? await kind.validator.validateUpdate(request.oldObject, request.object, request)
+      : await kind.validator.validateCreate(request.object, request);
+  const warnings = verdict.warnings.length > 0 ? { warnings: verdict.warnings } : {};
+  if (verdict.errors.length === 0) return { uid: request.uid, allowed: true, ...warnings };
+  return {
+    uid: request.uid,
+    allowed: false,
+    status: invalidStatus(kind, request, verdict.errors),
+    ...warnings,
+  };
+}
+
+export function mutate(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse {
+  const gate = admitWithoutRules(kind, request);
+  if (gate || !kind.defaulter) return gate ?? { uid: request.uid, allowed: true };
+  const oldObject = request.operation === "UPDATE" ? request.oldObject : undefined;
+  const defaulted = kind.defaulter.applyDefaults(request.object, request, oldObject);
+  const patch = diffToPatch(request.object, defaulted);
+  if (patch.length === 0) return { uid: request.uid, allowed: true };
+  return {
+    uid: request.uid,
+    allowed: true,
+    patchType: "JSONPatch",
+    patch: Buffer.from(JSON.stringify(patch)).toString("base64"),
+  };
+}
+
+/** The answer for requests no rule looks at, or that are not this kind's; undefined when rules apply. */
+function admitWithoutRules(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse | undefined {
+  if (request.operation === "DELETE" || request.operation === "CONNECT") {
+    return { uid: request.uid, allowed: true };
+  }
+  const mismatch = kindMismatch(kind, request);
+  if (mismatch) {
+    return {
+      uid: request.uid,
+      allowed: false,
+      status: { code: 400, reason: "BadRequest", message: mismatch },
+    };
+  }
+  return undefined;
+}
+
+function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | undefined {
+  const expected = `${kind.group}/${kind.version}, Kind=${kind.kind}`;
+  const got = `${request.kind.group}/${request.kind.version}, Kind=${request.kind.kind}`;
+  if (request.kind.group !== kind.group || request.kind.kind !== kind.kind) {
+    return `this webhook admits ${expected} only, but the request is for ${got}`;
+  }
+  if (request.object === null || typeof request.object !== "object" || Array.isArray(request.object)) {
+    return `request.object must be a ${kind.kind} object`;
+  }
+  const object = request.object as { apiVersion?: unknown; kind?: unknown };
+  const apiVersion = `${kind.group}/${kind.version}`;
+  if (object.kind !== undefined && object.kind !== kind.kind) {
+    return `request.object is a ${JSON.stringify(object.kind)}, but this webhook admits ${kind.kind} only`;
+  }
+  if (object.apiVersion !== undefined && object.apiVersion !== apiVersion) {
+    return `request.object has apiVersion ${JSON.stringify(object.apiVersion)}, but this webhook admits ${apiVersion} only`;
+  }
+  return undefined;
+}
+
+/** The Status the API server itself returns for an invalid object (HTTP 422, reason Invalid). */
+function invalidStatus(kind: ResourceKind, request: AdmissionRequest, errors: FieldErrorList) {
+  const name = objectName(request);
+  const lines = errors.map(formatFieldError);
+  const summary = lines.length === 1 ? lines[0] : `[${lines.join(", ")}]`;
+  return {
+    code: 422,
+    reason: "Invalid",
+    message: `${qualifiedKind(kind)} ${JSON.stringify(name)} is invalid: ${summary}`,
+    details: {
+      group: kind.group,
+      kind: kind.kind,
+      name,
+      causes: errors.map((error) => ({
+        type: causeType(error),
+        field: error.field,
+        message: describeError(error),
+      })),
+    },
+  };
+}
+
+function objectName(request: AdmissionRequest): string {
+  if (request.name) return request.name;
+  const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } }).metadata;
+  if (typeof metadata?.name === "string") return metadata.name;
+  return typeof metadata?.generateName === "string" ? metadata.generateName : "";
+}

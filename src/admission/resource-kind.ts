@@ -1,0 +1,42 @@
+import type { FieldErrorList } from "./field-errors.js";
+import type { AdmissionRequest } from "./review.js";
+
+/** What a validator found: errors deny the request, warnings are shown to the user either way. */
+export interface Verdict {
+  errors: FieldErrorList;
+  warnings: string[];
+}
+
+/** Validation for one kind, as controller-runtime's CustomValidator: pure functions of the objects. */
+export interface Validator<T> {
+  validateCreate(object: T, request: AdmissionRequest): Verdict | Promise<Verdict>;
+  validateUpdate(oldObject: T, object: T, request: AdmissionRequest): Verdict | Promise<Verdict>;
+}
+
+/**
+ * Defaulting for one kind, as controller-runtime's CustomDefaulter, except that it returns a new object
+ * instead of changing its argument; the protocol layer turns the difference into a JSON Patch.
+ */
+export interface Defaulter<T> {
+  applyDefaults(object: T, request: AdmissionRequest, oldObject: T | undefined): T;
+}
+
+/** A resource kind the webhook serves: its identity and the rules that plug into the protocol layer. */
+export interface ResourceKind<T = unknown> {
+  group: string;
+  version: string;
+  kind: string;
+  validator?: Validator<T>;
+  defaulter?: Defaulter<T>;
+}
+
+/** `Module.batch.forkspacer.com`: how the API server names a kind in its error messages. */
+export function qualifiedKind(kind: ResourceKind): string {
+  return kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
+}
+
+/** The webhook paths kubebuilder generates, e.g. `/validate-batch-forkspacer-com-v1-module`. */
+export function webhookPath(kind: ResourceKind, verb: "validate" | "mutate"): string {
+  const group = kind.group ? `${kind.group.replaceAll(".", "-")}-` : "core-";
+  return `/${verb}-${group}${kind.version}-${kind.kind.toLowerCase()}`;
+}

@@ -1,0 +1,89 @@
+/** The admission.k8s.io/v1 AdmissionReview wire format, as far as this project reads and writes it. */
+
+export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export interface AdmissionRequest {
+  uid: string;
+  kind: GroupVersionKind;
+  resource?: { group: string; version: string; resource: string };
+  subResource?: string;
+  name?: string;
+  namespace?: string;
+  operation: Operation;
+  userInfo?: { username?: string; uid?: string; groups?: string[] };
+  object?: unknown;
+  oldObject?: unknown;
+  dryRun?: boolean;
+}
+
+export interface StatusCause {
+  type: string;
+  field: string;
+  message: string;
+}
+
+export interface AdmissionStatus {
+  code: number;
+  reason?: string;
+  message: string;
+  details?: { group?: string; kind?: string; name?: string; causes?: StatusCause[] };
+}
+
+export interface AdmissionResponse {
+  uid: string;
+  allowed: boolean;
+  status?: AdmissionStatus;
+  patch?: string;
+  patchType?: "JSONPatch";
+  warnings?: string[];
+}
+
+export interface AdmissionReview {
+  apiVersion: "admission.k8s.io/v1";
+  kind: "AdmissionReview";
+  request?: AdmissionRequest;
+  response?: AdmissionResponse;
+}
+
+const operations: readonly string[] = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
+
+/**
+ * Checks the envelope of a posted AdmissionReview. Returns the request, or the reason it is not one
+ * (the server answers that with HTTP 400: there is no uid to answer to).
+ */
+export function parseAdmissionReview(body: unknown): { request: AdmissionRequest } | { problem: string } {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    return { problem: "body must be a JSON object (an AdmissionReview)" };
+  }
+  const review = body as Record<string, unknown>;
+  if (review.apiVersion !== "admission.k8s.io/v1" || review.kind !== "AdmissionReview") {
+    return {
+      problem: `expected apiVersion admission.k8s.io/v1 and kind AdmissionReview, got apiVersion ${JSON.stringify(review.apiVersion)} and kind ${JSON.stringify(review.kind)}`,
+    };
+  }
+  const request = review.request as Record<string, unknown> | undefined;
+  if (request === null || typeof request !== "object" || Array.isArray(request)) {
+    return { problem: "AdmissionReview has no request" };
+  }
+  if (typeof request.uid !== "string" || request.uid === "") {
+    return { problem: "request.uid must be a non-empty string" };
+  }
+  if (typeof request.operation !== "string" || !operations.includes(request.operation)) {
+    return { problem: `request.operation must be one of ${operations.join(", ")}` };
+  }
+  const kind = request.kind as Record<string, unknown> | undefined;
+  if (!kind || typeof kind !== "object" || typeof kind.kind !== "string") {
+    return { problem: "request.kind must be a group/version/kind object" };
+  }
+  return { request: request as unknown as AdmissionRequest };
+}
+
+export function reviewResponse(response: AdmissionResponse): AdmissionReview {
+  return { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response };
+}

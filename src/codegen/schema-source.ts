@@ -1,0 +1,85 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { load as loadYaml } from "js-yaml";
+
+export type JsonSchema = { [keyword: string]: unknown };
+
+export interface CrdMetadata {
+  group: string;
+  version: string;
+  scope: "Namespaced" | "Cluster";
+  names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[] };
+  subresources?: Record<string, unknown>;
+  additionalPrinterColumns?: Record<string, unknown>[];
+}
+
+/** One resource kind's schema source: `schemas/<name>.yaml`. */
+export interface SchemaSource {
+  name: string;
+  crd: CrdMetadata;
+  schema: JsonSchema;
+}
+
+export function loadSchemaSources(schemasDir: string): SchemaSource[] {
+  return readdirSync(schemasDir)
+    .filter((file) => file.endsWith(".yaml"))
+    .sort()
+    .map((file) => {
+      const parsed = loadYaml(readFileSync(join(schemasDir, file), "utf8")) as Omit<SchemaSource, "name">;
+      return { name: basename(file, ".yaml"), crd: parsed.crd, schema: parsed.schema };
+    });
+}
+
+/**
+ * Replaces every `$ref: "#/$defs/X"` by the definition it names, sibling keywords overriding the
+ * definition's (so a reference can carry its own description). The CRD and the editor schema need
+ * self-contained schemas; only the TypeScript types keep the references, to name shared types once.
+ */
+export function inlineRefs(schema: JsonSchema): JsonSchema {
+  const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
+  const visit = (node: unknown, seen: string[]): unknown => {
+    if (Array.isArray(node)) return node.map((item) => visit(item, seen));
+    if (node === null || typeof node !== "object") return node;
+    const { $ref, ...rest } = node as JsonSchema;
+    if (typeof $ref === "string") {
+      const name = $ref.replace(/^#\/\$defs\//, "");
+      const target = defs[name];
+      if (!target) throw new Error(`unresolved $ref ${$ref}`);
+      if (seen.includes(name)) throw new Error(`recursive $ref ${$ref} cannot be inlined`);
+      return visit({ ...target, ...rest }, [...seen, name]);
+    }
+    return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, visit(value, seen)]));
+  };
+  const { $defs: _, ...root } = schema;
+  return visit(root, []) as JsonSchema;
+}
+
+/** Rebuilds a schema tree, letting `rewrite` change each schema node (after its children). */
+export function mapSchemaNodes(schema: JsonSchema, rewrite: (node: JsonSchema) => JsonSchema): JsonSchema {
+  const mapChildren = (node: JsonSchema): JsonSchema => {
+    const out: JsonSchema = { ...node };
+    if (isSchema(node.properties)) {
+      out.properties = Object.fromEntries(
+        Object.entries(node.properties).map(([key, child]) => [key, mapChildren(child as JsonSchema)]),
+      );
+    }
+    if (isSchema(node.items)) out.items = mapChildren(node.items);
+    if (isSchema(node.additionalProperties))
+      out.additionalProperties = mapChildren(node.additionalProperties);
+    if (isSchema(node.$defs)) {
+      out.$defs = Object.fromEntries(
+        Object.entries(node.$defs).map(([key, child]) => [key, mapChildren(child as JsonSchema)]),
+      );
+    }
+    return rewrite(out);
+  };
+  return mapChildren(schema);
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+export function withoutKeys(node: JsonSchema, predicate: (key: string) => boolean): JsonSchema {
+  return Object.fromEntries(Object.entries(node).filter(([key]) => !predicate(key)));
+}

@@ -1,0 +1,91 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { type FieldError, fieldError } from "../admission/field-errors.js";
+import { FieldPath } from "../admission/field-path.js";
+
+/** The outcome of checking an object against its kind's generated JSON Schema. */
+export interface StructureVerdict {
+  errors: FieldError[];
+  /** Fields the schema does not know: the API server prunes them silently, so we say so. */
+  unknownFields: string[];
+}
+
+/**
+ * Checks objects against a kind's generated editor schema (types, formats, enums, bounds), so the rules
+ * behind it can rely on the generated TypeScript types. In a cluster the API server has done this
+ * already; the check matters for offline use and for CRDs other than ours.
+ */
+export function structureChecker(schema: object): (object: unknown) => StructureVerdict {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  const check: ValidateFunction = ajv.compile(schema);
+  return (object) => {
+    if (check(object)) return { errors: [], unknownFields: [] };
+    const verdict: StructureVerdict = { errors: [], unknownFields: [] };
+    for (const error of check.errors ?? []) {
+      if (error.keyword === "additionalProperties") {
+        const path = fieldPath(object, error.instancePath).child(String(error.params.additionalProperty));
+        verdict.unknownFields.push(path.toString());
+      } else {
+        verdict.errors.push(toFieldError(object, error));
+      }
+    }
+    return verdict;
+  };
+}
+
+function toFieldError(object: unknown, error: ErrorObject): FieldError {
+  const path = fieldPath(object, error.instancePath);
+  const value = valueAt(object, error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required":
+      return fieldError.required(path.child(String(params.missingProperty)));
+    case "type":
+      return fieldError.invalid(path, value, `must be of type ${params.type}`);
+    case "enum":
+      return fieldError.notSupported(path, value, (params.allowedValues as unknown[]).map(String));
+    case "const":
+      return fieldError.notSupported(path, value, [String(params.allowedValue)]);
+    case "minLength":
+      return params.limit === 1 && value === ""
+        ? fieldError.required(path)
+        : fieldError.invalid(path, value, `must be at least ${params.limit} characters`);
+    case "maxLength":
+      return fieldError.invalid(path, value, `must be no more than ${params.limit} characters`);
+    case "maxItems":
+      return fieldError.tooMany(path, Array.isArray(value) ? value.length : 0, Number(params.limit));
+    case "minimum":
+      return fieldError.invalid(path, value, `must be greater than or equal to ${params.limit}`);
+    case "format":
+      return fieldError.invalid(path, value, `must be a valid ${params.format}`);
+    default:
+      return fieldError.invalid(path, value, error.message ?? error.keyword);
+  }
+}
+
+function segments(instancePath: string): string[] {
+  return instancePath === ""
+    ? []
+    : instancePath
+        .slice(1)
+        .split("/")
+        .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/** `/config/0/alias` → `config[0].alias`: numeric tokens are indexes where the value is a list. */
+function fieldPath(object: unknown, instancePath: string): FieldPath {
+  let path = FieldPath.root("");
+  let node = object;
+  for (const token of segments(instancePath)) {
+    path = Array.isArray(node) ? path.index(Number(token)) : path.child(token);
+    node = (node as Record<string, unknown> | undefined)?.[token];
+  }
+  return path;
+}
+
+function valueAt(object: unknown, instancePath: string): unknown {
+  let node = object;
+  for (const token of segments(instancePath)) node = (node as Record<string, unknown> | undefined)?.[token];
+  return node;
+}
