@@ -1,58 +1,23 @@
 #!/usr/bin/env node
-import { parseArgs } from "node:util";
-import { webhookPath } from "../admission/resource-kind.js";
-import { resourceKinds } from "../resources/index.js";
-import { ensureCertDir, serviceDnsNames } from "../server/certificates.js";
-import { startHttpsServer } from "../server/https-server.js";
-import { jsonLogger } from "../server/log.js";
+import { serve, serveUsage } from "./serve.js";
 
-const usage = `Usage: module-admission <command> [options]
+/** Each command: its entry point and its usage text. A new command is a file beside this one and a row here. */
+const commands: Record<string, { run: (args: string[]) => Promise<void>; usage: string }> = {
+  serve: { run: serve, usage: serveUsage },
+};
 
-Commands:
-  serve   Serve the admission webhooks over HTTPS
-          --port N            port to listen on (default 8443)
-          --cert-dir DIR      tls.crt, tls.key (and ca.crt); generated when absent (default certs)
-          --service NAME      Service name for generated certificates (default module-admission)
-          --namespace NS      Service namespace for generated certificates (default module-admission)
-`;
+const usage = `Usage: module-admission <command> [options]\n\nCommands:\n${Object.values(commands)
+  .map((command) => `  ${command.usage}`)
+  .join("\n")}\n`;
 
-async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: "string", default: "8443" },
-      "cert-dir": { type: "string", default: "certs" },
-      service: { type: "string", default: "module-admission" },
-      namespace: { type: "string", default: "module-admission" },
-    },
-  });
-  const certDir = values["cert-dir"];
-  const { created } = await ensureCertDir(certDir, serviceDnsNames(values.service, values.namespace));
-  if (created) {
-    jsonLogger({
-      msg: `no certificate in ${certDir}: generated a CA (ca.crt) and a serving certificate there`,
-    });
-  }
-  const running = await startHttpsServer({
-    port: Number(values.port),
-    certDir,
-    kinds: resourceKinds,
-    log: jsonLogger,
-  });
-  const paths = resourceKinds.flatMap((kind) => [webhookPath(kind, "mutate"), webhookPath(kind, "validate")]);
-  jsonLogger({ msg: `serving on https://localhost:${running.port}`, paths });
-  const stop = () => void running.close().then(() => process.exit(0));
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+const [name, ...args] = process.argv.slice(2);
+const command = name === undefined ? undefined : commands[name];
+if (!command) {
+  process.stderr.write(name ? `unknown command ${JSON.stringify(name)}\n\n${usage}` : usage);
+  process.exit(2);
 }
-
-const [command, ...rest] = process.argv.slice(2);
 try {
-  if (command === "serve") await serve(rest);
-  else {
-    process.stderr.write(command ? `unknown command ${JSON.stringify(command)}\n\n${usage}` : usage);
-    process.exit(2);
-  }
+  await command.run(args);
 } catch (error) {
   process.stderr.write(`module-admission: ${(error as Error).message}\n`);
   process.exit(2);
