@@ -1,0 +1,67 @@
+/** One problem an offline check found, located in a file: what `validate` and `lint-modules` report. */
+export interface Finding {
+  severity: "error" | "warning";
+  file: string;
+  /** 1-based line of the offending field, when known. */
+  line?: number;
+  /** `Module default/redis`: the object the finding is about, when there is one. */
+  object?: string;
+  /** A stable rule id for SARIF, e.g. `FieldValueInvalid`. */
+  rule: string;
+  /** The message in kubectl's wording, field path first. */
+  message: string;
+}
+
+export type OutputFormat = "text" | "json" | "sarif";
+
+export const outputFormats: readonly OutputFormat[] = ["text", "json", "sarif"];
+
+/** Findings as text (one line each, `file:line: object: message`), JSON, or SARIF 2.1.0. */
+export function formatFindings(
+  findings: Finding[],
+  format: OutputFormat,
+  toolName = "module-admission",
+): string {
+  if (format === "json") return `${JSON.stringify({ findings }, null, 2)}\n`;
+  if (format === "sarif") return `${JSON.stringify(toSarif(findings, toolName), null, 2)}\n`;
+  return findings
+    .map((finding) => {
+      const where = finding.line ? `${finding.file}:${finding.line}` : finding.file;
+      const prefix = finding.severity === "warning" ? "warning: " : "";
+      return `${where}: ${prefix}${finding.object ? `${finding.object}: ` : ""}${finding.message}\n`;
+    })
+    .join("");
+}
+
+function toSarif(findings: Finding[], toolName: string) {
+  const rules = [...new Set(findings.map((finding) => finding.rule))].sort();
+  return {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: toolName,
+            informationUri: "https://github.com/forkspacer",
+            rules: rules.map((id) => ({ id })),
+          },
+        },
+        results: findings.map((finding) => ({
+          ruleId: finding.rule,
+          ruleIndex: rules.indexOf(finding.rule),
+          level: finding.severity === "error" ? "error" : "warning",
+          message: { text: finding.object ? `${finding.object}: ${finding.message}` : finding.message },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: finding.file },
+                ...(finding.line ? { region: { startLine: finding.line } } : {}),
+              },
+            },
+          ],
+        })),
+      },
+    ],
+  };
+}
