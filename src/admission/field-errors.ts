@@ -57,10 +57,12 @@ export function causeType(error: FieldError): string {
   return errorTypes[error.type].cause;
 }
 
-/** The value as apimachinery prints it: strings quoted, numbers and booleans bare, objects as JSON. */
+/**
+ * The value as apimachinery prints it: strings quoted, numbers and booleans bare, objects as JSON; cut
+ * at 200 characters so that a huge value cannot bloat the denial.
+ */
 export function formatValue(value: unknown): string {
   if (value === undefined) return "null";
-  if (typeof value === "string") return JSON.stringify(value);
   const json = JSON.stringify(value) ?? String(value);
   return json.length > 200 ? `${json.slice(0, 200)}...` : json;
 }

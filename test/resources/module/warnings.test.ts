@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { moduleWarnings } from "../../../src/resources/module/warnings.js";
+import { customModule, helmModule } from "../../support/modules.js";
+
+describe("Module warnings", () => {
+  it("has none for a clean Module", () => {
+    assert.deepEqual(moduleWarnings(helmModule()), []);
+    assert.deepEqual(moduleWarnings(customModule()), []);
+  });
+
+  it("warns about legal but probably wrong settings, each at most 120 characters", () => {
+    const module = helmModule();
+    const helm = module.spec.helm;
+    assert.ok(helm?.chart.repo);
+    helm.existingRelease = { name: "redis" };
+    delete helm.chart.repo.version;
+    helm.values = [{ raw: { image: "{{ .config.imageTag }}", size: "{{.config.replicas}}" } }];
+    const features = module.config?.[4]?.multipleOptions;
+    assert.ok(features);
+    features.max = 9;
+    const custom = customModule();
+    custom.spec.custom?.permissions?.push("controller");
+    const warnings = [...moduleWarnings(module), ...moduleWarnings(custom)];
+    assert.deepEqual(warnings, [
+      "spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name",
+      "spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version",
+      "spec: a template uses .config.imageTag, which the config schema does not declare",
+      "config[4].multipleOptions.max is 9, but only 3 values exist",
+      "spec.custom.permissions: controller gives the module a service account on the main cluster",
+    ]);
+  });
+
+  it("cuts a long warning to 120 characters", () => {
+    const module = helmModule();
+    const alias = "x".repeat(150);
+    if (module.spec.helm) module.spec.helm.namespace = `{{.config.${alias}}}`;
+    const [warning] = moduleWarnings(module);
+    assert.equal(warning?.length, 120);
+    assert.ok(warning?.endsWith("..."));
+  });
+});

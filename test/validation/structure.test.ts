@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { formatFieldError } from "../../src/admission/field-errors.js";
+import { structureChecker } from "../../src/validation/structure.js";
+import { helmModule } from "../support/modules.js";
+
+const schema = JSON.parse(
+  readFileSync(new URL("../../schemas/dist/module.schema.json", import.meta.url), "utf8"),
+);
+const check = structureChecker(schema);
+
+describe("structure check against the generated schema", () => {
+  it("passes a valid Module", () => {
+    assert.deepEqual(check(helmModule()), { errors: [], unknownFields: [] });
+  });
+
+  it("reports every type, enum, bound and required problem with its field path", () => {
+    const module = helmModule() as unknown as Record<string, any>;
+    module.spec.workspace = {};
+    module.spec.hibernated = "yes";
+    module.spec.custom = { image: "x", permissions: ["root"] };
+    module.config[1].integer.min = "0";
+    module.spec.helm.releaseName = "x".repeat(60);
+    assert.deepEqual(check(module).errors.map(formatFieldError).sort(), [
+      'config[1].integer.min: Invalid value: "0": must be of type integer',
+      'spec.custom.permissions[0]: Unsupported value: "root": supported values: "workspace", "controller"',
+      `spec.helm.releaseName: Invalid value: "${"x".repeat(60)}": must be no more than 53 characters`,
+      'spec.hibernated: Invalid value: "yes": must be of type boolean',
+      "spec.workspace.name: Required value",
+    ]);
+  });
+
+  it("reports unknown fields separately: the API server would prune them", () => {
+    const module = helmModule() as unknown as Record<string, any>;
+    module.spec.helm.relaseName = "typo";
+    module.config[0].option.defualt = "x";
+    assert.deepEqual(check(module), {
+      errors: [],
+      unknownFields: ["config[0].option.defualt", "spec.helm.relaseName"],
+    });
+  });
+
+  it("leaves free-form fields free: raw values, spec.config, output values", () => {
+    const module = helmModule() as unknown as Record<string, any>;
+    module.spec.helm.values = [{ raw: { anything: { at: ["all"] } } }];
+    module.spec.helm.outputs = [
+      { name: "o", value: { nested: 1 } },
+      { name: "p", value: 3 },
+    ];
+    module.spec.config.extra = { deep: true };
+    assert.deepEqual(check(module), { errors: [], unknownFields: [] });
+  });
+});
