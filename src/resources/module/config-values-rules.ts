@@ -28,10 +28,14 @@ export function validateConfigValues(items: ConfigItem[], values: Record<string,
       fieldError.forbidden(valuesPath.child(key), `not declared in the config schema (${declared})${hint}`),
     );
   }
+  const checked = new Set<string>();
   for (const item of items) {
-    const [type] = typesOf(item);
-    const spec = type && item[type];
-    if (!type || !spec) continue;
+    // An item without exactly one type, or a repeated alias, is a schema error reported on `config`;
+    // judging values against it would only add noise.
+    const types = typesOf(item);
+    const spec = types.length === 1 && types[0] ? item[types[0]] : undefined;
+    if (!spec || checked.has(item.alias)) continue;
+    checked.add(item.alias);
     const path = valuesPath.child(item.alias);
     const present = Object.hasOwn(values, item.alias);
     if (!present) {
