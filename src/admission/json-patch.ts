@@ -18,11 +18,11 @@ export function diffToPatch(before: unknown, after: unknown, path = ""): PatchOp
   if (isPlainObject(before) && isPlainObject(after)) {
     const ops: PatchOperation[] = [];
     for (const key of Object.keys(before)) {
-      if (!(key in after)) ops.push({ op: "remove", path: `${path}/${escapeToken(key)}` });
+      if (!Object.hasOwn(after, key)) ops.push({ op: "remove", path: `${path}/${escapeToken(key)}` });
     }
     for (const [key, value] of Object.entries(after)) {
       const childPath = `${path}/${escapeToken(key)}`;
-      if (!(key in before)) ops.push({ op: "add", path: childPath, value });
+      if (!Object.hasOwn(before, key)) ops.push({ op: "add", path: childPath, value });
       else ops.push(...diffToPatch(before[key], value, childPath));
     }
     return ops;
