@@ -33,7 +33,7 @@ describe("diffToPatch", () => {
           JSON.parse(JSON.stringify({ root: after })),
         );
       }),
-      { numRuns: 300 },
+      { numRuns: 2000 },
     );
   });
 });
