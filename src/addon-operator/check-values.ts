@@ -1,6 +1,6 @@
 import { runDeckhouseValidations } from "./deckhouse-validations.js";
 import { closeSchema, type Schema } from "./schema.js";
-import { validateValues, type Violation } from "./validate.js";
+import { type Violation, validateValues } from "./validate.js";
 import { effectiveValues } from "./values.js";
 
 /**
@@ -8,7 +8,12 @@ import { effectiveValues } from "./values.js";
  * schema's defaults, `x-deckhouse-validations` first (when one fails, only those are reported, as
  * addon-operator does), then the schema keywords. `oldValues` is the section before an UPDATE.
  */
-export function checkValues(values: unknown, oldValues: unknown, schema: Schema, rootName: string): Violation[] {
+export function checkValues(
+  values: unknown,
+  oldValues: unknown,
+  schema: Schema,
+  rootName: string,
+): Violation[] {
   const closed = closeSchema(schema);
   const effective = effectiveValues(values, closed);
   const oldEffective = oldValues === undefined ? undefined : effectiveValues(oldValues, closed);

@@ -44,7 +44,10 @@ export function runDeckhouseValidations(
     const where = [rootName, ...path].join(".");
     let result: unknown;
     try {
-      result = run(rule.expression, usesOld ? { self: toCel(value), oldSelf: toCel(oldValue) } : { self: toCel(value) });
+      result = run(
+        rule.expression,
+        usesOld ? { self: toCel(value), oldSelf: toCel(oldValue) } : { self: toCel(value) },
+      );
     } catch (error) {
       result = error;
     }

@@ -23,7 +23,8 @@ const formats: Record<string, (value: string) => boolean> = {
   },
   mac: (value) => /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/.test(value),
   uri: (value) => URL.canParse(value),
-  uuid: (value) => /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/.test(value),
+  uuid: (value) =>
+    /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/.test(value),
   byte: (value) => /^[A-Za-z0-9+/]*={0,2}$/.test(value) && value.length % 4 === 0,
   duration: (value) => /^(\d+(\.\d+)?\s*(ns|us|µs|ms|s|m|h|d|w)\s*)+$/.test(value),
   hexcolor: (value) => /^#([0-9a-fA-F]{3}){1,2}$/.test(value),

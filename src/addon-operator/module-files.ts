@@ -15,10 +15,16 @@ export interface ModuleDirectory {
 /** The module directories in `modulesDir`, sorted by directory name (addon-operator's order). */
 export function listModuleDirectories(modulesDir: string): ModuleDirectory[] {
   return readdirSync(modulesDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(join(modulesDir, entry.name))))
+    .filter(
+      (entry) => entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(join(modulesDir, entry.name))),
+    )
     .map((entry) => entry.name)
     .sort()
-    .map((directory) => ({ directory, path: join(modulesDir, directory), name: moduleNameOfDirectory(directory) }));
+    .map((directory) => ({
+      directory,
+      path: join(modulesDir, directory),
+      name: moduleNameOfDirectory(directory),
+    }));
 }
 
 function isDirectory(path: string): boolean {
@@ -45,7 +51,11 @@ export function readYamlMap(path: string): YamlMapFile {
   } catch (error) {
     const mark = (error as { mark?: { line?: number } }).mark;
     const reason = (error as { reason?: string }).reason ?? (error as Error).message;
-    return { state: "invalid", problem: `is not valid YAML: ${reason}`, ...(mark?.line !== undefined ? { line: mark.line + 1 } : {}) };
+    return {
+      state: "invalid",
+      problem: `is not valid YAML: ${reason}`,
+      ...(mark?.line !== undefined ? { line: mark.line + 1 } : {}),
+    };
   }
   if (content === null || content === undefined) return { state: "ok", content: {} };
   if (!isMap(content)) return { state: "invalid", problem: "must hold a YAML map" };

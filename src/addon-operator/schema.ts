@@ -10,7 +10,9 @@ export const asSchema = (value: unknown): Schema | undefined => (isMap(value) ? 
 export function schemaMap(schema: Schema, keyword: string): [string, Schema][] {
   const map = asSchema(schema[keyword]);
   if (!map) return [];
-  return Object.entries(map).flatMap(([key, value]) => (isMap(value) ? [[key, value] as [string, Schema]] : []));
+  return Object.entries(map).flatMap(([key, value]) =>
+    isMap(value) ? [[key, value] as [string, Schema]] : [],
+  );
 }
 
 /**

@@ -67,7 +67,8 @@ function hasType(value: unknown, type: string): boolean {
 }
 
 function checkType(value: unknown, schema: Schema, at: At): Violation | undefined {
-  const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type : [];
+  const types =
+    typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type : [];
   if (value === null) {
     if (schema.nullable === true || types.length === 0 || types.includes("null")) return undefined;
     return invalid(at, value, `must be of type ${types.join(",")}: "null"`);
@@ -75,7 +76,11 @@ function checkType(value: unknown, schema: Schema, at: At): Violation | undefine
   if (types.length > 0 && !types.some((type) => hasType(value, String(type)))) {
     return invalid(at, value, `must be of type ${types.join(",")}: ${JSON.stringify(typeOf(value))}`);
   }
-  if (typeof value === "string" && typeof schema.format === "string" && !matchesFormat(schema.format, value)) {
+  if (
+    typeof value === "string" &&
+    typeof schema.format === "string" &&
+    !matchesFormat(schema.format, value)
+  ) {
     return invalid(at, value, `must be of type ${schema.format}: ${JSON.stringify(value)}`);
   }
   return undefined;
@@ -101,7 +106,9 @@ function deepEqual(a: unknown, b: unknown): boolean {
   }
   if (isMap(a) && isMap(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => key in b && deepEqual(a[key], b[key]));
+    return (
+      keys.length === Object.keys(b).length && keys.every((key) => key in b && deepEqual(a[key], b[key]))
+    );
   }
   return false;
 }
@@ -128,7 +135,9 @@ function checkString(value: string, schema: Schema, at: At): Violation[] {
   if (typeof schema.pattern === "string") {
     const regex = compileRe2(schema.pattern);
     if ("error" in regex) {
-      violations.push(invalid(at, value, `has a pattern RE2 cannot compile: ${schema.pattern}: ${regex.error}`));
+      violations.push(
+        invalid(at, value, `has a pattern RE2 cannot compile: ${schema.pattern}: ${regex.error}`),
+      );
     } else if (!regex.test(value)) {
       violations.push(invalid(at, value, `should match '${schema.pattern}'`));
     }
@@ -169,7 +178,10 @@ function checkArray(value: unknown[], schema: Schema, at: At): Violation[] {
   if (minItems !== undefined && value.length < minItems) {
     violations.push(invalid(at, value, `should have at least ${minItems} items`));
   }
-  if (schema.uniqueItems === true && value.some((item, i) => value.slice(0, i).some((o) => deepEqual(o, item)))) {
+  if (
+    schema.uniqueItems === true &&
+    value.some((item, i) => value.slice(0, i).some((o) => deepEqual(o, item)))
+  ) {
     violations.push(invalid(at, value, "shouldn't contain duplicates"));
   }
   value.forEach((item, i) => {
@@ -195,7 +207,11 @@ function checkObject(value: Record<string, unknown>, schema: Schema, at: At): Vi
     const key = String(required);
     // go-openapi: a required property with a default is never missing (the default would fill it).
     if (!(key in value) && !(properties.get(key) && "default" in (properties.get(key) as Schema))) {
-      violations.push({ kind: "required", path: [...at.path, key], message: `${name(below(at, key))} in body is required` });
+      violations.push({
+        kind: "required",
+        path: [...at.path, key],
+        message: `${name(below(at, key))} in body is required`,
+      });
     }
   }
   const patterns = schemaMap(schema, "patternProperties");
@@ -227,7 +243,8 @@ const subSchemas = (schema: Schema, keyword: string): Schema[] =>
 function checkCombinators(value: unknown, schema: Schema, at: At): Violation[] {
   const violations: Violation[] = [];
   const allOf = subSchemas(schema, "allOf").flatMap((sub) => check(value, sub, at));
-  if (allOf.length > 0) violations.push(...allOf, invalid(at, value, "must validate all the schemas (allOf)"));
+  if (allOf.length > 0)
+    violations.push(...allOf, invalid(at, value, "must validate all the schemas (allOf)"));
   const anyOf = subSchemas(schema, "anyOf");
   if (anyOf.length > 0 && !anyOf.some((sub) => check(value, sub, at).length === 0)) {
     violations.push(invalid(at, value, "must validate at least one schema (anyOf)"));

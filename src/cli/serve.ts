@@ -31,7 +31,9 @@ export async function serve(args: string[]): Promise<void> {
   const certDir = values["cert-dir"];
   const { created } = await ensureCertDir(certDir, serviceDnsNames(values.service, values.namespace));
   if (created) {
-    jsonLogger({ msg: `no certificate in ${certDir}: generated a CA (ca.crt) and a serving certificate there` });
+    jsonLogger({
+      msg: `no certificate in ${certDir}: generated a CA (ca.crt) and a serving certificate there`,
+    });
   }
   const kinds = [...resourceKinds, ...addonOperatorKinds(values)];
   const running = await startHttpsServer({ port: Number(values.port), certDir, kinds, log: jsonLogger });

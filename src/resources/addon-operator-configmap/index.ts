@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
+import { isMap } from "../../addon-operator/schema.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
-import { isMap } from "../../addon-operator/schema.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
 import { validateConfigMapData } from "./sections.js";
 
@@ -20,7 +20,8 @@ export const defaultAddonConfigMap: ConfigMapRef = { namespace: "addon-operator"
 /** `NAMESPACE/NAME` as given to --addon-configmap. */
 export function parseConfigMapRef(text: string): ConfigMapRef {
   const match = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/.exec(text);
-  if (!match?.[1] || !match[3]) throw new Error(`--addon-configmap must be NAMESPACE/NAME, got ${JSON.stringify(text)}`);
+  if (!match?.[1] || !match[3])
+    throw new Error(`--addon-configmap must be NAMESPACE/NAME, got ${JSON.stringify(text)}`);
   return { namespace: match[1], name: match[3] };
 }
 
@@ -66,7 +67,10 @@ export function addonOperatorKinds(flags: {
 }): ResourceKind[] {
   const modulesDir = flags["modules-dir"];
   if (modulesDir === undefined) return [];
-  for (const [flag, dir] of [["--modules-dir", modulesDir], ["--global-hooks-dir", flags["global-hooks-dir"]]]) {
+  for (const [flag, dir] of [
+    ["--modules-dir", modulesDir],
+    ["--global-hooks-dir", flags["global-hooks-dir"]],
+  ]) {
     if (dir !== undefined && !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
       throw new Error(`${flag} ${dir}: not a directory`);
     }

@@ -5,7 +5,10 @@ import { valuesKeyOf } from "../../addon-operator/module-names.js";
 import type { Schema } from "../../addon-operator/schema.js";
 
 /** A section's config-values schema: none (no constraints, as in addon-operator), one, or a broken file. */
-export type SectionSchema = { state: "none" } | { state: "ok"; schema: Schema } | { state: "broken"; problem: string };
+export type SectionSchema =
+  | { state: "none" }
+  | { state: "ok"; schema: Schema }
+  | { state: "broken"; problem: string };
 
 export interface LoadedSchemas {
   global: SectionSchema;
@@ -21,7 +24,8 @@ export interface SchemaDirs {
 function sectionSchema(dir: string): SectionSchema {
   const file = readSchema(dir, "config-values.yaml");
   if (file.state === "absent") return { state: "none" };
-  if (file.state === "invalid") return { state: "broken", problem: `openapi/config-values.yaml ${file.problem}` };
+  if (file.state === "invalid")
+    return { state: "broken", problem: `openapi/config-values.yaml ${file.problem}` };
   return { state: "ok", schema: file.content };
 }
 
@@ -70,7 +74,10 @@ export function schemaStore(dirs: SchemaDirs): { current(): LoadedSchemas } {
           loaded = loadSchemas(dirs);
         } catch {
           // The modules dir vanished: no modules, so every section gets the unknown-module warning.
-          loaded = { global: dirs.globalHooksDir ? sectionSchema(dirs.globalHooksDir) : { state: "none" }, modules: new Map() };
+          loaded = {
+            global: dirs.globalHooksDir ? sectionSchema(dirs.globalHooksDir) : { state: "none" },
+            modules: new Map(),
+          };
         }
         loadedFor = now;
       }

@@ -1,11 +1,11 @@
 import { load } from "js-yaml";
-import { type FieldError, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
-import type { Verdict } from "../../admission/resource-kind.js";
 import { checkValues } from "../../addon-operator/check-values.js";
 import { moduleNameOf, valuesKeyProblem } from "../../addon-operator/module-names.js";
 import { isMap } from "../../addon-operator/schema.js";
 import type { PathSegment, Violation } from "../../addon-operator/validate.js";
+import { type FieldError, fieldError } from "../../admission/field-errors.js";
+import { FieldPath } from "../../admission/field-path.js";
+import type { Verdict } from "../../admission/resource-kind.js";
 import type { LoadedSchemas, SectionSchema } from "./schema-store.js";
 
 type Data = Record<string, unknown>;
@@ -16,7 +16,11 @@ const maintenanceModes = ["NoResourceReconciliation", ""];
  * addon-operator's verdict on the `data` of ConfigMap/addon-operator: `global`, `<key>Enabled`,
  * `<key>Maintenance` and module sections, each section checked against its config-values schema.
  */
-export function validateConfigMapData(data: Data, oldData: Data | undefined, schemas: LoadedSchemas): Verdict {
+export function validateConfigMapData(
+  data: Data,
+  oldData: Data | undefined,
+  schemas: LoadedSchemas,
+): Verdict {
   const errors: FieldError[] = [];
   const warnings: string[] = [];
   const dataPath = FieldPath.root("data");
@@ -27,7 +31,8 @@ export function validateConfigMapData(data: Data, oldData: Data | undefined, sch
     } else if (key === "global") {
       errors.push(...checkSection(raw, oldData?.[key], schemas.global, key, path, false));
     } else if (key.endsWith("Enabled") && key !== "Enabled") {
-      if (raw !== "true" && raw !== "false") errors.push(fieldError.notSupported(path, raw, ["true", "false"]));
+      if (raw !== "true" && raw !== "false")
+        errors.push(fieldError.notSupported(path, raw, ["true", "false"]));
     } else if (key.endsWith("Maintenance") && key !== "Maintenance") {
       if (!maintenanceModes.includes(raw)) errors.push(fieldError.notSupported(path, raw, maintenanceModes));
     } else {
@@ -38,7 +43,9 @@ export function validateConfigMapData(data: Data, oldData: Data | undefined, sch
       }
       const module = schemas.modules.get(key);
       if (!module) {
-        warnings.push(`data.${key}: no module "${moduleNameOf(key)}" in the modules dir; addon-operator ignores it`);
+        warnings.push(
+          `data.${key}: no module "${moduleNameOf(key)}" in the modules dir; addon-operator ignores it`,
+        );
       }
       errors.push(...checkSection(raw, oldData?.[key], module?.schema ?? { state: "none" }, key, path, true));
     }
@@ -53,7 +60,9 @@ function parseSection(raw: string, isModule: boolean, key: string): Parsed {
   try {
     values = load(raw);
   } catch (error) {
-    return { problem: `is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}` };
+    return {
+      problem: `is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}`,
+    };
   }
   if (values === null || values === undefined) return { values: {} };
   if (isMap(values) || (isModule && Array.isArray(values))) return { values };
@@ -81,7 +90,9 @@ function checkSection(
   }
   const oldParsed = typeof oldRaw === "string" ? parseSection(oldRaw, isModule, key) : undefined;
   const oldValues = oldParsed && "values" in oldParsed ? oldParsed.values : undefined;
-  return checkValues(parsed.values, oldValues, schema.schema, key).map((violation) => toFieldError(violation, path));
+  return checkValues(parsed.values, oldValues, schema.schema, key).map((violation) =>
+    toFieldError(violation, path),
+  );
 }
 
 function fieldPathOf(base: FieldPath, segments: PathSegment[]): FieldPath {
