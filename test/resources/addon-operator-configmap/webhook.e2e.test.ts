@@ -34,7 +34,11 @@ const someModuleSchema = {
       items: { type: "object", required: ["host"], properties: { host: { type: "string", default: "localhost" } } },
     },
     open: { type: "object", additionalProperties: true, properties: { inner: { type: "object" } } },
-    composed: { allOf: [{ type: "object", properties: { a: { type: "string" } } }] },
+    composed: {
+      type: "object",
+      properties: { a: { type: "object", additionalProperties: true } },
+      allOf: [{ properties: { a: { properties: { inner: { type: "object" } } } } }],
+    },
     pattern: { type: "string", pattern: "b+" },
     ratio: { type: "number", maximum: 1, exclusiveMaximum: true },
     host: { type: "string", format: "ipv4" },
@@ -182,9 +186,15 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
     );
     const open = await review({
       global: validGlobal,
-      someModule: "param1: x\nopen: {any: 1, inner: {free: 2}}\ncomposed: {a: s, free: 3}\n$schema: x\nid: y\n",
+      someModule: "param1: x\nopen: {any: 1, inner: {free: 2}}\ncomposed: {a: {inner: {free: 3}}}\n$schema: x\nid: y\n",
     });
     assert.equal(open.json.response.allowed, true, JSON.stringify(open.json.response.status));
+    // The property that holds allOf is itself closed: only what its own properties declare.
+    const composed = await review({ global: validGlobal, someModule: "param1: x\ncomposed: {other: 1}\n" });
+    assert.deepEqual(
+      causesOf(composed).map((cause) => cause.field),
+      ["data.someModule.composed.other"],
+    );
   });
 
   it("applies defaults before checking: a required key with a default is never missing; null blocks a default", async () => {
