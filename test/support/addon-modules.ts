@@ -19,6 +19,10 @@ export function writeFiles(root: string, files: Record<string, unknown>): void {
 }
 
 /** A ConfigMap as the API server sends it in an AdmissionReview. */
-export function configMap(data: Record<string, string>, name = "addon-operator", namespace = "addon-operator") {
+export function configMap(
+  data: Record<string, string>,
+  name = "addon-operator",
+  namespace = "addon-operator",
+) {
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace }, data };
 }

@@ -31,7 +31,11 @@ const someModuleSchema = {
     nested: { type: "object", default: {}, properties: { port: { type: "integer", default: 8080 } } },
     servers: {
       type: "array",
-      items: { type: "object", required: ["host"], properties: { host: { type: "string", default: "localhost" } } },
+      items: {
+        type: "object",
+        required: ["host"],
+        properties: { host: { type: "string", default: "localhost" } },
+      },
     },
     open: { type: "object", additionalProperties: true, properties: { inner: { type: "object" } } },
     composed: {
@@ -49,7 +53,9 @@ const someModuleSchema = {
 
 const guardedSchema = {
   type: "object",
-  "x-deckhouse-validations": [{ expression: "self.replicas <= self.maxReplicas", message: "replicas above maxReplicas" }],
+  "x-deckhouse-validations": [
+    { expression: "self.replicas <= self.maxReplicas", message: "replicas above maxReplicas" },
+  ],
   properties: {
     replicas: { type: "integer", default: 1 },
     maxReplicas: { type: "integer", default: 3 },
@@ -71,7 +77,14 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
     const object = configMap(data, name);
     const operation = oldData ? "UPDATE" : "CREATE";
     const oldObject = oldData ? configMap(oldData, name) : undefined;
-    const body = admissionReview({ operation, object, oldObject, group: "", kind: "ConfigMap", resource: "configmaps" });
+    const body = admissionReview({
+      operation,
+      object,
+      oldObject,
+      group: "",
+      kind: "ConfigMap",
+      resource: "configmaps",
+    });
     const reply = await server.post(path, body);
     assert.equal(reply.status, 200);
     return reply;
@@ -113,21 +126,34 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
   });
 
   it("admits a valid ConfigMap; an empty global and a module without schema are fine", async () => {
-    const reply = await review({ global: validGlobal, someModule: "param1: x\n", noSchema: "anything: [1, 2]\n" });
+    const reply = await review({
+      global: validGlobal,
+      someModule: "param1: x\n",
+      noSchema: "anything: [1, 2]\n",
+    });
     assert.equal(reply.json.response.allowed, true, JSON.stringify(reply.json.response.status));
     const empty = await review({ global: "", noSchemaEnabled: "true" });
-    assert.equal(empty.json.response.allowed, false, "the spec's global schema requires project and clusterName");
+    assert.equal(
+      empty.json.response.allowed,
+      false,
+      "the spec's global schema requires project and clusterName",
+    );
   });
 
   it("admits other ConfigMaps untouched, and DELETE of this one", async () => {
     const other = await review({ global: "not: [valid" }, undefined, "some-other-config");
     assert.equal(other.json.response.allowed, true);
     assert.equal(other.json.response.warnings, undefined);
-    const body = admissionReview({ operation: "DELETE", oldObject: configMap({}), group: "", kind: "ConfigMap" });
+    const body = admissionReview({
+      operation: "DELETE",
+      oldObject: configMap({}),
+      group: "",
+      kind: "ConfigMap",
+    });
     assert.equal((await server.post(path, body)).json.response.allowed, true);
   });
 
-  it("accepts only \"true\"/\"false\" for <key>Enabled and NoResourceReconciliation or \"\" for <key>Maintenance", async () => {
+  it('accepts only "true"/"false" for <key>Enabled and NoResourceReconciliation or "" for <key>Maintenance', async () => {
     const good = await review({ global: validGlobal, someModuleEnabled: "false", someModuleMaintenance: "" });
     assert.equal(good.json.response.allowed, true);
     const bad = await review({
@@ -143,11 +169,19 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
         ["FieldValueNotSupported", "data.someModuleMaintenance"],
       ],
     );
-    assert.match(causesOf(bad)[0]?.message ?? "", /Unsupported value: "yes": supported values: "true", "false"/);
+    assert.match(
+      causesOf(bad)[0]?.message ?? "",
+      /Unsupported value: "yes": supported values: "true", "false"/,
+    );
   });
 
-  it("refuses module keys that do not round-trip, and scalar sections, pointing at <key>Enabled for \"false\"", async () => {
-    const reply = await review({ global: validGlobal, SomeModule: "a: 1\n", some_module: "a: 1\n", someModule: "false" });
+  it('refuses module keys that do not round-trip, and scalar sections, pointing at <key>Enabled for "false"', async () => {
+    const reply = await review({
+      global: validGlobal,
+      SomeModule: "a: 1\n",
+      some_module: "a: 1\n",
+      someModule: "false",
+    });
     const causes = causesOf(reply);
     assert.deepEqual(
       causes.map((cause) => cause.field),
@@ -180,13 +214,22 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
         .sort(),
       [
         ["FieldValueForbidden", "data.someModule.extra", "someModule.extra in body is a forbidden property"],
-        ["FieldValueForbidden", "data.someModule.nested.extra", "someModule.nested.extra in body is a forbidden property"],
-        ["FieldValueForbidden", "data.someModule.servers[0].extra", "someModule.servers.0.extra in body is a forbidden property"],
+        [
+          "FieldValueForbidden",
+          "data.someModule.nested.extra",
+          "someModule.nested.extra in body is a forbidden property",
+        ],
+        [
+          "FieldValueForbidden",
+          "data.someModule.servers[0].extra",
+          "someModule.servers.0.extra in body is a forbidden property",
+        ],
       ],
     );
     const open = await review({
       global: validGlobal,
-      someModule: "param1: x\nopen: {any: 1, inner: {free: 2}}\ncomposed: {a: {inner: {free: 3}}}\n$schema: x\nid: y\n",
+      someModule:
+        "param1: x\nopen: {any: 1, inner: {free: 2}}\ncomposed: {a: {inner: {free: 3}}}\n$schema: x\nid: y\n",
     });
     assert.equal(open.json.response.allowed, true, JSON.stringify(open.json.response.status));
     // The property that holds allOf is itself closed: only what its own properties declare.
@@ -202,12 +245,18 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
     const reply = await review({ global: validGlobal, someModule: "param1: x\nservers: [{}]\n" });
     assert.equal(reply.json.response.allowed, true, JSON.stringify(reply.json.response.status));
     // nested defaults to {} and then gets port 8080; a user's nested map merges over it, keeping the default port.
-    const typed = await review({ global: validGlobal, someModule: "param1: x\nnested: {port: '80'}\nreplicas: null\n" });
+    const typed = await review({
+      global: validGlobal,
+      someModule: "param1: x\nnested: {port: '80'}\nreplicas: null\n",
+    });
     assert.deepEqual(
       causesOf(typed)
         .map((cause) => cause.message.replace(/^Invalid value: [^:]+: /, ""))
         .sort(),
-      ['someModule.nested.port in body must be of type integer: "string"', 'someModule.replicas in body must be of type integer: "null"'],
+      [
+        'someModule.nested.port in body must be of type integer: "string"',
+        'someModule.replicas in body must be of type integer: "null"',
+      ],
     );
   });
 
@@ -235,7 +284,9 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
       "someModule.tags in body shouldn't contain duplicates",
     ];
     assert.equal(messages.length, expected.length, messages.join("\n"));
-    expected.forEach((text, i) => assert.ok(messages[i]?.endsWith(text), `${messages[i]} should end with ${text}`));
+    for (const [i, text] of expected.entries()) {
+      assert.ok(messages[i]?.endsWith(text), `${messages[i]} should end with ${text}`);
+    }
   });
 
   it("runs x-deckhouse-validations first and alone, with oldSelf on UPDATE", async () => {
@@ -243,7 +294,12 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
     const reply = await review({ global: validGlobal, guarded: "replicas: 5\nstray: toolong\n" });
     assert.deepEqual(
       causesOf(reply).map((cause) => [cause.field, cause.message]),
-      [["data.guarded", 'Invalid value: {"replicas":5,"maxReplicas":3,"stray":"toolong"}: replicas above maxReplicas']],
+      [
+        [
+          "data.guarded",
+          'Invalid value: {"replicas":5,"maxReplicas":3,"stray":"toolong"}: replicas above maxReplicas',
+        ],
+      ],
     );
     const create = await review({ global: validGlobal, guarded: "storageClass: fast\n" });
     assert.equal(create.json.response.allowed, true, "a transition rule does not run on CREATE");
@@ -264,10 +320,16 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
     const before = await review({ global: validGlobal, noSchema: "size: big\n" });
     assert.equal(before.json.response.allowed, true);
     writeFiles(modulesDir, {
-      "003-no-schema/openapi/config-values.yaml": { type: "object", properties: { size: { type: "integer" } } },
+      "003-no-schema/openapi/config-values.yaml": {
+        type: "object",
+        properties: { size: { type: "integer" } },
+      },
     });
     const afterAdd = await review({ global: validGlobal, noSchema: "size: big\n" });
-    assert.match(causesOf(afterAdd)[0]?.message ?? "", /noSchema\.size in body must be of type integer: "string"/);
+    assert.match(
+      causesOf(afterAdd)[0]?.message ?? "",
+      /noSchema\.size in body must be of type integer: "string"/,
+    );
     writeFiles(modulesDir, { "004-late-module/openapi/config-values.yaml": { type: "object" } });
     const late = await review({ global: validGlobal, lateModule: "x: 1\n" });
     assert.equal(late.json.response.warnings, undefined, "a new module directory is picked up");
