@@ -67,7 +67,8 @@ function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | u
     return `request.object must be a ${kind.kind} object`;
   }
   const object = request.object as { apiVersion?: unknown; kind?: unknown };
-  const apiVersion = `${kind.group}/${kind.version}`;
+  // The core group has no name: a ConfigMap's apiVersion is plain "v1".
+  const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
   if (object.kind !== undefined && object.kind !== kind.kind) {
     return `request.object is a ${JSON.stringify(object.kind)}, but this webhook admits ${kind.kind} only`;
   }

@@ -28,6 +28,8 @@ export interface ResourceKind<T = unknown> {
   kind: string;
   validator?: Validator<T>;
   defaulter?: Defaulter<T>;
+  /** Paths that replace the kubebuilder convention, for webhooks whose path is fixed elsewhere. */
+  paths?: { validate?: string; mutate?: string };
 }
 
 /** `Module.batch.forkspacer.com`: how the API server names a kind in its error messages. */
@@ -37,6 +39,8 @@ export function qualifiedKind(kind: ResourceKind): string {
 
 /** The webhook paths kubebuilder generates, e.g. `/validate-batch-forkspacer-com-v1-module`. */
 export function webhookPath(kind: ResourceKind, verb: "validate" | "mutate"): string {
+  const fixed = kind.paths?.[verb];
+  if (fixed) return fixed;
   const group = kind.group ? `${kind.group.replaceAll(".", "-")}-` : "core-";
   return `/${verb}-${group}${kind.version}-${kind.kind.toLowerCase()}`;
 }

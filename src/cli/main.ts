@@ -1,9 +1,11 @@
 #!/usr/bin/env node
+import { lintModules, lintModulesUsage } from "./lint-modules.js";
 import { serve, serveUsage } from "./serve.js";
 
 /** Each command: its entry point and its usage text. A new command is a file beside this one and a row here. */
 const commands: Record<string, { run: (args: string[]) => Promise<void>; usage: string }> = {
   serve: { run: serve, usage: serveUsage },
+  "lint-modules": { run: lintModules, usage: lintModulesUsage },
 };
 
 const usage = `Usage: module-admission <command> [options]\n\nCommands:\n${Object.values(commands)

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { webhookPath } from "../admission/resource-kind.js";
+import { addonOperatorKinds } from "../resources/addon-operator-configmap/index.js";
 import { resourceKinds } from "../resources/index.js";
 import { ensureCertDir, serviceDnsNames } from "../server/certificates.js";
 import { startHttpsServer } from "../server/https-server.js";
@@ -9,7 +10,10 @@ export const serveUsage = `serve   Serve the admission webhooks over HTTPS
           --port N            port to listen on (default 8443)
           --cert-dir DIR      tls.crt, tls.key (and ca.crt); generated when absent (default certs)
           --service NAME      Service name for generated certificates (default module-admission)
-          --namespace NS      Service namespace for generated certificates (default module-admission)`;
+          --namespace NS      Service namespace for generated certificates (default module-admission)
+          --modules-dir DIR   addon-operator modules: serve /validate-addon-operator-configmap
+          --global-hooks-dir DIR  addon-operator global hooks (openapi/ holds the global schema)
+          --addon-configmap NS/NAME  the ConfigMap addon-operator reads (default addon-operator/addon-operator)`;
 
 export async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -19,6 +23,9 @@ export async function serve(args: string[]): Promise<void> {
       "cert-dir": { type: "string", default: "certs" },
       service: { type: "string", default: "module-admission" },
       namespace: { type: "string", default: "module-admission" },
+      "modules-dir": { type: "string" },
+      "global-hooks-dir": { type: "string" },
+      "addon-configmap": { type: "string", default: "addon-operator/addon-operator" },
     },
   });
   const certDir = values["cert-dir"];
@@ -28,13 +35,9 @@ export async function serve(args: string[]): Promise<void> {
       msg: `no certificate in ${certDir}: generated a CA (ca.crt) and a serving certificate there`,
     });
   }
-  const running = await startHttpsServer({
-    port: Number(values.port),
-    certDir,
-    kinds: resourceKinds,
-    log: jsonLogger,
-  });
-  const paths = resourceKinds.flatMap((kind) => [webhookPath(kind, "mutate"), webhookPath(kind, "validate")]);
+  const kinds = [...resourceKinds, ...addonOperatorKinds(values)];
+  const running = await startHttpsServer({ port: Number(values.port), certDir, kinds, log: jsonLogger });
+  const paths = kinds.flatMap((kind) => [webhookPath(kind, "mutate"), webhookPath(kind, "validate")]);
   jsonLogger({ msg: `serving on https://localhost:${running.port}`, paths });
   const stop = () => void running.close().then(() => process.exit(0));
   process.once("SIGTERM", stop);

@@ -1,0 +1,84 @@
+import { statSync } from "node:fs";
+import { isMap } from "../../addon-operator/schema.js";
+import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import type { AdmissionRequest } from "../../admission/review.js";
+import { type SchemaDirs, schemaStore } from "./schema-store.js";
+import { validateConfigMapData } from "./sections.js";
+
+export interface ConfigMapRef {
+  namespace: string;
+  name: string;
+}
+
+export interface AddonOperatorOptions extends SchemaDirs {
+  /** The ConfigMap addon-operator reads (`--addon-configmap`); other ConfigMaps are admitted untouched. */
+  configMap: ConfigMapRef;
+}
+
+export const defaultAddonConfigMap: ConfigMapRef = { namespace: "addon-operator", name: "addon-operator" };
+
+/** `NAMESPACE/NAME` as given to --addon-configmap. */
+export function parseConfigMapRef(text: string): ConfigMapRef {
+  const match = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/.exec(text);
+  if (!match?.[1] || !match[3])
+    throw new Error(`--addon-configmap must be NAMESPACE/NAME, got ${JSON.stringify(text)}`);
+  return { namespace: match[1], name: match[3] };
+}
+
+interface ConfigMap {
+  metadata?: { name?: string; namespace?: string };
+  data?: Record<string, unknown>;
+}
+
+const admitted: Verdict = { errors: [], warnings: [] };
+
+/**
+ * ConfigMap/addon-operator, admitted only when addon-operator would apply it. The schemas come from
+ * the modules dir (and global hooks dir) and are reloaded when their files change.
+ */
+export function addonOperatorConfigMapKind(options: AddonOperatorOptions): ResourceKind<ConfigMap> {
+  const store = schemaStore(options);
+  const isTarget = (object: ConfigMap, request: AdmissionRequest) =>
+    (request.namespace ?? object.metadata?.namespace) === options.configMap.namespace &&
+    (request.name || object.metadata?.name) === options.configMap.name;
+  const review = (object: ConfigMap, oldObject: ConfigMap | undefined, request: AdmissionRequest) => {
+    if (!isTarget(object, request)) return admitted;
+    const data = isMap(object.data) ? object.data : {};
+    const oldData = isMap(oldObject?.data) ? oldObject.data : undefined;
+    return validateConfigMapData(data, oldData, store.current());
+  };
+  return {
+    group: "",
+    version: "v1",
+    kind: "ConfigMap",
+    paths: { validate: "/validate-addon-operator-configmap" },
+    validator: {
+      validateCreate: (object, request) => review(object, undefined, request),
+      validateUpdate: (oldObject, object, request) => review(object, oldObject, request),
+    },
+  };
+}
+
+/** The kinds `serve` adds for its addon-operator flags: none without --modules-dir. */
+export function addonOperatorKinds(flags: {
+  "modules-dir"?: string;
+  "global-hooks-dir"?: string;
+  "addon-configmap": string;
+}): ResourceKind[] {
+  const modulesDir = flags["modules-dir"];
+  if (modulesDir === undefined) return [];
+  for (const [flag, dir] of [
+    ["--modules-dir", modulesDir],
+    ["--global-hooks-dir", flags["global-hooks-dir"]],
+  ]) {
+    if (dir !== undefined && !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new Error(`${flag} ${dir}: not a directory`);
+    }
+  }
+  const kind = addonOperatorConfigMapKind({
+    modulesDir,
+    globalHooksDir: flags["global-hooks-dir"],
+    configMap: parseConfigMapRef(flags["addon-configmap"]),
+  });
+  return [kind as ResourceKind];
+}

@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { before, describe, it } from "node:test";
+import { writeTree } from "../support/addon-modules.js";
+
+const main = new URL("../../src/cli/main.ts", import.meta.url).pathname;
+
+function lint(...args: string[]) {
+  const run = spawnSync(process.execPath, ["--import", "tsx", main, "lint-modules", ...args], {
+    encoding: "utf8",
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+interface Finding {
+  severity: string;
+  file: string;
+  rule: string;
+  message: string;
+  object?: string;
+}
+
+const configValues = {
+  type: "object",
+  title: "From config-values",
+  "x-doc": "copied",
+  required: ["host"],
+  properties: { host: { type: "string" }, port: { type: "integer", default: 80 } },
+};
+
+describe("module-admission lint-modules", () => {
+  let findings: Finding[];
+  let status: number | null;
+  const about = (directory: string) =>
+    findings
+      .filter((finding) => finding.file.includes(`/${directory}`))
+      .map((f) => `${f.severity} ${f.rule}: ${f.message}`);
+
+  before(() => {
+    const dir = writeTree({
+      "001-module1/values.yaml": { module1: { a: 1 } },
+      "002-prometheus-operator/Chart.yaml": "name: x\n",
+      "003-cert-manager-crd/values.yaml": { certManagerCrd: {} },
+      "004-l2-load-balancer/Chart.yaml": "name: x\n",
+      "005-module-one01/Chart.yaml": "name: x\n",
+      "010-module_one/Chart.yaml": "name: x\n",
+      "011-a--b/Chart.yaml": "name: x\n",
+      "012-foo-1/Chart.yaml": "name: x\n",
+      "013-a-b-c/Chart.yaml": "name: x\n",
+      "020-twin/Chart.yaml": "name: x\n",
+      "021-twin/Chart.yaml": "name: x\n",
+      ".hidden/Chart.yaml": "name: x\n",
+      "030-extra-keys/values.yaml": { extraKeys: { a: 1 }, global: { b: 2 } },
+      "031-scalar-values/values.yaml": { scalarValues: "false" },
+      "032-bad-schema/openapi/config-values.yaml": "type: [object\n",
+      // x-extend: host and port come from config-values; port's default fills it; required is parent-first.
+      "040-extended/openapi/config-values.yaml": configValues,
+      "040-extended/openapi/values.yaml": {
+        "x-extend": { schema: "config-values.yaml" },
+        type: "object",
+        required: ["internal"],
+        properties: { internal: { type: "object", default: {} } },
+      },
+      "040-extended/values.yaml": { extended: { host: "h", extra: 1 } },
+      "041-helm-required/openapi/values.yaml": {
+        type: "object",
+        "x-required-for-helm": ["param1"],
+        properties: { param1: { type: "string" }, param2: { type: "string" } },
+      },
+      "041-helm-required/values.yaml": { helmRequired: { param2: "x" } },
+      "042-bad-extend/openapi/values.yaml": { "x-extend": { schema: "other.yaml" }, type: "object" },
+    });
+    const run = lint(dir, "--output", "json");
+    status = run.status;
+    findings = JSON.parse(run.stdout).findings;
+  });
+
+  it("accepts kebab-case names that round-trip through camelCase, refuses the others", () => {
+    for (const good of [
+      "module1",
+      "prometheus-operator",
+      "cert-manager-crd",
+      "l2-load-balancer",
+      "module-one01",
+    ]) {
+      assert.deepEqual(about(good), [], good);
+    }
+    assert.match(about("010-module_one").join(), /ModuleName: module name "module_one" must be kebab-case/);
+    assert.match(about("011-a--b").join(), /ModuleName: module name "a--b" must be kebab-case/);
+    assert.match(about("012-foo-1").join(), /round trip .*foo-1 → foo1 → foo1/);
+    assert.match(about("013-a-b-c").join(), /round trip .*a-b-c → aBC → a-bc/);
+  });
+
+  it("reports two directories with one name, and hidden directories", () => {
+    assert.deepEqual(about("020-twin"), []);
+    assert.deepEqual(about("021-twin"), [
+      'error DuplicateModule: module name "twin" is also the name of 020-twin; addon-operator silently keeps only 021-twin',
+    ]);
+    assert.deepEqual(about(".hidden"), [
+      'error HiddenDirectory: hidden directory ".hidden" in the modules dir: move or remove it',
+    ]);
+  });
+
+  it("requires values.yaml to hold only the camelCase key, as a map, and schemas to parse", () => {
+    assert.deepEqual(about("030-extra-keys"), [
+      'error ValuesFile: values.yaml may hold only the module\'s values key "extraKeys", not "global"',
+    ]);
+    assert.deepEqual(about("031-scalar-values"), [
+      "error ValuesFile: values.yaml: scalarValues must be a map of values",
+    ]);
+    assert.match(
+      about("032-bad-schema").join(),
+      /SchemaFile: openapi\/config-values\.yaml is not valid YAML/,
+    );
+    assert.deepEqual(about("042-bad-extend"), [
+      "error XExtend: x-extend must be {schema: config-values.yaml}",
+    ]);
+  });
+
+  it("checks static values against the values schema extended from config-values", () => {
+    // Plain JSON Schema would ignore x-extend (host and port unknown but allowed) and never close the schema.
+    assert.deepEqual(about("040-extended"), [
+      "error ValuesSchema: extended.extra in body is a forbidden property",
+    ]);
+  });
+
+  it("reports x-required-for-helm as a warning for Helm, not as a values error", () => {
+    assert.deepEqual(about("041-helm-required"), [
+      "warning RequiredForHelm: helmRequired.param1 in body is required (x-required-for-helm): a hook must set it before Helm runs",
+    ]);
+  });
+
+  it("exits 1 on errors, 0 when clean, 2 on usage errors; text and SARIF output", () => {
+    assert.equal(status, 1);
+    const clean = writeTree({ "001-simple-module/values.yaml": { simpleModule: { a: 1 } } });
+    const text = lint(clean);
+    assert.deepEqual([text.status, text.stdout], [0, ""]);
+    const missing = lint("/nonexistent/modules");
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /not a readable directory/);
+    const dir = writeTree({ "001-Bad/Chart.yaml": "name: x\n" });
+    const sarif = lint(dir, "-o", "sarif");
+    assert.equal(sarif.status, 1);
+    const result = JSON.parse(sarif.stdout).runs[0].results[0];
+    assert.equal(result.ruleId, "ModuleName");
+    assert.equal(result.level, "error");
+    assert.match(result.message.text, /module Bad: module name "Bad" must be kebab-case/);
+  });
+});
