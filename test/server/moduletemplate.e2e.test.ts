@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { AdmissionResponse } from "../../src/admission/review.js";
 import type { ModuleTemplate } from "../../src/generated/moduletemplate.js";
@@ -221,6 +222,23 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     assert.deepEqual(await warnings(unversioned), [
       "spec.moduleName is set without spec.version: templates are tied to versions, named <moduleName>-<version>",
     ]);
+  });
+
+  it("denies the README's example, examples/create-invalid-moduletemplate.json, on four fields", async () => {
+    const example = JSON.parse(
+      readFileSync(new URL("../../examples/create-invalid-moduletemplate.json", import.meta.url), "utf8"),
+    );
+    const reply = await server.post(validatePath, example);
+    assert.equal(reply.json.response.uid, example.request.uid);
+    assert.deepEqual(
+      reply.json.response.status.details.causes.map((cause: { field: string }) => cause.field),
+      [
+        "metadata.labels[operator.kyma-project.io/sync]",
+        "spec.customStateCheck[1].mappedState",
+        "spec.data.apiVersion",
+        "spec.resources[0].link",
+      ],
+    );
   });
 
   it("answers a Module sent to the ModuleTemplate path with 400, not a verdict", async () => {
