@@ -13,6 +13,11 @@ export class FieldPath {
     return new FieldPath(this.rendered === "" ? name : `${this.rendered}.${name}`);
   }
 
+  /** A map entry, as apimachinery's Path.Key: `metadata.labels[app.kubernetes.io/name]`. */
+  key(name: string): FieldPath {
+    return new FieldPath(`${this.rendered}[${name}]`);
+  }
+
   index(position: number): FieldPath {
     return new FieldPath(`${this.rendered}[${position}]`);
   }

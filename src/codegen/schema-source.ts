@@ -8,6 +8,11 @@ export interface CrdMetadata {
   group: string;
   version: string;
   scope: "Namespaced" | "Cluster";
+  /**
+   * A CRD the chart installs only on request (its owner usually ships it): generated into the chart's
+   * `files/crds/` for a template to render, instead of `crds/`, which Helm always installs.
+   */
+  optional?: boolean;
   names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[] };
   subresources?: Record<string, unknown>;
   additionalPrinterColumns?: Record<string, unknown>[];

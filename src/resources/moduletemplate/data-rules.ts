@@ -1,0 +1,57 @@
+import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { FieldPath } from "../../admission/field-path.js";
+
+const dataPath = FieldPath.root("spec").child("data");
+
+// apimachinery's DNS-1123 subdomain (an API group) and DNS-1035 label (an API version such as v1alpha1).
+const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+// The API server accepts a CRD kind whose lower-cased form is a DNS-1035 label.
+const kindName = /^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$/;
+
+/**
+ * spec.data is the module's custom resource the lifecycle manager creates: it needs an apiVersion in
+ * group/version form (a module CR always has a group) and a valid kind, or the create fails at reconcile.
+ */
+export function validateData(data: Record<string, unknown>): FieldErrorList {
+  return [...apiVersionErrors(data.apiVersion), ...kindErrors(data.kind)];
+}
+
+function apiVersionErrors(apiVersion: unknown): FieldErrorList {
+  const path = dataPath.child("apiVersion");
+  if (apiVersion === undefined || apiVersion === "") {
+    return [fieldError.required(path, "the group/version of the module's custom resource")];
+  }
+  if (typeof apiVersion !== "string") return [fieldError.invalid(path, apiVersion, "must be of type string")];
+  const [group = "", version = "", ...rest] = apiVersion.split("/");
+  const valid =
+    rest.length === 0 &&
+    group.length <= 253 &&
+    dns1123Subdomain.test(group) &&
+    version.length <= 63 &&
+    dns1035Label.test(version);
+  return valid
+    ? []
+    : [
+        fieldError.invalid(
+          path,
+          apiVersion,
+          'must be in group/version form, e.g. "operator.kyma-project.io/v1alpha1" (a custom resource has a group)',
+        ),
+      ];
+}
+
+function kindErrors(kind: unknown): FieldErrorList {
+  const path = dataPath.child("kind");
+  if (kind === undefined || kind === "")
+    return [fieldError.required(path, "the kind of the module's custom resource")];
+  if (typeof kind !== "string") return [fieldError.invalid(path, kind, "must be of type string")];
+  if (kind.length <= 63 && kindName.test(kind)) return [];
+  return [
+    fieldError.invalid(
+      path,
+      kind,
+      "must be a valid kind name: at most 63 letters, digits or '-', starting with a letter and ending with a letter or digit (e.g. 'Keda')",
+    ),
+  ];
+}

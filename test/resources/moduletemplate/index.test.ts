@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import type { AdmissionRequest } from "../../../src/admission/review.js";
+import { moduleTemplateKind } from "../../../src/resources/moduletemplate/index.js";
+import { kedaTemplate } from "../../support/moduletemplates.js";
+
+// Every place a user can put a wrong value, top to bottom.
+const paths = [
+  ["metadata"],
+  ["metadata", "labels"],
+  ["metadata", "labels", "operator.kyma-project.io/sync"],
+  ["metadata", "annotations"],
+  ["spec"],
+  ["spec", "version"],
+  ["spec", "moduleName"],
+  ["spec", "channel"],
+  ["spec", "data"],
+  ["spec", "data", "apiVersion"],
+  ["spec", "data", "kind"],
+  ["spec", "data", "status"],
+  ["spec", "descriptor"],
+  ["spec", "customStateCheck"],
+  ["spec", "info"],
+  ["spec", "info", "icons"],
+  ["spec", "resources"],
+  ["spec", "manager"],
+  ["spec", "manager", "name"],
+];
+
+function setAt(object: Record<string, unknown>, path: string[], value: unknown): void {
+  let node = object;
+  for (const key of path.slice(0, -1)) {
+    if (node[key] === null || typeof node[key] !== "object") node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path.at(-1) ?? ""] = value;
+}
+
+const request = { uid: "u", operation: "UPDATE" } as AdmissionRequest;
+
+describe("ModuleTemplate validator on arbitrary input", () => {
+  it("answers with field errors, never an exception, whatever value sits anywhere (old or new object)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...paths), fc.jsonValue(), fc.boolean(), (path, value, inOld) => {
+        const broken = kedaTemplate() as unknown as Record<string, unknown>;
+        setAt(broken, path, value);
+        const valid = kedaTemplate();
+        const created = moduleTemplateKind.validator?.validateCreate(broken as never, request);
+        const updated = inOld
+          ? moduleTemplateKind.validator?.validateUpdate(broken as never, valid, request)
+          : moduleTemplateKind.validator?.validateUpdate(valid, broken as never, request);
+        for (const verdict of [created, updated]) {
+          assert.ok(verdict && !(verdict instanceof Promise));
+          assert.ok(Array.isArray(verdict.errors) && Array.isArray(verdict.warnings));
+          for (const error of verdict.errors) assert.ok(typeof error.field === "string");
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

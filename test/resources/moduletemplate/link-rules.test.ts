@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { validateLinks } from "../../../src/resources/moduletemplate/link-rules.js";
+import { kedaTemplate } from "../../support/moduletemplates.js";
+
+describe("links and names in spec.info and spec.resources", () => {
+  it("accepts the valid template", () => {
+    assert.deepEqual(validateLinks(kedaTemplate().spec), []);
+  });
+
+  it("denies every link that is not an absolute http(s) URL, and repeated names, all at once", () => {
+    const { spec } = kedaTemplate();
+    spec.info = {
+      repository: "github.com/kyma-project/keda-manager",
+      documentation: "/docs/keda",
+      icons: [
+        { name: "icon", link: "https://example.com/a.svg" },
+        { name: "icon", link: "ftp://example.com/b.svg" },
+      ],
+    };
+    spec.resources = [
+      { name: "rawManifest", link: "https://example.com/manifest.yaml" },
+      { name: "rawManifest", link: "https://exa mple.com/x" },
+    ];
+    const absolute = "must be an absolute http or https URL, e.g. https://example.com/path";
+    assert.deepEqual(validateLinks(spec).map(formatFieldError), [
+      `spec.info.repository: Invalid value: "github.com/kyma-project/keda-manager": ${absolute}`,
+      `spec.info.documentation: Invalid value: "/docs/keda": ${absolute}`,
+      'spec.info.icons[1].name: Duplicate value: "icon"',
+      `spec.info.icons[1].link: Invalid value: "ftp://example.com/b.svg": ${absolute}`,
+      'spec.resources[1].name: Duplicate value: "rawManifest"',
+      'spec.resources[1].link: Invalid value: "https://exa mple.com/x": must be a valid URL',
+    ]);
+  });
+});
