@@ -3,12 +3,13 @@ import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { Module } from "../../generated/module.js";
 import { structureChecker } from "../../validation/structure.js";
+import { fitWarning } from "../../validation/warning.js";
 import { validateConfigSchema } from "./config-schema-rules.js";
 import { validateConfigValues } from "./config-values-rules.js";
 import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
 import { validateSpecUpdate } from "./update-rules.js";
-import { moduleWarnings, warning } from "./warnings.js";
+import { moduleWarnings } from "./warnings.js";
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
 const schemaUrl = new URL("../../../schemas/dist/module.schema.json", import.meta.url);
@@ -20,7 +21,7 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
  */
 function validateModule(object: unknown, extraRules: (module: Module) => FieldErrorList = () => []): Verdict {
   const structure = checkStructure(object);
-  const unknown = structure.unknownFields.map((field) => warning(`unknown field "${field}"`));
+  const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
   if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
   const module = object as Module;
   const errors = [

@@ -1,9 +1,5 @@
 import type { Module } from "../../generated/module.js";
-
-/** Fits a warning into the 120 characters the API server allows (it drops longer ones). */
-export function warning(text: string): string {
-  return text.length <= 120 ? text : `${text.slice(0, 117)}...`;
-}
+import { fitWarning } from "../../validation/warning.js";
 
 const templateConfigRef = /\{\{[^}]*?\.config\.([A-Za-z_][A-Za-z0-9_]*)/g;
 
@@ -41,5 +37,5 @@ export function moduleWarnings(module: Module): string[] {
       );
     }
   }
-  return warnings.map(warning);
+  return warnings.map(fitWarning);
 }
