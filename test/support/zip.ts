@@ -20,7 +20,8 @@ export function extractZipEntry(zip: Buffer, entryName: string): Buffer {
     const name = zip.toString("utf8", offset + 46, offset + 46 + nameLength);
     if (name === entryName) {
       // The local header repeats the name and has its own extra field, of its own length.
-      const dataStart = localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
+      const dataStart =
+        localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
       const data = zip.subarray(dataStart, dataStart + compressedSize);
       if (method === 0) return Buffer.from(data);
       if (method === 8) return inflateRawSync(data);
