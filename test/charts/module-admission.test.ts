@@ -82,9 +82,10 @@ describe("helm lint --strict and helm template, real helm binary", () => {
 
   test("bad values stop the render with a message naming the value", async () => {
     const cases: [object, RegExp][] = [
+      [{ certificates: { mode: "acme" } }, /\/certificates\/mode': value must be one of 'selfSigned'/],
       [
-        { certificates: { mode: "acme" } },
-        /certificates\.mode must be selfSigned, certManager or existingSecret, got "acme"/,
+        { webhook: { failurePolicy: "Maybe" } },
+        /\/webhook\/failurePolicy': value must be one of 'Fail', 'Ignore'/,
       ],
       [
         { certificates: { mode: "existingSecret", existingSecret: { caBundle } } },
@@ -100,7 +101,7 @@ describe("helm lint --strict and helm template, real helm binary", () => {
       ],
       [
         { addonOperator: { ...addonOperator, configMap: "addon-operator" } },
-        /addonOperator\.configMap must be namespace\/name/,
+        /\/addonOperator\/configMap': 'addon-operator' does not match pattern/,
       ],
     ];
     for (const [values, message] of cases) {

@@ -45,12 +45,9 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- end }}
 
-{{/* The addon-operator ConfigMap as a dict with namespace and name, from "namespace/name". */}}
+{{/* The addon-operator ConfigMap as namespace and name, from "namespace/name" (values.schema.json checks the form). */}}
 {{- define "module-admission.addonConfigMap" -}}
 {{- $parts := splitList "/" .Values.addonOperator.configMap }}
-{{- if or (ne (len $parts) 2) (not (index $parts 0)) (not (index $parts 1)) }}
-{{- fail (printf "addonOperator.configMap must be namespace/name, got %q" .Values.addonOperator.configMap) }}
-{{- end }}
 namespace: {{ index $parts 0 }}
 name: {{ index $parts 1 }}
 {{- end }}
