@@ -1,0 +1,92 @@
+{{/* The chart name, at most 63 characters (a DNS label). */}}
+{{- define "module-admission.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The name of every object of the release. Cut to 59 characters so that "<fullname>-tls" still fits in
+a DNS label.
+*/}}
+{{- define "module-admission.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 59 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 59 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 59 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "module-admission.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "module-admission.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "module-admission.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "module-admission.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{- define "module-admission.serviceAccountName" -}}
+{{- default (include "module-admission.fullname" .) .Values.serviceAccount.name }}
+{{- end }}
+
+{{/* The Secret holding tls.crt / tls.key (and ca.crt), whichever mode fills it. */}}
+{{- define "module-admission.tlsSecretName" -}}
+{{- if eq .Values.certificates.mode "existingSecret" }}
+{{- required "certificates.existingSecret.name is required when certificates.mode is existingSecret" .Values.certificates.existingSecret.name }}
+{{- else }}
+{{- printf "%s-tls" (include "module-admission.fullname" .) }}
+{{- end }}
+{{- end }}
+
+{{/* The addon-operator ConfigMap as namespace and name, from "namespace/name" (values.schema.json checks the form). */}}
+{{- define "module-admission.addonConfigMap" -}}
+{{- $parts := splitList "/" .Values.addonOperator.configMap }}
+namespace: {{ index $parts 0 }}
+name: {{ index $parts 1 }}
+{{- end }}
+
+{{/*
+Namespaces the webhooks never see: kube-system, the release's own (so the webhook never waits on
+itself), and any the user adds.
+*/}}
+{{- define "module-admission.namespaceSelector" -}}
+matchExpressions:
+  - key: kubernetes.io/metadata.name
+    operator: NotIn
+    values:
+      {{- range uniq (concat (list "kube-system" .Release.Namespace) .Values.webhook.excludedNamespaces) }}
+      - {{ . | quote }}
+      {{- end }}
+{{- end }}
+
+{{/* Annotations that bring the CA into a webhook configuration, per certificate mode. */}}
+{{- define "module-admission.webhookAnnotations" -}}
+{{- if eq .Values.certificates.mode "certManager" -}}
+annotations:
+  cert-manager.io/inject-ca-from: {{ printf "%s/%s" .Release.Namespace (include "module-admission.fullname" .) }}
+{{- end }}
+{{- end }}
+
+{{/*
+The clientConfig of a webhook at a path. caBundle: set here for existingSecret; cert-manager's injector
+sets it for certManager; the server patches it in for selfSigned (and Helm leaves it alone on upgrade,
+since the chart never owns the field).
+*/}}
+{{- define "module-admission.clientConfig" -}}
+{{- $root := index . 0 -}}
+service:
+  name: {{ include "module-admission.fullname" $root }}
+  namespace: {{ $root.Release.Namespace }}
+  path: {{ index . 1 }}
+  port: 443
+{{- if eq $root.Values.certificates.mode "existingSecret" }}
+caBundle: {{ required "certificates.existingSecret.caBundle is required when certificates.mode is existingSecret" $root.Values.certificates.existingSecret.caBundle }}
+{{- end }}
+{{- end }}

@@ -1,0 +1,528 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { run as runCel } from "@bufbuild/cel";
+import { webhookPath } from "../../src/admission/resource-kind.js";
+import { moduleKind } from "../../src/resources/module/index.js";
+import { find, helmLint, helmTemplate, type Manifest, releaseNamespace, render } from "../support/chart.js";
+import { helmBinary } from "../support/helm.js";
+import { schemaProblems } from "../support/kubernetes-schemas.js";
+import {
+  type LabelSelector,
+  namespaceLabels,
+  type PolicyRule,
+  rulesAllow,
+  selectorMatches,
+} from "../support/kubernetes-semantics.js";
+import { type LiveServer, startLiveServer } from "../support/live-server.js";
+import { helmModule } from "../support/modules.js";
+import { admissionReview } from "../support/reviews.js";
+
+const fullname = "rel-module-admission";
+const caBundle = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n").toString(
+  "base64",
+);
+const addonOperator = {
+  enabled: true,
+  configMap: "addon-system/addon-operator",
+  modulesVolume: { persistentVolumeClaim: { claimName: "modules" } },
+};
+
+/** Every certificate mode, and the optional features on top of the default. */
+const variants: Record<string, object> = {
+  selfSigned: {},
+  certManager: { certificates: { mode: "certManager" } },
+  "certManager with an existing ClusterIssuer": {
+    certificates: {
+      mode: "certManager",
+      certManager: { issuerRef: { name: "corp-ca", kind: "ClusterIssuer" } },
+    },
+  },
+  existingSecret: { certificates: { mode: "existingSecret", existingSecret: { name: "my-tls", caBundle } } },
+  "kyma and addon-operator": { kyma: { enabled: true }, addonOperator },
+  "workspace check off": { workspaceCheck: { enabled: false } },
+};
+
+before(() => {
+  helmBinary();
+});
+
+describe("helm lint --strict and helm template, real helm binary", () => {
+  for (const [name, values] of Object.entries(variants)) {
+    test(`${name}: lint passes and every manifest matches its kind's Kubernetes schema`, async () => {
+      const lint = await helmLint(values);
+      assert.equal(lint.code, 0, lint.stdout + lint.stderr);
+      assert.match(lint.stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/);
+      const manifests = await render(values);
+      assert.ok(manifests.length >= 8, `only ${manifests.length} manifests`);
+      for (const manifest of manifests) {
+        assert.deepEqual(schemaProblems(manifest), [], `${manifest.kind} ${manifest.metadata.name}`);
+      }
+    });
+  }
+
+  test("the schema check catches a misspelt field and a wrong type (it is not vacuous)", async () => {
+    const deployment = structuredClone(find(await render(), "Deployment"));
+    deployment.spec.template.spec.containers[0].securityContext.readOnlyRootFilesytem = true;
+    deployment.spec.replicas = "two";
+    const problems = schemaProblems(deployment);
+    assert.ok(
+      problems.some((p) => p.includes("readOnlyRootFilesytem: unknown field")),
+      problems.join("\n"),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith("/spec/replicas")),
+      problems.join("\n"),
+    );
+  });
+
+  test("the generated Module CRD from crds/ is rendered with --include-crds and is a valid CRD", async () => {
+    const crd = find(await render(), "CustomResourceDefinition", "modules.batch.forkspacer.com");
+    assert.equal(crd.spec.group, "batch.forkspacer.com");
+  });
+
+  test("bad values stop the render with a message naming the value", async () => {
+    const cases: [object, RegExp][] = [
+      [{ certificates: { mode: "acme" } }, /\/certificates\/mode': value must be one of 'selfSigned'/],
+      [
+        { webhook: { failurePolicy: "Maybe" } },
+        /\/webhook\/failurePolicy': value must be one of 'Fail', 'Ignore'/,
+      ],
+      [
+        { certificates: { mode: "existingSecret", existingSecret: { caBundle } } },
+        /certificates\.existingSecret\.name is required/,
+      ],
+      [
+        { certificates: { mode: "existingSecret", existingSecret: { name: "my-tls" } } },
+        /certificates\.existingSecret\.caBundle is required/,
+      ],
+      [
+        { addonOperator: { ...addonOperator, modulesVolume: {} } },
+        /addonOperator\.modulesVolume is required/,
+      ],
+      [
+        { addonOperator: { ...addonOperator, configMap: "addon-operator" } },
+        /\/addonOperator\/configMap': 'addon-operator' does not match pattern/,
+      ],
+    ];
+    for (const [values, message] of cases) {
+      const result = await helmTemplate(values);
+      assert.notEqual(result.code, 0, JSON.stringify(values));
+      assert.match(result.stderr, message);
+    }
+  });
+});
+
+describe("Deployment, Service and PodDisruptionBudget", () => {
+  let manifests: Manifest[];
+  before(async () => {
+    manifests = await render();
+  });
+
+  test("2 replicas, non-root, read-only root filesystem, no capabilities, RuntimeDefault seccomp", () => {
+    const deployment = find(manifests, "Deployment", fullname);
+    assert.equal(deployment.spec.replicas, 2);
+    const pod = deployment.spec.template.spec;
+    assert.equal(pod.securityContext.runAsNonRoot, true);
+    assert.ok(pod.securityContext.runAsUser > 0);
+    assert.equal(pod.securityContext.seccompProfile.type, "RuntimeDefault");
+    const [container, ...others] = pod.containers;
+    assert.equal(others.length, 0);
+    assert.equal(container.securityContext.readOnlyRootFilesystem, true);
+    assert.equal(container.securityContext.allowPrivilegeEscalation, false);
+    assert.deepEqual(container.securityContext.capabilities.drop, ["ALL"]);
+    assert.equal(container.securityContext.capabilities.add, undefined);
+    assert.ok(container.resources.requests.cpu && container.resources.requests.memory);
+    assert.ok(container.resources.limits.memory);
+  });
+
+  test("the image follows the chart's appVersion and the container runs `serve` on 8443", () => {
+    const container = find(manifests, "Deployment").spec.template.spec.containers[0];
+    assert.equal(container.image, "ghcr.io/forkspacer/module-admission:0.1.0");
+    assert.equal(container.command, undefined, "the image's entrypoint (node dist/cli/main.js) runs");
+    assert.equal(container.args[0], "serve");
+    assert.ok(container.args.includes("--port=8443"));
+    assert.deepEqual(
+      container.ports.map((p: { name: string; containerPort: number }) => [p.name, p.containerPort]),
+      [
+        ["https", 8443],
+        ["metrics", 8080],
+      ],
+    );
+  });
+
+  test("probes: liveness and startup on /healthz, readiness on /readyz, over HTTPS", () => {
+    const container = find(manifests, "Deployment").spec.template.spec.containers[0];
+    for (const [probe, path] of [
+      ["livenessProbe", "/healthz"],
+      ["startupProbe", "/healthz"],
+      ["readinessProbe", "/readyz"],
+    ] as const) {
+      assert.deepEqual(container[probe].httpGet, { path, port: "https", scheme: "HTTPS" }, probe);
+    }
+  });
+
+  test("topology spread, PDB and Service select exactly the chart's pods", () => {
+    const deployment = find(manifests, "Deployment");
+    const podLabels = deployment.spec.template.metadata.labels;
+    const otherPod = { ...podLabels, "app.kubernetes.io/instance": "another-release" };
+    const selectors: [string, LabelSelector][] = [
+      ["Deployment", deployment.spec.selector],
+      ["PodDisruptionBudget", find(manifests, "PodDisruptionBudget").spec.selector],
+      ["Service", { matchLabels: find(manifests, "Service").spec.selector }],
+      ...deployment.spec.template.spec.topologySpreadConstraints.map(
+        (c: { topologyKey: string; labelSelector: LabelSelector }) => [c.topologyKey, c.labelSelector],
+      ),
+    ];
+    for (const [what, selector] of selectors) {
+      assert.ok(selectorMatches(selector, podLabels), what);
+      assert.ok(!selectorMatches(selector, otherPod), what);
+    }
+    const keys = deployment.spec.template.spec.topologySpreadConstraints.map(
+      (c: { topologyKey: string }) => c.topologyKey,
+    );
+    assert.deepEqual(keys, ["kubernetes.io/hostname", "topology.kubernetes.io/zone"]);
+  });
+
+  test("user topology constraints get the pod selector added", async () => {
+    const constraints = [{ maxSkew: 2, topologyKey: "rack", whenUnsatisfiable: "DoNotSchedule" }];
+    const deployment = find(await render({ topologySpreadConstraints: constraints }), "Deployment");
+    const [constraint] = deployment.spec.template.spec.topologySpreadConstraints;
+    assert.equal(constraint.topologyKey, "rack");
+    assert.ok(selectorMatches(constraint.labelSelector, deployment.spec.template.metadata.labels));
+  });
+
+  test("a PodDisruptionBudget keeps one webhook up through voluntary disruptions", () => {
+    assert.equal(find(manifests, "PodDisruptionBudget").spec.minAvailable, 1);
+  });
+
+  test("the Service sends 443 to the container's https port", () => {
+    const https = find(manifests, "Service").spec.ports.find((p: { name: string }) => p.name === "https");
+    assert.equal(https.port, 443);
+    assert.equal(https.targetPort, "https");
+  });
+});
+
+describe("webhook configurations", () => {
+  let manifests: Manifest[];
+  before(async () => {
+    manifests = await render();
+  });
+
+  const configurations = (): [Manifest, Manifest] => [
+    find(manifests, "MutatingWebhookConfiguration", fullname),
+    find(manifests, "ValidatingWebhookConfiguration", fullname),
+  ];
+
+  test("Module webhooks: CREATE and UPDATE of modules.batch.forkspacer.com v1 on the core's paths", () => {
+    const [mutating, validating] = configurations();
+    assert.equal(mutating.webhooks.length, 1);
+    assert.equal(validating.webhooks.length, 1);
+    for (const [configuration, verb] of [
+      [mutating, "mutate"],
+      [validating, "validate"],
+    ] as const) {
+      const [webhook] = configuration.webhooks;
+      assert.deepEqual(webhook.clientConfig.service, {
+        name: fullname,
+        namespace: releaseNamespace,
+        path: webhookPath(moduleKind, verb),
+        port: 443,
+      });
+      assert.deepEqual(webhook.rules, [
+        {
+          apiGroups: ["batch.forkspacer.com"],
+          apiVersions: ["v1"],
+          resources: ["modules"],
+          operations: ["CREATE", "UPDATE"],
+          scope: "Namespaced",
+        },
+      ]);
+      assert.deepEqual(webhook.admissionReviewVersions, ["v1"]);
+      assert.equal(webhook.sideEffects, "None");
+      assert.equal(webhook.timeoutSeconds, 5);
+      assert.equal(webhook.failurePolicy, "Fail");
+    }
+    assert.equal(mutating.webhooks[0].reinvocationPolicy, "IfNeeded");
+    assert.equal(find(manifests, "Service").metadata.name, fullname);
+  });
+
+  test("failurePolicy is configurable", async () => {
+    const rendered = await render({ webhook: { failurePolicy: "Ignore" } });
+    for (const kind of ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]) {
+      assert.equal(find(rendered, kind).webhooks[0].failurePolicy, "Ignore");
+    }
+  });
+
+  test("namespaceSelector leaves out kube-system, the release namespace and listed ones", async () => {
+    const rendered = await render({ webhook: { excludedNamespaces: ["legacy"] } });
+    for (const kind of ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]) {
+      const selector = find(rendered, kind).webhooks[0].namespaceSelector;
+      for (const namespace of ["kube-system", releaseNamespace, "legacy"]) {
+        assert.ok(!selectorMatches(selector, namespaceLabels(namespace)), `${kind} sees ${namespace}`);
+      }
+      for (const namespace of ["default", "team-a"]) {
+        assert.ok(selectorMatches(selector, namespaceLabels(namespace)), `${kind} misses ${namespace}`);
+      }
+    }
+  });
+
+  describe("through the real HTTPS server", () => {
+    let server: LiveServer;
+    before(async () => {
+      server = await startLiveServer();
+    });
+    after(() => server.close());
+
+    test("the paths in the webhook configurations answer AdmissionReviews", async () => {
+      for (const configuration of configurations()) {
+        const { path } = configuration.webhooks[0].clientConfig.service;
+        const reply = await server.post(path, admissionReview({ operation: "CREATE", object: helmModule() }));
+        assert.equal(reply.status, 200, path);
+        assert.equal(reply.json.kind, "AdmissionReview", path);
+        assert.equal(typeof reply.json.response.allowed, "boolean", path);
+      }
+    });
+
+    test("the probe paths answer 200", async () => {
+      const container = find(manifests, "Deployment").spec.template.spec.containers[0];
+      for (const probe of [container.livenessProbe, container.readinessProbe, container.startupProbe]) {
+        assert.equal((await server.get(probe.httpGet.path)).status, 200, probe.httpGet.path);
+      }
+    });
+  });
+});
+
+describe("certificate modes", () => {
+  const webhookConfigurations = (manifests: Manifest[]) =>
+    manifests.filter((m) => m.kind.endsWith("WebhookConfiguration"));
+  const certVolume = (manifests: Manifest[]) =>
+    find(manifests, "Deployment").spec.template.spec.volumes.find(
+      (v: { name: string }) => v.name === "certs",
+    );
+  const args = (manifests: Manifest[]): string[] =>
+    find(manifests, "Deployment").spec.template.spec.containers[0].args;
+
+  test("selfSigned: the server keeps its certificate in <fullname>-tls and patches both configurations", async () => {
+    const manifests = await render();
+    assert.ok(args(manifests).includes(`--self-signed-secret=${releaseNamespace}/${fullname}-tls`));
+    const patched = args(manifests)
+      .find((a) => a.startsWith("--webhook-configuration="))
+      ?.split("=")[1];
+    for (const configuration of webhookConfigurations(manifests)) {
+      assert.equal(configuration.metadata.name, patched);
+      assert.equal(configuration.metadata.annotations, undefined);
+      // The server owns caBundle: the chart must not set it, or every upgrade would wipe it.
+      assert.equal(configuration.webhooks[0].clientConfig.caBundle, undefined);
+    }
+    assert.ok(certVolume(manifests).emptyDir, "the server writes its certificate files: a writable volume");
+    assert.ok(!manifests.some((m) => m.apiVersion.startsWith("cert-manager.io")));
+  });
+
+  test("certManager: Issuer + Certificate for the Service, CA injected into both configurations", async () => {
+    const manifests = await render(variants.certManager);
+    const certificate = find(manifests, "Certificate", fullname);
+    const issuer = find(manifests, "Issuer");
+    assert.deepEqual(certificate.spec.issuerRef, {
+      name: issuer.metadata.name,
+      kind: "Issuer",
+      group: "cert-manager.io",
+    });
+    assert.ok(certificate.spec.dnsNames.includes(`${fullname}.${releaseNamespace}.svc`));
+    assert.equal(certVolume(manifests).secret.secretName, certificate.spec.secretName);
+    for (const configuration of webhookConfigurations(manifests)) {
+      assert.equal(
+        configuration.metadata.annotations["cert-manager.io/inject-ca-from"],
+        `${releaseNamespace}/${certificate.metadata.name}`,
+      );
+      assert.equal(configuration.webhooks[0].clientConfig.caBundle, undefined);
+    }
+    assert.ok(!args(manifests).some((a) => a.startsWith("--self-signed-secret")));
+  });
+
+  test("certManager with issuerRef: no Issuer of the chart's own", async () => {
+    const manifests = await render(variants["certManager with an existing ClusterIssuer"]);
+    assert.ok(!manifests.some((m) => m.kind === "Issuer"));
+    assert.deepEqual(find(manifests, "Certificate").spec.issuerRef, {
+      name: "corp-ca",
+      kind: "ClusterIssuer",
+    });
+  });
+
+  test("existingSecret: the user's Secret is mounted and the user's CA is the caBundle", async () => {
+    const manifests = await render(variants.existingSecret);
+    assert.equal(certVolume(manifests).secret.secretName, "my-tls");
+    for (const configuration of webhookConfigurations(manifests)) {
+      assert.equal(configuration.webhooks[0].clientConfig.caBundle, caBundle);
+      assert.equal(configuration.metadata.annotations, undefined);
+    }
+    assert.ok(!manifests.some((m) => m.apiVersion.startsWith("cert-manager.io")));
+    assert.ok(!args(manifests).some((a) => a.startsWith("--self-signed-secret")));
+  });
+});
+
+describe("least-privilege RBAC", () => {
+  const serviceAccountRules = (manifests: Manifest[]) => {
+    const account = find(manifests, "Deployment").spec.template.spec.serviceAccountName;
+    const bound = (binding: Manifest) =>
+      binding.subjects.some(
+        (s: { kind: string; name: string; namespace: string }) =>
+          s.kind === "ServiceAccount" && s.name === account && s.namespace === releaseNamespace,
+      );
+    const rulesOf = (bindingKind: string, roleKind: string) =>
+      manifests
+        .filter((m) => m.kind === bindingKind && bound(m))
+        .flatMap((binding): PolicyRule[] => find(manifests, roleKind, binding.roleRef.name).rules);
+    return {
+      namespaced: [...rulesOf("RoleBinding", "Role"), ...rulesOf("ClusterRoleBinding", "ClusterRole")],
+      clusterWide: rulesOf("ClusterRoleBinding", "ClusterRole"),
+    };
+  };
+
+  test("selfSigned with the Workspace check: its Secret, its two configurations, workspaces list/watch", async () => {
+    const { namespaced, clusterWide } = serviceAccountRules(await render());
+    const secret = { group: "", resource: "secrets", name: `${fullname}-tls` };
+    for (const verb of ["get", "update", "patch", "create"]) {
+      assert.ok(rulesAllow(namespaced, { verb, ...secret }), verb);
+    }
+    for (const verb of ["get", "update", "delete"]) {
+      assert.ok(!rulesAllow(namespaced, { verb, group: "", resource: "secrets", name: "other" }), verb);
+    }
+    for (const verb of ["list", "watch", "delete"]) {
+      assert.ok(!rulesAllow(namespaced, { verb, ...secret }), verb);
+    }
+    for (const resource of ["mutatingwebhookconfigurations", "validatingwebhookconfigurations"]) {
+      const group = "admissionregistration.k8s.io";
+      assert.ok(rulesAllow(clusterWide, { verb: "patch", group, resource, name: fullname }));
+      assert.ok(rulesAllow(clusterWide, { verb: "get", group, resource, name: fullname }));
+      assert.ok(!rulesAllow(clusterWide, { verb: "patch", group, resource, name: "someone-elses" }));
+      assert.ok(!rulesAllow(clusterWide, { verb: "delete", group, resource, name: fullname }));
+    }
+    const workspaces = { group: "batch.forkspacer.com", resource: "workspaces" };
+    assert.ok(rulesAllow(clusterWide, { verb: "list", ...workspaces }));
+    assert.ok(rulesAllow(clusterWide, { verb: "watch", ...workspaces }));
+    assert.ok(
+      !rulesAllow(clusterWide, { verb: "get", ...workspaces, name: "dev" }),
+      "answers come from the cache",
+    );
+    assert.ok(
+      !rulesAllow(clusterWide, { verb: "get", group: "", resource: "secrets", name: `${fullname}-tls` }),
+    );
+  });
+
+  test("no wildcards in any rule", async () => {
+    for (const values of Object.values(variants)) {
+      for (const rule of [...serviceAccountRules(await render(values)).namespaced]) {
+        for (const list of [rule.verbs, rule.apiGroups ?? [], rule.resources ?? []]) {
+          assert.ok(!list.includes("*"), JSON.stringify(rule));
+        }
+      }
+    }
+  });
+
+  test("certManager with the Workspace check off: no rules and no API token at all", async () => {
+    const manifests = await render({
+      certificates: { mode: "certManager" },
+      workspaceCheck: { enabled: false },
+    });
+    assert.deepEqual(serviceAccountRules(manifests).namespaced, []);
+    assert.ok(!manifests.some((m) => /Role/.test(m.kind)));
+    assert.equal(find(manifests, "ServiceAccount").automountServiceAccountToken, false);
+    assert.ok(args(manifests).includes("--workspace-check=off"));
+  });
+
+  test("Workspace check off in selfSigned mode: no workspace rule, the certificate rules stay", async () => {
+    const { clusterWide } = serviceAccountRules(await render({ workspaceCheck: { enabled: false } }));
+    assert.ok(
+      !rulesAllow(clusterWide, { verb: "list", group: "batch.forkspacer.com", resource: "workspaces" }),
+    );
+    assert.ok(
+      rulesAllow(clusterWide, {
+        verb: "patch",
+        group: "admissionregistration.k8s.io",
+        resource: "validatingwebhookconfigurations",
+        name: fullname,
+      }),
+    );
+  });
+
+  const args = (manifests: Manifest[]): string[] =>
+    find(manifests, "Deployment").spec.template.spec.containers[0].args;
+});
+
+describe("optional features", () => {
+  test("off by default: only the Module webhooks, only the Module CRD", async () => {
+    const manifests = await render();
+    const webhooks = manifests
+      .filter((m) => m.kind.endsWith("WebhookConfiguration"))
+      .flatMap((m) => m.webhooks.map((w: { name: string }) => w.name));
+    assert.deepEqual(webhooks, [
+      "mutate.modules.batch.forkspacer.com",
+      "validate.modules.batch.forkspacer.com",
+    ]);
+    assert.deepEqual(
+      manifests.filter((m) => m.kind === "CustomResourceDefinition").map((m) => m.metadata.name),
+      ["modules.batch.forkspacer.com"],
+    );
+  });
+
+  test("kyma.enabled: a ModuleTemplate webhook and the ModuleTemplate CRD, kept on uninstall", async () => {
+    const manifests = await render({ kyma: { enabled: true } });
+    const webhook = find(manifests, "ValidatingWebhookConfiguration").webhooks.find(
+      (w: { name: string }) => w.name === "validate.moduletemplates.operator.kyma-project.io",
+    );
+    assert.equal(
+      webhook.clientConfig.service.path,
+      "/validate-operator-kyma-project-io-v1beta2-moduletemplate",
+    );
+    assert.deepEqual(webhook.rules, [
+      {
+        apiGroups: ["operator.kyma-project.io"],
+        apiVersions: ["v1beta2"],
+        resources: ["moduletemplates"],
+        operations: ["CREATE", "UPDATE"],
+        scope: "Namespaced",
+      },
+    ]);
+    const crd = find(manifests, "CustomResourceDefinition", "moduletemplates.operator.kyma-project.io");
+    assert.equal(crd.metadata.annotations["helm.sh/resource-policy"], "keep");
+  });
+
+  test("addonOperator.enabled: a ConfigMap webhook that matches that one ConfigMap and no other", async () => {
+    const manifests = await render({ addonOperator });
+    const webhook = find(manifests, "ValidatingWebhookConfiguration").webhooks.find(
+      (w: { clientConfig: { service: { path: string } } }) =>
+        w.clientConfig.service.path === "/validate-addon-operator-configmap",
+    );
+    assert.deepEqual(webhook.rules, [
+      {
+        apiGroups: [""],
+        apiVersions: ["v1"],
+        resources: ["configmaps"],
+        operations: ["CREATE", "UPDATE"],
+        scope: "Namespaced",
+      },
+    ]);
+    const sent = (namespace: string, name: string) =>
+      selectorMatches(webhook.namespaceSelector, namespaceLabels(namespace)) &&
+      webhook.matchConditions.every(
+        (condition: { expression: string }) =>
+          runCel(condition.expression, {
+            request: new Map([
+              ["namespace", namespace],
+              ["name", name],
+            ]),
+          }) === true,
+      );
+    assert.ok(sent("addon-system", "addon-operator"));
+    assert.ok(!sent("addon-system", "other"));
+    assert.ok(!sent("default", "addon-operator"));
+    const pod = find(manifests, "Deployment").spec.template.spec;
+    const container = pod.containers[0];
+    assert.ok(container.args.includes("--modules-dir=/modules"));
+    assert.ok(container.args.includes("--addon-configmap=addon-system/addon-operator"));
+    const mount = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === "/modules");
+    assert.equal(mount.readOnly, true);
+    const volume = pod.volumes.find((v: { name: string }) => v.name === mount.name);
+    assert.deepEqual(volume.persistentVolumeClaim, { claimName: "modules" });
+  });
+});
