@@ -41,6 +41,8 @@ export interface FakeKubeApi {
   /** Sends a BOOKMARK with the current resourceVersion to every watch that asked for bookmarks. */
   sendBookmarks(): void;
   openWatches(): number;
+  /** Holds every list request until the returned function is called (a slow API server). */
+  holdLists(): () => void;
   close(): Promise<void>;
 }
 
@@ -114,6 +116,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
   let resourceVersion = 100;
   let compactedThrough = 0;
   let silent = false;
+  let listsHeld: Promise<void> | undefined;
 
   const apiVersionOf = (type: ResourceType) => (type.group ? `${type.group}/${type.version}` : type.version);
   const qualified = (type: ResourceType) => (type.group ? `${type.plural}.${type.group}` : type.plural);
@@ -282,6 +285,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
     const dryRun = url.searchParams.get("dryRun") === "All";
     if (!name && method === "GET") {
       if (url.searchParams.get("watch") === "true") watch(res, type, namespace, url.searchParams);
+      else if (listsHeld) void listsHeld.then(() => list(res, type, namespace));
       else list(res, type, namespace);
       return;
     }
@@ -634,6 +638,16 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
       }
     },
     openWatches: () => watchers.size,
+    holdLists() {
+      let release = () => {};
+      listsHeld = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        listsHeld = undefined;
+        release();
+      };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const watcher of [...watchers]) endWatch(watcher);
