@@ -33,7 +33,9 @@ export function startWorkspaceCache(
   const reflector = new Reflector<{ metadata?: ObjectMeta }>({
     ...tuning,
     list: async () =>
-      (await api.listClusterCustomObject({ group, version, plural })) as ObjectList<{ metadata?: ObjectMeta }>,
+      (await api.listClusterCustomObject({ group, version, plural })) as ObjectList<{
+        metadata?: ObjectMeta;
+      }>,
     watch: new Watch(kubeConfig),
     path: `/apis/${group}/${version}/${plural}`,
     onStateChange: (state) => {
