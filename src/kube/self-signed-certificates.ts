@@ -80,11 +80,8 @@ export async function startSelfSignedCertificates(
     const bundle = await issueCertificates(options.dnsNames, options.validityDays ?? 365);
     const previousCa = previous ? splitPemBundle(previous.ca)[0] : undefined;
     const keepPrevious = previousCa !== undefined && stillValid(previousCa, now());
-    return {
-      cert: bundle.cert,
-      key: bundle.key,
-      ca: keepPrevious ? `${bundle.caCert}${previousCa}\n` : bundle.caCert,
-    };
+    const cas = keepPrevious ? [bundle.caCert, previousCa] : [bundle.caCert];
+    return { cert: bundle.cert, key: bundle.key, ca: `${cas.map((pem) => pem.trim()).join("\n")}\n` };
   };
 
   /** The Secret's certificates, after issuing and storing new ones if needed; `issued` when this replica wrote. */

@@ -37,7 +37,7 @@ describe("Workspace cache (list + watch against a fake API server)", () => {
   it("is not ready until the first list answers, then knows what it listed", async () => {
     api.put(workspaceCrd);
     api.put(workspace("dev-environment", "default"));
-    const release = api.holdLists();
+    const { release } = api.hold((r) => r.path === workspacesPath && r.query.get("watch") !== "true");
     const cache = start();
     await eventually("the list was asked", () => lists().length === 1);
     assert.equal(cache.isReady(), false);

@@ -41,8 +41,11 @@ export interface FakeKubeApi {
   /** Sends a BOOKMARK with the current resourceVersion to every watch that asked for bookmarks. */
   sendBookmarks(): void;
   openWatches(): number;
-  /** Holds every list request until the returned function is called (a slow API server). */
-  holdLists(): () => void;
+  /**
+   * Holds the requests `matches` picks until the returned function is called (a slow API server):
+   * lets a test line up concurrent clients deterministically. `held()` says how many wait.
+   */
+  hold(matches: (request: RecordedRequest) => boolean): { release: () => void; held: () => number };
   close(): Promise<void>;
 }
 
@@ -51,6 +54,8 @@ export interface RecordedRequest {
   path: string;
   query: URLSearchParams;
   contentType: string | undefined;
+  /** The HTTP status answered, once the response has been sent. */
+  status?: number;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: objects of any kind pass through the fake
@@ -116,7 +121,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
   let resourceVersion = 100;
   let compactedThrough = 0;
   let silent = false;
-  let listsHeld: Promise<void> | undefined;
+  const holds: { matches: (request: RecordedRequest) => boolean; waiting: (() => void)[] }[] = [];
 
   const apiVersionOf = (type: ResourceType) => (type.group ? `${type.group}/${type.version}` : type.version);
   const qualified = (type: ResourceType) => (type.group ? `${type.plural}.${type.group}` : type.plural);
@@ -266,12 +271,25 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
   function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
     const url = new URL(req.url ?? "/", "https://fake");
     const method = req.method ?? "GET";
-    requests.push({
+    const recorded: RecordedRequest = {
       method,
       path: url.pathname,
       query: url.searchParams,
       contentType: req.headers["content-type"],
+    };
+    requests.push(recorded);
+    res.on("finish", () => {
+      recorded.status = res.statusCode;
     });
+    const hold = holds.find((candidate) => candidate.matches(recorded));
+    if (hold) {
+      hold.waiting.push(() => serve(req, res, url, method, body));
+      return;
+    }
+    serve(req, res, url, method, body);
+  }
+
+  function serve(req: IncomingMessage, res: ServerResponse, url: URL, method: string, body: string): void {
     if (req.headers.authorization !== `Bearer ${token}`) {
       reply(res, 401, status(401, "Unauthorized", "Unauthorized"));
       return;
@@ -285,7 +303,6 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
     const dryRun = url.searchParams.get("dryRun") === "All";
     if (!name && method === "GET") {
       if (url.searchParams.get("watch") === "true") watch(res, type, namespace, url.searchParams);
-      else if (listsHeld) void listsHeld.then(() => list(res, type, namespace));
       else list(res, type, namespace);
       return;
     }
@@ -638,14 +655,15 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
       }
     },
     openWatches: () => watchers.size,
-    holdLists() {
-      let release = () => {};
-      listsHeld = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      return () => {
-        listsHeld = undefined;
-        release();
+    hold(matches) {
+      const hold = { matches, waiting: [] as (() => void)[] };
+      holds.push(hold);
+      return {
+        held: () => hold.waiting.length,
+        release: () => {
+          holds.splice(holds.indexOf(hold), 1);
+          for (const resume of hold.waiting.splice(0)) resume();
+        },
       };
     },
     close: () =>
