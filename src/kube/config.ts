@@ -22,7 +22,10 @@ export function findClusterAccess(
   tokenPath = serviceAccountToken,
 ): ClusterAccess | undefined {
   const kubeConfig = new KubeConfig();
-  const file = explicitPath ?? env.KUBECONFIG?.split(":").find((path) => path !== "") ?? defaultKubeconfig();
+  const file =
+    explicitPath ??
+    env.KUBECONFIG?.split(":").find((path) => path !== "") ??
+    defaultKubeconfig(env.HOME ?? homedir());
   if (file !== undefined) {
     if (!existsSync(file)) throw new Error(`kubeconfig ${file} does not exist`);
     kubeConfig.loadFromFile(file);
@@ -36,7 +39,7 @@ export function findClusterAccess(
   return undefined;
 }
 
-function defaultKubeconfig(): string | undefined {
-  const path = join(homedir(), ".kube", "config");
+function defaultKubeconfig(home: string): string | undefined {
+  const path = join(home, ".kube", "config");
   return existsSync(path) ? path : undefined;
 }
