@@ -57,9 +57,9 @@ describe("selfSigned certificates (against a fake API server)", () => {
   const secret = () => api.get("v1", "Secret", name, `${name}-tls`);
   const caBundles = () =>
     ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"].flatMap((kind) =>
-      (api.get("admissionregistration.k8s.io/v1", kind, undefined, name)?.webhooks as KubeObject[]).map((w) =>
-        decode(w.clientConfig.caBundle ?? ""),
-      ),
+      (
+        (api.get("admissionregistration.k8s.io/v1", kind, undefined, name)?.webhooks ?? []) as KubeObject[]
+      ).map((w) => decode(w.clientConfig.caBundle ?? "")),
     );
 
   beforeEach(async () => {

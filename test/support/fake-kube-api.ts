@@ -345,18 +345,27 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
     const notFound = () =>
       reply(res, 404, status(404, "NotFound", `${qualified(type)} "${name}" not found`, type, name));
     if (method === "GET") {
-      if (!existing) return notFound();
+      if (!existing) {
+        notFound();
+        return;
+      }
       if (type.kind === "CustomResourceDefinition") readCrd(existing);
       reply(res, 200, existing);
       return;
     }
     if (method === "DELETE") {
-      if (!existing) return notFound();
+      if (!existing) {
+        notFound();
+        return;
+      }
       reply(res, 200, dryRun ? existing : removeStored(type, namespace, name));
       return;
     }
     if (method === "PUT") {
-      if (!existing) return notFound();
+      if (!existing) {
+        notFound();
+        return;
+      }
       const object = JSON.parse(body) as KubeObject;
       const sentVersion = object.metadata?.resourceVersion;
       if (sentVersion !== undefined && sentVersion !== existing.metadata.resourceVersion) {

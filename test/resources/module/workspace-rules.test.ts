@@ -8,7 +8,9 @@ import { admissionReview, clone } from "../../support/reviews.js";
 
 const known = new Set(["default/dev-environment", "prod/shared"]);
 const lookup = (namespace: string, name: string) => known.has(`${namespace}/${name}`);
-const request = admissionReview({ operation: "CREATE", object: customModule() }).request!;
+const { request } = admissionReview({ operation: "CREATE", object: customModule() }) as Required<
+  ReturnType<typeof admissionReview>
+>;
 
 describe("spec.workspace must name an existing Workspace", () => {
   it("reports a missing one as apimachinery's Not found, the namespace defaulting to default", () => {
