@@ -1,9 +1,11 @@
 #!/usr/bin/env node
+import { installCrds, installCrdsUsage } from "./install-crds.js";
 import { serve, serveUsage } from "./serve.js";
 
 /** Each command: its entry point and its usage text. A new command is a file beside this one and a row here. */
 const commands: Record<string, { run: (args: string[]) => Promise<void>; usage: string }> = {
   serve: { run: serve, usage: serveUsage },
+  "install-crds": { run: (args) => installCrds(args), usage: installCrdsUsage },
 };
 
 const usage = `Usage: module-admission <command> [options]\n\nCommands:\n${Object.values(commands)
