@@ -27,7 +27,7 @@ export interface ReflectorOptions<T extends { metadata?: ObjectMeta }> {
   path: string;
   onStateChange?: (state: ReflectorState) => void;
   onError?: (message: string) => void;
-  /** Wait after a failed list or watch before trying again. */
+  /** Wait after a failed list or watch before trying again; doubled on each failure in a row, up to 30 s. */
   retryDelayMs?: number;
   /** How often to look again for a resource that is not served. */
   absentRetryMs?: number;
@@ -48,6 +48,7 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
   private abortWatch: AbortController | undefined;
   private wakeUp: (() => void) | undefined;
   private running: Promise<void> | undefined;
+  private failures = 0;
 
   constructor(private readonly options: ReflectorOptions<T>) {}
 
@@ -82,7 +83,7 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
       }
       const outcome = await this.watchOnce();
       if (outcome === "gone") this.resourceVersion = "";
-      else if (outcome !== "ended") await this.pause(this.options.retryDelayMs ?? 1000);
+      else if (outcome === "failed") await this.backOff();
     }
   }
 
@@ -93,6 +94,7 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
       this.objects.clear();
       for (const item of list.items) this.objects.set(objectKey(item), item);
       this.resourceVersion = list.metadata?.resourceVersion ?? "";
+      this.failures = 0;
       this.setState("synced");
       return true;
     } catch (error) {
@@ -102,7 +104,7 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
         await this.pause(this.options.absentRetryMs ?? 60_000);
       } else {
         this.options.onError?.(`list ${this.options.path} failed: ${apiErrorMessage(error)}`);
-        await this.pause(this.options.retryDelayMs ?? 1000);
+        await this.backOff();
       }
       return false;
     }
@@ -126,6 +128,7 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
           }
           return;
         }
+        this.failures = 0;
         if (type === "ADDED" || type === "MODIFIED") this.objects.set(objectKey(object), object);
         else if (type === "DELETED") this.objects.delete(objectKey(object));
         const version = object.metadata?.resourceVersion;
@@ -157,6 +160,13 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
     if (state === this.stateValue) return;
     this.stateValue = state;
     this.options.onStateChange?.(state);
+  }
+
+  /** Retries of a failing API server (RBAC missing, overloaded) slow down instead of flooding it and the log. */
+  private backOff(): Promise<void> {
+    const delay = Math.min((this.options.retryDelayMs ?? 1000) * 2 ** this.failures, 30_000);
+    this.failures += 1;
+    return this.pause(delay);
   }
 
   private pause(ms: number): Promise<void> {

@@ -1,12 +1,15 @@
 import type { ResourceKind } from "../admission/resource-kind.js";
-import { createModuleKind, type ModuleKindDependencies } from "./module/index.js";
-
-/** What kinds may need from outside (a cluster); every field optional, so tests and `npm start` need none. */
-export type KindDependencies = ModuleKindDependencies;
+import { createModuleKind, type ModuleKindDependencies, moduleKind } from "./module/index.js";
 
 /** Every kind the webhook serves. A new kind is a folder beside module/ and one line here. */
-export function createResourceKinds(dependencies: KindDependencies = {}): ResourceKind[] {
-  return [createModuleKind(dependencies) as ResourceKind];
-}
+export const resourceKinds: ResourceKind[] = [moduleKind as ResourceKind];
 
-export const resourceKinds: ResourceKind[] = createResourceKinds();
+/** What kinds may take from outside (a cluster); every field optional: tests and `npm start` pass none. */
+export type KindDependencies = ModuleKindDependencies;
+
+/** The served kinds, those that take dependencies rebuilt with them (the Module: its Workspace lookup). */
+export function createResourceKinds(dependencies: KindDependencies): ResourceKind[] {
+  return resourceKinds.map((kind) =>
+    kind === (moduleKind as ResourceKind) ? (createModuleKind(dependencies) as ResourceKind) : kind,
+  );
+}

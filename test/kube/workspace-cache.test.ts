@@ -110,6 +110,21 @@ describe("Workspace cache (list + watch against a fake API server)", () => {
     await eventually("the watch delivered it", () => cache.workspaceExists("default", "anything"));
   });
 
+  it("stays not ready while listing is refused (RBAC), says why, and syncs once allowed", async () => {
+    api.put(workspaceCrd);
+    const forbidden =
+      'workspaces.batch.forkspacer.com is forbidden: User "system:serviceaccount:module-admission:module-admission" cannot list resource "workspaces" in API group "batch.forkspacer.com" at the cluster scope';
+    const allow = api.refuse((r) => r.path === workspacesPath, 403, "Forbidden", forbidden);
+    const cache = start({ retryDelayMs: 5 });
+    await eventually("three refused lists", () => lists().length >= 3);
+    assert.equal(cache.isReady(), false);
+    assert.equal(logs[0]?.level, "error");
+    assert.equal(logs[0]?.msg, `list ${workspacesPath} failed: ${forbidden} (HTTP 403)`);
+    allow();
+    await eventually("synced", () => cache.isReady());
+    assert.equal(cache.workspaceExists("default", "dev-environment"), false);
+  });
+
   it("goes back to skipping when the CRD is deleted", async () => {
     api.put(workspaceCrd);
     const cache = start({ absentRetryMs: 20 });

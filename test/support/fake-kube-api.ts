@@ -46,6 +46,13 @@ export interface FakeKubeApi {
    * lets a test line up concurrent clients deterministically. `held()` says how many wait.
    */
   hold(matches: (request: RecordedRequest) => boolean): { release: () => void; held: () => number };
+  /** Answers the requests `matches` picks with a failure Status (e.g. 403 Forbidden) until `stop()`. */
+  refuse(
+    matches: (request: RecordedRequest) => boolean,
+    code: number,
+    reason: string,
+    message: string,
+  ): () => void;
   close(): Promise<void>;
 }
 
@@ -121,6 +128,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
   let resourceVersion = 100;
   let compactedThrough = 0;
   let silent = false;
+  const refusals: { matches: (request: RecordedRequest) => boolean; status: KubeObject }[] = [];
   const holds: { matches: (request: RecordedRequest) => boolean; waiting: (() => void)[] }[] = [];
 
   const apiVersionOf = (type: ResourceType) => (type.group ? `${type.group}/${type.version}` : type.version);
@@ -281,6 +289,11 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
     res.on("finish", () => {
       recorded.status = res.statusCode;
     });
+    const refusal = refusals.find((candidate) => candidate.matches(recorded));
+    if (refusal) {
+      reply(res, refusal.status.code, refusal.status);
+      return;
+    }
     const hold = holds.find((candidate) => candidate.matches(recorded));
     if (hold) {
       hold.waiting.push(() => serve(req, res, url, method, body));
@@ -664,6 +677,13 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
       }
     },
     openWatches: () => watchers.size,
+    refuse(matches, code, reason, message) {
+      const refusal = { matches, status: status(code, reason, message) };
+      refusals.push(refusal);
+      return () => {
+        refusals.splice(refusals.indexOf(refusal), 1);
+      };
+    },
     hold(matches) {
       const hold = { matches, waiting: [] as (() => void)[] };
       holds.push(hold);
