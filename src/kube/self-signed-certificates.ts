@@ -132,7 +132,12 @@ export async function startSelfSignedCertificates(
     return { filesChanged, issued };
   };
 
-  await refresh();
+  try {
+    await refresh();
+  } catch (error) {
+    // Without a certificate there is nothing to serve: fail start-up, in the API server's words.
+    throw new Error(`selfSigned certificates in Secret ${secretName}: ${apiErrorMessage(error)}`);
+  }
   const timer = setInterval(() => {
     refresh().catch((error: unknown) =>
       options.log({ level: "error", msg: `certificate refresh failed: ${apiErrorMessage(error)}` }),

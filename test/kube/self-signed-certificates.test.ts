@@ -167,6 +167,14 @@ describe("selfSigned certificates (against a fake API server)", () => {
     assert.equal(follower.file("tls.crt"), leader.file("tls.crt"));
   });
 
+  it("fails start-up in the API server's words when it may not read the Secret", async () => {
+    const forbidden = `secrets "${name}-tls" is forbidden: User "system:serviceaccount:x:y" cannot get resource "secrets"`;
+    api.refuse((r) => r.path.startsWith(secretPath), 403, "Forbidden", forbidden);
+    await assert.rejects(replica(), {
+      message: `selfSigned certificates in Secret ${name}/${name}-tls: ${forbidden} (HTTP 403)`,
+    });
+  });
+
   it("reissues when the certificate does not cover the service's DNS names", async () => {
     await replica({ dnsNames: serviceDnsNames("old-name", name) });
     const before = decode(secret()?.data["tls.crt"]);
