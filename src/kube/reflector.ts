@@ -56,6 +56,11 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
     return this.stateValue;
   }
 
+  /** The version the next watch resumes from (client-go's LastSyncResourceVersion); "" before a list. */
+  get lastSyncResourceVersion(): string {
+    return this.resourceVersion;
+  }
+
   get(namespace: string, name: string): T | undefined {
     return this.objects.get(key(namespace, name));
   }
