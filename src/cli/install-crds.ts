@@ -7,6 +7,7 @@ import { applyCrd, fieldManager, projectCrds, waitEstablished } from "../kube/cr
 export const installCrdsUsage = `install-crds   Server-side apply the CRDs (field manager ${fieldManager}) and wait until Established
           --kubeconfig FILE   cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)
           --force-conflicts   take ownership of fields another manager (Helm, kubectl) set
+          --include-optional  also the optional CRDs (schemas with crd.optional, e.g. Kyma's ModuleTemplate)
           --dry-run           print the CRDs as YAML instead of applying them
           --timeout SECONDS   how long to wait for Established (default 60)`;
 
@@ -31,6 +32,7 @@ export async function installCrds(
       kubeconfig: { type: "string" },
       "force-conflicts": { type: "boolean", default: false },
       "dry-run": { type: "boolean", default: false },
+      "include-optional": { type: "boolean", default: false },
       timeout: { type: "string", default: "60" },
     },
   });
@@ -38,7 +40,7 @@ export async function installCrds(
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
     throw new Error(`--timeout must be a positive number of seconds, got ${JSON.stringify(values.timeout)}`);
   }
-  const crds = projectCrds(io.schemasDir ?? schemasDir);
+  const crds = projectCrds(io.schemasDir ?? schemasDir, values["include-optional"]);
   if (values["dry-run"]) {
     io.out(crds.map((crd) => dumpYaml(crd, { lineWidth: -1, noRefs: true })).join("---\n"));
     return;

@@ -11,9 +11,14 @@ export interface Crd {
   [field: string]: unknown;
 }
 
-/** The CRDs of every schema source: the same objects `npm run generate` writes into the chart's crds/. */
-export function projectCrds(schemasDir: string): Crd[] {
-  return loadSchemaSources(schemasDir).map((source) => buildCrd(source) as Crd);
+/**
+ * The CRDs of the schema sources: the same objects `npm run generate` writes into the chart. Sources
+ * marked `crd.optional` (a CRD another product ships, such as Kyma's) only when asked for.
+ */
+export function projectCrds(schemasDir: string, includeOptional = false): Crd[] {
+  return loadSchemaSources(schemasDir)
+    .filter((source) => includeOptional || (source.crd as { optional?: boolean }).optional !== true)
+    .map((source) => buildCrd(source) as Crd);
 }
 
 /**

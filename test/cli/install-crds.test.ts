@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
@@ -88,6 +88,23 @@ describe("install-crds (against a fake API server)", () => {
         ["true", 200],
       ],
     );
+  });
+
+  it("leaves out optional CRDs (another product ships them) unless --include-optional", async () => {
+    const schemasDir = mkdtempSync(join(tmpdir(), "schemas-"));
+    const module = readFileSync(new URL("../../schemas/module.yaml", import.meta.url), "utf8");
+    writeFileSync(join(schemasDir, "module.yaml"), module);
+    const optional = module
+      .replace(/^crd:\n/m, "crd:\n  optional: true\n")
+      .replace(/group: batch\.forkspacer\.com/, "group: example.com");
+    writeFileSync(join(schemasDir, "other.yaml"), optional);
+    const names = async (args: string[]) => {
+      let out = "";
+      await installCrds(["--dry-run", ...args], { out: (text) => (out += text), env: {}, schemasDir });
+      return [...out.matchAll(/^ {2}name: (\S+)$/gm)].map((match) => match[1]);
+    };
+    assert.deepEqual(await names([]), [moduleCrd]);
+    assert.deepEqual(await names(["--include-optional"]), [moduleCrd, "modules.example.com"]);
   });
 
   it("uses $KUBECONFIG like kubectl", async () => {
