@@ -108,7 +108,7 @@ export async function startSelfSignedCertificates(
     throw new Error(`Secret ${secretName} keeps changing under us; giving up for now`);
   };
 
-  const refresh = async () => {
+  const refreshOnce = async () => {
     const { data, issued } = await settle();
     const filesChanged = writeIfChanged(options.certDir, data);
     if (options.webhookConfiguration) {
@@ -130,6 +130,14 @@ export async function startSelfSignedCertificates(
     }
     if (filesChanged) options.onChange?.();
     return { filesChanged, issued };
+  };
+
+  // One refresh at a time: a slow one (API server lagging) must not race the next tick on the files.
+  let last: Promise<unknown> = Promise.resolve();
+  const refresh = () => {
+    const next = last.catch(() => {}).then(refreshOnce);
+    last = next;
+    return next;
   };
 
   try {

@@ -167,6 +167,20 @@ describe("selfSigned certificates (against a fake API server)", () => {
     assert.equal(follower.file("tls.crt"), leader.file("tls.crt"));
   });
 
+  it("renews on its own, from its periodic check, and hands the server the new files", async () => {
+    let reloaded = 0;
+    const running = await replica({ validityDays: 0.01, checkIntervalMs: 20, onChange: () => reloaded++ });
+    const first = running.file("tls.crt");
+    reloaded = 0;
+    clock += 10 * 60_000;
+    await eventually("the timer renewed the certificate", () => reloaded > 0);
+    running.certificates.stop();
+    clock = Date.now(); // the renewed certificate was issued on the real clock: read it there
+    await running.certificates.refresh(); // after any refresh still under way
+    assert.notEqual(running.file("tls.crt"), first);
+    assert.equal(running.file("tls.crt"), decode(secret()?.data["tls.crt"]));
+  });
+
   it("fails start-up in the API server's words when it may not read the Secret", async () => {
     const forbidden = `secrets "${name}-tls" is forbidden: User "system:serviceaccount:x:y" cannot get resource "secrets"`;
     api.refuse((r) => r.path.startsWith(secretPath), 403, "Forbidden", forbidden);
