@@ -52,8 +52,10 @@ export async function prepareClusterFeatures(options: ClusterServeOptions): Prom
   const access = findClusterAccess(options.kubeconfig, options.env);
   const { log } = options;
   let server: Server | undefined;
+  // Before the server runs there is nothing to reload: it starts with the files as they are.
   const reload = () => {
-    server?.setSecureContext({ ...readServingCertificate(options.certDir), minVersion: "TLSv1.2" });
+    if (!server) return;
+    server.setSecureContext({ ...readServingCertificate(options.certDir), minVersion: "TLSv1.2" });
     log({ msg: `serving the renewed certificate from ${options.certDir}` });
   };
 
