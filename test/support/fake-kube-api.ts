@@ -38,6 +38,10 @@ import {
  */
 export interface FakeKubeApi {
   url: string;
+  /** PEM of the CA that signed the server's certificate (for 127.0.0.1 and localhost). */
+  caCert: string;
+  /** The bearer token the server accepts. */
+  token: string;
   /** A kubeconfig file for this server (CA, bearer token), as `kubectl config view --raw` writes one. */
   kubeconfigPath: string;
   kubeConfig(): KubeConfig;
@@ -606,6 +610,8 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
 
   return {
     url,
+    caCert: certs.caCert,
+    token,
     kubeconfigPath,
     kubeConfig: () => {
       const config = new KubeConfig();
