@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+
+import { installCrds, installCrdsUsage } from "./install-crds.js";
 import { lintModules, lintModulesUsage } from "./lint-modules.js";
 import { serve, serveUsage } from "./serve.js";
 
@@ -6,6 +8,8 @@ import { serve, serveUsage } from "./serve.js";
 const commands: Record<string, { run: (args: string[]) => Promise<void>; usage: string }> = {
   serve: { run: serve, usage: serveUsage },
   "lint-modules": { run: lintModules, usage: lintModulesUsage },
+
+  "install-crds": { run: (args) => installCrds(args), usage: installCrdsUsage },
 };
 
 const usage = `Usage: module-admission <command> [options]\n\nCommands:\n${Object.values(commands)

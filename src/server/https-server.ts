@@ -11,6 +11,8 @@ export interface ServeOptions {
   certDir: string;
   kinds: ResourceKind[];
   log: Logger;
+  /** readyz answers 503 until this says ready (e.g. until an informer cache has synced). */
+  isReady?: () => boolean;
 }
 
 export interface RunningServer {
@@ -24,7 +26,7 @@ export interface RunningServer {
  * Timeouts follow controller-runtime's webhook server.
  */
 export async function startHttpsServer(options: ServeOptions): Promise<RunningServer> {
-  const app = createApp({ kinds: options.kinds, log: options.log });
+  const app = createApp({ kinds: options.kinds, log: options.log, isReady: options.isReady });
   const server = createServer(
     { ...readServingCertificate(options.certDir), minVersion: "TLSv1.2", ALPNProtocols: ["http/1.1"] },
     app,

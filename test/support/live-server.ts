@@ -25,11 +25,28 @@ export interface HttpReply {
   json: any;
 }
 
+export interface LiveServerOptions {
+  /** readyz's answer, e.g. a Workspace cache's isReady. */
+  isReady?: () => boolean;
+  /** A directory that already holds tls.crt, tls.key and ca.crt; by default fresh ones are generated. */
+  certDir?: string;
+}
+
 /** Starts the real HTTPS server on a free port with freshly generated certificates. */
-export async function startLiveServer(kinds: ResourceKind[] = resourceKinds): Promise<LiveServer> {
-  const certDir = mkdtempSync(join(tmpdir(), "module-admission-test-"));
-  await ensureCertDir(certDir, serviceDnsNames("module-admission", "module-admission"));
-  const running = await startHttpsServer({ port: 0, host: "127.0.0.1", certDir, kinds, log: silentLogger });
+export async function startLiveServer(
+  kinds: ResourceKind[] = resourceKinds,
+  options: LiveServerOptions = {},
+): Promise<LiveServer> {
+  const certDir = options.certDir ?? mkdtempSync(join(tmpdir(), "module-admission-test-"));
+  if (!options.certDir) await ensureCertDir(certDir, serviceDnsNames("module-admission", "module-admission"));
+  const running = await startHttpsServer({
+    port: 0,
+    host: "127.0.0.1",
+    certDir,
+    kinds,
+    log: silentLogger,
+    isReady: options.isReady,
+  });
   const ca = readFileSync(join(certDir, "ca.crt"), "utf8");
   const agent = new Agent({ ca, keepAlive: true, servername: "localhost" });
   const send = (method: string, path: string, body?: string, headers: Record<string, string> = {}) =>

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
-import type { Module } from "../../generated/module.js";
+import type { Module, WorkspaceReference } from "../../generated/module.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { validateConfigSchema } from "./config-schema-rules.js";
@@ -10,6 +10,11 @@ import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
 import { validateSpecUpdate } from "./update-rules.js";
 import { moduleWarnings } from "./warnings.js";
+import {
+  defaultWorkspaceNamespace,
+  validateWorkspaceReference,
+  type WorkspaceLookup,
+} from "./workspace-rules.js";
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
 const schemaUrl = new URL("../../../schemas/dist/module.schema.json", import.meta.url);
@@ -33,16 +38,37 @@ function validateModule(object: unknown, extraRules: (module: Module) => FieldEr
   return { errors, warnings: [...unknown, ...moduleWarnings(module)] };
 }
 
-export const moduleKind: ResourceKind<Module> = {
-  group: "batch.forkspacer.com",
-  version: "v1",
-  kind: "Module",
-  validator: {
-    validateCreate: (module) => validateModule(module),
-    validateUpdate: (oldModule, module) =>
-      validateModule(module, (valid) =>
-        oldModule?.spec ? validateSpecUpdate(oldModule.spec, valid.spec) : [],
-      ),
-  },
-  defaulter: { applyDefaults: applyModuleDefaults },
-};
+export interface ModuleKindDependencies {
+  /** Without it, spec.workspace is not checked (no cluster to ask). */
+  workspaceExists?: WorkspaceLookup;
+}
+
+/** The Module kind; its rules stay pure, the Workspace lookup comes in from the caller. */
+export function createModuleKind(dependencies: ModuleKindDependencies = {}): ResourceKind<Module> {
+  const { workspaceExists } = dependencies;
+  const workspaceRules = (module: Module): FieldErrorList =>
+    workspaceExists ? validateWorkspaceReference(module.spec.workspace, workspaceExists) : [];
+  return {
+    group: "batch.forkspacer.com",
+    version: "v1",
+    kind: "Module",
+    validator: {
+      validateCreate: (module) => validateModule(module, workspaceRules),
+      validateUpdate: (oldModule, module) =>
+        validateModule(module, (valid) => [
+          ...(oldModule?.spec ? validateSpecUpdate(oldModule.spec, valid.spec) : []),
+          // Only a changed reference is checked: a Module whose Workspace has gone must still accept
+          // metadata updates (the operator removing its finalizer), or it could never be deleted.
+          ...(sameWorkspace(oldModule?.spec?.workspace, valid.spec.workspace) ? [] : workspaceRules(valid)),
+        ]),
+    },
+    defaulter: { applyDefaults: applyModuleDefaults },
+  };
+}
+
+function sameWorkspace(before: WorkspaceReference | undefined, after: WorkspaceReference): boolean {
+  const namespace = (reference: WorkspaceReference) => reference.namespace || defaultWorkspaceNamespace;
+  return before !== undefined && before.name === after.name && namespace(before) === namespace(after);
+}
+
+export const moduleKind: ResourceKind<Module> = createModuleKind();

@@ -1,0 +1,118 @@
+import type { Server } from "node:https";
+import type { ResourceKind } from "../admission/resource-kind.js";
+import { findClusterAccess } from "../kube/config.js";
+import {
+  type SelfSignedCertificates,
+  startSelfSignedCertificates,
+} from "../kube/self-signed-certificates.js";
+import { startWorkspaceCache, type WorkspaceCache } from "../kube/workspace-cache.js";
+import { createResourceKinds } from "../resources/index.js";
+import { ensureCertDir, readServingCertificate } from "../server/certificates.js";
+import type { Logger } from "../server/log.js";
+
+export interface ClusterServeOptions {
+  kubeconfig?: string;
+  workspaceCheck: string;
+  /** `NS/NAME` of the kubernetes.io/tls Secret of the selfSigned mode. */
+  selfSignedSecret?: string;
+  webhookConfiguration?: string;
+  certDir: string;
+  dnsNames: string[];
+  log: Logger;
+  /** Lifetime of self-signed certificates; tests shorten it to force renewal. */
+  validityDays?: number;
+  checkIntervalMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What `serve` gets from the cluster, when there is one: kinds with their lookups, readiness, certificates. */
+export interface ClusterFeatures {
+  kinds: ResourceKind[];
+  isReady?: () => boolean;
+  certificates?: SelfSignedCertificates;
+  /** Hands the running server its certificate whenever the selfSigned mode renews it. */
+  attach(server: Server): void;
+  stop(): Promise<void>;
+}
+
+export const workspaceCheckModes = ["auto", "off"];
+
+/**
+ * Sets up the parts of `serve` that talk to the Kubernetes API: the selfSigned certificates (before the
+ * server starts, so it starts with them) and the Workspace cache behind the spec.workspace check.
+ */
+export async function prepareClusterFeatures(options: ClusterServeOptions): Promise<ClusterFeatures> {
+  if (!workspaceCheckModes.includes(options.workspaceCheck)) {
+    throw new Error(
+      `--workspace-check must be one of ${workspaceCheckModes.join(", ")}, got ${JSON.stringify(options.workspaceCheck)}`,
+    );
+  }
+  const secret =
+    options.selfSignedSecret === undefined ? undefined : parseSecretName(options.selfSignedSecret);
+  const access = findClusterAccess(options.kubeconfig, options.env);
+  const { log } = options;
+  let server: Server | undefined;
+  // Before the server runs there is nothing to reload: it starts with the files as they are.
+  const reload = () => {
+    if (!server) return;
+    server.setSecureContext({ ...readServingCertificate(options.certDir), minVersion: "TLSv1.2" });
+    log({ msg: `serving the renewed certificate from ${options.certDir}` });
+  };
+
+  let certificates: SelfSignedCertificates | undefined;
+  if (secret) {
+    if (!access)
+      throw new Error("--self-signed-secret needs cluster access: no kubeconfig and not in a cluster");
+    certificates = await startSelfSignedCertificates({
+      kubeConfig: access.kubeConfig,
+      secret,
+      webhookConfiguration: options.webhookConfiguration,
+      certDir: options.certDir,
+      dnsNames: options.dnsNames,
+      log,
+      validityDays: options.validityDays,
+      checkIntervalMs: options.checkIntervalMs,
+      onChange: reload,
+    });
+  } else {
+    const { created } = await ensureCertDir(options.certDir, options.dnsNames);
+    if (created) {
+      log({
+        msg: `no certificate in ${options.certDir}: generated a CA (ca.crt) and a serving certificate there`,
+      });
+    }
+  }
+
+  let workspaces: WorkspaceCache | undefined;
+  if (options.workspaceCheck === "off") {
+    log({ msg: "the spec.workspace check is off (--workspace-check off)" });
+  } else if (!access) {
+    log({ msg: "no kubeconfig and not in a cluster: the spec.workspace check is off" });
+  } else {
+    log({
+      msg: `cluster access from ${access.source}: the spec.workspace check is on once the Workspace cache syncs`,
+    });
+    workspaces = startWorkspaceCache(access.kubeConfig, log);
+  }
+
+  return {
+    kinds: createResourceKinds({ workspaceExists: workspaces?.workspaceExists }),
+    isReady: workspaces?.isReady,
+    certificates,
+    attach: (running) => {
+      server = running;
+    },
+    stop: async () => {
+      certificates?.stop();
+      await workspaces?.stop();
+    },
+  };
+}
+
+function parseSecretName(value: string): { namespace: string; name: string } {
+  const [namespace, name, ...rest] = value.split("/");
+  if (!namespace || !name || rest.length > 0) {
+    throw new Error(`--self-signed-secret must be NAMESPACE/NAME, got ${JSON.stringify(value)}`);
+  }
+  return { namespace, name };
+}
