@@ -2,7 +2,6 @@ import type { ServerResponse } from "node:http";
 
 /** The objects and answers of the fake API server (fake-kube-api.ts): Status bodies, patches, kinds. */
 
-// biome-ignore lint/suspicious/noExplicitAny: objects of any kind pass through the fake
 export type KubeObject = Record<string, any>;
 
 export interface ResourceType {
