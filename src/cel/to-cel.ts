@@ -1,0 +1,26 @@
+import type { CelInput } from "@bufbuild/cel";
+import type { JsonSchema } from "../codegen/schema-source.js";
+
+/**
+ * A JSON value as the API server hands it to CEL: guided by the schema, so that `integer` fields are CEL
+ * ints (bigint) and `number` fields doubles, as in apiextensions, where `replicas == 3` compares ints.
+ */
+export function toCel(value: unknown, schema: JsonSchema | undefined): CelInput {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number") {
+    return schema?.type === "integer" && Number.isInteger(value) ? BigInt(value) : value;
+  }
+  if (Array.isArray(value)) {
+    const items = schema?.items as JsonSchema | undefined;
+    return value.map((item) => toCel(item, items));
+  }
+  if (typeof value === "object") {
+    const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+    const additional = schema?.additionalProperties;
+    const rest = typeof additional === "object" ? (additional as JsonSchema) : undefined;
+    return new Map(
+      Object.entries(value).map(([key, child]) => [key, toCel(child, properties[key] ?? rest)] as const),
+    ) as CelInput;
+  }
+  return value as CelInput;
+}
