@@ -29,36 +29,37 @@ export interface OfflineVerdict {
 
 /**
  * The verdict the cluster would give on one object, in the API server's order: the CRD's structural
- * schema (defaults, pruning, types and formats), its CEL rules (transition rules when there is an old
- * object), then the mutating and validating webhooks, through the same handler functions the server
- * calls. A type error stops there, as in the API server (nothing after it can trust the types); every
- * other layer runs, so one run shows every problem.
+ * schema applied on decoding (defaults, pruning), the mutating webhook (through the same handler the
+ * server calls; the API server defaults and prunes its result again), the schema's types and formats
+ * and the CEL rules (transition rules when there is an old object), then the validating webhook.
+ * A type error stops there, as in the API server (nothing after it can trust the types); the CEL
+ * layer does not stop the validating webhook, so one run shows every problem either layer finds.
  */
 export async function admitOffline(
   kind: OfflineKind,
   object: unknown,
   oldObject?: unknown,
 ): Promise<OfflineVerdict> {
-  const current = pruneAndDefault(kind.crdSchema, object);
+  const decoded = pruneAndDefault(kind.crdSchema, object);
   const previous = oldObject === undefined ? undefined : pruneAndDefault(kind.crdSchema, oldObject).object;
-  const warnings: Problem[] = current.pruned.map((field) => ({
-    stage: "schema",
-    field,
-    type: "Warning",
-    message: `unknown field "${field}"`,
-  }));
-  const verdict: OfflineVerdict = { allowed: true, errors: [], warnings, patch: [] };
+  const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
+  const request = admissionRequest(kind, decoded.object, previous);
+  const mutation = mutate(kind.kind, request);
+  if (!mutation.allowed) verdict.errors.push(...denial("mutating-webhook", mutation));
+  verdict.patch = mutation.patch ? JSON.parse(Buffer.from(mutation.patch, "base64").toString("utf8")) : [];
+  const current = pruneAndDefault(kind.crdSchema, applyPatch(decoded.object, verdict.patch));
+  const pruned = [...new Set([...decoded.pruned, ...current.pruned])];
+  verdict.warnings.push(
+    ...pruned.map(
+      (field): Problem => ({ stage: "schema", field, type: "Warning", message: `unknown field "${field}"` }),
+    ),
+  );
+
   const structure = kind.checkStructure(current.object);
   verdict.errors.push(...structure.errors.map((error) => problem("schema", error)));
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
   verdict.errors.push(...kind.checkRules(current.object, previous).map((error) => problem("cel", error)));
-
-  const request = admissionRequest(kind, current.object, previous);
-  const mutation = mutate(kind.kind, request);
-  if (!mutation.allowed) verdict.errors.push(...denial("mutating-webhook", mutation));
-  verdict.patch = mutation.patch ? JSON.parse(Buffer.from(mutation.patch, "base64").toString("utf8")) : [];
-  const mutated = applyPatch(current.object, verdict.patch);
-  const validation = await validate(kind.kind, { ...request, object: mutated });
+  const validation = await validate(kind.kind, { ...request, object: current.object });
   if (!validation.allowed) verdict.errors.push(...denial("validating-webhook", validation));
   for (const text of [...(mutation.warnings ?? []), ...(validation.warnings ?? [])]) {
     verdict.warnings.push({
