@@ -1,4 +1,4 @@
-import { type CelResult, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
+import { type CelInput, type CelResult, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import { type FieldError, fieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
@@ -65,9 +65,18 @@ export function crdRuleValidator(
   };
   return (object, oldObject) => {
     const errors: FieldError[] = [];
-    visit(openAPIV3Schema, object, oldObject, FieldPath.root(""), rulesOf, errors);
+    const context = { rulesOf, errors, converted: new Map(), convertedOld: new Map() };
+    visit(openAPIV3Schema, object, oldObject, FieldPath.root(""), context);
     return errors;
   };
+}
+
+/** One evaluation: the rules, the errors found, and each value's CEL form (converted once). */
+interface Context {
+  rulesOf: (schema: JsonSchema) => (CompiledRule | FieldErrorFactory)[];
+  errors: FieldError[];
+  converted: Map<object, CelInput>;
+  convertedOld: Map<object, CelInput>;
 }
 
 function visit(
@@ -75,20 +84,19 @@ function visit(
   value: unknown,
   oldValue: unknown,
   path: FieldPath,
-  rulesOf: (schema: JsonSchema) => (CompiledRule | FieldErrorFactory)[],
-  errors: FieldError[],
+  context: Context,
 ): void {
   if (value === undefined || value === null) return;
-  for (const rule of rulesOf(schema)) {
-    if (typeof rule === "function") errors.push(rule(path));
-    else evaluate(rule, schema, value, oldValue, path, errors);
+  for (const rule of context.rulesOf(schema)) {
+    if (typeof rule === "function") context.errors.push(rule(path));
+    else evaluate(rule, schema, value, oldValue, path, context);
   }
   if (Array.isArray(value)) {
     const items = schema.items as JsonSchema | undefined;
     if (!items) return;
     const oldItems = correlatedItems(schema, value, oldValue);
     value.forEach((item, index) => {
-      visit(items, item, oldItems[index], path.index(index), rulesOf, errors);
+      visit(items, item, oldItems[index], path.index(index), context);
     });
     return;
   }
@@ -100,7 +108,7 @@ function visit(
     oldValue !== null && typeof oldValue === "object" ? (oldValue as Record<string, unknown>) : undefined;
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const childSchema = properties[key] ?? additional;
-    if (childSchema) visit(childSchema, child, old?.[key], path.child(key), rulesOf, errors);
+    if (childSchema) visit(childSchema, child, old?.[key], path.child(key), context);
   }
 }
 
@@ -120,11 +128,14 @@ function evaluate(
   value: unknown,
   oldValue: unknown,
   path: FieldPath,
-  errors: FieldError[],
+  { errors, converted, convertedOld }: Context,
 ): void {
   const hasOld = oldValue !== undefined && oldValue !== null;
   if (rule.transition && !hasOld) return;
-  const bindings = { self: toCel(value, schema), oldSelf: hasOld ? toCel(oldValue, schema) : null };
+  const bindings = {
+    self: toCel(value, schema, converted),
+    oldSelf: hasOld ? toCel(oldValue, schema, convertedOld) : null,
+  };
   const result = rule.check(bindings);
   const at = withFieldPath(path, rule.source.fieldPath);
   // apiextensions shows the schema type where a value would go: `spec: Invalid value: "object": ...`.

@@ -24,9 +24,16 @@ export async function serve(args: string[]): Promise<void> {
   const certDir = values["cert-dir"];
   const { created } = await ensureCertDir(certDir, serviceDnsNames(values.service, values.namespace));
   if (created) {
-    jsonLogger({ msg: `no certificate in ${certDir}: generated a CA (ca.crt) and a serving certificate there` });
+    jsonLogger({
+      msg: `no certificate in ${certDir}: generated a CA (ca.crt) and a serving certificate there`,
+    });
   }
-  const running = await startHttpsServer({ port: Number(values.port), certDir, kinds: resourceKinds, log: jsonLogger });
+  const running = await startHttpsServer({
+    port: Number(values.port),
+    certDir,
+    kinds: resourceKinds,
+    log: jsonLogger,
+  });
   const paths = resourceKinds.flatMap((kind) => [webhookPath(kind, "mutate"), webhookPath(kind, "validate")]);
   jsonLogger({ msg: `serving on https://localhost:${running.port}`, paths });
   const stop = () => void running.close().then(() => process.exit(0));

@@ -67,7 +67,7 @@ export async function runValidate(args: string[], io: CliIo = processIo): Promis
       findings.push(...verdict.errors.map((p) => toFinding(manifest, object, p, "error")));
       findings.push(...verdict.warnings.map((p) => toFinding(manifest, object, p, "warning")));
       if (options.showMutations && verdict.patch.length > 0) {
-        mutations.push({ file: manifest.file, line: manifest.line, object, patch: verdict.patch });
+        mutations.push({ file: manifest.file, line: manifest.lineOf(""), object, patch: verdict.patch });
       }
     }
     io.stdout(render(findings, mutations, options.output));
@@ -153,7 +153,7 @@ function toFinding(
   return {
     severity,
     file: manifest.file,
-    line: problem.field ? manifest.lineOf(problem.field) : manifest.line,
+    line: manifest.lineOf(problem.field),
     object,
     rule: `${problem.stage}/${problem.type}`,
     message: problem.message,
@@ -166,7 +166,7 @@ function unknownKindFinding(manifest: Manifest, kinds: OfflineKind[]): Finding {
   return {
     severity: "error",
     file: manifest.file,
-    line: manifest.line,
+    line: manifest.lineOf(""),
     object: objectLabel(manifest.object),
     rule: "input/UnknownKind",
     message: `no schema for ${String(apiVersion)} ${String(kind)} (--strict): validate knows ${known}`,
