@@ -47,7 +47,10 @@ export async function admitOffline(
   const mutation = mutate(kind.kind, request);
   if (!mutation.allowed) verdict.errors.push(...denial("mutating-webhook", mutation));
   verdict.patch = mutation.patch ? JSON.parse(Buffer.from(mutation.patch, "base64").toString("utf8")) : [];
-  const current = pruneAndDefault(kind.crdSchema, applyPatch(decoded.object, verdict.patch));
+  const current =
+    verdict.patch.length === 0
+      ? decoded
+      : pruneAndDefault(kind.crdSchema, applyPatch(decoded.object, verdict.patch));
   const pruned = [...new Set([...decoded.pruned, ...current.pruned])];
   verdict.warnings.push(
     ...pruned.map(

@@ -4,9 +4,10 @@ const unescapeToken = (token: string) => token.replaceAll("~1", "/").replaceAll(
 
 /**
  * Applies the JSON Patch a mutating webhook answered with, as the API server does before the
- * validating webhooks see the object. Covers the operations `diffToPatch` produces; returns a copy.
+ * validating webhooks see the object. Covers the operations `diffToPatch` produces; returns a copy (the object itself for an empty patch).
  */
 export function applyPatch(object: unknown, patch: PatchOperation[]): unknown {
+  if (patch.length === 0) return object;
   let root = structuredClone(object);
   for (const operation of patch) {
     const tokens = operation.path.split("/").slice(1).map(unescapeToken);
