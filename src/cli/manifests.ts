@@ -50,6 +50,9 @@ export function readInput(file: string, readStdin: () => string): string {
   }
 }
 
+/** A document of nothing but markers, comments and blank lines: no object, as kubectl reads it. */
+const blank = /^(?:(?:---|\.\.\.)?[ \t]*(?:#.*)?(?:\r?\n|$))*$/;
+
 /** One YAML document of a file: its text (from its `---` line) and the file line it starts on. */
 interface Chunk {
   text: string;
@@ -66,7 +69,7 @@ export function parseManifests(file: string, text: string): Manifest[] {
   const chunks = documentChunks(text);
   let values: unknown[];
   try {
-    values = chunks.map((chunk) => loadYaml(chunk.text));
+    values = chunks.map((chunk) => (blank.test(chunk.text) ? null : loadYaml(chunk.text)));
   } catch (error) {
     syntaxError(file, text);
     throw new InputError(`${file}: ${(error as Error).message.split("\n")[0]}`);

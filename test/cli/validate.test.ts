@@ -103,6 +103,36 @@ describe("validate: inputs", () => {
     assert.equal(jsonReplicas?.line, lineOf(JSON.stringify(badModule()), "replicas"));
   });
 
+  it("reads empty files and comment-only documents as no objects", async () => {
+    const dir = manifestDir({
+      "empty.yaml": "",
+      "comments.yaml": "# nothing yet\n---\n# still nothing\n...\n",
+    });
+    assert.deepEqual(await validateCli(["-f", dir]), { status: 0, stdout: "", stderr: "" });
+  });
+
+  it("answers malformed objects with field errors, never a crash", async () => {
+    const text = [
+      "apiVersion: batch.forkspacer.com/v1\nkind: Module\nmetadata: {name: a}\nspec: just text\n",
+      "apiVersion: batch.forkspacer.com/v1\nkind: Module\nmetadata: [1]\nspec: null\nconfig: 5\n",
+    ].join("---\n");
+    const dir = manifestDir({ "bad.yaml": text });
+    const run = await validateCli(["-f", join(dir, "bad.yaml")]);
+    assert.equal(run.status, 1);
+    assert.deepEqual(
+      run.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => line.slice(line.indexOf("bad.yaml:"))),
+      [
+        'bad.yaml:4: Module a: spec: Invalid value: "just text": must be of type object',
+        "bad.yaml:8: Module <unnamed>: metadata: Invalid value: [1]: must be of type object",
+        "bad.yaml:10: Module <unnamed>: config: Invalid value: 5: must be of type array",
+        "bad.yaml:9: Module <unnamed>: spec: Invalid value: null: must be of type object",
+      ],
+    );
+  });
+
   it("skips kinds it does not know, and reports them as errors with --strict", async () => {
     const dir = manifestDir({ "cm.yaml": multiDocument.split("---\n")[0] ?? "" });
     const lenient = await validateCli(["-f", join(dir, "cm.yaml")]);
