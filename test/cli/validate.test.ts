@@ -111,6 +111,13 @@ describe("validate: inputs", () => {
     assert.deepEqual(await validateCli(["-f", dir]), { status: 0, stdout: "", stderr: "" });
   });
 
+  it("reads dates as strings, as the API server does, not as YAML 1.1 timestamps", async () => {
+    const text = dump(customModule()).replace("name: dev-environment", "name: 2024-01-01");
+    const dir = manifestDir({ "date.yaml": text });
+    const run = await validateCli(["-f", join(dir, "date.yaml")]);
+    assert.deepEqual([run.status, run.stdout], [0, ""]);
+  });
+
   it("answers malformed objects with field errors, never a crash", async () => {
     const text = [
       "apiVersion: batch.forkspacer.com/v1\nkind: Module\nmetadata: {name: a}\nspec: just text\n",
