@@ -277,6 +277,16 @@ describe("validate --output sarif", () => {
     assert.equal(replicas?.locations[0]?.physicalLocation.artifactLocation.uri, file);
   });
 
+  it("stays valid SARIF for stdin and for paths with spaces", async () => {
+    const dir = manifestDir({ "my modules.yaml": multiDocument });
+    for (const run of [
+      await validateCli(["-f", "-", "-o", "sarif"], multiDocument),
+      await validateCli(["-f", join(dir, "my modules.yaml"), "-o", "sarif"]),
+    ]) {
+      assert.equal(checkSarif(JSON.parse(run.stdout)), true, JSON.stringify(checkSarif.errors));
+    }
+  });
+
   it("rejects what is not SARIF, so the check above can fail", () => {
     assert.equal(checkSarif({ version: "2.1.0", runs: [{ results: [] }] }), false);
   });
