@@ -13,7 +13,7 @@ export function progressBar(
     if (percent === shown) return;
     shown = percent;
     const filled = Math.round((done / total) * width);
-    write(`\rvalidating [${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total}`);
-    if (done >= total) write(`\r${" ".repeat(width + 24 + String(total).length * 2)}\r`);
+    write(`\rvalidating [${"#".repeat(filled)}${" ".repeat(width - filled)}] ${percent}%`);
+    if (done >= total) write(`\r${" ".repeat(width + 18)}\r`);
   };
 }

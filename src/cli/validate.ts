@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import type { PatchOperation } from "../admission/json-patch.js";
-import { admitOffline, type Problem } from "../offline/admit.js";
-import { kindOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
-import { type Finding, formatFindings, type OutputFormat, outputFormats } from "./findings.js";
-import { InputError, type Manifest, manifestFiles, parseManifests, readInput } from "./manifests.js";
+import { Worker } from "node:worker_threads";
+import { formatFindings, type OutputFormat, outputFormats } from "./findings.js";
+import { InputError, manifestFiles, readInput } from "./manifests.js";
 import { progressBar } from "./progress.js";
+import { type Batch, type BatchResult, type Input, type Mutation, validateBatch } from "./validate-batch.js";
 
 export const validateUsage = `validate  Give the verdict the cluster would give on manifests, before the push (offline)
           -f, --filename FILE|DIR|-  manifests (repeatable); directories recursively, - for stdin
@@ -13,6 +13,7 @@ export const validateUsage = `validate  Give the verdict the cluster would give 
           --strict                   objects of kinds without a schema are errors (default: skipped)
           --show-mutations           show the mutating webhook's JSON Patch for each object
           -o, --output FORMAT        text (default), json or sarif
+          -j, --jobs N               threads (default: one per core, up to 4, for inputs over 1 MB)
           Exit status: 0 all admitted, 1 any denied, 2 usage error or unreadable input`;
 
 export interface CliIo {
@@ -30,10 +31,15 @@ const processIo: CliIo = {
   interactive: process.stderr.isTTY === true,
 };
 
-/** Inputs of at least this many objects get a progress bar (on a terminal): below it, it only flickers. */
-const progressThreshold = 500;
+/** Inputs of at least this size get threads and (on a terminal) a progress bar; below it, neither pays. */
+const largeInput = 1 << 20;
 
 export async function validateCommand(args: string[]): Promise<void> {
+  // `validate ... | head` closes the pipe early: that is the reader's choice, not an error to trace.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   process.exitCode = await runValidate(args, processIo);
 }
 
@@ -41,42 +47,82 @@ export async function validateCommand(args: string[]): Promise<void> {
 export async function runValidate(args: string[], io: CliIo = processIo): Promise<number> {
   try {
     const options = parseOptions(args);
-    const kinds = offlineKinds();
-    const manifests = readAll(options.files, io);
-    const previous = new Map(readAll(options.old, io).map((old) => [identity(old.object), old.object]));
-    const findings: Finding[] = [];
-    const mutations: { file: string; line: number; object: string; patch: PatchOperation[] }[] = [];
-    const progress =
-      io.interactive && manifests.length >= progressThreshold
-        ? progressBar(manifests.length, io.stderr)
-        : undefined;
-    let denied = false;
-    for (const [index, manifest] of manifests.entries()) {
-      progress?.(index + 1);
-      const kind = kindOf(kinds, manifest.object);
-      if (!kind) {
-        if (options.strict) {
-          denied = true;
-          findings.push(unknownKindFinding(manifest, kinds));
-        }
-        continue;
-      }
-      const verdict = await admitOffline(kind, manifest.object, previous.get(identity(manifest.object)));
-      denied ||= !verdict.allowed;
-      const object = objectLabel(manifest.object);
-      findings.push(...verdict.errors.map((p) => toFinding(manifest, object, p, "error")));
-      findings.push(...verdict.warnings.map((p) => toFinding(manifest, object, p, "warning")));
-      if (options.showMutations && verdict.patch.length > 0) {
-        mutations.push({ file: manifest.file, line: manifest.lineOf(""), object, patch: verdict.patch });
-      }
-    }
-    io.stdout(render(findings, mutations, options.output));
-    return denied ? 1 : 0;
+    const inputs = readAll(options.files, io);
+    const total = inputs.reduce((sum, input) => sum + input.text.length, 0);
+    const batch: Batch = {
+      inputs,
+      old: readAll(options.old, io),
+      strict: options.strict,
+      showMutations: options.showMutations,
+    };
+    const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
+    let done = 0;
+    const onInput = (bytes: number) => {
+      done += bytes;
+      progress?.(done);
+    };
+    const jobs = options.jobs ?? (total >= largeInput ? Math.min(availableParallelism(), 4) : 1);
+    const result =
+      jobs > 1 && inputs.length > 1
+        ? await inThreads(batch, jobs, onInput)
+        : await validateBatch(batch, onInput);
+    io.stdout(render(result, options.output));
+    return result.denied ? 1 : 0;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     io.stderr(`module-admission validate: ${error.message}\n`);
     return 2;
   }
+}
+
+/** Splits the inputs, in order, into `jobs` runs of about equal size, one worker thread each. */
+async function inThreads(batch: Batch, jobs: number, onInput: (bytes: number) => void): Promise<BatchResult> {
+  const share = batch.inputs.reduce((sum, input) => sum + input.text.length, 0) / jobs;
+  const groups: Input[][] = [[]];
+  let size = 0;
+  for (const input of batch.inputs) {
+    const group = groups[groups.length - 1] as Input[];
+    if (size >= share && group.length > 0 && groups.length < jobs) {
+      groups.push([input]);
+      size = input.text.length;
+    } else {
+      group.push(input);
+      size += input.text.length;
+    }
+  }
+  const results = await Promise.all(groups.map((inputs) => inWorker({ ...batch, inputs }, onInput)));
+  return {
+    findings: results.flatMap((result) => result.findings),
+    mutations: results.flatMap((result) => result.mutations),
+    denied: results.some((result) => result.denied),
+  };
+}
+
+// Built, the worker is a .js file. From source it is the .ts file, which the thread must load through
+// tsx itself: loader hooks are per thread, and Node 20 gives a worker no --import.
+const fromSource = import.meta.url.endsWith(".ts");
+const workerUrl = new URL(`./validate-worker${fromSource ? ".ts" : ".js"}`, import.meta.url);
+const startWorker = (batch: Batch) =>
+  fromSource
+    ? new Worker(
+        `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); });`,
+        { eval: true, workerData: batch },
+      )
+    : new Worker(workerUrl, { workerData: batch });
+
+function inWorker(batch: Batch, onInput: (bytes: number) => void): Promise<BatchResult> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker(batch);
+    worker.on("message", (message: { bytes?: number; result?: BatchResult; inputError?: string }) => {
+      if (message.bytes !== undefined) onInput(message.bytes);
+      if (message.result) resolve(message.result);
+      if (message.inputError) reject(new InputError(message.inputError));
+    });
+    worker.on("error", reject);
+    worker.on("exit", (code) => {
+      if (code !== 0) reject(new Error(`validate worker stopped with exit code ${code}`));
+    });
+  });
 }
 
 interface Options {
@@ -85,10 +131,10 @@ interface Options {
   strict: boolean;
   showMutations: boolean;
   output: OutputFormat;
+  jobs?: number;
 }
 
 function parseOptions(args: string[]): Options {
-  let values: ReturnType<typeof parse>["values"];
   const parse = (argv: string[]) =>
     parseArgs({
       args: argv,
@@ -98,8 +144,10 @@ function parseOptions(args: string[]): Options {
         strict: { type: "boolean", default: false },
         "show-mutations": { type: "boolean", default: false },
         output: { type: "string", short: "o", default: "text" },
+        jobs: { type: "string", short: "j" },
       },
     });
+  let values: ReturnType<typeof parse>["values"];
   try {
     values = parse(args).values;
   } catch (error) {
@@ -111,77 +159,37 @@ function parseOptions(args: string[]): Options {
       `--output must be one of ${outputFormats.join(", ")}, not ${JSON.stringify(values.output)}`,
     );
   }
+  const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
+  if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) {
+    throw new InputError(`--jobs must be a whole number of at least 1, not ${JSON.stringify(values.jobs)}`);
+  }
   return {
     files: values.filename,
     old: values.old ?? [],
     strict: values.strict ?? false,
     showMutations: values["show-mutations"] ?? false,
     output: values.output as OutputFormat,
+    ...(jobs === undefined ? {} : { jobs }),
   };
 }
 
-function readAll(paths: string[], io: CliIo): Manifest[] {
+function readAll(paths: string[], io: CliIo): Input[] {
   let stdin: string | undefined;
   const readStdin = () => {
     stdin ??= io.readStdin();
     return stdin;
   };
-  return manifestFiles(paths).flatMap((file) =>
-    parseManifests(file === "-" ? "<stdin>" : file, readInput(file, readStdin)),
-  );
+  return manifestFiles(paths).map((file) => ({
+    file: file === "-" ? "<stdin>" : file,
+    text: readInput(file, readStdin),
+  }));
 }
 
-/** Objects are matched to their previous versions by apiVersion, kind, namespace and name. */
-function identity(object: Record<string, unknown>): string {
-  const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
-  return JSON.stringify([object.apiVersion, object.kind, metadata.namespace ?? "", metadata.name ?? ""]);
-}
-
-/** `Module default/redis`, as kubectl names an object. */
-function objectLabel(object: Record<string, unknown>): string {
-  const metadata = (object.metadata ?? {}) as { name?: unknown; generateName?: unknown; namespace?: unknown };
-  const name = String(metadata.name ?? metadata.generateName ?? "<unnamed>");
-  return `${String(object.kind)} ${typeof metadata.namespace === "string" ? `${metadata.namespace}/` : ""}${name}`;
-}
-
-function toFinding(
-  manifest: Manifest,
-  object: string,
-  problem: Problem,
-  severity: Finding["severity"],
-): Finding {
-  return {
-    severity,
-    file: manifest.file,
-    line: manifest.lineOf(problem.field),
-    object,
-    rule: `${problem.stage}/${problem.type}`,
-    message: problem.message,
-  };
-}
-
-function unknownKindFinding(manifest: Manifest, kinds: OfflineKind[]): Finding {
-  const known = kinds.map((k) => `${k.kind.group}/${k.kind.version} ${k.kind.kind}`).join(", ");
-  const { apiVersion, kind } = manifest.object;
-  return {
-    severity: "error",
-    file: manifest.file,
-    line: manifest.lineOf(""),
-    object: objectLabel(manifest.object),
-    rule: "input/UnknownKind",
-    message: `no schema for ${String(apiVersion)} ${String(kind)} (--strict): validate knows ${known}`,
-  };
-}
-
-function render(
-  findings: Finding[],
-  mutations: { file: string; line: number; object: string; patch: PatchOperation[] }[],
-  format: OutputFormat,
-): string {
+function render({ findings, mutations }: BatchResult, format: OutputFormat): string {
   if (mutations.length === 0 || format === "sarif") return formatFindings(findings, format);
   if (format === "json") return `${JSON.stringify({ findings, mutations }, null, 2)}\n`;
   const patches = mutations.map(
-    (m) => `${m.file}:${m.line}: ${m.object}: mutating webhook patch: ${JSON.stringify(m.patch)}\n`,
+    (m: Mutation) => `${m.file}:${m.line}: ${m.object}: mutating webhook patch: ${JSON.stringify(m.patch)}\n`,
   );
   return formatFindings(findings, format) + patches.join("");
 }
