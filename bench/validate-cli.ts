@@ -51,7 +51,17 @@ const baseline = seconds(() => {
   if (count !== total) throw new Error(`parsed ${count} manifests, expected ${total}`);
 });
 
-const main = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
+// The command as users run it: compiled (`npm run build`), not transpiled on the fly by tsx.
+const root = fileURLToPath(new URL("..", import.meta.url));
+const build = spawnSync(
+  process.execPath,
+  [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.json")],
+  {
+    encoding: "utf8",
+  },
+);
+if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+const main = join(root, "dist/cli/main.js");
 let status: number | null = null;
 let findings = 0;
 const validate = seconds(() => {

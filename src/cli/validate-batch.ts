@@ -10,7 +10,7 @@ export interface Input {
   text: string;
 }
 
-/** A share of `validate`'s work: run in this thread, or in a worker when the input is large. */
+/** `validate`'s work: the inputs read, and the options that change what is reported. */
 export interface Batch {
   inputs: Input[];
   /** Previous versions of the objects (--old), matched by apiVersion, kind, namespace and name. */
@@ -32,10 +32,13 @@ export interface BatchResult {
   denied: boolean;
 }
 
-/** Parses and validates every object of the batch's inputs; `onInput` is told the size of each input done. */
+/**
+ * Parses and validates every object of the batch's inputs. `onProgress` is told, after each object,
+ * its share of its input's size, so progress moves through one large file as well as through many.
+ */
 export async function validateBatch(
   batch: Batch,
-  onInput: (bytes: number) => void = () => {},
+  onProgress: (bytes: number) => void = () => {},
 ): Promise<BatchResult> {
   const kinds = offlineKinds();
   const previous = new Map(
@@ -45,10 +48,12 @@ export async function validateBatch(
   );
   const result: BatchResult = { findings: [], mutations: [], denied: false };
   for (const input of batch.inputs) {
-    for (const manifest of parseManifests(input.file, input.text)) {
+    const manifests = parseManifests(input.file, input.text);
+    for (const manifest of manifests) {
       await validateManifest(manifest, kinds, previous, batch, result);
+      onProgress(input.text.length / manifests.length);
     }
-    onInput(input.text.length);
+    if (manifests.length === 0) onProgress(input.text.length);
   }
   return result;
 }

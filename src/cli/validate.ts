@@ -1,7 +1,5 @@
 import { readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { Worker } from "node:worker_threads";
 import { formatFindings, type OutputFormat, outputFormats } from "./findings.js";
 import { InputError, manifestFiles, readInput } from "./manifests.js";
 import { progressBar } from "./progress.js";
@@ -13,7 +11,6 @@ export const validateUsage = `validate  Give the verdict the cluster would give 
           --strict                   objects of kinds without a schema are errors (default: skipped)
           --show-mutations           show the mutating webhook's JSON Patch for each object
           -o, --output FORMAT        text (default), json or sarif
-          -j, --jobs N               threads (default: one per core, up to 4, for inputs over 1 MB)
           Exit status: 0 all admitted, 1 any denied, 2 usage error or unreadable input`;
 
 export interface CliIo {
@@ -31,7 +28,7 @@ const processIo: CliIo = {
   interactive: process.stderr.isTTY === true,
 };
 
-/** Inputs of at least this size get threads and (on a terminal) a progress bar; below it, neither pays. */
+/** Inputs of at least this size get a progress bar (on a terminal): below it, it only flickers. */
 const largeInput = 1 << 20;
 
 export async function validateCommand(args: string[]): Promise<void> {
@@ -57,15 +54,11 @@ export async function runValidate(args: string[], io: CliIo = processIo): Promis
     };
     const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
     let done = 0;
-    const onInput = (bytes: number) => {
+    const result = await validateBatch(batch, (bytes) => {
       done += bytes;
-      progress?.(done);
-    };
-    const jobs = options.jobs ?? (total >= largeInput ? Math.min(availableParallelism(), 4) : 1);
-    const result =
-      jobs > 1 && inputs.length > 1
-        ? await inThreads(batch, jobs, onInput)
-        : await validateBatch(batch, onInput);
+      progress?.(Math.min(done, total));
+    });
+    progress?.(total);
     io.stdout(render(result, options.output));
     return result.denied ? 1 : 0;
   } catch (error) {
@@ -75,63 +68,12 @@ export async function runValidate(args: string[], io: CliIo = processIo): Promis
   }
 }
 
-/** Splits the inputs, in order, into `jobs` runs of about equal size, one worker thread each. */
-async function inThreads(batch: Batch, jobs: number, onInput: (bytes: number) => void): Promise<BatchResult> {
-  const share = batch.inputs.reduce((sum, input) => sum + input.text.length, 0) / jobs;
-  const groups: Input[][] = [[]];
-  let size = 0;
-  for (const input of batch.inputs) {
-    const group = groups[groups.length - 1] as Input[];
-    if (size >= share && group.length > 0 && groups.length < jobs) {
-      groups.push([input]);
-      size = input.text.length;
-    } else {
-      group.push(input);
-      size += input.text.length;
-    }
-  }
-  const results = await Promise.all(groups.map((inputs) => inWorker({ ...batch, inputs }, onInput)));
-  return {
-    findings: results.flatMap((result) => result.findings),
-    mutations: results.flatMap((result) => result.mutations),
-    denied: results.some((result) => result.denied),
-  };
-}
-
-// Built, the worker is a .js file. From source it is the .ts file, which the thread must load through
-// tsx itself: loader hooks are per thread, and Node 20 gives a worker no --import.
-const fromSource = import.meta.url.endsWith(".ts");
-const workerUrl = new URL(`./validate-worker${fromSource ? ".ts" : ".js"}`, import.meta.url);
-const startWorker = (batch: Batch) =>
-  fromSource
-    ? new Worker(
-        `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); });`,
-        { eval: true, workerData: batch },
-      )
-    : new Worker(workerUrl, { workerData: batch });
-
-function inWorker(batch: Batch, onInput: (bytes: number) => void): Promise<BatchResult> {
-  return new Promise((resolve, reject) => {
-    const worker = startWorker(batch);
-    worker.on("message", (message: { bytes?: number; result?: BatchResult; inputError?: string }) => {
-      if (message.bytes !== undefined) onInput(message.bytes);
-      if (message.result) resolve(message.result);
-      if (message.inputError) reject(new InputError(message.inputError));
-    });
-    worker.on("error", reject);
-    worker.on("exit", (code) => {
-      if (code !== 0) reject(new Error(`validate worker stopped with exit code ${code}`));
-    });
-  });
-}
-
 interface Options {
   files: string[];
   old: string[];
   strict: boolean;
   showMutations: boolean;
   output: OutputFormat;
-  jobs?: number;
 }
 
 function parseOptions(args: string[]): Options {
@@ -144,7 +86,6 @@ function parseOptions(args: string[]): Options {
         strict: { type: "boolean", default: false },
         "show-mutations": { type: "boolean", default: false },
         output: { type: "string", short: "o", default: "text" },
-        jobs: { type: "string", short: "j" },
       },
     });
   let values: ReturnType<typeof parse>["values"];
@@ -159,17 +100,12 @@ function parseOptions(args: string[]): Options {
       `--output must be one of ${outputFormats.join(", ")}, not ${JSON.stringify(values.output)}`,
     );
   }
-  const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
-  if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) {
-    throw new InputError(`--jobs must be a whole number of at least 1, not ${JSON.stringify(values.jobs)}`);
-  }
   return {
     files: values.filename,
     old: values.old ?? [],
     strict: values.strict ?? false,
     showMutations: values["show-mutations"] ?? false,
     output: values.output as OutputFormat,
-    ...(jobs === undefined ? {} : { jobs }),
   };
 }
 

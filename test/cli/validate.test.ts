@@ -140,31 +140,6 @@ describe("validate: inputs", () => {
     );
   });
 
-  it("gives the same output, in the same order, in worker threads (--jobs)", async () => {
-    const dir = manifestDir({
-      "a.yaml": multiDocument,
-      "b.yaml": [badModule(), customModule()],
-      "c.yaml": [helmModule()],
-      "d.yaml": [badModule()],
-    });
-    const alone = await validateCli(["-f", dir, "-o", "json", "--jobs", "1"]);
-    const threaded = await validateCli(["-f", dir, "-o", "json", "--jobs", "3"]);
-    assert.equal(alone.status, 1);
-    assert.deepEqual([threaded.status, threaded.stdout], [alone.status, alone.stdout]);
-    assert.equal(new Set(jsonFindings(threaded).map((f) => f.file)).size, 3, "findings from three files");
-  });
-
-  it("reports unreadable input found in a worker thread with exit status 2", async () => {
-    const dir = manifestDir({ "a.yaml": [customModule()], "b.yaml": "kind: [unclosed\n" });
-    const run = await validateCli(["-f", dir, "--jobs", "2"]);
-    assert.equal(run.status, 2);
-    assert.match(run.stderr, /b\.yaml:\d+: /);
-    assert.match(
-      (await validateCli(["-f", dir, "--jobs", "0"])).stderr,
-      /--jobs must be a whole number of at least 1/,
-    );
-  });
-
   it("skips kinds it does not know, and reports them as errors with --strict", async () => {
     const dir = manifestDir({ "cm.yaml": multiDocument.split("---\n")[0] ?? "" });
     const lenient = await validateCli(["-f", join(dir, "cm.yaml")]);
