@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { load as loadYaml } from "js-yaml";
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments, parseDocument } from "yaml";
+import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
 
 /** Input the user named that cannot be read or parsed: `validate` exits 2 with this reason. */
 export class InputError extends Error {}
@@ -84,14 +84,13 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown): Manifest[] {
     throw new InputError(`${file}:${chunk.firstLine}: a manifest must be an object, not ${what}`);
   }
   const record = value as Record<string, unknown>;
-  let root: { node: Node | null; lines: LineCounter } | undefined;
+  let source: { root: CST.Token | undefined; lines: LineCounter } | undefined;
   // Parsed on first use only: most objects have no finding to locate.
   const located = (prefix: string[], field: string) => {
-    root ??= positions(chunk.text);
-    const { node, keyOrNode } = nodeAt(root.node, [...prefix, ...fieldSteps(field)]);
-    const target = field === "" ? (firstKey(node) ?? node) : keyOrNode;
-    const offset = target?.range?.[0];
-    return offset === undefined ? chunk.firstLine : chunk.firstLine - 1 + root.lines.linePos(offset).line;
+    source ??= concreteSyntax(chunk.text);
+    const steps = [...prefix, ...fieldSteps(field)];
+    const offset = offsetAt(source.root, steps, field === "");
+    return offset === undefined ? chunk.firstLine : chunk.firstLine - 1 + source.lines.linePos(offset).line;
   };
   const items = record.kind === "List" && Array.isArray(record.items) ? record.items : undefined;
   if (!items) return [{ file, object: record, lineOf: (field) => located([], field) }];
@@ -122,10 +121,13 @@ function documentChunks(text: string): Chunk[] {
   return chunks;
 }
 
-function positions(text: string): { node: Node | null; lines: LineCounter } {
+/** The document's concrete syntax tree: positions without building values, half the cost of a Document. */
+function concreteSyntax(text: string): { root: CST.Token | undefined; lines: LineCounter } {
   const lines = new LineCounter();
-  const document = parseDocument(text, { lineCounter: lines });
-  return { node: document.contents as Node | null, lines };
+  for (const token of new Parser(lines.addNewLine).parse(text)) {
+    if (token.type === "document") return { root: token.value, lines };
+  }
+  return { root: undefined, lines };
 }
 
 /** Throws the first syntax error of the text, located by a parser that reports positions. */
@@ -143,31 +145,31 @@ export function fieldSteps(field: string): string[] {
   return [...field.matchAll(/([^.[\]]+)|\[([^\]]*)\]/g)].map((match) => match[1] ?? match[2] ?? "");
 }
 
-/** The deepest node along `steps`, and the key that names it, so a line points at `replicas:`. */
-function nodeAt(
-  start: Node | null | undefined,
-  steps: string[],
-): { node: Node | null | undefined; keyOrNode: Node | null | undefined } {
-  let node = start;
-  let keyOrNode = start;
+/**
+ * The offset of the key (or list item) deepest along `steps`, so a line points at `replicas:`; with
+ * `firstKeyOfLast`, of the first key inside it (an object's line is its first field's).
+ */
+function offsetAt(root: CST.Token | undefined, steps: string[], firstKeyOfLast: boolean): number | undefined {
+  let node = root;
+  let offset = node?.offset;
   for (const step of steps) {
-    if (isMap(node)) {
-      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === step);
-      if (!pair) break;
-      node = pair.value as Node | null;
-      keyOrNode = (pair.key as Node) ?? node;
-    } else if (isSeq(node)) {
-      const item = node.items[Number(step)] as Node | undefined;
-      if (!item) break;
-      node = item;
-      keyOrNode = item;
-    } else {
-      break;
-    }
+    const item = childItem(node, step);
+    if (!item) break;
+    offset = item.key?.offset ?? item.value?.offset ?? offset;
+    node = item.value;
   }
-  return { node, keyOrNode };
+  if (firstKeyOfLast && node && (node.type === "block-map" || node.type === "flow-collection")) {
+    const first = node.items.find((item) => item.key);
+    offset = first?.key?.offset ?? offset;
+  }
+  return offset;
 }
 
-function firstKey(node: Node | null | undefined): Node | undefined {
-  return isMap(node) ? ((node.items[0]?.key as Node | undefined) ?? undefined) : undefined;
+function childItem(node: CST.Token | undefined, step: string): CST.CollectionItem | undefined {
+  if (!node) return undefined;
+  const isSequence =
+    node.type === "block-seq" || (node.type === "flow-collection" && node.start.source === "[");
+  if (isSequence) return node.items.filter((item) => item.value)[Number(step)];
+  if (node.type !== "block-map" && node.type !== "flow-collection") return undefined;
+  return node.items.find((item) => item.key && CST.resolveAsScalar(item.key)?.value === step);
 }
