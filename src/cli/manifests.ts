@@ -141,7 +141,7 @@ function syntaxError(file: string, text: string): void {
 }
 
 /** `config[2].alias` → ["config", "2", "alias"]; `metadata.labels[app]` → ["metadata", "labels", "app"]. */
-export function fieldSteps(field: string): string[] {
+function fieldSteps(field: string): string[] {
   return [...field.matchAll(/([^.[\]]+)|\[([^\]]*)\]/g)].map((match) => match[1] ?? match[2] ?? "");
 }
 

@@ -57,6 +57,7 @@ export async function admitOffline(
       (field): Problem => ({ stage: "schema", field, type: "Warning", message: `unknown field "${field}"` }),
     ),
   );
+  verdict.warnings.push(...(mutation.warnings ?? []).map((text) => warning("mutating-webhook", text)));
 
   const structure = kind.checkStructure(current.object);
   verdict.errors.push(...structure.errors.map((error) => problem("schema", error)));
@@ -64,18 +65,15 @@ export async function admitOffline(
   verdict.errors.push(...kind.checkRules(current.object, previous).map((error) => problem("cel", error)));
   const validation = await validate(kind.kind, { ...request, object: current.object });
   if (!validation.allowed) verdict.errors.push(...denial("validating-webhook", validation));
-  for (const text of [...(mutation.warnings ?? []), ...(validation.warnings ?? [])]) {
-    verdict.warnings.push({
-      stage: "validating-webhook",
-      field: leadingField(text),
-      type: "Warning",
-      message: text,
-    });
-  }
+  verdict.warnings.push(...(validation.warnings ?? []).map((text) => warning("validating-webhook", text)));
   return { ...verdict, allowed: verdict.errors.length === 0 };
 }
 
-/** Warnings are plain text; most start with the field they are about, which locates them in the file. */
+/** A webhook's warning, located at the field it starts with, if it names one (most do). */
+function warning(stage: Stage, text: string): Problem {
+  return { stage, field: leadingField(text), type: "Warning", message: text };
+}
+
 function leadingField(warning: string): string {
   return /^((?:spec|config|metadata)(?:\.[\w-]+|\[\d+\])*)(?=[\s:])/.exec(warning)?.[1] ?? "";
 }
