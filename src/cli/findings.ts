@@ -55,7 +55,8 @@ function toSarif(findings: Finding[], toolName: string) {
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: finding.file },
+                // A URI reference: `<stdin>` or a path with spaces must be percent-encoded.
+                artifactLocation: { uri: encodeURI(finding.file) },
                 ...(finding.line ? { region: { startLine: finding.line } } : {}),
               },
             },

@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-
 import { installCrds, installCrdsUsage } from "./install-crds.js";
 import { lintModules, lintModulesUsage } from "./lint-modules.js";
+import { schemaCommand, schemaUsage } from "./schema.js";
 import { serve, serveUsage } from "./serve.js";
+import { validateCommand, validateUsage } from "./validate.js";
 
 /** Each command: its entry point and its usage text. A new command is a file beside this one and a row here. */
 const commands: Record<string, { run: (args: string[]) => Promise<void>; usage: string }> = {
   serve: { run: serve, usage: serveUsage },
+  validate: { run: validateCommand, usage: validateUsage },
+  schema: { run: schemaCommand, usage: schemaUsage },
+  "install-crds": { run: installCrds, usage: installCrdsUsage },
   "lint-modules": { run: lintModules, usage: lintModulesUsage },
-
-  "install-crds": { run: (args) => installCrds(args), usage: installCrdsUsage },
 };
 
 const usage = `Usage: module-admission <command> [options]\n\nCommands:\n${Object.values(commands)

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import jsonpatch from "fast-json-patch";
+import { admissionCase, admissionCases } from "../support/admission-cases.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
-import { helmModule } from "../support/modules.js";
-import { admissionReview, clone, specExamples } from "../support/reviews.js";
+import type { helmModule } from "../support/modules.js";
+import { admissionReview, clone } from "../support/reviews.js";
 
 const validatePath = "/validate-batch-forkspacer-com-v1-module";
 const mutatePath = "/mutate-batch-forkspacer-com-v1-module";
@@ -28,14 +29,11 @@ describe("webhook over HTTPS", () => {
   });
 
   it("admits every Module example of the spec, on both paths", async () => {
-    const examples = specExamples("forkspacer-module-reference.md", "Module");
+    const examples = admissionCases().filter((c) => c.name.startsWith("spec example "));
     assert.ok(examples.length >= 8, `expected the spec's examples, found ${examples.length}`);
-    for (const example of examples) {
-      const name = (example.metadata as { name: string }).name;
-      const mutated = await server.post(
-        mutatePath,
-        admissionReview({ operation: "CREATE", object: example }),
-      );
+    for (const { name, review } of examples) {
+      const example = review.request?.object;
+      const mutated = await server.post(mutatePath, review);
       assert.equal(mutated.json.response.allowed, true, name);
       const object = mutated.json.response.patch
         ? applyReturnedPatch(example, mutated.json.response)
@@ -51,7 +49,7 @@ describe("webhook over HTTPS", () => {
   });
 
   it("echoes the uid and answers as admission.k8s.io/v1 AdmissionReview", async () => {
-    const review = admissionReview({ operation: "CREATE", object: helmModule() });
+    const { review } = admissionCase("valid helm module");
     const reply = await server.post(validatePath, review);
     assert.equal(reply.json.apiVersion, "admission.k8s.io/v1");
     assert.equal(reply.json.kind, "AdmissionReview");
@@ -59,11 +57,8 @@ describe("webhook over HTTPS", () => {
   });
 
   it("denies with status 422 Invalid, every cause named, in the API server's wording", async () => {
-    const module = helmModule();
-    module.spec.custom = { image: "x" };
-    if (module.spec.helm) module.spec.helm.releaseName = "Foo";
-    module.spec.config = { ...module.spec.config, replicas: 7 };
-    const reply = await server.post(validatePath, admissionReview({ operation: "CREATE", object: module }));
+    const { review } = admissionCase("helm and custom, bad release name, replicas over max");
+    const reply = await server.post(validatePath, review);
     const { response } = reply.json;
     assert.equal(response.allowed, false);
     assert.equal(response.status.code, 422);
@@ -85,13 +80,9 @@ describe("webhook over HTTPS", () => {
   });
 
   it("injects a release name on CREATE; the patch applies and the result is admitted and stable", async () => {
-    const module = helmModule();
-    if (module.spec.helm) delete module.spec.helm.releaseName;
-    module.metadata = {
-      name: "r",
-      namespace: "0123456789-0123456789-0123456789-0123456789-0123456789-012345678",
-    };
-    const reply = await server.post(mutatePath, admissionReview({ operation: "CREATE", object: module }));
+    const { review } = admissionCase("no release name, namespace starting with a digit and too long");
+    const module = review.request?.object;
+    const reply = await server.post(mutatePath, review);
     const patched = applyReturnedPatch(module, reply.json.response) as ReturnType<typeof helmModule>;
     const releaseName = patched.spec.helm?.releaseName ?? "";
     assert.match(releaseName, /^[a-z]([-a-z0-9]*[a-z0-9])?$/);
@@ -112,21 +103,18 @@ describe("webhook over HTTPS", () => {
   });
 
   it("restores the old release name on an UPDATE that drops it", async () => {
-    const oldObject = helmModule();
-    const object = helmModule();
-    if (object.spec.helm) delete object.spec.helm.releaseName;
-    const reply = await server.post(mutatePath, admissionReview({ operation: "UPDATE", object, oldObject }));
-    const patched = applyReturnedPatch(object, reply.json.response) as ReturnType<typeof helmModule>;
+    const { review } = admissionCase("update that drops the release name");
+    const reply = await server.post(mutatePath, review);
+    const patched = applyReturnedPatch(review.request?.object, reply.json.response) as ReturnType<
+      typeof helmModule
+    >;
     assert.equal(patched.spec.helm?.releaseName, "redis-main");
   });
 
   it("denies a changed release name on UPDATE", async () => {
-    const oldObject = helmModule();
-    const object = helmModule();
-    if (object.spec.helm) object.spec.helm.releaseName = "redis-other";
     const reply = await server.post(
       validatePath,
-      admissionReview({ operation: "UPDATE", object, oldObject }),
+      admissionCase("update that changes the release name").review,
     );
     assert.equal(reply.json.response.allowed, false);
     assert.match(
@@ -136,18 +124,13 @@ describe("webhook over HTTPS", () => {
   });
 
   it("allows DELETE and CONNECT without looking, and gives dryRun the same verdict", async () => {
-    for (const operation of ["DELETE", "CONNECT"] as const) {
-      const reply = await server.post(validatePath, admissionReview({ operation, oldObject: helmModule() }));
+    for (const name of ["delete", "connect"]) {
+      const reply = await server.post(validatePath, admissionCase(name).review);
       assert.equal(reply.json.response.allowed, true);
       assert.equal(reply.json.response.patch, undefined);
     }
-    const bad = helmModule();
-    if (bad.spec.helm) bad.spec.helm.releaseName = "Bad";
-    const wet = await server.post(validatePath, admissionReview({ operation: "CREATE", object: bad }));
-    const dry = await server.post(
-      validatePath,
-      admissionReview({ operation: "CREATE", object: bad, dryRun: true }),
-    );
+    const wet = await server.post(validatePath, admissionCase("bad release name").review);
+    const dry = await server.post(validatePath, admissionCase("bad release name, dry run").review);
     assert.equal(dry.json.response.allowed, false);
     assert.deepEqual(dry.json.response.status, wet.json.response.status);
   });

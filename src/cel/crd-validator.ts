@@ -1,0 +1,177 @@
+import { type CelInput, type CelResult, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
+import { strings } from "@bufbuild/cel/ext";
+import { type FieldError, fieldError } from "../admission/field-errors.js";
+import { FieldPath } from "../admission/field-path.js";
+import type { JsonSchema } from "../codegen/schema-source.js";
+import { toCel } from "./to-cel.js";
+
+/** One `x-kubernetes-validations` entry, as apiextensions.k8s.io/v1 defines it. */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  fieldPath?: string;
+  reason?: "FieldValueInvalid" | "FieldValueForbidden" | "FieldValueRequired" | "FieldValueDuplicate";
+}
+
+interface CompiledRule {
+  source: ValidationRule;
+  /** A transition rule reads oldSelf, so it runs only on UPDATE when the old value exists. */
+  transition: boolean;
+  check: (bindings: { self: unknown; oldSelf: unknown }) => CelResult;
+  message?: (bindings: { self: unknown; oldSelf: unknown }) => CelResult;
+}
+
+const env = celEnv({ funcs: strings });
+
+function compile(expression: string) {
+  const planned = plan(env, parse(expression));
+  return (bindings: { self: unknown; oldSelf: unknown }) => planned(bindings as never);
+}
+
+function compileRule(source: ValidationRule): CompiledRule | FieldErrorFactory {
+  try {
+    return {
+      source,
+      transition: /\boldSelf\b/.test(source.rule),
+      check: compile(source.rule),
+      ...(source.messageExpression ? { message: compile(source.messageExpression) } : {}),
+    };
+  } catch (error) {
+    const reason = (error as Error).message.split("\n")[0];
+    return (path) => fieldError.invalid(path, source.rule, `rule compile error: ${reason}`);
+  }
+}
+
+type FieldErrorFactory = (path: FieldPath) => FieldError;
+
+/**
+ * Evaluates a CRD's `x-kubernetes-validations` as the API server does: each rule at every value its
+ * schema node describes, `self` bound to that value; transition rules (those reading `oldSelf`) only
+ * where the old object has a value at the same place (object properties and map values correlate,
+ * list items do not unless the list is a `map` list). Rules are compiled once per schema.
+ */
+export function crdRuleValidator(
+  openAPIV3Schema: JsonSchema,
+): (object: unknown, oldObject?: unknown) => FieldError[] {
+  const compiled = new Map<JsonSchema, (CompiledRule | FieldErrorFactory)[]>();
+  const rulesOf = (schema: JsonSchema) => {
+    let rules = compiled.get(schema);
+    if (!rules) {
+      rules = ((schema["x-kubernetes-validations"] ?? []) as ValidationRule[]).map(compileRule);
+      compiled.set(schema, rules);
+    }
+    return rules;
+  };
+  return (object, oldObject) => {
+    const errors: FieldError[] = [];
+    const context = { rulesOf, errors, converted: new Map(), convertedOld: new Map() };
+    visit(openAPIV3Schema, object, oldObject, FieldPath.root(""), context);
+    return errors;
+  };
+}
+
+/** One evaluation: the rules, the errors found, and each value's CEL form (converted once). */
+interface Context {
+  rulesOf: (schema: JsonSchema) => (CompiledRule | FieldErrorFactory)[];
+  errors: FieldError[];
+  converted: Map<object, CelInput>;
+  convertedOld: Map<object, CelInput>;
+}
+
+function visit(
+  schema: JsonSchema,
+  value: unknown,
+  oldValue: unknown,
+  path: FieldPath,
+  context: Context,
+): void {
+  if (value === undefined || value === null) return;
+  for (const rule of context.rulesOf(schema)) {
+    if (typeof rule === "function") context.errors.push(rule(path));
+    else evaluate(rule, schema, value, oldValue, path, context);
+  }
+  if (Array.isArray(value)) {
+    const items = schema.items as JsonSchema | undefined;
+    if (!items) return;
+    const oldItems = correlatedItems(schema, value, oldValue);
+    value.forEach((item, index) => {
+      visit(items, item, oldItems[index], path.index(index), context);
+    });
+    return;
+  }
+  if (typeof value !== "object") return;
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const additional =
+    typeof schema.additionalProperties === "object" ? (schema.additionalProperties as JsonSchema) : undefined;
+  const old =
+    oldValue !== null && typeof oldValue === "object" ? (oldValue as Record<string, unknown>) : undefined;
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    const childSchema = properties[key] ?? additional;
+    if (childSchema) visit(childSchema, child, old?.[key], path.child(key), context);
+  }
+}
+
+/** Old list items matched to new ones: by their keys in a `map` list, not at all otherwise. */
+function correlatedItems(schema: JsonSchema, value: unknown[], oldValue: unknown): unknown[] {
+  const keys = schema["x-kubernetes-list-map-keys"] as string[] | undefined;
+  if (schema["x-kubernetes-list-type"] !== "map" || !keys || !Array.isArray(oldValue)) return [];
+  const identity = (item: unknown) =>
+    JSON.stringify(keys.map((key) => (item as Record<string, unknown> | null)?.[key]));
+  const byKey = new Map(oldValue.map((item) => [identity(item), item]));
+  return value.map((item) => byKey.get(identity(item)));
+}
+
+function evaluate(
+  rule: CompiledRule,
+  schema: JsonSchema,
+  value: unknown,
+  oldValue: unknown,
+  path: FieldPath,
+  { errors, converted, convertedOld }: Context,
+): void {
+  const hasOld = oldValue !== undefined && oldValue !== null;
+  if (rule.transition && !hasOld) return;
+  const bindings = {
+    self: toCel(value, schema, converted),
+    oldSelf: hasOld ? toCel(oldValue, schema, convertedOld) : null,
+  };
+  const result = rule.check(bindings);
+  const at = withFieldPath(path, rule.source.fieldPath);
+  // apiextensions shows the schema type where a value would go: `spec: Invalid value: "object": ...`.
+  const shown = String(schema.type ?? "object");
+  if (isCelError(result)) {
+    errors.push(fieldError.invalid(at, shown, `rule evaluation error: ${result.message}`));
+    return;
+  }
+  if (result === true) return;
+  errors.push(errorForReason(rule.source.reason, at, shown, messageOf(rule, bindings)));
+}
+
+function messageOf(rule: CompiledRule, bindings: { self: unknown; oldSelf: unknown }): string {
+  const computed = rule.message?.(bindings);
+  if (typeof computed === "string" && computed.trim() !== "") return computed;
+  return rule.source.message ?? `failed rule: ${rule.source.rule}`;
+}
+
+function errorForReason(reason: ValidationRule["reason"], path: FieldPath, shown: string, detail: string) {
+  switch (reason) {
+    case "FieldValueForbidden":
+      return fieldError.forbidden(path, detail);
+    case "FieldValueRequired":
+      return fieldError.required(path, detail);
+    case "FieldValueDuplicate":
+      return fieldError.duplicate(path, shown, detail);
+    default:
+      return fieldError.invalid(path, shown, detail);
+  }
+}
+
+/** `.releaseName` or `.a.b` relative to the rule's node, as the CRD's fieldPath gives it. */
+function withFieldPath(path: FieldPath, fieldPath: string | undefined): FieldPath {
+  if (!fieldPath) return path;
+  return fieldPath
+    .split(".")
+    .filter((step) => step !== "")
+    .reduce((at, step) => at.child(step), path);
+}

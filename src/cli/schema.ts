@@ -1,0 +1,32 @@
+import { buildEditorSchema } from "../codegen/editor-schema.js";
+import { loadSchemaSources } from "../codegen/schema-source.js";
+import { schemasDir } from "../offline/kinds.js";
+import { InputError } from "./manifests.js";
+
+export const schemaUsage = `schema    Print the JSON Schema of a kind, for editors (yaml-language-server, VS Code)
+          [kind]                     Module, module or modules; may be left out while there is one kind`;
+
+export async function schemaCommand(args: string[]): Promise<void> {
+  process.stdout.write(schemaFor(args[0]));
+}
+
+/** The editor JSON Schema generated from the kind's schema source (the same text as schemas/dist/). */
+export function schemaFor(requested: string | undefined): string {
+  const sources = loadSchemaSources(schemasDir);
+  const names = (s: (typeof sources)[number]) =>
+    [
+      s.name,
+      s.crd.names.kind,
+      s.crd.names.singular,
+      s.crd.names.plural,
+      ...(s.crd.names.shortNames ?? []),
+    ].map((n) => n.toLowerCase());
+  const matches = requested ? sources.filter((s) => names(s).includes(requested.toLowerCase())) : sources;
+  const known = sources.map((s) => s.crd.names.kind).join(", ");
+  if (matches.length !== 1) {
+    throw new InputError(
+      requested ? `no kind ${JSON.stringify(requested)}: kinds are ${known}` : `name a kind: ${known}`,
+    );
+  }
+  return `${JSON.stringify(buildEditorSchema(matches[0] as (typeof sources)[number]), null, 2)}\n`;
+}

@@ -1,0 +1,126 @@
+import type { PatchOperation } from "../admission/json-patch.js";
+import { admitOffline, type Problem } from "../offline/admit.js";
+import { kindOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
+import type { Finding } from "./findings.js";
+import { type Manifest, parseManifests } from "./manifests.js";
+
+export interface Input {
+  /** The name findings show: the path as given, or `<stdin>`. */
+  file: string;
+  text: string;
+}
+
+/** `validate`'s work: the inputs read, and the options that change what is reported. */
+export interface Batch {
+  inputs: Input[];
+  /** Previous versions of the objects (--old), matched by apiVersion, kind, namespace and name. */
+  old: Input[];
+  strict: boolean;
+  showMutations: boolean;
+}
+
+export interface Mutation {
+  file: string;
+  line: number;
+  object: string;
+  patch: PatchOperation[];
+}
+
+export interface BatchResult {
+  findings: Finding[];
+  mutations: Mutation[];
+  denied: boolean;
+}
+
+/**
+ * Parses and validates every object of the batch's inputs. `onProgress` is told, after each object,
+ * its share of its input's size, so progress moves through one large file as well as through many.
+ */
+export async function validateBatch(
+  batch: Batch,
+  onProgress: (bytes: number) => void = () => {},
+): Promise<BatchResult> {
+  const kinds = offlineKinds();
+  const previous = new Map(
+    batch.old
+      .flatMap((input) => parseManifests(input.file, input.text))
+      .map((old) => [identity(old.object), old.object]),
+  );
+  const result: BatchResult = { findings: [], mutations: [], denied: false };
+  for (const input of batch.inputs) {
+    const manifests = parseManifests(input.file, input.text);
+    for (const manifest of manifests) {
+      await validateManifest(manifest, kinds, previous, batch, result);
+      onProgress(input.text.length / manifests.length);
+    }
+    if (manifests.length === 0) onProgress(input.text.length);
+  }
+  return result;
+}
+
+async function validateManifest(
+  manifest: Manifest,
+  kinds: OfflineKind[],
+  previous: Map<string, unknown>,
+  batch: Batch,
+  result: BatchResult,
+): Promise<void> {
+  const kind = kindOf(kinds, manifest.object);
+  if (!kind) {
+    if (batch.strict) {
+      result.denied = true;
+      result.findings.push(unknownKindFinding(manifest, kinds));
+    }
+    return;
+  }
+  const verdict = await admitOffline(kind, manifest.object, previous.get(identity(manifest.object)));
+  result.denied ||= !verdict.allowed;
+  const object = objectLabel(manifest.object);
+  result.findings.push(...verdict.errors.map((p) => toFinding(manifest, object, p, "error")));
+  result.findings.push(...verdict.warnings.map((p) => toFinding(manifest, object, p, "warning")));
+  if (batch.showMutations && verdict.patch.length > 0) {
+    result.mutations.push({ file: manifest.file, line: manifest.lineOf(""), object, patch: verdict.patch });
+  }
+}
+
+/** Objects are matched to their previous versions by apiVersion, kind, namespace and name. */
+function identity(object: Record<string, unknown>): string {
+  const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  return JSON.stringify([object.apiVersion, object.kind, metadata.namespace ?? "", metadata.name ?? ""]);
+}
+
+/** `Module default/redis`, as kubectl names an object. */
+function objectLabel(object: Record<string, unknown>): string {
+  const metadata = (object.metadata ?? {}) as { name?: unknown; generateName?: unknown; namespace?: unknown };
+  const name = String(metadata.name ?? metadata.generateName ?? "<unnamed>");
+  return `${String(object.kind)} ${typeof metadata.namespace === "string" ? `${metadata.namespace}/` : ""}${name}`;
+}
+
+function toFinding(
+  manifest: Manifest,
+  object: string,
+  problem: Problem,
+  severity: Finding["severity"],
+): Finding {
+  return {
+    severity,
+    file: manifest.file,
+    line: manifest.lineOf(problem.field),
+    object,
+    rule: `${problem.stage}/${problem.type}`,
+    message: problem.message,
+  };
+}
+
+function unknownKindFinding(manifest: Manifest, kinds: OfflineKind[]): Finding {
+  const known = kinds.map((k) => `${k.kind.group}/${k.kind.version} ${k.kind.kind}`).join(", ");
+  const { apiVersion, kind } = manifest.object;
+  return {
+    severity: "error",
+    file: manifest.file,
+    line: manifest.lineOf(""),
+    object: objectLabel(manifest.object),
+    rule: "input/UnknownKind",
+    message: `no schema for ${String(apiVersion)} ${String(kind)} (--strict): validate knows ${known}`,
+  };
+}

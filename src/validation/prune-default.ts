@@ -1,0 +1,48 @@
+import type { JsonSchema } from "../codegen/schema-source.js";
+
+export interface Structured {
+  /** A copy of the object as the API server stores it: defaults applied, unknown fields dropped. */
+  object: unknown;
+  /** Field paths the API server would prune silently (`spec.helm.relaseName`). */
+  pruned: string[];
+}
+
+/** Fields the API server keeps on every object whatever the schema says (ObjectMeta is checked apart). */
+const rootFields = new Set(["apiVersion", "kind", "metadata"]);
+
+/**
+ * What the API server does to a custom resource before validating it, driven by the CRD's structural
+ * schema: unknown fields are pruned (unless `x-kubernetes-preserve-unknown-fields`) and `default`s fill
+ * absent properties of objects that are present. Pure: returns a new object.
+ */
+export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured {
+  const pruned: string[] = [];
+  const walk = (node: JsonSchema | undefined, value: unknown, path: string, root: boolean): unknown => {
+    if (!node || value === null || typeof value !== "object") return value;
+    if (Array.isArray(value)) {
+      const items = node.items as JsonSchema | undefined;
+      return value.map((item, index) => walk(items, item, `${path}[${index}]`, false));
+    }
+    const properties = (node.properties ?? {}) as Record<string, JsonSchema>;
+    const additional =
+      typeof node.additionalProperties === "object" ? (node.additionalProperties as JsonSchema) : undefined;
+    const keepUnknown = node["x-kubernetes-preserve-unknown-fields"] === true || additional !== undefined;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      const childPath = path ? `${path}.${key}` : key;
+      const childSchema = properties[key] ?? additional;
+      if (childSchema || keepUnknown || (root && rootFields.has(key))) {
+        out[key] = root && key === "metadata" ? child : walk(childSchema, child, childPath, false);
+      } else {
+        pruned.push(childPath);
+      }
+    }
+    for (const [key, child] of Object.entries(properties)) {
+      if (out[key] === undefined && child.default !== undefined) {
+        out[key] = walk(child, structuredClone(child.default), path ? `${path}.${key}` : key, false);
+      }
+    }
+    return out;
+  };
+  return { object: walk(schema, object, "", true), pruned };
+}

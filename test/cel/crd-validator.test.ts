@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { load } from "js-yaml";
+import { formatFieldError } from "../../src/admission/field-errors.js";
+import { crdRuleValidator } from "../../src/cel/crd-validator.js";
+import type { JsonSchema } from "../../src/codegen/schema-source.js";
+import { customModule, helmModule } from "../support/modules.js";
+
+/** The rules exactly as the generated CRD carries them to the API server. */
+const crd = load(
+  readFileSync(
+    new URL("../../charts/module-admission/crds/modules.batch.forkspacer.com.yaml", import.meta.url),
+    "utf8",
+  ),
+) as { spec: { versions: { schema: { openAPIV3Schema: JsonSchema } }[] } };
+const openAPIV3Schema = crd.spec.versions[0]?.schema.openAPIV3Schema as JsonSchema;
+const check = crdRuleValidator(openAPIV3Schema);
+const messages = (object: unknown, oldObject?: unknown) => check(object, oldObject).map(formatFieldError);
+
+describe("CEL rules of the Module CRD", () => {
+  it("admits valid helm and custom Modules, on create and on an unchanged update", () => {
+    assert.deepEqual(messages(helmModule()), []);
+    assert.deepEqual(messages(customModule()), []);
+    assert.deepEqual(messages(helmModule(), helmModule()), []);
+  });
+
+  it("requires exactly one of spec.helm and spec.custom", () => {
+    const both = helmModule();
+    both.spec.custom = { image: "x" };
+    const neither = customModule();
+    delete neither.spec.custom;
+    const expected = ['spec: Invalid value: "object": exactly one of spec.helm or spec.custom must be set'];
+    assert.deepEqual(messages(both), expected);
+    assert.deepEqual(messages(neither), expected);
+  });
+
+  it("requires exactly one chart source", () => {
+    const two = helmModule();
+    const chart = two.spec.helm?.chart as Record<string, unknown>;
+    chart.git = { repo: "https://github.com/org/charts" };
+    const none = helmModule();
+    const noneChart = none.spec.helm?.chart as Record<string, unknown>;
+    delete noneChart.repo;
+    const expected = [
+      'spec.helm.chart: Invalid value: "object": exactly one chart source must be set: repo, git or configMap',
+    ];
+    assert.deepEqual(messages(two), expected);
+    assert.deepEqual(messages(none), expected);
+  });
+
+  it("keeps releaseName immutable once set, reported at spec.helm.releaseName", () => {
+    const changed = helmModule();
+    (changed.spec.helm as { releaseName?: string }).releaseName = "redis-other";
+    const removed = helmModule();
+    delete removed.spec.helm?.releaseName;
+    const expected = ['spec.helm.releaseName: Invalid value: "object": releaseName is immutable once set'];
+    assert.deepEqual(messages(changed, helmModule()), expected);
+    assert.deepEqual(messages(removed, helmModule()), expected);
+  });
+
+  it("lets an unset releaseName be set, and skips transition rules without an old object", () => {
+    const unnamed = helmModule();
+    delete unnamed.spec.helm?.releaseName;
+    assert.deepEqual(messages(helmModule(), unnamed), []);
+    assert.deepEqual(messages(unnamed), []);
+  });
+
+  it("rejects a switch between helm and custom in both directions", () => {
+    assert.deepEqual(messages(customModule(), helmModule()), [
+      'spec: Invalid value: "object": a helm Module cannot become a custom Module',
+    ]);
+    assert.deepEqual(messages(helmModule(), customModule()), [
+      'spec: Invalid value: "object": a custom Module cannot become a helm Module',
+    ]);
+  });
+});
+
+describe("CEL rule evaluation", () => {
+  const schemaWith = (rules: unknown[], properties: JsonSchema = {}): JsonSchema => ({
+    type: "object",
+    properties: { spec: { type: "object", "x-kubernetes-validations": rules, properties } },
+  });
+
+  it("treats integer fields as CEL ints and evaluates messageExpression", () => {
+    const validator = crdRuleValidator(
+      schemaWith(
+        [{ rule: "self.replicas <= 5", messageExpression: "'too many: ' + string(self.replicas)" }],
+        {
+          replicas: { type: "integer" },
+        },
+      ),
+    );
+    assert.deepEqual(validator({ spec: { replicas: 3 } }), []);
+    assert.deepEqual(validator({ spec: { replicas: 7 } }).map(formatFieldError), [
+      'spec: Invalid value: "object": too many: 7',
+    ]);
+  });
+
+  it("reports a rule that does not compile or fails to evaluate as a field error, never a throw", () => {
+    const broken = crdRuleValidator(schemaWith([{ rule: "self.(" }]));
+    assert.match(
+      formatFieldError(broken({ spec: {} })[0] as never),
+      /^spec: Invalid value: "self\.\(": rule compile error/,
+    );
+    const missing = crdRuleValidator(schemaWith([{ rule: "self.absent == 1" }]));
+    assert.match(
+      formatFieldError(missing({ spec: {} })[0] as never),
+      /^spec: Invalid value: "object": rule evaluation error/,
+    );
+  });
+
+  it("uses the rule's reason and a default message naming the rule", () => {
+    const validator = crdRuleValidator(schemaWith([{ rule: "!has(self.x)", reason: "FieldValueForbidden" }]));
+    const [error] = validator({ spec: { x: 1 } });
+    assert.equal(error?.type, "forbidden");
+    assert.equal(formatFieldError(error as never), "spec: Forbidden: failed rule: !has(self.x)");
+  });
+
+  it("correlates map-list items by key for transition rules, and not plain list items", () => {
+    const item = {
+      type: "object",
+      "x-kubernetes-validations": [{ rule: "self.v == oldSelf.v", message: "immutable" }],
+    };
+    const validator = crdRuleValidator({
+      type: "object",
+      properties: {
+        keyed: {
+          type: "array",
+          "x-kubernetes-list-type": "map",
+          "x-kubernetes-list-map-keys": ["k"],
+          items: item,
+        },
+        plain: { type: "array", items: item },
+      },
+    });
+    const old = {
+      keyed: [
+        { k: "a", v: 1 },
+        { k: "b", v: 1 },
+      ],
+      plain: [{ v: 1 }],
+    };
+    const now = {
+      keyed: [
+        { k: "b", v: 1 },
+        { k: "a", v: 2 },
+      ],
+      plain: [{ v: 2 }],
+    };
+    assert.deepEqual(validator(now, old).map(formatFieldError), [
+      'keyed[1]: Invalid value: "object": immutable',
+    ]);
+  });
+});

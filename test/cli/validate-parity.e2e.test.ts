@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import jsonpatch from "fast-json-patch";
+import type { AdmissionResponse, StatusCause } from "../../src/admission/review.js";
+import { admissionCases } from "../support/admission-cases.js";
+import { jsonFindings, manifestDir, validateCli } from "../support/cli.js";
+import { type LiveServer, startLiveServer } from "../support/live-server.js";
+import { admissionReview, clone } from "../support/reviews.js";
+
+const mutatePath = "/mutate-batch-forkspacer-com-v1-module";
+const validatePath = "/validate-batch-forkspacer-com-v1-module";
+
+/** What the cluster does with the live server: mutate, apply the patch, validate. */
+async function serverVerdict(server: LiveServer, review: ReturnType<typeof admissionReview>) {
+  const request = review.request;
+  assert.ok(request);
+  const mutated = (await server.post(mutatePath, review)).json.response as AdmissionResponse;
+  assert.equal(mutated.allowed, true);
+  const operations = mutated.patch ? JSON.parse(Buffer.from(mutated.patch, "base64").toString("utf8")) : [];
+  const object = jsonpatch.applyPatch(clone(request.object), operations, true, false).newDocument;
+  const { operation, oldObject } = request;
+  const validated = (
+    await server.post(validatePath, admissionReview({ operation, object, oldObject: oldObject ?? undefined }))
+  ).json.response as AdmissionResponse;
+  const causes = (validated.status?.details?.causes ?? []) as StatusCause[];
+  return {
+    allowed: validated.allowed,
+    causes: causes.map((cause) => (cause.field ? `${cause.field}: ${cause.message}` : cause.message)),
+    warnings: [...(mutated.warnings ?? []), ...(validated.warnings ?? [])].sort(),
+  };
+}
+
+describe("validate gives the live server's verdict on every end-to-end case", () => {
+  let server: LiveServer;
+  before(async () => {
+    server = await startLiveServer();
+  });
+  after(() => server.close());
+
+  const cases = admissionCases();
+  // DELETE and CONNECT carry no manifest to apply: there is nothing for validate to read.
+  const applicable = cases.filter(
+    (c) => c.review.request?.operation === "CREATE" || c.review.request?.operation === "UPDATE",
+  );
+
+  it("covers the whole suite but the DELETE and CONNECT cases", () => {
+    assert.deepEqual(
+      cases.filter((c) => !applicable.includes(c)).map((c) => c.name),
+      ["delete", "connect"],
+    );
+    assert.ok(applicable.length >= 15, `${applicable.length} cases`);
+  });
+
+  for (const { name, review } of applicable) {
+    it(name, async () => {
+      const request = review.request;
+      assert.ok(request);
+      const expected = await serverVerdict(server, review);
+      const dir = manifestDir({
+        "object.yaml": [request.object],
+        ...(request.oldObject ? { "old.yaml": [request.oldObject] } : {}),
+      });
+      const old = request.oldObject ? ["--old", join(dir, "old.yaml")] : [];
+      const run = await validateCli(["-f", join(dir, "object.yaml"), ...old, "-o", "json"]);
+      const findings = jsonFindings(run);
+      const errors = findings.filter((f) => f.severity === "error");
+
+      assert.equal(
+        run.status,
+        expected.allowed ? 0 : 1,
+        `${run.stdout}\nserver: ${JSON.stringify(expected)}`,
+      );
+      // The webhook checks the structure itself; CEL findings are the CRD's layer, which the webhook mirrors.
+      const webhookLayer = errors.filter((f) => !f.rule.startsWith("cel/")).map((f) => f.message);
+      assert.deepEqual(webhookLayer, expected.causes);
+      if (expected.allowed) assert.deepEqual(errors, []);
+      assert.deepEqual(
+        findings
+          .filter((f) => f.severity === "warning")
+          .map((f) => f.message)
+          .sort(),
+        expected.warnings,
+      );
+    });
+  }
+});

@@ -1,0 +1,310 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import AjvDraft04 from "ajv-draft-04";
+import addFormats from "ajv-formats";
+import { dump } from "js-yaml";
+import { jsonFindings, manifestDir, validateCli } from "../support/cli.js";
+import { customModule, helmModule } from "../support/modules.js";
+
+/** 1-based line of the first line of `text` that contains `needle` after line `after`. */
+function lineOf(text: string, needle: string, after = 0): number {
+  const index = text.split("\n").findIndex((line, i) => i >= after && line.includes(needle));
+  assert.ok(index >= 0, `fixture has no line with ${needle}`);
+  return index + 1;
+}
+
+const badModule = () => {
+  const module = helmModule();
+  if (module.spec.helm) module.spec.helm.releaseName = "Bad_Name";
+  module.spec.config = { ...module.spec.config, replicas: 7 };
+  return module;
+};
+
+/** Three documents: a kind validate does not know, a valid Module, a Module with two errors. */
+const multiDocument = [
+  { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings" }, data: { a: "b" } },
+  customModule(),
+  badModule(),
+]
+  .map((doc) => dump(doc))
+  .join("---\n");
+
+describe("validate: findings located on the offending line", () => {
+  it("points each finding of a multi-document file at its field, in the third document", async () => {
+    const dir = manifestDir({ "modules.yaml": multiDocument });
+    const file = join(dir, "modules.yaml");
+    const run = await validateCli(["-f", file]);
+    const thirdDocument = lineOf(multiDocument, "name: redis") - 1;
+    const replicasLine = lineOf(multiDocument, "replicas: 7", thirdDocument);
+    const releaseLine = lineOf(multiDocument, "releaseName: Bad_Name", thirdDocument);
+    assert.equal(run.status, 1);
+    const lines = run.stdout.trimEnd().split("\n");
+    assert.ok(
+      lines.includes(
+        `${file}:${replicasLine}: Module default/redis: spec.config.replicas: Invalid value: 7: must be less than or equal to 5`,
+      ),
+      run.stdout,
+    );
+    assert.ok(
+      lines.some((l) =>
+        l.startsWith(
+          `${file}:${releaseLine}: Module default/redis: spec.helm.releaseName: Invalid value: "Bad_Name"`,
+        ),
+      ),
+      run.stdout,
+    );
+    assert.ok(
+      thirdDocument > lineOf(multiDocument, "kind: Module"),
+      "the bad Module is not the first document",
+    );
+  });
+
+  it("points a missing field at its parent, an unknown field at itself, and list items in a List", async () => {
+    const module = helmModule();
+    delete (module.spec as { workspace?: unknown }).workspace;
+    Object.assign(module.spec, { hibernate: true });
+    const list = dump({ apiVersion: "v1", kind: "List", items: [customModule(), module] });
+    const dir = manifestDir({ "list.yaml": list });
+    const findings = jsonFindings(await validateCli(["-f", join(dir, "list.yaml"), "-o", "json"]));
+    const second = lineOf(list, "name: redis");
+    const required = findings.find((f) => f.message === "spec.workspace: Required value");
+    assert.equal(required?.line, lineOf(list, "spec:", second));
+    const unknown = findings.find((f) => f.message === 'unknown field "spec.hibernate"');
+    assert.equal(unknown?.severity, "warning");
+    assert.equal(unknown?.line, lineOf(list, "hibernate: true"));
+  });
+});
+
+describe("validate: inputs", () => {
+  it("reads stdin with -f -, so a kustomize build can be piped in", async () => {
+    const run = await validateCli(["-f", "-"], multiDocument);
+    assert.equal(run.status, 1);
+    assert.match(run.stdout, /^<stdin>:\d+: Module default\/redis: spec\.config\.replicas: /m);
+  });
+
+  it("walks directories for .yaml, .yml and .json files only", async () => {
+    const dir = manifestDir({
+      "a.yaml": [customModule()],
+      "b.yml": [badModule()],
+      "c.json": JSON.stringify(badModule()),
+      "notes.txt": "not: [a manifest",
+    });
+    const findings = jsonFindings(await validateCli(["-f", dir, "-o", "json"]));
+    const files = [...new Set(findings.filter((f) => f.severity === "error").map((f) => f.file))];
+    assert.deepEqual(files, [join(dir, "b.yml"), join(dir, "c.json")]);
+    const jsonReplicas = findings.find(
+      (f) => f.file === join(dir, "c.json") && f.message.startsWith("spec.config.replicas"),
+    );
+    assert.equal(jsonReplicas?.line, lineOf(JSON.stringify(badModule()), "replicas"));
+  });
+
+  it("reads empty files and comment-only documents as no objects", async () => {
+    const dir = manifestDir({
+      "empty.yaml": "",
+      "comments.yaml": "# nothing yet\n---\n# still nothing\n...\n",
+    });
+    assert.deepEqual(await validateCli(["-f", dir]), { status: 0, stdout: "", stderr: "" });
+  });
+
+  it("reads dates as strings, as the API server does, not as YAML 1.1 timestamps", async () => {
+    const text = dump(customModule()).replace("name: dev-environment", "name: 2024-01-01");
+    const dir = manifestDir({ "date.yaml": text });
+    const run = await validateCli(["-f", join(dir, "date.yaml")]);
+    assert.deepEqual([run.status, run.stdout], [0, ""]);
+  });
+
+  it("answers malformed objects with field errors, never a crash", async () => {
+    const text = [
+      "apiVersion: batch.forkspacer.com/v1\nkind: Module\nmetadata: {name: a}\nspec: just text\n",
+      "apiVersion: batch.forkspacer.com/v1\nkind: Module\nmetadata: [1]\nspec: null\nconfig: 5\n",
+    ].join("---\n");
+    const dir = manifestDir({ "bad.yaml": text });
+    const run = await validateCli(["-f", join(dir, "bad.yaml")]);
+    assert.equal(run.status, 1);
+    assert.deepEqual(
+      run.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => line.slice(line.indexOf("bad.yaml:"))),
+      [
+        'bad.yaml:4: Module a: spec: Invalid value: "just text": must be of type object',
+        "bad.yaml:8: Module <unnamed>: metadata: Invalid value: [1]: must be of type object",
+        "bad.yaml:10: Module <unnamed>: config: Invalid value: 5: must be of type array",
+        "bad.yaml:9: Module <unnamed>: spec: Invalid value: null: must be of type object",
+      ],
+    );
+  });
+
+  it("skips kinds it does not know, and reports them as errors with --strict", async () => {
+    const dir = manifestDir({ "cm.yaml": multiDocument.split("---\n")[0] ?? "" });
+    const lenient = await validateCli(["-f", join(dir, "cm.yaml")]);
+    assert.deepEqual([lenient.status, lenient.stdout], [0, ""]);
+    const strict = await validateCli(["-f", join(dir, "cm.yaml"), "--strict"]);
+    assert.equal(strict.status, 1);
+    assert.match(strict.stdout, /cm\.yaml:1: ConfigMap settings: no schema for v1 ConfigMap \(--strict\)/);
+  });
+
+  it("applies update rules and CEL transition rules against --old", async () => {
+    const renamed = helmModule();
+    if (renamed.spec.helm) renamed.spec.helm.releaseName = "redis-other";
+    const dir = manifestDir({ "new.yaml": [renamed], "old.yaml": [helmModule()] });
+    const alone = await validateCli(["-f", join(dir, "new.yaml")]);
+    assert.equal(alone.status, 0, alone.stdout);
+    const run = await validateCli([
+      "-f",
+      join(dir, "new.yaml"),
+      "--old",
+      join(dir, "old.yaml"),
+      "-o",
+      "json",
+    ]);
+    assert.equal(run.status, 1);
+    assert.deepEqual(
+      jsonFindings(run)
+        .filter((f) => f.severity === "error")
+        .map((f) => [f.rule, f.message]),
+      [
+        [
+          "cel/FieldValueInvalid",
+          'spec.helm.releaseName: Invalid value: "object": releaseName is immutable once set',
+        ],
+        [
+          "validating-webhook/FieldValueInvalid",
+          'spec.helm.releaseName: Invalid value: "redis-other": field is immutable',
+        ],
+      ],
+    );
+  });
+
+  it("shows the mutating webhook's patch with --show-mutations", async () => {
+    const unnamed = helmModule();
+    delete unnamed.spec.helm?.releaseName;
+    const dir = manifestDir({ "m.yaml": [unnamed] });
+    const plain = await validateCli(["-f", join(dir, "m.yaml")]);
+    assert.doesNotMatch(plain.stdout, /patch/);
+    const run = await validateCli(["-f", join(dir, "m.yaml"), "--show-mutations", "-o", "json"]);
+    const { mutations } = JSON.parse(run.stdout) as {
+      mutations: { object: string; patch: { op: string; path: string; value: string }[] }[];
+    };
+    assert.equal(mutations[0]?.object, "Module default/redis");
+    assert.deepEqual(
+      mutations[0]?.patch.map((op) => [op.op, op.path]),
+      [["add", "/spec/helm/releaseName"]],
+    );
+    assert.match(mutations[0]?.patch[0]?.value ?? "", /^default-[a-z0-9]{11}$/);
+  });
+});
+
+describe("validate: exit status and errors for bad input", () => {
+  it("exits 2 naming the reason for a missing file, a YAML syntax error and bad options", async () => {
+    const dir = manifestDir({ "broken.yaml": "apiVersion: v1\nkind: Module\nspec: [unclosed\n" });
+    const missing = await validateCli(["-f", join(dir, "absent.yaml")]);
+    assert.deepEqual(
+      [missing.status, missing.stderr],
+      [2, `module-admission validate: ${join(dir, "absent.yaml")}: no such file or directory\n`],
+    );
+    const broken = await validateCli(["-f", join(dir, "broken.yaml")]);
+    assert.equal(broken.status, 2);
+    assert.match(broken.stderr, new RegExp(`${join(dir, "broken.yaml")}:\\d+: `));
+    assert.equal((await validateCli([])).status, 2);
+    assert.match(
+      (await validateCli(["-f", dir, "-o", "xml"])).stderr,
+      /--output must be one of text, json, sarif/,
+    );
+    assert.match((await validateCli(["-f", dir, "--bogus"])).stderr, /Unknown option '--bogus'/);
+  });
+
+  it("exits 0, 1 and 2 from the real command line", () => {
+    const dir = manifestDir({ "good.yaml": [helmModule(), customModule()], "bad.yaml": [badModule()] });
+    const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ["--import", "tsx", main, "validate", ...args], {
+        encoding: "utf8",
+        input: multiDocument,
+      });
+    const good = cli("-f", join(dir, "good.yaml"));
+    assert.equal(good.status, 0, good.stderr);
+    assert.equal(good.stdout, "");
+    const bad = cli("-f", join(dir, "good.yaml"), "-f", join(dir, "bad.yaml"));
+    assert.equal(bad.status, 1, bad.stderr);
+    assert.match(
+      bad.stdout,
+      /bad\.yaml:\d+: Module default\/redis: spec\.config\.replicas: Invalid value: 7/,
+    );
+    const piped = cli("-f", "-");
+    assert.equal(piped.status, 1);
+    const unreadable = cli("-f", join(dir, "nope.yaml"));
+    assert.equal(unreadable.status, 2);
+    assert.match(unreadable.stderr, /nope\.yaml: no such file or directory/);
+  });
+});
+
+describe("validate --output sarif", () => {
+  const require = createRequire(import.meta.url);
+  const sarifSchemaPath = require.resolve("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json");
+  const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
+  addFormats.default(ajv as never);
+  const checkSarif = ajv.compile(JSON.parse(readFileSync(sarifSchemaPath, "utf8")));
+
+  it("validates against the SARIF 2.1.0 JSON schema, each result on the offending YAML line", async () => {
+    const dir = manifestDir({ "modules.yaml": multiDocument });
+    const file = join(dir, "modules.yaml");
+    const run = await validateCli(["-f", file, "-o", "sarif"]);
+    assert.equal(run.status, 1);
+    const sarif = JSON.parse(run.stdout) as {
+      runs: {
+        results: {
+          message: { text: string };
+          locations: {
+            physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } };
+          }[];
+        }[];
+      }[];
+    };
+    assert.equal(checkSarif(sarif), true, JSON.stringify(checkSarif.errors, null, 2));
+    const results = sarif.runs[0]?.results ?? [];
+    const replicas = results.find((r) => r.message.text.includes("spec.config.replicas"));
+    const third = lineOf(multiDocument, "name: redis") - 1;
+    assert.equal(
+      replicas?.locations[0]?.physicalLocation.region.startLine,
+      lineOf(multiDocument, "replicas: 7", third),
+    );
+    assert.equal(replicas?.locations[0]?.physicalLocation.artifactLocation.uri, file);
+  });
+
+  it("stays valid SARIF for stdin and for paths with spaces", async () => {
+    const dir = manifestDir({ "my modules.yaml": multiDocument });
+    for (const run of [
+      await validateCli(["-f", "-", "-o", "sarif"], multiDocument),
+      await validateCli(["-f", join(dir, "my modules.yaml"), "-o", "sarif"]),
+    ]) {
+      assert.equal(checkSarif(JSON.parse(run.stdout)), true, JSON.stringify(checkSarif.errors));
+    }
+  });
+
+  it("rejects what is not SARIF, so the check above can fail", () => {
+    assert.equal(checkSarif({ version: "2.1.0", runs: [{ results: [] }] }), false);
+  });
+});
+
+describe("schema command", () => {
+  it("prints the generated editor schema for the kind, and exits 2 for an unknown kind", () => {
+    const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+    const run = spawnSync(process.execPath, ["--import", "tsx", main, "schema", "Module"], {
+      encoding: "utf8",
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const committed = readFileSync(new URL("../../schemas/dist/module.schema.json", import.meta.url), "utf8");
+    assert.equal(run.stdout, committed);
+    const unknown = spawnSync(process.execPath, ["--import", "tsx", main, "schema", "Gadget"], {
+      encoding: "utf8",
+    });
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /no kind "Gadget": kinds are Module/);
+  });
+});
