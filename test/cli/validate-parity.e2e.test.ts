@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import jsonpatch from "fast-json-patch";
 import type { AdmissionResponse, StatusCause } from "../../src/admission/review.js";
+import { offlineKinds } from "../../src/offline/kinds.js";
+import { pruneAndDefault } from "../../src/validation/prune-default.js";
 import { admissionCases } from "../support/admission-cases.js";
 import { jsonFindings, manifestDir, validateCli } from "../support/cli.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
@@ -11,8 +13,33 @@ import { admissionReview, clone } from "../support/reviews.js";
 const mutatePath = "/mutate-batch-forkspacer-com-v1-module";
 const validatePath = "/validate-batch-forkspacer-com-v1-module";
 
-/** What the cluster does with the live server: mutate, apply the patch, validate. */
-async function serverVerdict(server: LiveServer, review: ReturnType<typeof admissionReview>) {
+const moduleCrdSchema = offlineKinds().find((k) => k.kind.kind === "Module")?.crdSchema;
+
+/**
+ * Objects as the API server hands them to webhooks: decoded with the CRD's defaults applied and unknown
+ * fields pruned; the API server itself warns about the pruned fields (field validation "Warn").
+ */
+function asDecoded(posted: ReturnType<typeof admissionReview>) {
+  assert.ok(moduleCrdSchema && posted.request);
+  const pruned: string[] = [];
+  const decode = (object: unknown) => {
+    if (!object) return object;
+    const structured = pruneAndDefault(moduleCrdSchema, object);
+    pruned.push(...structured.pruned);
+    return structured.object;
+  };
+  const request = { ...posted.request, oldObject: decode(posted.request.oldObject) };
+  pruned.length = 0; // only the new object's fields draw warnings
+  request.object = decode(posted.request.object);
+  return {
+    review: { ...posted, request },
+    apiServerWarnings: pruned.map((field) => `unknown field "${field}"`),
+  };
+}
+
+/** What the cluster does with the live server: decode with defaults, mutate, apply the patch, validate. */
+async function serverVerdict(server: LiveServer, posted: ReturnType<typeof admissionReview>) {
+  const { review, apiServerWarnings } = asDecoded(posted);
   const request = review.request;
   assert.ok(request);
   const mutated = (await server.post(mutatePath, review)).json.response as AdmissionResponse;
@@ -27,7 +54,7 @@ async function serverVerdict(server: LiveServer, review: ReturnType<typeof admis
   return {
     allowed: validated.allowed,
     causes: causes.map((cause) => (cause.field ? `${cause.field}: ${cause.message}` : cause.message)),
-    warnings: [...(mutated.warnings ?? []), ...(validated.warnings ?? [])].sort(),
+    warnings: [...apiServerWarnings, ...(mutated.warnings ?? []), ...(validated.warnings ?? [])].sort(),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AdmissionReview, Operation } from "../../src/admission/review.js";
 import type { Module } from "../../src/generated/module.js";
+import { denialCases } from "./module-cases.js";
 import { customModule, helmModule } from "./modules.js";
 import { admissionReview, specExamples } from "./reviews.js";
 
@@ -41,8 +42,16 @@ export function admissionCases(): AdmissionCase[] {
       review: review("CREATE", example),
     }),
   );
+  const denials = denialCases.map(
+    (denial): AdmissionCase => ({
+      name: `denied: ${denial.name}`,
+      webhook: "validate",
+      review: review(denial.operation, structuredClone(denial.object), structuredClone(denial.oldObject)),
+    }),
+  );
   return [
     ...examples,
+    ...denials,
     { name: "valid helm module", webhook: "validate", review: review("CREATE", helmModule()) },
     { name: "valid custom module", webhook: "validate", review: review("CREATE", customModule()) },
     {

@@ -92,14 +92,18 @@ export const denialCases: DenialCase[] = [
     name: "helm switched to custom",
     operation: "UPDATE",
     oldObject: helmModule(),
-    object: edit(customModule, () => {}),
+    object: edit(customModule, (m) => {
+      m.metadata = helmModule().metadata;
+    }),
     fields: ["spec.custom"],
   },
   {
     name: "custom switched to helm",
     operation: "UPDATE",
     oldObject: customModule(),
-    object: helmModule(),
+    object: edit(helmModule, (m) => {
+      m.metadata = customModule().metadata;
+    }),
     fields: ["spec.helm"],
   },
   {
