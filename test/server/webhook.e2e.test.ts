@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import jsonpatch from "fast-json-patch";
-import { admissionReview, clone, specExamples } from "../support/reviews.js";
-import { helmModule } from "../support/modules.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
+import { helmModule } from "../support/modules.js";
+import { admissionReview, clone, specExamples } from "../support/reviews.js";
 
 const validatePath = "/validate-batch-forkspacer-com-v1-module";
 const mutatePath = "/mutate-batch-forkspacer-com-v1-module";
@@ -32,12 +32,21 @@ describe("webhook over HTTPS", () => {
     assert.ok(examples.length >= 8, `expected the spec's examples, found ${examples.length}`);
     for (const example of examples) {
       const name = (example.metadata as { name: string }).name;
-      const mutated = await server.post(mutatePath, admissionReview({ operation: "CREATE", object: example }));
+      const mutated = await server.post(
+        mutatePath,
+        admissionReview({ operation: "CREATE", object: example }),
+      );
       assert.equal(mutated.json.response.allowed, true, name);
-      const object = mutated.json.response.patch ? applyReturnedPatch(example, mutated.json.response) : example;
+      const object = mutated.json.response.patch
+        ? applyReturnedPatch(example, mutated.json.response)
+        : example;
       const reply = await server.post(validatePath, admissionReview({ operation: "CREATE", object }));
       assert.equal(reply.status, 200);
-      assert.equal(reply.json.response.allowed, true, `${name}: ${JSON.stringify(reply.json.response.status)}`);
+      assert.equal(
+        reply.json.response.allowed,
+        true,
+        `${name}: ${JSON.stringify(reply.json.response.status)}`,
+      );
     }
   });
 
@@ -69,13 +78,19 @@ describe("webhook over HTTPS", () => {
       response.status.message,
       /spec\.helm\.releaseName: Invalid value: "Foo": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character/,
     );
-    assert.match(response.status.message, /spec\.config\.replicas: Invalid value: 7: must be less than or equal to 5/);
+    assert.match(
+      response.status.message,
+      /spec\.config\.replicas: Invalid value: 7: must be less than or equal to 5/,
+    );
   });
 
   it("injects a release name on CREATE; the patch applies and the result is admitted and stable", async () => {
     const module = helmModule();
     if (module.spec.helm) delete module.spec.helm.releaseName;
-    module.metadata = { name: "r", namespace: "0123456789-0123456789-0123456789-0123456789-0123456789-012345678" };
+    module.metadata = {
+      name: "r",
+      namespace: "0123456789-0123456789-0123456789-0123456789-0123456789-012345678",
+    };
     const reply = await server.post(mutatePath, admissionReview({ operation: "CREATE", object: module }));
     const patched = applyReturnedPatch(module, reply.json.response) as ReturnType<typeof helmModule>;
     const releaseName = patched.spec.helm?.releaseName ?? "";
@@ -89,7 +104,10 @@ describe("webhook over HTTPS", () => {
     const again = await server.post(mutatePath, admissionReview({ operation: "CREATE", object: patched }));
     assert.equal(again.json.response.allowed, true);
     assert.equal(again.json.response.patch, undefined, "reinvocation must not change anything");
-    const validated = await server.post(validatePath, admissionReview({ operation: "CREATE", object: patched }));
+    const validated = await server.post(
+      validatePath,
+      admissionReview({ operation: "CREATE", object: patched }),
+    );
     assert.equal(validated.json.response.allowed, true);
   });
 
@@ -106,9 +124,15 @@ describe("webhook over HTTPS", () => {
     const oldObject = helmModule();
     const object = helmModule();
     if (object.spec.helm) object.spec.helm.releaseName = "redis-other";
-    const reply = await server.post(validatePath, admissionReview({ operation: "UPDATE", object, oldObject }));
+    const reply = await server.post(
+      validatePath,
+      admissionReview({ operation: "UPDATE", object, oldObject }),
+    );
     assert.equal(reply.json.response.allowed, false);
-    assert.match(reply.json.response.status.message, /spec\.helm\.releaseName: Invalid value: "redis-other": field is immutable/);
+    assert.match(
+      reply.json.response.status.message,
+      /spec\.helm\.releaseName: Invalid value: "redis-other": field is immutable/,
+    );
   });
 
   it("allows DELETE and CONNECT without looking, and gives dryRun the same verdict", async () => {
@@ -120,7 +144,10 @@ describe("webhook over HTTPS", () => {
     const bad = helmModule();
     if (bad.spec.helm) bad.spec.helm.releaseName = "Bad";
     const wet = await server.post(validatePath, admissionReview({ operation: "CREATE", object: bad }));
-    const dry = await server.post(validatePath, admissionReview({ operation: "CREATE", object: bad, dryRun: true }));
+    const dry = await server.post(
+      validatePath,
+      admissionReview({ operation: "CREATE", object: bad, dryRun: true }),
+    );
     assert.equal(dry.json.response.allowed, false);
     assert.deepEqual(dry.json.response.status, wet.json.response.status);
   });

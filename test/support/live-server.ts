@@ -1,5 +1,5 @@
-import { Agent, request } from "node:https";
 import { mkdtempSync, readFileSync } from "node:fs";
+import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";

@@ -20,12 +20,20 @@ export function helmModule(): Module {
     spec: {
       helm: {
         releaseName: "redis-main",
-        chart: { repo: { url: "https://charts.bitnami.com/bitnami", chart: "redis", version: "{{.config.version}}" } },
+        chart: {
+          repo: { url: "https://charts.bitnami.com/bitnami", chart: "redis", version: "{{.config.version}}" },
+        },
         namespace: "default",
         values: [{ raw: { replica: { replicaCount: "{{.config.replicas}}" } } }],
       },
       workspace: { name: "dev-environment", namespace: "default" },
-      config: { version: "21.2.7", replicas: 3, host: "redis.local", metrics: true, features: ["logging", "tracing"] },
+      config: {
+        version: "21.2.7",
+        replicas: 3,
+        host: "redis.local",
+        metrics: true,
+        features: ["logging", "tracing"],
+      },
     },
   };
 }

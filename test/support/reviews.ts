@@ -15,7 +15,9 @@ export function admissionReview(options: {
   resource?: string;
   dryRun?: boolean;
 }): AdmissionReview {
-  const object = (options.object ?? options.oldObject) as { metadata?: { name?: string; namespace?: string } };
+  const object = (options.object ?? options.oldObject) as {
+    metadata?: { name?: string; namespace?: string };
+  };
   const group = options.group ?? "batch.forkspacer.com";
   const version = options.version ?? "v1";
   return {
