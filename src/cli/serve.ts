@@ -1,17 +1,41 @@
+import cluster from "node:cluster";
 import { parseArgs } from "node:util";
 import { webhookPath } from "../admission/resource-kind.js";
 import { resourceKinds } from "../resources/index.js";
 import { ensureCertDir, serviceDnsNames } from "../server/certificates.js";
+import { runPrimary } from "../server/cluster.js";
 import { startHttpsServer } from "../server/https-server.js";
 import { jsonLogger } from "../server/log.js";
+import {
+  registryCollector,
+  reportToClusterPrimary,
+  startMetricsServer,
+  WebhookMetrics,
+} from "../server/metrics.js";
 
 export const serveUsage = `serve   Serve the admission webhooks over HTTPS
           --port N            port to listen on (default 8443)
-          --cert-dir DIR      tls.crt, tls.key (and ca.crt); generated when absent (default certs)
+          --cert-dir DIR      tls.crt, tls.key (and ca.crt); generated when absent, reloaded when
+                              they change (default certs)
           --service NAME      Service name for generated certificates (default module-admission)
-          --namespace NS      Service namespace for generated certificates (default module-admission)`;
+          --namespace NS      Service namespace for generated certificates (default module-admission)
+          --metrics-port N    Prometheus metrics over plain HTTP at /metrics (default 8080)
+          --workers N         processes sharing the port, to use N cores (default 1)
+          --drain-seconds S   after SIGTERM: answer with Connection: close, unready (default 5)
+          --grace-seconds S   after SIGTERM: exit at the latest, cutting what is left (default 25)`;
 
-export async function serve(args: string[]): Promise<void> {
+export interface ServeFlags {
+  port: number;
+  certDir: string;
+  service: string;
+  namespace: string;
+  metricsPort: number;
+  workers: number;
+  drainMs: number;
+  graceMs: number;
+}
+
+export function parseServeFlags(args: string[]): ServeFlags {
   const { values } = parseArgs({
     args,
     options: {
@@ -19,17 +43,98 @@ export async function serve(args: string[]): Promise<void> {
       "cert-dir": { type: "string", default: "certs" },
       service: { type: "string", default: "module-admission" },
       namespace: { type: "string", default: "module-admission" },
+      "metrics-port": { type: "string", default: "8080" },
+      workers: { type: "string", default: "1" },
+      "drain-seconds": { type: "string", default: "5" },
+      "grace-seconds": { type: "string", default: "25" },
     },
   });
-  const certDir = values["cert-dir"];
-  const { created } = await ensureCertDir(certDir, serviceDnsNames(values.service, values.namespace));
-  if (created) {
-    jsonLogger({ msg: `no certificate in ${certDir}: generated a CA (ca.crt) and a serving certificate there` });
+  return {
+    port: number(values, "port", { integer: true, max: 65535 }),
+    certDir: values["cert-dir"],
+    service: values.service,
+    namespace: values.namespace,
+    metricsPort: number(values, "metrics-port", { integer: true, max: 65535 }),
+    workers: number(values, "workers", { integer: true, min: 1, max: 256 }),
+    drainMs: number(values, "drain-seconds", {}) * 1000,
+    graceMs: number(values, "grace-seconds", {}) * 1000,
+  };
+}
+
+function number(
+  values: Record<string, string | undefined>,
+  flag: string,
+  { integer = false, min = 0, max = Number.MAX_SAFE_INTEGER },
+): number {
+  const text = values[flag] ?? "";
+  const value = Number(text);
+  if (
+    text.trim() === "" ||
+    !Number.isFinite(value) ||
+    (integer && !Number.isInteger(value)) ||
+    value < min ||
+    value > max
+  ) {
+    throw new Error(
+      `--${flag}: ${JSON.stringify(text)} is not ${integer ? "an integer" : "a number"} from ${min} to ${max}`,
+    );
   }
-  const running = await startHttpsServer({ port: Number(values.port), certDir, kinds: resourceKinds, log: jsonLogger });
+  return value;
+}
+
+export async function serve(args: string[]): Promise<void> {
+  const flags = parseServeFlags(args);
+  if (cluster.isPrimary) await prepareCertificates(flags);
+  if (cluster.isPrimary && flags.workers > 1) {
+    await runPrimary({
+      workers: flags.workers,
+      metricsPort: flags.metricsPort,
+      graceMs: flags.graceMs,
+      log: jsonLogger,
+    });
+    return;
+  }
+  await serveProcess(flags);
+}
+
+async function prepareCertificates(flags: ServeFlags): Promise<void> {
+  const { created } = await ensureCertDir(flags.certDir, serviceDnsNames(flags.service, flags.namespace));
+  if (created) {
+    jsonLogger({
+      msg: `no certificate in ${flags.certDir}: generated a CA (ca.crt) and a serving certificate there`,
+    });
+  }
+}
+
+/** The webhook in this process (the only one, or one worker of several). */
+async function serveProcess(flags: ServeFlags): Promise<void> {
+  const metrics = new WebhookMetrics();
+  const running = await startHttpsServer({
+    port: flags.port,
+    certDir: flags.certDir,
+    kinds: resourceKinds,
+    log: jsonLogger,
+    metrics,
+    drainMs: flags.drainMs,
+    graceMs: flags.graceMs,
+  });
+  let metricsServer: { port: number; close(): Promise<void> } | undefined;
+  if (cluster.isWorker) {
+    reportToClusterPrimary(metrics);
+  } else {
+    metricsServer = await startMetricsServer(flags.metricsPort, registryCollector(metrics.registry));
+    jsonLogger({
+      msg: `metrics on http://localhost:${metricsServer.port}/metrics`,
+      metricsPort: metricsServer.port,
+    });
+  }
   const paths = resourceKinds.flatMap((kind) => [webhookPath(kind, "mutate"), webhookPath(kind, "validate")]);
-  jsonLogger({ msg: `serving on https://localhost:${running.port}`, paths });
-  const stop = () => void running.close().then(() => process.exit(0));
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  jsonLogger({ msg: `serving on https://localhost:${running.port}`, port: running.port, paths });
+  const terminate = async () => {
+    const clean = await running.shutdown();
+    await metricsServer?.close();
+    process.exit(clean ? 0 : 1);
+  };
+  process.once("SIGTERM", terminate);
+  process.once("SIGINT", terminate);
 }
