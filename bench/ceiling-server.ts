@@ -5,9 +5,10 @@ import { readServingCertificate } from "../src/server/certificates.js";
 /**
  * The ceiling: a bare node:https server with module-admission's TLS setup that answers every request
  * with one fixed allowed AdmissionReview. No webhook on this machine can be faster.
- * Usage: tsx bench/ceiling-server.ts CERT_DIR; prints the port it listens on.
+ * Usage: tsx bench/ceiling-server.ts CERT_DIR PORT
  */
 const certDir = process.argv[2] ?? "certs";
+const port = Number(process.argv[3] ?? 0);
 const answer = JSON.stringify({
   apiVersion: "admission.k8s.io/v1",
   kind: "AdmissionReview",
@@ -24,7 +25,7 @@ const server = createServer(
   },
 );
 server.keepAliveTimeout = 90_000;
-server.listen(0, "127.0.0.1", () => {
+server.listen(port, () => {
   process.stdout.write(
     `${JSON.stringify({ msg: "listening", port: (server.address() as AddressInfo).port })}\n`,
   );
