@@ -49,15 +49,13 @@ export function createApp(options: AppOptions): RequestListener {
   }
   return (req, res) => {
     const draining = options.isDraining?.() ?? false;
-    // Tells the API server, which reuses idle connections, to open its next one elsewhere.
-    if (draining) res.setHeader("connection", "close");
     // The API server appends ?timeout=10s to webhook URLs.
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     const route = routes.get(path);
     if (route) {
       if (req.method !== "POST") {
         req.resume();
-        sendJson(res, 405, { error: `${req.method} is not allowed; admission reviews are POSTed` });
+        sendJson(res, options, 405, { error: `${req.method} is not allowed; admission reviews are POSTed` });
         return;
       }
       const finished = options.metrics?.started(path);
@@ -65,7 +63,7 @@ export function createApp(options: AppOptions): RequestListener {
         (code) => finished?.(code),
         (error) => {
           options.log({ level: "error", msg: "request failed", path, error: String(error?.stack ?? error) });
-          if (!res.headersSent) sendJson(res, 500, { error: "internal error" });
+          if (!res.headersSent) sendJson(res, options, 500, { error: "internal error" });
           finished?.(500);
         },
       );
@@ -73,12 +71,12 @@ export function createApp(options: AppOptions): RequestListener {
     }
     req.resume();
     if (req.method === "GET" && path === "/healthz") {
-      sendText(res, 200, "ok");
+      sendText(res, options, 200, "ok");
     } else if (req.method === "GET" && path === "/readyz") {
       const ready = !draining && (options.isReady?.() ?? true);
-      sendText(res, ready ? 200 : 503, ready ? "ok" : draining ? "shutting down" : "not ready");
+      sendText(res, options, ready ? 200 : 503, ready ? "ok" : draining ? "shutting down" : "not ready");
     } else {
-      sendJson(res, 404, { error: `no webhook at ${JSON.stringify(path)}` });
+      sendJson(res, options, 404, { error: `no webhook at ${JSON.stringify(path)}` });
     }
   };
 }
@@ -95,26 +93,29 @@ async function serveReview(
   const contentType = req.headers["content-type"] ?? "";
   if (!isJson(contentType)) {
     req.resume();
-    return sendJson(res, 400, {
+    return sendJson(res, options, 400, {
       error: `Content-Type must be application/json, got ${JSON.stringify(contentType)}`,
     });
   }
   const body = await readBody(req, maxBodyBytes);
   if ("tooLarge" in body) {
-    return sendJson(res, 413, { error: `request body exceeds ${maxBodyBytes} bytes (7 MiB)` });
+    return sendJson(res, options, 413, { error: `request body exceeds ${maxBodyBytes} bytes (7 MiB)` });
   }
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(body.text);
   } catch (error) {
-    return sendJson(res, 400, { error: `request body is not valid JSON: ${(error as Error).message}` });
+    return sendJson(res, options, 400, {
+      error: `request body is not valid JSON: ${(error as Error).message}`,
+    });
   }
   const parsed = parseAdmissionReview(parsedBody);
-  if ("problem" in parsed) return sendJson(res, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
+  if ("problem" in parsed)
+    return sendJson(res, options, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
   const { request } = parsed;
   const response = await reviewSafely(route, request, options);
   if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response));
-  sendJson(res, 200, reviewResponse(response));
+  sendJson(res, options, 200, reviewResponse(response));
   options.log({
     msg: "admission review",
     path,
@@ -166,14 +167,25 @@ function isJson(contentType: string): boolean {
   return contentType.split(";", 1)[0]?.trim().toLowerCase() === "application/json";
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): number {
+/**
+ * Checked when the answer is written, not when the request came: a request in flight when shutdown
+ * begins must close its connection too. Tells the API server, which reuses idle connections, to open
+ * its next one elsewhere.
+ */
+function closeIfDraining(res: ServerResponse, options: AppOptions): void {
+  if (options.isDraining?.()) res.setHeader("connection", "close");
+}
+
+function sendJson(res: ServerResponse, options: AppOptions, status: number, body: unknown): number {
+  closeIfDraining(res, options);
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
   return status;
 }
 
-function sendText(res: ServerResponse, status: number, text: string): void {
+function sendText(res: ServerResponse, options: AppOptions, status: number, text: string): void {
+  closeIfDraining(res, options);
   res.writeHead(status, { "content-type": "text/plain", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
