@@ -104,10 +104,12 @@ async function shutdown(
   await sleep(drainMs);
   // close() stops accepting and closes idle connections; busy ones close after their response.
   server.close();
-  const finished = await Promise.race([
-    closed.then(() => true),
-    sleep(deadline - Date.now()).then(() => false),
-  ]);
+  let graceTimer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<boolean>((resolve) => {
+    graceTimer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+  });
+  const finished = await Promise.race([closed.then(() => true), graceOver]);
+  clearTimeout(graceTimer);
   if (!finished) {
     options.log({ level: "error", msg: "grace period over: cutting the connections still open" });
     server.closeAllConnections();
