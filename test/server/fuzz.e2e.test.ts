@@ -115,7 +115,9 @@ describe("fuzzing the live server", () => {
       fc.asyncProperty(fc.array(requestArb, { minLength: batch, maxLength: batch }), async (requests) => {
         const replies = await Promise.all(requests.map(({ path, body }) => server.post(path, body)));
         sent += requests.length;
-        replies.forEach((reply, i) => assertWellFormed(requests[i]?.body ?? "", reply));
+        replies.forEach((reply, i) => {
+          assertWellFormed(requests[i]?.body ?? "", reply);
+        });
       }),
       { numRuns: runs },
     );
