@@ -109,6 +109,7 @@ async function prepareCertificates(flags: ServeFlags): Promise<void> {
 /** The webhook in this process (the only one, or one worker of several). */
 async function serveProcess(flags: ServeFlags): Promise<void> {
   const metrics = new WebhookMetrics();
+  if (cluster.isWorker) reportToClusterPrimary(metrics);
   const running = await startHttpsServer({
     port: flags.port,
     certDir: flags.certDir,
@@ -119,9 +120,7 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     graceMs: flags.graceMs,
   });
   let metricsServer: { port: number; close(): Promise<void> } | undefined;
-  if (cluster.isWorker) {
-    reportToClusterPrimary(metrics);
-  } else {
+  if (cluster.isPrimary) {
     metricsServer = await startMetricsServer(flags.metricsPort, registryCollector(metrics.registry));
     jsonLogger({
       msg: `metrics on http://localhost:${metricsServer.port}/metrics`,

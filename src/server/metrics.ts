@@ -103,4 +103,7 @@ export function registryCollector(registry: Registry) {
 /** In a cluster worker: the primary's AggregatorRegistry collects this registry over IPC. */
 export function reportToClusterPrimary(metrics: WebhookMetrics): void {
   AggregatorRegistry.setRegistries([metrics.registry]);
+  // prom-client installs the worker's answer to the primary's requests when an AggregatorRegistry is
+  // constructed, in the primary and in workers alike.
+  new AggregatorRegistry();
 }

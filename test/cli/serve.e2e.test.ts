@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, it } from "node:test";
 import { parseServeFlags } from "../../src/cli/serve.js";
-import { httpGet, sample } from "../server/metrics.e2e.test.js";
+import { httpGet, sample } from "../support/metrics-text.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
 
@@ -15,7 +15,7 @@ const validatePath = "/validate-batch-forkspacer-com-v1-module";
 const mainScript = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 
 /** Starts `module-admission serve` and waits for the log lines that give its ports. */
-async function startServe(args: string[]) {
+async function startServe(args: string[], workers: number) {
   const child = spawn(process.execPath, ["--import", "tsx", mainScript, "serve", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -27,7 +27,8 @@ async function startServe(args: string[]) {
       logs.push(entry);
       found.port ??= entry.port;
       found.metricsPort ??= entry.metricsPort;
-      if (found.port && found.metricsPort) resolve(found as { port: number; metricsPort: number });
+      const serving = logs.filter((log) => log.port !== undefined).length;
+      if (serving === workers && found.metricsPort) resolve(found as { port: number; metricsPort: number });
     });
     child.once("exit", (code) => reject(new Error(`serve exited with ${code} before serving`)));
   });
@@ -62,20 +63,23 @@ describe("module-admission serve", () => {
     timeout: 120_000,
   }, async () => {
     const certDir = mkdtempSync(join(tmpdir(), "module-admission-cli-"));
-    const serve = await startServe([
-      "--port",
-      "0",
-      "--cert-dir",
-      certDir,
-      "--metrics-port",
-      "0",
-      "--workers",
-      "2",
-      "--drain-seconds",
-      "3",
-      "--grace-seconds",
-      "30",
-    ]);
+    const serve = await startServe(
+      [
+        "--port",
+        "0",
+        "--cert-dir",
+        certDir,
+        "--metrics-port",
+        "0",
+        "--workers",
+        "2",
+        "--drain-seconds",
+        "3",
+        "--grace-seconds",
+        "30",
+      ],
+      2,
+    );
     const ca = readFileSync(join(certDir, "ca.crt"), "utf8");
     const agent = new Agent({ ca, keepAlive: true });
     /** A POST whose body is sent in two parts; `finish` sends the second. */
