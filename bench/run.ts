@@ -229,13 +229,17 @@ try {
   await Promise.all([ceiling.stop(), ...[...servers.values()].map((server) => server.stop())]);
 }
 
-/** A fixed rate of mixed validate and mutate requests; resident memory at the start and at the end. */
+/** A fixed rate of mixed validate and mutate requests; resident memory near the start and at the end. */
 async function runSoak(server: Server) {
   const rssBytes = () => {
     const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
     return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) * 1024;
   };
-  const startRss = rssBytes();
+  // Start is measured a tenth into the soak, once the heap has settled at the soak's rate.
+  let startRss = 0;
+  const settled = setTimeout(() => {
+    startRss = rssBytes();
+  }, soakSeconds * 100);
   const result = await autocannon({
     url: `https://127.0.0.1:${server.port}`,
     connections: 10,
@@ -251,6 +255,7 @@ async function runSoak(server: Server) {
       { method: "POST", path: mutatePath, headers: { "content-type": "application/json" }, body: mutateBody },
     ],
   });
+  clearTimeout(settled);
   const endRss = rssBytes();
   return {
     seconds: soakSeconds,
