@@ -15,6 +15,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * differ are replaced whole: defaulters here never edit list items in place.
  */
 export function diffToPatch(before: unknown, after: unknown, path = ""): PatchOperation[] {
+  // Defaulters copy only what they change: an untouched subtree is the same object, no need to compare.
+  if (before === after) return [];
   if (isPlainObject(before) && isPlainObject(after)) {
     const ops: PatchOperation[] = [];
     for (const key of Object.keys(before)) {

@@ -1,19 +1,29 @@
+import cluster from "node:cluster";
 import { parseArgs } from "node:util";
 import { webhookPath } from "../admission/resource-kind.js";
 import { addonOperatorKinds } from "../resources/addon-operator-configmap/index.js";
-import { serviceDnsNames } from "../server/certificates.js";
+import { ensureCertDir, serviceDnsNames } from "../server/certificates.js";
+import { runPrimary } from "../server/cluster.js";
 import { startHttpsServer } from "../server/https-server.js";
 import { jsonLogger } from "../server/log.js";
+import {
+  registryCollector,
+  reportToClusterPrimary,
+  startMetricsServer,
+  WebhookMetrics,
+} from "../server/metrics.js";
 import { prepareClusterFeatures } from "./serve-cluster.js";
 
 export const serveUsage = `serve   Serve the admission webhooks over HTTPS
           --port N            port to listen on (default 8443)
-          --cert-dir DIR      tls.crt, tls.key (and ca.crt); generated when absent (default certs)
+          --cert-dir DIR      tls.crt, tls.key (and ca.crt); generated when absent, reloaded when
+                              they change (default certs)
           --service NAME      Service name for generated certificates (default module-admission)
           --namespace NS      Service namespace for generated certificates (default module-admission)
-          --modules-dir DIR   addon-operator modules: serve /validate-addon-operator-configmap
-          --global-hooks-dir DIR  addon-operator global hooks (openapi/ holds the global schema)
-          --addon-configmap NS/NAME  the ConfigMap addon-operator reads (default addon-operator/addon-operator)
+          --metrics-port N    Prometheus metrics over plain HTTP at /metrics (default 8080)
+          --workers N         processes sharing the port, to use N cores (default 1)
+          --drain-seconds S   after SIGTERM: answer with Connection: close, unready (default 5)
+          --grace-seconds S   after SIGTERM: exit at the latest, cutting what is left (default 25)
           --kubeconfig FILE   cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)
           --workspace-check auto|off
                               deny Modules whose spec.workspace does not exist; auto: when there is
@@ -23,9 +33,30 @@ export const serveUsage = `serve   Serve the admission webhooks over HTTPS
                               Secret: issued when empty or expiring, written to --cert-dir, renewed
           --webhook-configuration NAME
                               with --self-signed-secret: inject the CA into the caBundle of the
-                              Mutating- and ValidatingWebhookConfiguration of this name`;
+                              Mutating- and ValidatingWebhookConfiguration of this name
+          --modules-dir DIR   addon-operator modules: serve /validate-addon-operator-configmap
+          --global-hooks-dir DIR  addon-operator global hooks (openapi/ holds the global schema)
+          --addon-configmap NS/NAME  the ConfigMap addon-operator reads (default addon-operator/addon-operator)`;
 
-export async function serve(args: string[]): Promise<void> {
+export interface ServeFlags {
+  port: number;
+  certDir: string;
+  service: string;
+  namespace: string;
+  metricsPort: number;
+  workers: number;
+  drainMs: number;
+  graceMs: number;
+  kubeconfig?: string;
+  workspaceCheck: string;
+  selfSignedSecret?: string;
+  webhookConfiguration?: string;
+  modulesDir?: string;
+  globalHooksDir?: string;
+  addonConfigMap: string;
+}
+
+export function parseServeFlags(args: string[]): ServeFlags {
   const { values } = parseArgs({
     args,
     options: {
@@ -33,37 +64,132 @@ export async function serve(args: string[]): Promise<void> {
       "cert-dir": { type: "string", default: "certs" },
       service: { type: "string", default: "module-admission" },
       namespace: { type: "string", default: "module-admission" },
-      "modules-dir": { type: "string" },
-      "global-hooks-dir": { type: "string" },
-      "addon-configmap": { type: "string", default: "addon-operator/addon-operator" },
+      "metrics-port": { type: "string", default: "8080" },
+      workers: { type: "string", default: "1" },
+      "drain-seconds": { type: "string", default: "5" },
+      "grace-seconds": { type: "string", default: "25" },
       kubeconfig: { type: "string" },
       "workspace-check": { type: "string", default: "auto" },
       "self-signed-secret": { type: "string" },
       "webhook-configuration": { type: "string" },
+      "modules-dir": { type: "string" },
+      "global-hooks-dir": { type: "string" },
+      "addon-configmap": { type: "string", default: "addon-operator/addon-operator" },
     },
   });
-  const certDir = values["cert-dir"];
-  const cluster = await prepareClusterFeatures({
+  return {
+    port: number(values, "port", { integer: true, max: 65535 }),
+    certDir: values["cert-dir"],
+    service: values.service,
+    namespace: values.namespace,
+    metricsPort: number(values, "metrics-port", { integer: true, max: 65535 }),
+    workers: number(values, "workers", { integer: true, min: 1, max: 256 }),
+    drainMs: number(values, "drain-seconds", {}) * 1000,
+    graceMs: number(values, "grace-seconds", {}) * 1000,
     kubeconfig: values.kubeconfig,
     workspaceCheck: values["workspace-check"],
     selfSignedSecret: values["self-signed-secret"],
     webhookConfiguration: values["webhook-configuration"],
-    certDir,
-    dnsNames: serviceDnsNames(values.service, values.namespace),
+    modulesDir: values["modules-dir"],
+    globalHooksDir: values["global-hooks-dir"],
+    addonConfigMap: values["addon-configmap"],
+  };
+}
+
+function number(
+  values: Record<string, string | boolean | undefined>,
+  flag: string,
+  { integer = false, min = 0, max = Number.MAX_SAFE_INTEGER },
+): number {
+  const text = String(values[flag] ?? "");
+  const value = Number(text);
+  if (
+    text.trim() === "" ||
+    !Number.isFinite(value) ||
+    (integer && !Number.isInteger(value)) ||
+    value < min ||
+    value > max
+  ) {
+    throw new Error(
+      `--${flag}: ${JSON.stringify(text)} is not ${integer ? "an integer" : "a number"} from ${min} to ${max}`,
+    );
+  }
+  return value;
+}
+
+export async function serve(args: string[]): Promise<void> {
+  const flags = parseServeFlags(args);
+  if (cluster.isPrimary && flags.workers > 1) {
+    // Workers must share one certificate: generate it once here, before they start. (A selfSigned
+    // Secret is shared by design; each worker reads it.)
+    if (flags.selfSignedSecret === undefined) await ensureDevCertificates(flags);
+    await runPrimary({
+      workers: flags.workers,
+      metricsPort: flags.metricsPort,
+      graceMs: flags.graceMs,
+      log: jsonLogger,
+    });
+    return;
+  }
+  await serveProcess(flags);
+}
+
+async function ensureDevCertificates(flags: ServeFlags): Promise<void> {
+  const { created } = await ensureCertDir(flags.certDir, serviceDnsNames(flags.service, flags.namespace));
+  if (created) {
+    jsonLogger({
+      msg: `no certificate in ${flags.certDir}: generated a CA (ca.crt) and a serving certificate there`,
+    });
+  }
+}
+
+/** The webhook in this process (the only one, or one worker of several). */
+async function serveProcess(flags: ServeFlags): Promise<void> {
+  const clusterFeatures = await prepareClusterFeatures({
+    kubeconfig: flags.kubeconfig,
+    workspaceCheck: flags.workspaceCheck,
+    selfSignedSecret: flags.selfSignedSecret,
+    webhookConfiguration: flags.webhookConfiguration,
+    certDir: flags.certDir,
+    dnsNames: serviceDnsNames(flags.service, flags.namespace),
     log: jsonLogger,
   });
-  const kinds = [...cluster.kinds, ...addonOperatorKinds(values)];
+  const kinds = [
+    ...clusterFeatures.kinds,
+    ...addonOperatorKinds({
+      "modules-dir": flags.modulesDir,
+      "global-hooks-dir": flags.globalHooksDir,
+      "addon-configmap": flags.addonConfigMap,
+    }),
+  ];
+  const metrics = new WebhookMetrics();
+  if (cluster.isWorker) reportToClusterPrimary(metrics);
   const running = await startHttpsServer({
-    port: Number(values.port),
-    certDir,
+    port: flags.port,
+    certDir: flags.certDir,
     kinds,
     log: jsonLogger,
-    isReady: cluster.isReady,
+    isReady: clusterFeatures.isReady,
+    metrics,
+    drainMs: flags.drainMs,
+    graceMs: flags.graceMs,
   });
-  cluster.attach(running.server);
+  clusterFeatures.attach(running.server);
+  let metricsServer: { port: number; close(): Promise<void> } | undefined;
+  if (cluster.isPrimary) {
+    metricsServer = await startMetricsServer(flags.metricsPort, registryCollector(metrics.registry));
+    jsonLogger({
+      msg: `metrics on http://localhost:${metricsServer.port}/metrics`,
+      metricsPort: metricsServer.port,
+    });
+  }
   const paths = kinds.flatMap((kind) => [webhookPath(kind, "mutate"), webhookPath(kind, "validate")]);
-  jsonLogger({ msg: `serving on https://localhost:${running.port}`, paths });
-  const stop = () => void Promise.all([cluster.stop(), running.close()]).then(() => process.exit(0));
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  jsonLogger({ msg: `serving on https://localhost:${running.port}`, port: running.port, paths });
+  const terminate = async () => {
+    const clean = await running.shutdown();
+    await Promise.all([metricsServer?.close(), clusterFeatures.stop()]);
+    process.exit(clean ? 0 : 1);
+  };
+  process.once("SIGTERM", terminate);
+  process.once("SIGINT", terminate);
 }

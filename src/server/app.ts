@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { mutate, validate } from "../admission/handler.js";
 import { type ResourceKind, webhookPath } from "../admission/resource-kind.js";
 import {
@@ -8,14 +8,20 @@ import {
   reviewResponse,
 } from "../admission/review.js";
 import type { Logger } from "./log.js";
+import type { WebhookMetrics } from "./metrics.js";
+import { readBody } from "./read-body.js";
 
 /** The API server sends at most 3 MiB objects; allow for the old object and the envelope. */
-const maxBodyBytes = "7mb";
+export const maxBodyBytes = 7 * 1024 * 1024;
 
 export interface AppOptions {
   kinds: ResourceKind[];
   log: Logger;
+  /** Readiness beyond the server's own (e.g. caches synced); /readyz fails while it returns false. */
   isReady?: () => boolean;
+  /** True once shutdown has begun: /readyz fails and every response closes its connection. */
+  isDraining?: () => boolean;
+  metrics?: WebhookMetrics;
 }
 
 type Review = (
@@ -23,104 +29,169 @@ type Review = (
   request: AdmissionRequest,
 ) => AdmissionResponse | Promise<AdmissionResponse>;
 
+interface Route {
+  kind: ResourceKind;
+  review: Review;
+}
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
 /**
  * The HTTP face of the webhook: for each kind, its validate and mutate paths, plus health probes. All
- * knowledge of a kind's fields lives in the kind's own Validator and Defaulter.
+ * knowledge of a kind's fields lives in the kind's own Validator and Defaulter. Plain node:http rather
+ * than a framework: the webhook sits in the path of every write, and this is its hot path.
  */
-export function createApp(options: AppOptions): express.Express {
-  const app = express();
-  app.disable("x-powered-by");
-  app.disable("etag");
-  app.get("/healthz", (_req, res) => {
-    res.type("text/plain").send("ok");
-  });
-  app.get("/readyz", (_req, res) => {
-    const ready = options.isReady?.() ?? true;
-    res
-      .status(ready ? 200 : 503)
-      .type("text/plain")
-      .send(ready ? "ok" : "not ready");
-  });
-  const json = express.json({ limit: maxBodyBytes, type: () => true, strict: false });
+export function createApp(options: AppOptions): RequestListener {
+  const routes = new Map<string, Route>();
   for (const kind of options.kinds) {
-    app.post(webhookPath(kind, "validate"), requireJson, json, reviewRoute(kind, validate, options.log));
-    app.post(webhookPath(kind, "mutate"), requireJson, json, reviewRoute(kind, mutate, options.log));
+    routes.set(webhookPath(kind, "validate"), { kind, review: validate });
+    routes.set(webhookPath(kind, "mutate"), { kind, review: mutate });
   }
-  app.use(errorHandler);
-  return app;
-}
-
-function requireJson(req: Request, res: Response, next: NextFunction): void {
-  if (req.is("application/json")) {
-    next();
-    return;
-  }
-  res.status(400).json({
-    error: `Content-Type must be application/json, got ${JSON.stringify(req.get("content-type") ?? "")}`,
-  });
-}
-
-function reviewRoute(kind: ResourceKind, review: Review, log: Logger) {
-  return async (req: Request, res: Response) => {
-    const started = process.hrtime.bigint();
-    const parsed = parseAdmissionReview(req.body);
-    if ("problem" in parsed) {
-      res.status(400).json({ error: `not an AdmissionReview: ${parsed.problem}` });
+  return (req, res) => {
+    const draining = options.isDraining?.() ?? false;
+    // The API server appends ?timeout=10s to webhook URLs.
+    const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
+    const route = routes.get(path);
+    if (route) {
+      if (req.method !== "POST") {
+        req.resume();
+        sendJson(res, options, 405, { error: `${req.method} is not allowed; admission reviews are POSTed` });
+        return;
+      }
+      const finished = options.metrics?.started(path);
+      serveReview(req, res, path, route, options).then(
+        (code) => finished?.(code),
+        (error) => {
+          options.log({ level: "error", msg: "request failed", path, error: String(error?.stack ?? error) });
+          if (!res.headersSent) sendJson(res, options, 500, { error: "internal error" });
+          finished?.(500);
+        },
+      );
       return;
     }
-    const { request } = parsed;
-    let response: AdmissionResponse;
-    try {
-      response = await review(kind, request);
-    } catch (error) {
-      // A bug must not turn into a bare 500 (the API server would report a transport error): answer
-      // the review, deny, and keep serving.
-      log({
-        level: "error",
-        msg: "review failed",
-        uid: request.uid,
-        error: String((error as Error)?.stack ?? error),
-      });
-      response = {
-        uid: request.uid,
-        allowed: false,
-        status: {
-          code: 500,
-          reason: "InternalError",
-          message: `internal error while reviewing: ${String(error)}`,
-        },
-      };
+    req.resume();
+    if (req.method === "GET" && path === "/healthz") {
+      sendText(res, options, 200, "ok");
+    } else if (req.method === "GET" && path === "/readyz") {
+      const ready = !draining && (options.isReady?.() ?? true);
+      sendText(res, options, ready ? 200 : 503, ready ? "ok" : draining ? "shutting down" : "not ready");
+    } else {
+      sendJson(res, options, 404, { error: `no webhook at ${JSON.stringify(path)}` });
     }
-    res.json(reviewResponse(response));
-    log({
-      msg: "admission review",
-      path: req.path,
-      uid: request.uid,
-      kind: request.kind.kind,
-      object: `${request.namespace ?? ""}/${request.name ?? objectName(request.object)}`,
-      operation: request.operation,
-      dryRun: request.dryRun === true,
-      allowed: response.allowed,
-      patched: response.patch !== undefined,
-      durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-    });
   };
+}
+
+/** One AdmissionReview, from body to answer; resolves to the HTTP status sent. */
+async function serveReview(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  route: Route,
+  options: AppOptions,
+): Promise<number> {
+  const started = process.hrtime.bigint();
+  const contentType = req.headers["content-type"] ?? "";
+  if (!isJson(contentType)) {
+    req.resume();
+    return sendJson(res, options, 400, {
+      error: `Content-Type must be application/json, got ${JSON.stringify(contentType)}`,
+    });
+  }
+  const body = await readBody(req, maxBodyBytes);
+  if ("tooLarge" in body) {
+    return sendJson(res, options, 413, { error: `request body exceeds ${maxBodyBytes} bytes (7 MiB)` });
+  }
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(body.text);
+  } catch (error) {
+    return sendJson(res, options, 400, {
+      error: `request body is not valid JSON: ${(error as Error).message}`,
+    });
+  }
+  const parsed = parseAdmissionReview(parsedBody);
+  if ("problem" in parsed)
+    return sendJson(res, options, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
+  const { request } = parsed;
+  const response = await reviewSafely(route, request, options);
+  if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response));
+  sendJson(res, options, 200, reviewResponse(response));
+  options.log({
+    msg: "admission review",
+    path,
+    uid: request.uid,
+    kind: request.kind.kind,
+    object: `${request.namespace ?? ""}/${request.name ?? objectName(request.object)}`,
+    operation: request.operation,
+    dryRun: request.dryRun === true,
+    allowed: response.allowed,
+    patched: response.patch !== undefined,
+    durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+  });
+  return 200;
+}
+
+/**
+ * A bug must not turn into a bare 500 (the API server would report a transport error, and with
+ * failurePolicy Ignore admit the object unchecked): answer the review, deny, and keep serving.
+ */
+async function reviewSafely(route: Route, request: AdmissionRequest, options: AppOptions) {
+  try {
+    return await route.review(route.kind, request);
+  } catch (error) {
+    options.log({
+      level: "error",
+      msg: "review failed",
+      uid: request.uid,
+      error: String((error as Error)?.stack ?? error),
+    });
+    return {
+      uid: request.uid,
+      allowed: false,
+      status: {
+        code: 500,
+        reason: "InternalError",
+        message: `internal error while reviewing: ${String(error)}`,
+      },
+    } satisfies AdmissionResponse;
+  }
+}
+
+function denialCauses(response: AdmissionResponse): string[] {
+  const causes = response.status?.details?.causes?.map((cause) => cause.type) ?? [];
+  return causes.length > 0 ? causes : [response.status?.reason ?? "Unknown"];
+}
+
+/** `application/json`, any case, with or without parameters such as charset. */
+function isJson(contentType: string): boolean {
+  return contentType.split(";", 1)[0]?.trim().toLowerCase() === "application/json";
+}
+
+/**
+ * Checked when the answer is written, not when the request came: a request in flight when shutdown
+ * begins must close its connection too. Tells the API server, which reuses idle connections, to open
+ * its next one elsewhere.
+ */
+function closeIfDraining(res: ServerResponse, options: AppOptions): void {
+  if (options.isDraining?.()) res.setHeader("connection", "close");
+}
+
+function sendJson(res: ServerResponse, options: AppOptions, status: number, body: unknown): number {
+  closeIfDraining(res, options);
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+  return status;
+}
+
+function sendText(res: ServerResponse, options: AppOptions, status: number, text: string): void {
+  closeIfDraining(res, options);
+  res.writeHead(status, { "content-type": "text/plain", "content-length": Buffer.byteLength(text) });
+  res.end(text);
 }
 
 function objectName(object: unknown): string {
   const metadata = (object as { metadata?: { name?: unknown; generateName?: unknown } } | undefined)
     ?.metadata;
   return String(metadata?.name ?? metadata?.generateName ?? "");
-}
-
-function errorHandler(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
-  const status = (error as { status?: number }).status ?? 500;
-  const type = (error as { type?: string }).type;
-  const message =
-    type === "entity.too.large"
-      ? `request body exceeds ${maxBodyBytes}`
-      : type === "entity.parse.failed"
-        ? "request body is not valid JSON"
-        : "internal error";
-  res.status(status).json({ error: message });
 }

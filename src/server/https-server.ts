@@ -2,8 +2,13 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import { createApp } from "./app.js";
+import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";
 import type { Logger } from "./log.js";
+import type { WebhookMetrics } from "./metrics.js";
+
+/** controller-runtime's webhook server: IdleTimeout 90 s, ReadHeaderTimeout 32 s. */
+export const defaultTimeouts = { keepAliveMs: 90_000, headersMs: 32_000 };
 
 export interface ServeOptions {
   port: number;
@@ -11,39 +16,109 @@ export interface ServeOptions {
   certDir: string;
   kinds: ResourceKind[];
   log: Logger;
-  /** readyz answers 503 until this says ready (e.g. until an informer cache has synced). */
   isReady?: () => boolean;
+  metrics?: WebhookMetrics;
+  /** After SIGTERM: how long to keep answering (with `Connection: close`) before refusing new connections. */
+  drainMs?: number;
+  /** After SIGTERM: how long until connections still open are cut and shutdown completes. */
+  graceMs?: number;
+  timeouts?: Partial<typeof defaultTimeouts>;
 }
 
 export interface RunningServer {
   server: Server;
   port: number;
+  /** Stops at once, cutting open connections (tests, errors). */
   close(): Promise<void>;
+  /**
+   * Stops as a terminating pod should: unready and `Connection: close` for the drain period, so the API
+   * server moves to other replicas while endpoints catch up; then no new connections, idle ones closed,
+   * in-flight requests finished; connections still open when the grace period ends are cut.
+   * Resolves true when everything finished within the grace period.
+   */
+  shutdown(): Promise<boolean>;
 }
 
 /**
- * The webhook over HTTPS/1.1 with TLS 1.2 or newer (the API server speaks HTTP/1.1 to webhooks).
- * Timeouts follow controller-runtime's webhook server.
+ * The webhook over HTTPS/1.1 with TLS 1.2 or newer. HTTP/2 is not offered: the API server speaks
+ * HTTP/1.1 to webhooks, and HTTP/2 brought the Rapid Reset CVEs. The certificate is reloaded when the
+ * files in certDir change.
  */
 export async function startHttpsServer(options: ServeOptions): Promise<RunningServer> {
-  const app = createApp({ kinds: options.kinds, log: options.log, isReady: options.isReady });
+  let draining = false;
+  const app = createApp({
+    kinds: options.kinds,
+    log: options.log,
+    isReady: options.isReady,
+    isDraining: () => draining,
+    metrics: options.metrics,
+  });
+  const timeouts = { ...defaultTimeouts, ...options.timeouts };
   const server = createServer(
     { ...readServingCertificate(options.certDir), minVersion: "TLSv1.2", ALPNProtocols: ["http/1.1"] },
     app,
   );
-  server.keepAliveTimeout = 90_000;
-  server.headersTimeout = 32_000;
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  server.headersTimeout = timeouts.headersMs;
+  const reloader = watchCertificates(
+    options.certDir,
+    (pair) => server.setSecureContext({ ...pair, minVersion: "TLSv1.2" }),
+    options.log,
+  );
+  server.on("close", () => reloader.stop());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  const closed = new Promise<void>((resolve) => server.once("close", resolve));
+  let shuttingDown: Promise<boolean> | undefined;
   return {
     server,
     port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      draining = true;
+      server.close();
+      server.closeAllConnections();
+      await closed;
+    },
+    shutdown: () => {
+      shuttingDown ??= shutdown(server, closed, options, () => {
+        draining = true;
+      });
+      return shuttingDown;
+    },
   };
+}
+
+async function shutdown(
+  server: Server,
+  closed: Promise<void>,
+  options: ServeOptions,
+  startDraining: () => void,
+): Promise<boolean> {
+  const drainMs = options.drainMs ?? 5_000;
+  const graceMs = Math.max(options.graceMs ?? 25_000, drainMs);
+  const deadline = Date.now() + graceMs;
+  startDraining();
+  options.log({ msg: "shutting down: unready, closing connections after each response", drainMs, graceMs });
+  await sleep(drainMs);
+  // close() stops accepting and closes idle connections; busy ones close after their response.
+  server.close();
+  let graceTimer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<boolean>((resolve) => {
+    graceTimer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+  });
+  const finished = await Promise.race([closed.then(() => true), graceOver]);
+  clearTimeout(graceTimer);
+  if (!finished) {
+    options.log({ level: "error", msg: "grace period over: cutting the connections still open" });
+    server.closeAllConnections();
+    await closed;
+  }
+  options.log({ msg: "shut down", clean: finished });
+  return finished;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

@@ -1,122 +1,147 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { request } from "node:https";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { after, before, describe, it } from "node:test";
-import { eventually } from "../support/eventually.js";
-import { type FakeKubeApi, type KubeObject, startFakeKubeApi } from "../support/fake-kube-api.js";
-import { customModule } from "../support/modules.js";
+import { describe, it } from "node:test";
+import { parseServeFlags } from "../../src/cli/serve.js";
+import { httpGet, sample } from "../support/metrics-text.js";
+import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
-import { workspaceCrd } from "../support/workspaces.js";
 
-const name = "module-admission";
+const validatePath = "/validate-batch-forkspacer-com-v1-module";
+const mainScript = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 
-function webhookConfiguration(kind: string): KubeObject {
-  return {
-    apiVersion: "admissionregistration.k8s.io/v1",
-    kind,
-    metadata: { name },
-    webhooks: [
-      { name: "modules.batch.forkspacer.com", clientConfig: { service: { name, namespace: name } } },
-    ],
-  };
+/** Starts `module-admission serve` and waits for the log lines that give its ports. */
+async function startServe(args: string[], workers: number) {
+  const child = spawn(process.execPath, ["--import", "tsx", mainScript, "serve", ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const logs: Record<string, unknown>[] = [];
+  const ports = await new Promise<{ port: number; metricsPort: number }>((resolve, reject) => {
+    const found: { port?: number; metricsPort?: number } = {};
+    createInterface({ input: child.stdout as NonNullable<ChildProcess["stdout"]> }).on("line", (line) => {
+      const entry = JSON.parse(line);
+      logs.push(entry);
+      found.port ??= entry.port;
+      found.metricsPort ??= entry.metricsPort;
+      const serving = logs.filter((log) => log.port !== undefined).length;
+      if (serving === workers && found.metricsPort) resolve(found as { port: number; metricsPort: number });
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code} before serving`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, logs, exited, ...ports };
 }
 
-/** The `module-admission serve` process itself, pointed at the fake API server with a kubeconfig. */
-describe("module-admission serve --self-signed-secret with a kubeconfig (process, fake API server)", () => {
-  let api: FakeKubeApi;
-  let child: ChildProcess;
-  let port: number;
-  const logs: Record<string, unknown>[] = [];
-  const decode = (base64: string) => Buffer.from(base64, "base64").toString("utf8");
-  const ca = () => decode(api.get("v1", "Secret", name, `${name}-tls`)?.data["ca.crt"]);
-
-  const send = (method: string, path: string, body?: unknown) =>
-    new Promise<{ status: number; json: KubeObject }>((resolve, reject) => {
-      const req = request(
-        {
-          host: "127.0.0.1",
-          port,
-          method,
-          path,
-          ca: ca(),
-          servername: "localhost",
-          headers: { "content-type": "application/json" },
-        },
-        (res) => {
-          let text = "";
-          res.on("data", (chunk: Buffer) => {
-            text += chunk.toString("utf8");
-          });
-          res.on("end", () =>
-            resolve({ status: res.statusCode ?? 0, json: text.startsWith("{") ? JSON.parse(text) : {} }),
-          );
-        },
-      );
-      req.on("error", reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
+describe("module-admission serve", () => {
+  it("rejects bad flag values naming the flag", () => {
+    assert.throws(
+      () => parseServeFlags(["--workers", "0"]),
+      /--workers: "0" is not an integer from 1 to 256/,
+    );
+    assert.throws(
+      () => parseServeFlags(["--metrics-port", "http"]),
+      /--metrics-port: "http" is not an integer/,
+    );
+    assert.throws(() => parseServeFlags(["--drain-seconds", "-1"]), /--drain-seconds/);
+    assert.deepEqual(parseServeFlags([]), {
+      port: 8443,
+      certDir: "certs",
+      service: "module-admission",
+      namespace: "module-admission",
+      metricsPort: 8080,
+      workers: 1,
+      drainMs: 5000,
+      graceMs: 25000,
     });
+  });
 
-  before(async () => {
-    api = await startFakeKubeApi();
-    api.put(workspaceCrd);
-    api.put(webhookConfiguration("MutatingWebhookConfiguration"));
-    api.put(webhookConfiguration("ValidatingWebhookConfiguration"));
-    const certDir = mkdtempSync(join(tmpdir(), "serve-process-"));
-    const args = ["--import", "tsx", "src/cli/main.ts", "serve", "--port", "0", "--cert-dir", certDir];
-    args.push("--kubeconfig", api.kubeconfigPath, "--self-signed-secret", `${name}/${name}-tls`);
-    args.push("--webhook-configuration", name);
-    child = spawn(process.execPath, args, {
-      cwd: new URL("../..", import.meta.url),
-      env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), "home-")) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    port = await new Promise<number>((resolve, reject) => {
-      child.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
-      lines.on("line", (line) => {
-        const entry = JSON.parse(line) as Record<string, unknown>;
-        logs.push(entry);
-        const serving = /^serving on https:\/\/localhost:(\d+)$/.exec(String(entry.msg));
-        if (serving) resolve(Number(serving[1]));
+  it("with 2 workers: serves, sums metrics across workers, drains on SIGTERM without losing an in-flight request, exits 0", {
+    timeout: 120_000,
+  }, async () => {
+    const certDir = mkdtempSync(join(tmpdir(), "module-admission-cli-"));
+    const serve = await startServe(
+      [
+        "--port",
+        "0",
+        "--cert-dir",
+        certDir,
+        "--metrics-port",
+        "0",
+        "--workers",
+        "2",
+        "--drain-seconds",
+        "3",
+        "--grace-seconds",
+        "30",
+      ],
+      2,
+    );
+    const ca = readFileSync(join(certDir, "ca.crt"), "utf8");
+    const agent = new Agent({ ca, keepAlive: true });
+    /** A POST whose body is sent in two parts; `finish` sends the second. */
+    const post = (body: string, split = body.length) => {
+      let finish: () => void = () => {};
+      const reply = new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port: serve.port,
+            method: "POST",
+            path: validatePath,
+            agent,
+            servername: "localhost",
+            headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          },
+        );
+        req.on("error", reject);
+        req.write(body.slice(0, split));
+        finish = () => req.end(body.slice(split));
       });
-    });
-  });
-  after(async () => {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-    await api.close();
-  });
-
-  it("issued its certificate into the Secret and the CA into both webhook configurations before serving", () => {
-    assert.ok(
-      logs.some((l) =>
-        String(l.msg).startsWith(
-          `issued a self-signed CA and serving certificate into Secret ${name}/${name}-tls`,
-        ),
-      ),
-    );
-    for (const kind of ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]) {
-      const configuration = api.get("admissionregistration.k8s.io/v1", kind, undefined, name);
-      assert.equal(decode(configuration?.webhooks[0].clientConfig.caBundle), ca(), kind);
+      return { reply, finish };
+    };
+    const readyz = () =>
+      new Promise<number>((resolve, reject) => {
+        request(
+          { host: "127.0.0.1", port: serve.port, path: "/readyz", ca, servername: "localhost" },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        )
+          .on("error", reject)
+          .end();
+      });
+    try {
+      const body = JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
+      for (let i = 0; i < 4; i++) {
+        const whole = post(body);
+        whole.finish();
+        assert.equal((await whole.reply).status, 200);
+      }
+      const metrics = await httpGet(serve.metricsPort, "/metrics");
+      const requests = "controller_runtime_webhook_requests_total";
+      assert.equal(sample(metrics.text, requests, { webhook: validatePath, code: "200" }), 4);
+      // In flight on a keep-alive connection: headers and half the body sent when SIGTERM arrives.
+      const inFlight = post(body, Math.floor(body.length / 2));
+      serve.child.kill("SIGTERM");
+      while ((await readyz()) !== 503) await new Promise((resolve) => setTimeout(resolve, 50));
+      inFlight.finish();
+      const reply = await inFlight.reply;
+      assert.equal(reply.status, 200);
+      assert.equal(reply.connection, "close");
+      assert.equal(await serve.exited, 0);
+      assert.ok(serve.logs.some((entry) => entry.msg === "all workers stopped" && entry.clean === true));
+    } finally {
+      agent.destroy();
+      if (serve.child.exitCode === null) serve.child.kill("SIGKILL");
     }
-  });
-
-  it("gets ready once the Workspace cache synced, and denies a Module whose Workspace is missing", async () => {
-    await eventually("readyz answers 200", async () => (await send("GET", "/readyz")).status === 200);
-    const reply = await send(
-      "POST",
-      "/validate-batch-forkspacer-com-v1-module",
-      admissionReview({ operation: "CREATE", object: customModule() }),
-    );
-    assert.equal(reply.json.response.allowed, false);
-    assert.match(
-      reply.json.response.status.message,
-      /spec\.workspace: Not found: "default\/dev-environment"$/,
-    );
   });
 });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import { resourceKinds } from "../../src/resources/index.js";
 import { ensureCertDir, serviceDnsNames } from "../../src/server/certificates.js";
-import { type RunningServer, startHttpsServer } from "../../src/server/https-server.js";
+import { type RunningServer, type ServeOptions, startHttpsServer } from "../../src/server/https-server.js";
 import { silentLogger } from "../../src/server/log.js";
 
 export interface LiveServer {
@@ -25,27 +25,26 @@ export interface HttpReply {
   json: any;
 }
 
-export interface LiveServerOptions {
-  /** readyz's answer, e.g. a Workspace cache's isReady. */
-  isReady?: () => boolean;
-  /** A directory that already holds tls.crt, tls.key and ca.crt; by default fresh ones are generated. */
-  certDir?: string;
-}
+/** Server options a test may set: anything but where it listens and which certificates it starts with. */
+export type LiveServerOptions = Partial<Omit<ServeOptions, "port" | "host" | "kinds">>;
 
-/** Starts the real HTTPS server on a free port with freshly generated certificates. */
+/**
+ * Starts the real HTTPS server on a free port with freshly generated certificates (or those already
+ * in `options.certDir`).
+ */
 export async function startLiveServer(
   kinds: ResourceKind[] = resourceKinds,
   options: LiveServerOptions = {},
 ): Promise<LiveServer> {
   const certDir = options.certDir ?? mkdtempSync(join(tmpdir(), "module-admission-test-"));
-  if (!options.certDir) await ensureCertDir(certDir, serviceDnsNames("module-admission", "module-admission"));
+  await ensureCertDir(certDir, serviceDnsNames("module-admission", "module-admission"));
   const running = await startHttpsServer({
+    log: silentLogger,
+    ...options,
     port: 0,
     host: "127.0.0.1",
     certDir,
     kinds,
-    log: silentLogger,
-    isReady: options.isReady,
   });
   const ca = readFileSync(join(certDir, "ca.crt"), "utf8");
   const agent = new Agent({ ca, keepAlive: true, servername: "localhost" });

@@ -14,78 +14,112 @@ const valuesPath = FieldPath.root("spec").child("config");
  * and values of the wrong type or outside the item's constraints.
  */
 export function validateConfigValues(items: ConfigItem[], values: Record<string, unknown>): FieldErrorList {
-  const errors: FieldErrorList = [];
+  return compileConfigValues(items)(values);
+}
+
+/**
+ * The same rules with everything that depends only on the config schema worked out once: the checker
+ * for one schema, to apply to many Modules' values.
+ */
+export function compileConfigValues(
+  items: ConfigItem[],
+): (values: Record<string, unknown>) => FieldErrorList {
   const byAlias = new Map(items.map((item) => [item.alias, item]));
-  for (const key of Object.keys(values)) {
-    if (byAlias.has(key)) continue;
-    const suggestion = closestMatch(key, [...byAlias.keys()]);
-    const hint = suggestion ? `; did you mean ${JSON.stringify(suggestion)}?` : "";
-    const declared =
-      byAlias.size > 0
-        ? `the config schema declares ${[...byAlias.keys()].join(", ")}`
-        : "the Module declares no config";
-    errors.push(
-      fieldError.forbidden(valuesPath.child(key), `not declared in the config schema (${declared})${hint}`),
-    );
-  }
-  const checked = new Set<string>();
-  for (const item of items) {
+  const aliases = [...byAlias.keys()];
+  const declared =
+    byAlias.size > 0 ? `the config schema declares ${aliases.join(", ")}` : "the Module declares no config";
+  const seen = new Set<string>();
+  const checks = items.flatMap((item) => {
     // An item without exactly one type, or a repeated alias, is a schema error reported on `config`;
     // judging values against it would only add noise.
     const types = typesOf(item);
     const spec = types.length === 1 && types[0] ? item[types[0]] : undefined;
-    if (!spec || checked.has(item.alias)) continue;
-    checked.add(item.alias);
+    if (!spec || seen.has(item.alias)) return [];
+    seen.add(item.alias);
     const path = valuesPath.child(item.alias);
-    const present = Object.hasOwn(values, item.alias);
-    if (!present) {
-      if (spec.required)
-        errors.push(fieldError.required(path, "required by the config schema, even with a default"));
-      continue;
+    return [
+      {
+        alias: item.alias,
+        path,
+        required: spec.required,
+        editable: isEditable(spec),
+        rules: valueRules(item),
+      },
+    ];
+  });
+  return (values) => {
+    const errors: FieldErrorList = [];
+    for (const key of Object.keys(values)) {
+      if (byAlias.has(key)) continue;
+      const suggestion = closestMatch(key, aliases);
+      const hint = suggestion ? `; did you mean ${JSON.stringify(suggestion)}?` : "";
+      errors.push(
+        fieldError.forbidden(valuesPath.child(key), `not declared in the config schema (${declared})${hint}`),
+      );
     }
-    if (!isEditable(spec)) {
-      errors.push(fieldError.forbidden(path, "not editable: the config schema sets editable: false"));
-      continue;
+    for (const check of checks) {
+      if (!Object.hasOwn(values, check.alias)) {
+        if (check.required)
+          errors.push(fieldError.required(check.path, "required by the config schema, even with a default"));
+        continue;
+      }
+      if (!check.editable) {
+        errors.push(fieldError.forbidden(check.path, "not editable: the config schema sets editable: false"));
+        continue;
+      }
+      errors.push(...check.rules(values[check.alias], check.path));
     }
-    errors.push(...valueRules(item, values[item.alias], path));
-  }
-  return errors;
+    return errors;
+  };
 }
 
-function valueRules(item: ConfigItem, value: unknown, path: FieldPath): FieldErrorList {
+type ValueRule = (value: unknown, path: FieldPath) => FieldErrorList;
+
+/** The checker for one item's values; a regex is compiled here, once per config schema. */
+function valueRules(item: ConfigItem): ValueRule {
   if (item.string) {
-    if (typeof value !== "string") return [typeError(path, value, "string")];
-    const regex = item.string.regex === undefined ? undefined : compileRe2(item.string.regex);
-    if (regex && !("error" in regex) && !regex.test(value)) {
-      return [
-        fieldError.invalid(
-          path,
-          value,
-          `must match the regular expression ${JSON.stringify(item.string.regex)}`,
-        ),
-      ];
-    }
-    return [];
+    const pattern = item.string.regex;
+    const compiled = pattern === undefined ? undefined : compileRe2(pattern);
+    const regex = compiled && !("error" in compiled) ? compiled : undefined;
+    return (value, path) => {
+      if (typeof value !== "string") return [typeError(path, value, "string")];
+      if (regex && !regex.test(value)) {
+        return [
+          fieldError.invalid(path, value, `must match the regular expression ${JSON.stringify(pattern)}`),
+        ];
+      }
+      return [];
+    };
   }
-  if (item.integer) {
-    if (typeof value !== "number") return [typeError(path, value, "integer")];
-    if (!Number.isInteger(value)) return [fieldError.invalid(path, value, "must be a whole number")];
-    return integerBounds(value, item.integer, path);
+  const integer = item.integer;
+  if (integer) {
+    return (value, path) => {
+      if (typeof value !== "number") return [typeError(path, value, "integer")];
+      if (!Number.isInteger(value)) return [fieldError.invalid(path, value, "must be a whole number")];
+      return integerBounds(value, integer, path);
+    };
   }
-  if (item.boolean) return typeof value === "boolean" ? [] : [typeError(path, value, "boolean")];
-  if (item.option) {
-    if (typeof value !== "string") return [typeError(path, value, "string")];
-    const allowed = item.option.values ?? [];
-    return allowed.includes(value) ? [] : [fieldError.notSupported(path, value, allowed)];
+  if (item.boolean)
+    return (value, path) => (typeof value === "boolean" ? [] : [typeError(path, value, "boolean")]);
+  const option = item.option;
+  if (option) {
+    const allowed = option.values ?? [];
+    return (value, path) => {
+      if (typeof value !== "string") return [typeError(path, value, "string")];
+      return allowed.includes(value) ? [] : [fieldError.notSupported(path, value, allowed)];
+    };
   }
-  if (item.multipleOptions) {
-    if (!Array.isArray(value)) return [typeError(path, value, "array")];
-    const notStrings = value.flatMap((choice, i) =>
-      typeof choice === "string" ? [] : [typeError(path.index(i), choice, "string")],
-    );
-    return notStrings.length > 0 ? notStrings : selectionRules(value as string[], item.multipleOptions, path);
+  const multipleOptions = item.multipleOptions;
+  if (multipleOptions) {
+    return (value, path) => {
+      if (!Array.isArray(value)) return [typeError(path, value, "array")];
+      const notStrings = value.flatMap((choice, i) =>
+        typeof choice === "string" ? [] : [typeError(path.index(i), choice, "string")],
+      );
+      return notStrings.length > 0 ? notStrings : selectionRules(value as string[], multipleOptions, path);
+    };
   }
-  return [];
+  return () => [];
 }
 
 function typeError(path: FieldPath, value: unknown, expected: string) {

@@ -4,8 +4,7 @@ import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { Module, WorkspaceReference } from "../../generated/module.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
-import { validateConfigSchema } from "./config-schema-rules.js";
-import { validateConfigValues } from "./config-values-rules.js";
+import { configValidator } from "./config-validator-cache.js";
 import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
 import { validateSpecUpdate } from "./update-rules.js";
@@ -29,10 +28,11 @@ function validateModule(object: unknown, extraRules: (module: Module) => FieldEr
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
   if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
   const module = object as Module;
+  const config = configValidator(module.config ?? []);
   const errors = [
-    ...validateConfigSchema(module.config ?? []),
+    ...config.schemaErrors,
     ...validateSpec(module.spec),
-    ...validateConfigValues(module.config ?? [], module.spec.config ?? {}),
+    ...config.validateValues(module.spec.config ?? {}),
     ...extraRules(module),
   ];
   return { errors, warnings: [...unknown, ...moduleWarnings(module)] };

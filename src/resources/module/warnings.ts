@@ -21,9 +21,11 @@ export function moduleWarnings(module: Module): string[] {
     );
   }
   const declared = new Set((module.config ?? []).map((item) => item.alias));
-  const referenced = new Set(
-    [...JSON.stringify(module.spec).matchAll(templateConfigRef)].map((m) => m[1] ?? ""),
-  );
+  const referenced = new Set<string>();
+  forEachString(module.spec, (text) => {
+    if (!text.includes("{{")) return;
+    for (const match of text.matchAll(templateConfigRef)) referenced.add(match[1] ?? "");
+  });
   for (const alias of referenced) {
     if (!declared.has(alias)) {
       warnings.push(`spec: a template uses .config.${alias}, which the config schema does not declare`);
@@ -38,4 +40,20 @@ export function moduleWarnings(module: Module): string[] {
     }
   }
   return warnings.map(fitWarning);
+}
+
+/**
+ * Every string in a JSON value, keys included. Cheaper than matching over JSON.stringify of the whole
+ * spec (this runs on every admission), and a template cannot span two strings.
+ */
+function forEachString(value: unknown, visit: (text: string) => void): void {
+  if (typeof value === "string") visit(value);
+  else if (Array.isArray(value)) for (const item of value) forEachString(item, visit);
+  else if (value !== null && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    for (const key in record) {
+      visit(key);
+      forEachString(record[key], visit);
+    }
+  }
 }

@@ -1,0 +1,109 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/**
+ * The webhook's Prometheus metrics, named as controller-runtime names its webhook metrics so that
+ * existing dashboards and alerts work unchanged. Labels stay bounded: `webhook` is one of the served
+ * paths, `code` an HTTP status, `kind` a served kind and `cause` a StatusCause type or status reason;
+ * never a field path or anything else the request chooses.
+ */
+export class WebhookMetrics {
+  readonly registry = new Registry();
+  private readonly latency = new Histogram({
+    name: "controller_runtime_webhook_latency_seconds",
+    help: "Histogram of the latency of processing admission requests",
+    labelNames: ["webhook"],
+    registers: [this.registry],
+  });
+  private readonly requests = new Counter({
+    name: "controller_runtime_webhook_requests_total",
+    help: "Total number of admission requests by HTTP status code.",
+    labelNames: ["webhook", "code"],
+    registers: [this.registry],
+  });
+  private readonly inFlight = new Gauge({
+    name: "controller_runtime_webhook_requests_in_flight",
+    help: "Current number of admission requests being served.",
+    labelNames: ["webhook"],
+    registers: [this.registry],
+  });
+  private readonly denials = new Counter({
+    name: "module_admission_denials_total",
+    help: "Admission requests denied, by kind and by cause (StatusCause type, or status reason when the denial has no causes).",
+    labelNames: ["kind", "cause"],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Call when a webhook request arrives; the returned function records its end. */
+  started(webhook: string): (code: number) => void {
+    const inFlight = this.inFlight.labels(webhook);
+    const stopTimer = this.latency.labels(webhook).startTimer();
+    inFlight.inc();
+    return (code) => {
+      stopTimer();
+      inFlight.dec();
+      this.requests.labels(webhook, String(code)).inc();
+    };
+  }
+
+  /** One denial: each distinct cause type counts once. */
+  denied(kind: string, causes: readonly string[]): void {
+    for (const cause of new Set(causes)) this.denials.labels(kind, cause).inc();
+  }
+}
+
+export interface MetricsServer {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** GET /metrics in the Prometheus text format over plain HTTP, as controller-runtime's metrics endpoint. */
+export async function startMetricsServer(
+  port: number,
+  collect: () => Promise<{ contentType: string; body: string }>,
+  host?: string,
+): Promise<MetricsServer> {
+  const server = createServer((req, res) => {
+    if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found; metrics are at /metrics\n");
+      return;
+    }
+    collect().then(
+      ({ contentType, body }) => res.writeHead(200, { "content-type": contentType }).end(body),
+      (error) =>
+        res.writeHead(500, { "content-type": "text/plain" }).end(`collecting metrics failed: ${error}\n`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The collector for one process's own registry. */
+export function registryCollector(registry: Registry) {
+  return async () => ({ contentType: registry.contentType, body: await registry.metrics() });
+}
+
+/** In a cluster worker: the primary's AggregatorRegistry collects this registry over IPC. */
+export function reportToClusterPrimary(metrics: WebhookMetrics): void {
+  AggregatorRegistry.setRegistries([metrics.registry]);
+  // prom-client installs the worker's answer to the primary's requests when an AggregatorRegistry is
+  // constructed, in the primary and in workers alike.
+  new AggregatorRegistry();
+}

@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import type { ConfigItem } from "../../../src/generated/module.js";
+import { validateConfigSchema } from "../../../src/resources/module/config-schema-rules.js";
+import {
+  configValidator,
+  setConfigValidatorCache,
+} from "../../../src/resources/module/config-validator-cache.js";
+import { validateConfigValues } from "../../../src/resources/module/config-values-rules.js";
+import { helmModule } from "../../support/modules.js";
+
+const items = () => helmModule().config ?? [];
+
+const values = fc.dictionary(
+  fc.constantFrom("version", "replicas", "host", "metrics", "features", "repliacs"),
+  fc.oneof(
+    fc.jsonValue(),
+    fc.constantFrom("21.2.9", "redis.local", "UPPER", ["logging"], ["x", "x"], 3, 3.5, true),
+  ),
+);
+
+describe("cached config validators", () => {
+  it("give the same errors as the rules themselves, cache on and off", () => {
+    for (const cache of [true, false]) {
+      setConfigValidatorCache(cache);
+      fc.assert(
+        fc.property(values, fc.nat(4), fc.integer({ min: -2, max: 9 }), (config, index, max) => {
+          const schema = items();
+          const integer = schema[index]?.integer;
+          if (integer) integer.max = max;
+          const validator = configValidator(schema);
+          assert.deepEqual(validator.schemaErrors, validateConfigSchema(schema));
+          assert.deepEqual(validator.validateValues(config), validateConfigValues(schema, config));
+        }),
+        { numRuns: 300 },
+      );
+    }
+    setConfigValidatorCache(true);
+  });
+
+  it("are not changed by later changes to the schema object they were built from", () => {
+    const schema = items();
+    const before = configValidator(schema);
+    (schema[1] as ConfigItem).integer = { min: 0, max: 1 };
+    assert.deepEqual(configValidator(items()).validateValues({ replicas: 3 }), []);
+    assert.equal(before.validateValues({ replicas: 3 }).length, 0);
+    assert.equal(configValidator(schema).validateValues({ replicas: 3 }).length, 1);
+  });
+
+  it("stay right beyond the cache's bound", () => {
+    for (let max = 0; max < 600; max++) {
+      const schema: ConfigItem[] = [{ name: "N", alias: "n", integer: { max } }];
+      assert.equal(configValidator(schema).validateValues({ n: 300 }).length, max < 300 ? 1 : 0);
+    }
+  });
+});

@@ -1,0 +1,206 @@
+import assert from "node:assert/strict";
+import { request } from "node:https";
+import { after, before, describe, it } from "node:test";
+import type { ResourceKind } from "../../src/admission/resource-kind.js";
+import { maxBodyBytes } from "../../src/server/app.js";
+import { type LiveServer, startLiveServer } from "../support/live-server.js";
+import { helmModule } from "../support/modules.js";
+import { admissionReview } from "../support/reviews.js";
+
+const validatePath = "/validate-batch-forkspacer-com-v1-module";
+const mutatePath = "/mutate-batch-forkspacer-com-v1-module";
+
+/** Sends a body in chunks without Content-Length, as a client that streams would. */
+function postChunked(server: LiveServer, path: string, chunk: Buffer, count: number) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: server.running.port,
+        method: "POST",
+        path,
+        ca: server.ca,
+        servername: "localhost",
+        headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (data) => {
+          text += data;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    for (let i = 0; i < count; i++) req.write(chunk);
+    req.end();
+  });
+}
+
+describe("bad input against the live server", () => {
+  let server: LiveServer;
+  before(async () => {
+    server = await startLiveServer();
+  });
+  after(() => server.close());
+
+  it("answers 413 to a body over 7 MiB, declared or streamed, and keeps serving", async () => {
+    const tooBig = `{"padding":"${" ".repeat(maxBodyBytes)}"}`;
+    const declared = await server.post(validatePath, tooBig);
+    assert.equal(declared.status, 413);
+    assert.match(declared.json.error, /exceeds 7340032 bytes \(7 MiB\)/);
+    const streamed = await postChunked(server, validatePath, Buffer.alloc(1024 * 1024, 0x20), 8);
+    assert.equal(streamed.status, 413);
+    const ok = await server.post(
+      validatePath,
+      admissionReview({ operation: "CREATE", object: helmModule() }),
+    );
+    assert.equal(ok.json.response.allowed, true);
+  });
+
+  it("admits a body just under the limit as far as size goes", async () => {
+    const review = admissionReview({ operation: "CREATE", object: helmModule() });
+    const text = JSON.stringify(review);
+    const padded = `${text.slice(0, -1)},"padding":"${" ".repeat(maxBodyBytes - text.length - 20)}"}`;
+    const reply = await server.post(validatePath, padded);
+    assert.equal(reply.status, 200);
+    assert.equal(reply.json.response.uid, review.request?.uid);
+  });
+
+  it("answers 400 to a body that is not JSON, naming the problem", async () => {
+    const reply = await server.post(validatePath, '{"apiVersion": "admission.k8s.io/v1",');
+    assert.equal(reply.status, 400);
+    assert.match(reply.json.error, /^request body is not valid JSON: /);
+  });
+
+  it("answers 400 to a Content-Type other than application/json; accepts parameters and any case", async () => {
+    const review = admissionReview({ operation: "CREATE", object: helmModule() });
+    const text = await server.post(validatePath, review, { "content-type": "text/plain" });
+    assert.equal(text.status, 400);
+    assert.equal(text.json.error, 'Content-Type must be application/json, got "text/plain"');
+    const missing = await server.post(validatePath, review, {});
+    assert.equal(missing.status, 400);
+    const withCharset = await server.post(validatePath, review, {
+      "content-type": "Application/JSON; charset=utf-8",
+    });
+    assert.equal(withCharset.status, 200);
+  });
+
+  it("answers 400 to an AdmissionReview of another version, or without request or uid", async () => {
+    const review = admissionReview({ operation: "CREATE", object: helmModule() });
+    const v1beta1 = await server.post(validatePath, { ...review, apiVersion: "admission.k8s.io/v1beta1" });
+    assert.equal(v1beta1.status, 400);
+    assert.match(
+      v1beta1.json.error,
+      /expected apiVersion admission\.k8s\.io\/v1 and kind AdmissionReview, got apiVersion "admission\.k8s\.io\/v1beta1"/,
+    );
+    const otherKind = await server.post(validatePath, { ...review, kind: "ConversionReview" });
+    assert.match(otherKind.json.error, /kind "ConversionReview"/);
+    const noRequest = await server.post(validatePath, { apiVersion: review.apiVersion, kind: review.kind });
+    assert.equal(noRequest.status, 400);
+    assert.equal(noRequest.json.error, "not an AdmissionReview: AdmissionReview has no request");
+    const noUid = await server.post(validatePath, {
+      ...review,
+      request: { ...review.request, uid: undefined },
+    });
+    assert.equal(noUid.status, 400);
+    assert.equal(noUid.json.error, "not an AdmissionReview: request.uid must be a non-empty string");
+  });
+
+  it("denies an object of another kind on a Module path with a clear message", async () => {
+    const workspace = { apiVersion: "batch.forkspacer.com/v1", kind: "Workspace", metadata: { name: "w" } };
+    for (const path of [validatePath, mutatePath]) {
+      const wrongRequestKind = await server.post(
+        path,
+        admissionReview({
+          operation: "CREATE",
+          object: workspace,
+          kind: "Workspace",
+          resource: "workspaces",
+        }),
+      );
+      assert.equal(wrongRequestKind.status, 200);
+      assert.equal(wrongRequestKind.json.response.allowed, false);
+      assert.equal(
+        wrongRequestKind.json.response.status.message,
+        "this webhook admits batch.forkspacer.com/v1, Kind=Module only, but the request is for batch.forkspacer.com/v1, Kind=Workspace",
+      );
+      const wrongObject = await server.post(
+        path,
+        admissionReview({ operation: "CREATE", object: workspace }),
+      );
+      assert.equal(wrongObject.json.response.allowed, false);
+      assert.equal(
+        wrongObject.json.response.status.message,
+        'request.object is a "Workspace", but this webhook admits Module only',
+      );
+    }
+  });
+
+  it("accepts the ?timeout= query the API server appends", async () => {
+    const reply = await server.post(
+      `${validatePath}?timeout=10s`,
+      admissionReview({ operation: "CREATE", object: helmModule() }),
+    );
+    assert.equal(reply.json.response.allowed, true);
+  });
+
+  it("answers 404 for unknown paths and 405 for GET on a webhook path", async () => {
+    assert.equal((await server.get("/validate-nothing")).status, 404);
+    assert.equal((await server.get(validatePath)).status, 405);
+  });
+
+  it("answers a hostile regex against a 100 KB value in linear time", async () => {
+    // (a+)+$ against "aaa…a!" takes a backtracking engine 2^100000 steps: it would never answer.
+    const module = helmModule();
+    module.config = [{ name: "Host", alias: "host", string: { regex: "(a+)+$" } }];
+    module.spec.config = { host: `${"a".repeat(100_000)}!` };
+    if (module.spec.helm) module.spec.helm.values = [];
+    const reply = await server.post(validatePath, admissionReview({ operation: "CREATE", object: module }));
+    assert.equal(reply.json.response.allowed, false);
+    assert.deepEqual(
+      reply.json.response.status.details.causes.map((cause: { field: string }) => cause.field),
+      ["spec.config.host"],
+    );
+    assert.match(reply.json.response.status.message, /must match the regular expression "\(a\+\)\+\$"/);
+  });
+});
+
+describe("an unexpected exception in a kind's rules", () => {
+  const boom = () => {
+    throw new TypeError("cannot read properties of undefined (reading 'x')");
+  };
+  const throwingKind: ResourceKind = {
+    group: "batch.forkspacer.com",
+    version: "v1",
+    kind: "Module",
+    validator: { validateCreate: boom, validateUpdate: async () => boom() },
+    defaulter: { applyDefaults: boom },
+  };
+  let server: LiveServer;
+  before(async () => {
+    server = await startLiveServer([throwingKind]);
+  });
+  after(() => server.close());
+
+  it("still answers an AdmissionReview with the uid, allowed: false, code 500, and keeps serving", async () => {
+    for (const [path, operation] of [
+      [validatePath, "CREATE"],
+      [validatePath, "UPDATE"],
+      [mutatePath, "CREATE"],
+    ] as const) {
+      const review = admissionReview({ operation, object: helmModule(), oldObject: helmModule() });
+      const reply = await server.post(path, review);
+      assert.equal(reply.status, 200, path);
+      assert.equal(reply.json.kind, "AdmissionReview");
+      assert.equal(reply.json.response.uid, review.request?.uid);
+      assert.equal(reply.json.response.allowed, false);
+      assert.equal(reply.json.response.status.code, 500);
+      assert.match(
+        reply.json.response.status.message,
+        /internal error while reviewing: TypeError: cannot read/,
+      );
+    }
+    assert.equal((await server.get("/healthz")).status, 200);
+  });
+});

@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { Agent, request } from "node:https";
+import { describe, it } from "node:test";
+import type { ResourceKind } from "../../src/admission/resource-kind.js";
+import { type LiveServer, startLiveServer } from "../support/live-server.js";
+import { helmModule } from "../support/modules.js";
+import { admissionReview } from "../support/reviews.js";
+
+const validatePath = "/validate-batch-forkspacer-com-v1-module";
+
+/** A Module kind whose validation waits until the test releases it: requests stay in flight. */
+function gatedKind() {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let arrived = 0;
+  let allArrived = () => {};
+  const expected = new Promise<void>((resolve) => {
+    allArrived = resolve;
+  });
+  const kind: ResourceKind = {
+    group: "batch.forkspacer.com",
+    version: "v1",
+    kind: "Module",
+    validator: {
+      validateCreate: async () => {
+        if (++arrived === 3) allArrived();
+        await released;
+        return { errors: [], warnings: [] };
+      },
+      validateUpdate: () => ({ errors: [], warnings: [] }),
+    },
+  };
+  return { kind, release, threeInFlight: expected };
+}
+
+function send(server: LiveServer, agent: Agent, method: string, path: string, body?: string) {
+  return new Promise<{ status: number; connection?: string; json: unknown }>((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: server.running.port,
+        method,
+        path,
+        agent,
+        servername: "localhost",
+        headers: { "content-type": "application/json" },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            connection: res.headers.connection,
+            json: res.headers["content-type"]?.includes("json") ? JSON.parse(text) : text,
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("graceful shutdown", () => {
+  it("drains: unready and Connection: close, in-flight requests on keep-alive connections all answered, clean exit", {
+    timeout: 60_000,
+  }, async () => {
+    const gate = gatedKind();
+    const server = await startLiveServer([gate.kind], { drainMs: 1_500, graceMs: 30_000 });
+    const agent = new Agent({ ca: server.ca, keepAlive: true, maxSockets: 4 });
+    try {
+      // An idle keep-alive connection, as the API server keeps them.
+      const before = await send(server, agent, "GET", "/readyz");
+      assert.equal(before.status, 200);
+      assert.equal(before.connection, "keep-alive");
+      const body = JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
+      const inFlight = Array.from({ length: 3 }, () => send(server, agent, "POST", validatePath, body));
+      await gate.threeInFlight;
+      const stopped = server.running.shutdown();
+      const draining = await send(server, agent, "GET", "/readyz");
+      assert.equal(draining.status, 503);
+      assert.equal(draining.json, "shutting down");
+      assert.equal(draining.connection, "close");
+      gate.release();
+      const replies = await Promise.all(inFlight);
+      for (const reply of replies) {
+        assert.equal(reply.status, 200);
+        assert.equal((reply.json as { response: { allowed: boolean } }).response.allowed, true);
+        assert.equal(reply.connection, "close");
+      }
+      assert.equal(await stopped, true, "every connection closed within the grace period");
+      await assert.rejects(send(server, new Agent({ ca: server.ca }), "GET", "/healthz"), /ECONNREFUSED/);
+    } finally {
+      agent.destroy();
+      await server.close();
+    }
+  });
+
+  it("cuts connections still busy when the grace period ends, and says the exit was not clean", {
+    timeout: 60_000,
+  }, async () => {
+    const gate = gatedKind();
+    const server = await startLiveServer([gate.kind], { drainMs: 0, graceMs: 300 });
+    const agent = new Agent({ ca: server.ca, keepAlive: true });
+    try {
+      const body = JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
+      const inFlight = Array.from({ length: 3 }, () =>
+        send(server, agent, "POST", validatePath, body).catch((error: Error) => error),
+      );
+      await gate.threeInFlight;
+      assert.equal(await server.running.shutdown(), false);
+      for (const outcome of await Promise.all(inFlight)) assert.ok(outcome instanceof Error);
+    } finally {
+      gate.release();
+      agent.destroy();
+      await server.close();
+    }
+  });
+});

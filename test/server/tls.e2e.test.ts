@@ -1,0 +1,206 @@
+import assert from "node:assert/strict";
+import { X509Certificate } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { type ConnectionOptions, connect } from "node:tls";
+import { certFiles, issueCertificates, serviceDnsNames } from "../../src/server/certificates.js";
+import { defaultTimeouts } from "../../src/server/https-server.js";
+import { type LiveServer, startLiveServer } from "../support/live-server.js";
+import { helmModule } from "../support/modules.js";
+import { admissionReview } from "../support/reviews.js";
+import { writeSecretVolume } from "../support/secret-volume.js";
+
+const validatePath = "/validate-batch-forkspacer-com-v1-module";
+const dnsNames = serviceDnsNames("module-admission", "module-admission");
+
+/** The TLS handshake's outcome with the given client options: protocol, ALPN and certificate, or the error. */
+function handshake(port: number, options: ConnectionOptions) {
+  return new Promise<{
+    protocol?: string | null;
+    alpn?: string | false;
+    fingerprint?: string;
+    error?: Error;
+  }>((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port, servername: "localhost", ...options }, () => {
+      resolve({
+        protocol: socket.getProtocol(),
+        alpn: socket.alpnProtocol ?? false,
+        fingerprint: socket.getPeerCertificate().fingerprint256,
+      });
+      socket.end();
+    });
+    socket.on("error", (error) => resolve({ error }));
+  });
+}
+
+function postWith(agent: Agent, port: number, body: string) {
+  return new Promise<number>((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: validatePath,
+        agent,
+        servername: "localhost",
+        headers: { "content-type": "application/json" },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () =>
+          resolve(res.statusCode === 200 && JSON.parse(text).response.allowed === true ? 200 : 0),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("TLS", () => {
+  let server: LiveServer;
+  before(async () => {
+    server = await startLiveServer();
+  });
+  after(() => server.close());
+
+  it("refuses TLS 1.1 and older, speaks 1.2 and 1.3", async () => {
+    const old = await handshake(server.running.port, {
+      ca: server.ca,
+      minVersion: "TLSv1",
+      maxVersion: "TLSv1.1",
+      ciphers: "DEFAULT@SECLEVEL=0",
+    });
+    assert.ok(old.error, "a TLS 1.1 handshake must fail");
+    assert.equal(
+      (await handshake(server.running.port, { ca: server.ca, maxVersion: "TLSv1.2" })).protocol,
+      "TLSv1.2",
+    );
+    assert.equal((await handshake(server.running.port, { ca: server.ca })).protocol, "TLSv1.3");
+  });
+
+  it("does not offer HTTP/2", async () => {
+    const h2Only = await handshake(server.running.port, { ca: server.ca, ALPNProtocols: ["h2"] });
+    assert.ok(h2Only.error !== undefined || h2Only.alpn === false, `negotiated ${h2Only.alpn}`);
+    const both = await handshake(server.running.port, { ca: server.ca, ALPNProtocols: ["h2", "http/1.1"] });
+    assert.equal(both.alpn, "http/1.1");
+  });
+
+  it("uses controller-runtime's timeouts: idle keep-alive 90 s, request headers 32 s", () => {
+    assert.deepEqual(defaultTimeouts, { keepAliveMs: 90_000, headersMs: 32_000 });
+    assert.equal(server.running.server.keepAliveTimeout, 90_000);
+    assert.equal(server.running.server.headersTimeout, 32_000);
+  });
+
+  it("closes a keep-alive connection once it has been idle for the keep-alive timeout", async () => {
+    const short = await startLiveServer(undefined, { timeouts: { keepAliveMs: 300 } });
+    try {
+      const socketClosed = new Promise<void>((resolve) => {
+        const agent = new Agent({ ca: short.ca, keepAlive: true });
+        const req = request(
+          { host: "127.0.0.1", port: short.running.port, path: "/healthz", agent, servername: "localhost" },
+          (res) => {
+            res.resume();
+            res.socket.once("close", () => resolve());
+          },
+        );
+        req.end();
+      });
+      await socketClosed;
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe("certificate rotation", () => {
+  it("serves a rotated Secret (symlink swap) without restart: no request fails, new connections get the new certificate", {
+    timeout: 120_000,
+  }, async () => {
+    const certDir = mkdtempSync(join(tmpdir(), "module-admission-secret-"));
+    const first = await issueCertificates(dnsNames);
+    const second = await issueCertificates(dnsNames);
+    const pem = (bundle: typeof first) => ({
+      [certFiles.cert]: bundle.cert,
+      [certFiles.key]: bundle.key,
+      [certFiles.ca]: bundle.caCert,
+    });
+    writeSecretVolume(certDir, pem(first));
+    const server = await startLiveServer(undefined, { certDir });
+    const port = server.running.port;
+    try {
+      assert.equal((await handshake(port, { ca: first.caCert })).fingerprint, fingerprint(first.cert));
+      // Both test CAs have the same name, so one client cannot trust both (OpenSSL picks a CA by name);
+      // the load skips verification, and trust is checked with each CA alone before and after.
+      const agent = new Agent({ rejectUnauthorized: false, keepAlive: true, maxSockets: 4 });
+      const body = JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
+      let running = true;
+      let answered = 0;
+      const failures: unknown[] = [];
+      const loops = Array.from({ length: 8 }, async () => {
+        while (running) {
+          await postWith(agent, port, body).then(
+            (status) => (status === 200 ? answered++ : failures.push(status)),
+            (error) => failures.push(error),
+          );
+        }
+      });
+      while (answered + failures.length < 50) await sleep(10);
+      writeSecretVolume(certDir, pem(second));
+      while (
+        (await handshake(port, { rejectUnauthorized: false })).fingerprint !== fingerprint(second.cert)
+      ) {
+        await sleep(50);
+      }
+      const rotatedAt = answered;
+      while (answered + failures.length < rotatedAt + 50) await sleep(10);
+      running = false;
+      await Promise.all(loops);
+      agent.destroy();
+      assert.deepEqual(failures, []);
+      // A client that trusts only the new CA connects: the old certificate is gone for new connections.
+      const fresh = new Agent({ ca: second.caCert });
+      assert.equal(await postWith(fresh, port, body), 200);
+      fresh.destroy();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("keeps the old certificate while a new pair does not load, and takes the pair once it does", {
+    timeout: 60_000,
+  }, async () => {
+    const certDir = mkdtempSync(join(tmpdir(), "module-admission-files-"));
+    const first = await issueCertificates(dnsNames);
+    const second = await issueCertificates(dnsNames);
+    writeFileSync(join(certDir, certFiles.cert), first.cert);
+    writeFileSync(join(certDir, certFiles.key), first.key);
+    writeFileSync(join(certDir, certFiles.ca), first.caCert);
+    const logged: Record<string, unknown>[] = [];
+    const server = await startLiveServer(undefined, { certDir, log: (entry) => logged.push(entry) });
+    const port = server.running.port;
+    const any = { rejectUnauthorized: false };
+    try {
+      // Half-way through an update that writes the files one by one: new certificate, old key.
+      writeFileSync(join(certDir, certFiles.cert), second.cert);
+      while (!logged.some((entry) => String(entry.msg).includes("does not load"))) await sleep(20);
+      assert.equal((await handshake(port, any)).fingerprint, fingerprint(first.cert));
+      assert.equal((await handshake(port, { ca: first.caCert })).error, undefined);
+      writeFileSync(join(certDir, certFiles.key), second.key);
+      while ((await handshake(port, any)).fingerprint !== fingerprint(second.cert)) await sleep(50);
+      assert.ok(logged.some((entry) => entry.msg === "serving certificate reloaded"));
+      assert.equal((await handshake(port, { ca: second.caCert })).error, undefined);
+    } finally {
+      await server.close();
+    }
+  });
+});
