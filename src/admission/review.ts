@@ -78,8 +78,12 @@ export function parseAdmissionReview(body: unknown): { request: AdmissionRequest
     return { problem: `request.operation must be one of ${operations.join(", ")}` };
   }
   const kind = request.kind as Record<string, unknown> | undefined;
-  if (!kind || typeof kind !== "object" || typeof kind.kind !== "string") {
-    return { problem: "request.kind must be a group/version/kind object" };
+  if (
+    !kind ||
+    typeof kind !== "object" ||
+    ["group", "version", "kind"].some((key) => typeof kind[key] !== "string")
+  ) {
+    return { problem: "request.kind must be an object with string group, version and kind" };
   }
   return { request: request as unknown as AdmissionRequest };
 }

@@ -56,6 +56,13 @@ describe("module-admission serve", () => {
       workers: 1,
       drainMs: 5000,
       graceMs: 25000,
+      kubeconfig: undefined,
+      workspaceCheck: "auto",
+      selfSignedSecret: undefined,
+      webhookConfiguration: undefined,
+      modulesDir: undefined,
+      globalHooksDir: undefined,
+      addonConfigMap: "addon-operator/addon-operator",
     });
   });
 

@@ -54,13 +54,17 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     kind: "Module",
     validator: {
       validateCreate: (module) => validateModule(module, workspaceRules),
-      validateUpdate: (oldModule, module) =>
-        validateModule(module, (valid) => [
-          ...(oldModule?.spec ? validateSpecUpdate(oldModule.spec, valid.spec) : []),
+      validateUpdate: (oldObject, module) => {
+        // The API server only stores valid Modules; an old object that is not one (a hand-made review)
+        // cannot anchor the update rules, so they are skipped rather than misjudged.
+        const oldModule = checkStructure(oldObject).errors.length === 0 ? oldObject : undefined;
+        return validateModule(module, (valid) => [
+          ...(oldModule ? validateSpecUpdate(oldModule.spec, valid.spec) : []),
           // Only a changed reference is checked: a Module whose Workspace has gone must still accept
           // metadata updates (the operator removing its finalizer), or it could never be deleted.
-          ...(sameWorkspace(oldModule?.spec?.workspace, valid.spec.workspace) ? [] : workspaceRules(valid)),
-        ]),
+          ...(sameWorkspace(oldModule?.spec.workspace, valid.spec.workspace) ? [] : workspaceRules(valid)),
+        ]);
+      },
     },
     defaulter: { applyDefaults: applyModuleDefaults },
   };
