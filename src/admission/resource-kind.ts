@@ -44,3 +44,11 @@ export function webhookPath(kind: ResourceKind, verb: "validate" | "mutate"): st
   const group = kind.group ? `${kind.group.replaceAll(".", "-")}-` : "core-";
   return `/${verb}-${group}${kind.version}-${kind.kind.toLowerCase()}`;
 }
+
+/** The webhooks a kind serves: mutate when it has a defaulter, validate when it has a validator. */
+export function webhooksOf(kind: ResourceKind): { verb: "mutate" | "validate"; path: string }[] {
+  return [
+    ...(kind.defaulter ? [{ verb: "mutate" as const, path: webhookPath(kind, "mutate") }] : []),
+    ...(kind.validator ? [{ verb: "validate" as const, path: webhookPath(kind, "validate") }] : []),
+  ];
+}

@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { parseArgs } from "node:util";
-import { webhookPath } from "../admission/resource-kind.js";
+import { webhooksOf } from "../admission/resource-kind.js";
 import { addonOperatorKinds } from "../resources/addon-operator-configmap/index.js";
 import { ensureCertDir, serviceDnsNames } from "../server/certificates.js";
 import { runPrimary } from "../server/cluster.js";
@@ -183,7 +183,7 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
       metricsPort: metricsServer.port,
     });
   }
-  const paths = kinds.flatMap((kind) => [webhookPath(kind, "mutate"), webhookPath(kind, "validate")]);
+  const paths = kinds.flatMap((kind) => webhooksOf(kind).map((webhook) => webhook.path));
   jsonLogger({ msg: `serving on https://localhost:${running.port}`, port: running.port, paths });
   const terminate = async () => {
     const clean = await running.shutdown();

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mutate, validate } from "../admission/handler.js";
-import { type ResourceKind, webhookPath } from "../admission/resource-kind.js";
+import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
 import {
   type AdmissionRequest,
   type AdmissionResponse,
@@ -44,8 +44,9 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 export function createApp(options: AppOptions): RequestListener {
   const routes = new Map<string, Route>();
   for (const kind of options.kinds) {
-    routes.set(webhookPath(kind, "validate"), { kind, review: validate });
-    routes.set(webhookPath(kind, "mutate"), { kind, review: mutate });
+    for (const { verb, path } of webhooksOf(kind)) {
+      routes.set(path, { kind, review: verb === "mutate" ? mutate : validate });
+    }
   }
   return (req, res) => {
     const draining = options.isDraining?.() ?? false;

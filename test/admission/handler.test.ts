@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { fieldError } from "../../src/admission/field-errors.js";
 import { FieldPath } from "../../src/admission/field-path.js";
 import { mutate, validate } from "../../src/admission/handler.js";
-import type { ResourceKind } from "../../src/admission/resource-kind.js";
+import { type ResourceKind, webhooksOf } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
 
 type Widget = { apiVersion: string; kind: string; metadata: { name: string }; size?: number };
@@ -113,5 +113,18 @@ describe("admission handler", () => {
     assert.match(wrongObject.status?.message ?? "", /request\.object is a "Gadget"/);
     const notObject = mutate(widgetKind, request("CREATE", "text"));
     assert.match(notObject.status?.message ?? "", /request\.object must be a Widget object/);
+  });
+});
+
+describe("webhooksOf", () => {
+  it("serves mutate only for kinds with a defaulter, validate only for kinds with a validator", () => {
+    assert.deepEqual(webhooksOf(widgetKind), [
+      { verb: "mutate", path: "/mutate-example-com-v1-widget" },
+      { verb: "validate", path: "/validate-example-com-v1-widget" },
+    ]);
+    const { defaulter: _, ...validateOnly } = widgetKind;
+    assert.deepEqual(webhooksOf(validateOnly), [
+      { verb: "validate", path: "/validate-example-com-v1-widget" },
+    ]);
   });
 });
