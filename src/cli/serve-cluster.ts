@@ -7,7 +7,7 @@ import {
 } from "../kube/self-signed-certificates.js";
 import { startWorkspaceCache, type WorkspaceCache } from "../kube/workspace-cache.js";
 import { createResourceKinds } from "../resources/index.js";
-import { ensureCertDir, readServingCertificate } from "../server/certificates.js";
+import { ensureCertDirLogged, readServingCertificate } from "../server/certificates.js";
 import type { Logger } from "../server/log.js";
 
 export interface ClusterServeOptions {
@@ -75,12 +75,7 @@ export async function prepareClusterFeatures(options: ClusterServeOptions): Prom
       onChange: reload,
     });
   } else {
-    const { created } = await ensureCertDir(options.certDir, options.dnsNames);
-    if (created) {
-      log({
-        msg: `no certificate in ${options.certDir}: generated a CA (ca.crt) and a serving certificate there`,
-      });
-    }
+    await ensureCertDirLogged(options.certDir, options.dnsNames, log);
   }
 
   let workspaces: WorkspaceCache | undefined;

@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import { parseArgs } from "node:util";
 import { webhooksOf } from "../admission/resource-kind.js";
 import { addonOperatorKinds } from "../resources/addon-operator-configmap/index.js";
-import { ensureCertDir, serviceDnsNames } from "../server/certificates.js";
+import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
 import { runPrimary } from "../server/cluster.js";
 import { startHttpsServer } from "../server/https-server.js";
 import { jsonLogger } from "../server/log.js";
@@ -122,7 +122,9 @@ export async function serve(args: string[]): Promise<void> {
   if (cluster.isPrimary && flags.workers > 1) {
     // Workers must share one certificate: generate it once here, before they start. (A selfSigned
     // Secret is shared by design; each worker reads it.)
-    if (flags.selfSignedSecret === undefined) await ensureDevCertificates(flags);
+    if (flags.selfSignedSecret === undefined) {
+      await ensureCertDirLogged(flags.certDir, serviceDnsNames(flags.service, flags.namespace), jsonLogger);
+    }
     await runPrimary({
       workers: flags.workers,
       metricsPort: flags.metricsPort,
@@ -132,15 +134,6 @@ export async function serve(args: string[]): Promise<void> {
     return;
   }
   await serveProcess(flags);
-}
-
-async function ensureDevCertificates(flags: ServeFlags): Promise<void> {
-  const { created } = await ensureCertDir(flags.certDir, serviceDnsNames(flags.service, flags.namespace));
-  if (created) {
-    jsonLogger({
-      msg: `no certificate in ${flags.certDir}: generated a CA (ca.crt) and a serving certificate there`,
-    });
-  }
 }
 
 /** The webhook in this process (the only one, or one worker of several). */

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generate } from "selfsigned";
+import type { Logger } from "./log.js";
 
 export interface CertificateBundle {
   /** PEM of the CA that signed the serving certificate: the caBundle of the webhook configurations. */
@@ -77,4 +78,11 @@ export function readServingCertificate(dir: string): { cert: string; key: string
     cert: readFileSync(join(dir, certFiles.cert), "utf8"),
     key: readFileSync(join(dir, certFiles.key), "utf8"),
   };
+}
+
+/** ensureCertDir, saying so in the log when it had to generate: `npm start` shows where its CA is. */
+export async function ensureCertDirLogged(dir: string, dnsNames: string[], log: Logger): Promise<void> {
+  const { created } = await ensureCertDir(dir, dnsNames);
+  if (created)
+    log({ msg: `no certificate in ${dir}: generated a CA (ca.crt) and a serving certificate there` });
 }
