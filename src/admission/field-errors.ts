@@ -23,6 +23,11 @@ export interface FieldError {
   /** The offending value, when the message should show it. */
   value?: unknown;
   detail?: string;
+  /**
+   * The stable id of the rule that found it (`module.release-name`), shown in denials and offline
+   * findings, and the key for rule actions (deny, warn, off).
+   */
+  rule?: string;
 }
 
 export type FieldErrorList = FieldError[];
@@ -77,4 +82,9 @@ export function describeError(error: FieldError): string {
 /** The full line, as `kubectl` shows it: `spec.helm.releaseName: Invalid value: "Foo": ...`. */
 export function formatFieldError(error: FieldError): string {
   return error.field ? `${error.field}: ${describeError(error)}` : describeError(error);
+}
+
+/** The same errors, each tagged with the id of the rule that found them. */
+export function byRule(rule: string, errors: FieldErrorList): FieldErrorList {
+  return errors.map((error) => ({ ...error, rule }));
 }

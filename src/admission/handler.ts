@@ -12,10 +12,12 @@ export async function validate(kind: ResourceKind, request: AdmissionRequest): P
   const gate = admitWithoutRules(kind, request);
   if (gate) return gate;
   if (!kind.validator) return { uid: request.uid, allowed: true };
-  const verdict: Verdict =
-    request.operation === "UPDATE"
-      ? await kind.validator.validateUpdate(request.oldObject, request.object, request)
-      : await kind.validator.validateCreate(request.object, request);
+  const verdict: Verdict = await kind.validator.validate(request.object, request);
+  if (request.operation === "UPDATE" && kind.validator.validateTransition) {
+    const transition = await kind.validator.validateTransition(request.oldObject, request.object, request);
+    verdict.errors = [...verdict.errors, ...transition.errors];
+    verdict.warnings = [...verdict.warnings, ...transition.warnings];
+  }
   const warnings = verdict.warnings.length > 0 ? { warnings: verdict.warnings } : {};
   if (verdict.errors.length === 0) return { uid: request.uid, allowed: true, ...warnings };
   return {

@@ -7,10 +7,15 @@ export interface Verdict {
   warnings: string[];
 }
 
-/** Validation for one kind, as controller-runtime's CustomValidator: pure functions of the objects. */
+/**
+ * Validation for one kind: pure functions of the objects. The split is what lets the protocol layer
+ * ratchet on UPDATE for every kind alike: `validate` judges one object's state and runs on CREATE and,
+ * on UPDATE, on the new object (and on the old one, so that problems it already had do not deny);
+ * `validateTransition` holds the update-only rules (immutability), which are never ratcheted.
+ */
 export interface Validator<T> {
-  validateCreate(object: T, request: AdmissionRequest): Verdict | Promise<Verdict>;
-  validateUpdate(oldObject: T, object: T, request: AdmissionRequest): Verdict | Promise<Verdict>;
+  validate(object: T, request: AdmissionRequest): Verdict | Promise<Verdict>;
+  validateTransition?(oldObject: T, object: T, request: AdmissionRequest): Verdict | Promise<Verdict>;
 }
 
 /**

@@ -14,12 +14,12 @@ const widgetKind: ResourceKind<Widget> = {
   version: "v1",
   kind: "Widget",
   validator: {
-    validateCreate: (w) => ({
+    validate: (w) => ({
       errors:
         (w.size ?? 0) > 3 ? [fieldError.invalid(FieldPath.root("size"), w.size, "must be at most 3")] : [],
       warnings: w.size === undefined ? ["size is not set"] : [],
     }),
-    validateUpdate: (old, w) => ({
+    validateTransition: (old, w) => ({
       errors:
         old.size !== w.size ? [fieldError.invalid(FieldPath.root("size"), w.size, "field is immutable")] : [],
       warnings: [],

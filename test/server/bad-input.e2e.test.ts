@@ -174,7 +174,7 @@ describe("an unexpected exception in a kind's rules", () => {
     group: "batch.forkspacer.com",
     version: "v1",
     kind: "Module",
-    validator: { validateCreate: boom, validateUpdate: async () => boom() },
+    validator: { validate: boom, validateTransition: async () => boom() },
     defaulter: { applyDefaults: boom },
   };
   let server: LiveServer;

@@ -24,12 +24,11 @@ function gatedKind() {
     version: "v1",
     kind: "Module",
     validator: {
-      validateCreate: async () => {
+      validate: async () => {
         if (++arrived === 3) allArrived();
         await released;
         return { errors: [], warnings: [] };
       },
-      validateUpdate: () => ({ errors: [], warnings: [] }),
     },
   };
   return { kind, release, threeInFlight: expected };

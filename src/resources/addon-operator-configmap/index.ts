@@ -53,8 +53,13 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     kind: "ConfigMap",
     paths: { validate: "/validate-addon-operator-configmap" },
     validator: {
-      validateCreate: (object, request) => review(object, undefined, request),
-      validateUpdate: (oldObject, object, request) => review(object, oldObject, request),
+      // oldSelf in x-deckhouse-validations needs the stored sections, so the old object comes in here.
+      validate: (object, request) =>
+        review(
+          object,
+          request.operation === "UPDATE" ? (request.oldObject as ConfigMap) : undefined,
+          request,
+        ),
     },
   };
 }

@@ -53,17 +53,22 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     version: "v1",
     kind: "Module",
     validator: {
-      validateCreate: (module) => validateModule(module, workspaceRules),
-      validateUpdate: (oldObject, module) => {
+      validate: (module, request) => {
+        // Only a changed reference is checked on UPDATE: a Module whose Workspace has gone must still
+        // accept metadata updates (the operator removing its finalizer), or it could never be deleted.
+        const oldModule =
+          request.operation === "UPDATE" ? (request.oldObject as Module | undefined) : undefined;
+        return validateModule(module, (valid) =>
+          sameWorkspace(oldModule?.spec?.workspace, valid.spec.workspace) ? [] : workspaceRules(valid),
+        );
+      },
+      validateTransition: (oldObject, module) => {
         // The API server only stores valid Modules; an old object that is not one (a hand-made review)
         // cannot anchor the update rules, so they are skipped rather than misjudged.
-        const oldModule = checkStructure(oldObject).errors.length === 0 ? oldObject : undefined;
-        return validateModule(module, (valid) => [
-          ...(oldModule ? validateSpecUpdate(oldModule.spec, valid.spec) : []),
-          // Only a changed reference is checked: a Module whose Workspace has gone must still accept
-          // metadata updates (the operator removing its finalizer), or it could never be deleted.
-          ...(sameWorkspace(oldModule?.spec.workspace, valid.spec.workspace) ? [] : workspaceRules(valid)),
-        ]);
+        if (checkStructure(oldObject).errors.length > 0 || checkStructure(module).errors.length > 0) {
+          return { errors: [], warnings: [] };
+        }
+        return { errors: validateSpecUpdate(oldObject.spec, module.spec), warnings: [] };
       },
     },
     defaulter: { applyDefaults: applyModuleDefaults },
@@ -72,7 +77,12 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
 
 function sameWorkspace(before: WorkspaceReference | undefined, after: WorkspaceReference): boolean {
   const namespace = (reference: WorkspaceReference) => reference.namespace || defaultWorkspaceNamespace;
-  return before !== undefined && before.name === after.name && namespace(before) === namespace(after);
+  return (
+    typeof before === "object" &&
+    before !== null &&
+    before.name === after.name &&
+    namespace(before) === namespace(after)
+  );
 }
 
 export const moduleKind: ResourceKind<Module> = createModuleKind();

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { ModuleTemplate } from "../../generated/moduletemplate.js";
 import { structureChecker } from "../../validation/structure.js";
@@ -19,10 +18,7 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
  * Every rule for one ModuleTemplate. The structural check (Kyma's CRD constraints: patterns, required
  * fields, the mappedState enum) comes first; the rules after it rely on the generated types.
  */
-function validateModuleTemplate(
-  object: unknown,
-  extraRules: (template: ModuleTemplate) => FieldErrorList = () => [],
-): Verdict {
+function validateModuleTemplate(object: unknown): Verdict {
   const structure = checkStructure(object);
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
   if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
@@ -32,7 +28,6 @@ function validateModuleTemplate(
     ...validateStateChecks(template.spec.customStateCheck ?? []),
     ...(template.spec.data ? validateData(template.spec.data) : []),
     ...validateLinks(template.spec),
-    ...extraRules(template),
   ];
   return { errors, warnings: [...unknown, ...moduleTemplateWarnings(template)] };
 }
@@ -42,8 +37,10 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   version: "v1beta2",
   kind: "ModuleTemplate",
   validator: {
-    validateCreate: (template) => validateModuleTemplate(template),
-    validateUpdate: (oldTemplate, template) =>
-      validateModuleTemplate(template, (valid) => validateVersionUpdate(oldTemplate?.spec, valid.spec)),
+    validate: (template) => validateModuleTemplate(template),
+    validateTransition: (oldTemplate, template) => {
+      if (checkStructure(template).errors.length > 0) return { errors: [], warnings: [] };
+      return { errors: validateVersionUpdate(oldTemplate?.spec, template.spec), warnings: [] };
+    },
   },
 };

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { validate } from "../../../src/admission/handler.js";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
 import { createModuleKind } from "../../../src/resources/module/index.js";
 import { helmModule } from "../../support/modules.js";
@@ -16,9 +17,9 @@ describe("the Module kind's validator", () => {
     const oldObject = { ...helmModule(), spec: { ...helmModule().spec, workspace: null } };
     const changed = helmModule();
     if (changed.spec.helm) changed.spec.helm.releaseName = "renamed";
-    const verdict = await kind.validator?.validateUpdate(oldObject as never, changed, request);
+    const answer = await validate(kind, { ...request, object: changed, oldObject });
     assert.deepEqual(
-      verdict?.errors.map((error) => error.field),
+      answer.status?.details?.causes?.map((cause) => cause.field),
       ["spec.workspace"],
     );
   });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { validate } from "../../../src/admission/handler.js";
 import { createModuleKind } from "../../../src/resources/module/index.js";
 import { validateWorkspaceReference } from "../../../src/resources/module/workspace-rules.js";
 import { customModule } from "../../support/modules.js";
@@ -27,7 +28,7 @@ describe("spec.workspace must name an existing Workspace", () => {
   it("is not checked when the Module kind is built without a lookup", async () => {
     const module = customModule();
     module.spec.workspace = { name: "nope" };
-    const verdict = await createModuleKind().validator?.validateCreate(module, request);
+    const verdict = await createModuleKind().validator?.validate(module, request);
     assert.deepEqual(verdict?.errors, []);
   });
 
@@ -37,10 +38,15 @@ describe("spec.workspace must name an existing Workspace", () => {
     orphan.spec.workspace = { name: "gone" };
     const finalizerRemoved = clone(orphan);
     finalizerRemoved.metadata = { ...finalizerRemoved.metadata, finalizers: [] };
-    assert.deepEqual((await kind.validator?.validateUpdate(orphan, finalizerRemoved, request))?.errors, []);
+    const update = (object: unknown) =>
+      validate(kind, admissionReview({ operation: "UPDATE", object, oldObject: orphan }).request as never);
+    assert.equal((await update(finalizerRemoved)).allowed, true);
     const moved = clone(orphan);
     moved.spec.workspace = { name: "also-gone", namespace: "prod" };
-    const errors = (await kind.validator?.validateUpdate(orphan, moved, request))?.errors ?? [];
-    assert.deepEqual(errors.map(formatFieldError), ['spec.workspace: Not found: "prod/also-gone"']);
+    const denied = await update(moved);
+    assert.deepEqual(
+      denied.status?.details?.causes?.map((cause) => `${cause.field}: ${cause.message}`),
+      ['spec.workspace: Not found: "prod/also-gone"'],
+    );
   });
 });

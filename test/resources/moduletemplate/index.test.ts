@@ -46,10 +46,10 @@ describe("ModuleTemplate validator on arbitrary input", () => {
         const broken = kedaTemplate() as unknown as Record<string, unknown>;
         setAt(broken, path, value);
         const valid = kedaTemplate();
-        const created = moduleTemplateKind.validator?.validateCreate(broken as never, request);
+        const created = moduleTemplateKind.validator?.validate(broken as never, request);
         const updated = inOld
-          ? moduleTemplateKind.validator?.validateUpdate(broken as never, valid, request)
-          : moduleTemplateKind.validator?.validateUpdate(valid, broken as never, request);
+          ? moduleTemplateKind.validator?.validateTransition?.(broken as never, valid, request)
+          : moduleTemplateKind.validator?.validateTransition?.(valid, broken as never, request);
         for (const verdict of [created, updated]) {
           assert.ok(verdict && !(verdict instanceof Promise));
           assert.ok(Array.isArray(verdict.errors) && Array.isArray(verdict.warnings));
