@@ -9,9 +9,29 @@ import {
 /** The CustomResourceDefinition (apiextensions.k8s.io/v1) for one schema source. */
 export function buildCrd(source: SchemaSource): JsonSchema {
   const { crd } = source;
-  const openAPIV3Schema = mapSchemaNodes(inlineRefs(source.schema), (node) =>
-    withoutKeys(node, (key) => key === "title"),
-  );
+  const defs = source.schema.$defs;
+  const openAPIV3Schema = (schema: JsonSchema) =>
+    mapSchemaNodes(inlineRefs(schema), (node) => withoutKeys(node, (key) => key === "title"));
+  const common = {
+    ...(crd.subresources ? { subresources: crd.subresources } : {}),
+    ...(crd.additionalPrinterColumns ? { additionalPrinterColumns: crd.additionalPrinterColumns } : {}),
+  };
+  const legacy = (crd.legacyVersions ?? []).map((version) => ({
+    name: version.name,
+    served: false,
+    storage: false,
+    ...(version.deprecated ? { deprecated: true } : {}),
+    ...(version.deprecationWarning ? { deprecationWarning: version.deprecationWarning } : {}),
+    ...common,
+    schema: { openAPIV3Schema: openAPIV3Schema(defs ? { ...version.schema, $defs: defs } : version.schema) },
+  }));
+  const current = {
+    name: crd.version,
+    served: true,
+    storage: true,
+    ...common,
+    schema: { openAPIV3Schema: openAPIV3Schema(source.schema) },
+  };
   return {
     apiVersion: "apiextensions.k8s.io/v1",
     kind: "CustomResourceDefinition",
@@ -23,16 +43,17 @@ export function buildCrd(source: SchemaSource): JsonSchema {
       group: crd.group,
       names: crd.names,
       scope: crd.scope,
-      versions: [
-        {
-          name: crd.version,
-          served: true,
-          storage: true,
-          ...(crd.subresources ? { subresources: crd.subresources } : {}),
-          ...(crd.additionalPrinterColumns ? { additionalPrinterColumns: crd.additionalPrinterColumns } : {}),
-          schema: { openAPIV3Schema },
-        },
-      ],
+      // Sorted by name, as controller-gen writes them.
+      versions: [...legacy, current].sort((a, b) => a.name.localeCompare(b.name)),
     },
   };
+}
+
+/** The openAPIV3Schema of the served, stored version of a CRD that buildCrd made. */
+export function storedVersionSchema(crd: JsonSchema): JsonSchema {
+  const versions = (crd.spec as { versions: { storage: boolean; schema: { openAPIV3Schema: JsonSchema } }[] })
+    .versions;
+  const stored = versions.find((version) => version.storage);
+  if (!stored) throw new Error("a CRD without a stored version");
+  return stored.schema.openAPIV3Schema;
 }

@@ -16,6 +16,19 @@ export interface CrdMetadata {
   names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[] };
   subresources?: Record<string, unknown>;
   additionalPrinterColumns?: Record<string, unknown>[];
+  /**
+   * Versions the CRD lists beside `version`, neither served nor stored: a CRD that drops a version its
+   * `status.storedVersions` names is refused, so one that replaces another product's keeps its old ones.
+   * Each schema may `$ref` the source schema's `$defs`.
+   */
+  legacyVersions?: LegacyVersion[];
+}
+
+export interface LegacyVersion {
+  name: string;
+  deprecated?: boolean;
+  deprecationWarning?: string;
+  schema: JsonSchema;
 }
 
 /** One resource kind's schema source: `schemas/<name>.yaml`. */

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { FieldError } from "../admission/field-errors.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import { crdRuleValidator } from "../cel/crd-validator.js";
-import { buildCrd } from "../codegen/crd.js";
+import { buildCrd, storedVersionSchema } from "../codegen/crd.js";
 import { buildEditorSchema } from "../codegen/editor-schema.js";
 import { type JsonSchema, loadSchemaSources, type SchemaSource } from "../codegen/schema-source.js";
 import { resourceKinds } from "../resources/index.js";
@@ -27,8 +27,7 @@ export function offlineKinds(kinds: ResourceKind[] = resourceKinds, dir = schema
   return kinds.flatMap((kind) => {
     const source = sources.find((s) => s.crd.group === kind.group && s.crd.names.kind === kind.kind);
     if (!source) return [];
-    const crd = buildCrd(source) as { spec: { versions: { schema: { openAPIV3Schema: JsonSchema } }[] } };
-    const crdSchema = crd.spec.versions[0]?.schema.openAPIV3Schema as JsonSchema;
+    const crdSchema = storedVersionSchema(buildCrd(source));
     return [
       {
         kind,

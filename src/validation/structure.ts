@@ -18,6 +18,7 @@ export interface StructureVerdict {
 export function structureChecker(schema: object): (object: unknown) => StructureVerdict {
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats.default(ajv);
+  ajv.addFormat("uri", isRequestUri);
   const check: ValidateFunction = ajv.compile(schema);
   return (object) => {
     if (check(object)) return { errors: [], unknownFields: [] };
@@ -32,6 +33,17 @@ export function structureChecker(schema: object): (object: unknown) => Structure
     }
     return verdict;
   };
+}
+
+/**
+ * The API server's `format: uri`: Go's url.ParseRequestURI, which takes an absolute path (`/x`) or
+ * anything with a scheme (`ftp://…`, `mailto:…`), but nothing relative and no control characters.
+ * ajv-formats' RFC 3986 `uri` refuses `/x`, which a CRD with `format: uri` accepts.
+ */
+function isRequestUri(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: Go refuses exactly these characters.
+  if (value === "" || /[\x00-\x1f\x7f]/.test(value)) return false;
+  return value.startsWith("/") || /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(value);
 }
 
 function toFieldError(object: unknown, error: ErrorObject): FieldError {

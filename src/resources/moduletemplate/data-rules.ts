@@ -1,4 +1,4 @@
-import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 
 const dataPath = FieldPath.root("spec").child("data");
@@ -10,24 +10,30 @@ const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const kindName = /^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$/;
 
 /**
- * spec.data is the module's custom resource the lifecycle manager creates: it needs an apiVersion in
- * group/version form (a module CR always has a group) and a valid kind, or the create fails at reconcile.
+ * spec.data is the resource the lifecycle manager creates: the API server wants an apiVersion that is a
+ * GroupVersion (`group/version`, or `v1` for the core group) and a kind. Beyond that we deny a group or
+ * version that no API server can serve (not a DNS subdomain / DNS-1035 label) and an invalid kind name:
+ * the create would certainly fail at reconcile.
  */
 export function validateData(data: Record<string, unknown>): FieldErrorList {
-  return [...apiVersionErrors(data.apiVersion), ...kindErrors(data.kind)];
+  return [
+    ...byRule("moduletemplate.data-api-version", apiVersionErrors(data.apiVersion)),
+    ...byRule("moduletemplate.data-kind", kindErrors(data.kind)),
+  ];
 }
 
 function apiVersionErrors(apiVersion: unknown): FieldErrorList {
   const path = dataPath.child("apiVersion");
   if (apiVersion === undefined || apiVersion === "") {
-    return [fieldError.required(path, "the group/version of the module's custom resource")];
+    return [fieldError.required(path, "the group/version of the resource to create")];
   }
   if (typeof apiVersion !== "string") return [fieldError.invalid(path, apiVersion, "must be of type string")];
-  const [group = "", version = "", ...rest] = apiVersion.split("/");
+  const parts = apiVersion.split("/");
+  // schema.ParseGroupVersion: "v1" is the core group's version, "group/version" any other.
+  const [group = "", version = ""] = parts.length === 1 ? ["", apiVersion] : parts;
   const valid =
-    rest.length === 0 &&
-    group.length <= 253 &&
-    dns1123Subdomain.test(group) &&
+    parts.length <= 2 &&
+    (group === "" ? parts.length === 1 : group.length <= 253 && dns1123Subdomain.test(group)) &&
     version.length <= 63 &&
     dns1035Label.test(version);
   return valid
@@ -36,7 +42,7 @@ function apiVersionErrors(apiVersion: unknown): FieldErrorList {
         fieldError.invalid(
           path,
           apiVersion,
-          'must be in group/version form, e.g. "operator.kyma-project.io/v1alpha1" (a custom resource has a group)',
+          'must be group/version (e.g. "operator.kyma-project.io/v1alpha1") or a core version such as "v1"',
         ),
       ];
 }
@@ -44,7 +50,7 @@ function apiVersionErrors(apiVersion: unknown): FieldErrorList {
 function kindErrors(kind: unknown): FieldErrorList {
   const path = dataPath.child("kind");
   if (kind === undefined || kind === "")
-    return [fieldError.required(path, "the kind of the module's custom resource")];
+    return [fieldError.required(path, "the kind of the resource to create")];
   if (typeof kind !== "string") return [fieldError.invalid(path, kind, "must be of type string")];
   if (kind.length <= 63 && kindName.test(kind)) return [];
   return [

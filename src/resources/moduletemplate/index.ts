@@ -1,13 +1,14 @@
 import { readFileSync } from "node:fs";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
-import type { ModuleTemplate } from "../../generated/moduletemplate.js";
+import type { AdmissionRequest } from "../../admission/review.js";
+import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { validateData } from "./data-rules.js";
-import { validateBooleanLabels } from "./label-rules.js";
+import { labelWarnings, validateClusterScopedAnnotation } from "./label-rules.js";
 import { validateLinks } from "./link-rules.js";
-import { validateStateChecks } from "./state-checks.js";
-import { validateVersionUpdate } from "./update-rules.js";
+import { validateNameMatchesSpec } from "./name-rules.js";
+import { validateIdentityUpdate } from "./update-rules.js";
 import { moduleTemplateWarnings } from "./warnings.js";
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
@@ -15,21 +16,30 @@ const schemaUrl = new URL("../../../schemas/dist/moduletemplate.schema.json", im
 const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8")));
 
 /**
- * Every rule for one ModuleTemplate. The structural check (Kyma's CRD constraints: patterns, required
- * fields, the mappedState enum) comes first; the rules after it rely on the generated types.
+ * Every rule for one ModuleTemplate. The structural check (Kyma's CRD, nothing more) comes first; the
+ * rules after it rely on the generated types.
  */
-function validateModuleTemplate(object: unknown): Verdict {
+function validateModuleTemplate(object: unknown, request: AdmissionRequest): Verdict {
   const structure = checkStructure(object);
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
   if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
   const template = object as ModuleTemplate;
+  const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
+  const metadata = template.metadata as { name?: unknown } | undefined;
   const errors = [
-    ...validateBooleanLabels(template.metadata),
-    ...validateStateChecks(template.spec.customStateCheck ?? []),
-    ...(template.spec.data ? validateData(template.spec.data) : []),
-    ...validateLinks(template.spec),
+    ...validateClusterScopedAnnotation(template.metadata),
+    // A template's name never changes, and on UPDATE neither do moduleName and version (the transition
+    // rule): a stored template that disagrees was admitted before this rule and is not re-judged.
+    ...(request.operation === "UPDATE" ? [] : validateNameMatchesSpec(metadata?.name, spec)),
+    ...(spec.data ? validateData(spec.data) : []),
+    ...validateLinks(spec),
   ];
-  return { errors, warnings: [...unknown, ...moduleTemplateWarnings(template)] };
+  const warnings = [
+    ...unknown,
+    ...labelWarnings(template.metadata, spec.moduleName),
+    ...moduleTemplateWarnings(template),
+  ];
+  return { errors, warnings };
 }
 
 export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
@@ -37,10 +47,13 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   version: "v1beta2",
   kind: "ModuleTemplate",
   validator: {
-    validate: (template) => validateModuleTemplate(template),
+    validate: (template, request) => validateModuleTemplate(template, request),
     validateTransition: (oldTemplate, template) => {
-      if (checkStructure(template).errors.length > 0) return { errors: [], warnings: [] };
-      return { errors: validateVersionUpdate(oldTemplate?.spec, template.spec), warnings: [] };
+      // An old object that is not a ModuleTemplate (a hand-made review) cannot anchor the rule.
+      if (checkStructure(oldTemplate).errors.length > 0 || checkStructure(template).errors.length > 0) {
+        return { errors: [], warnings: [] };
+      }
+      return { errors: validateIdentityUpdate(oldTemplate.spec, template.spec), warnings: [] };
     },
   },
 };

@@ -1,32 +1,53 @@
-import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { fitWarning } from "../../validation/warning.js";
+
+/** The labels lifecycle-manager reads as booleans: true when `strings.ToLower(value) == "true"`. */
+export const booleanLabels = ["operator.kyma-project.io/internal", "operator.kyma-project.io/beta"] as const;
+/** Compared exactly with "true" by lifecycle-manager: "True" silently means false. */
+export const clusterScopedAnnotation = "operator.kyma-project.io/is-cluster-scoped";
+/** How lifecycle-manager lists a module's templates. */
+export const moduleNameLabel = "operator.kyma-project.io/module-name";
+
+const annotationsPath = FieldPath.root("metadata").child("annotations");
+const exactBooleans = ["true", "false"];
+
+type Metadata = { labels?: Record<string, unknown>; annotations?: Record<string, unknown> } | undefined;
 
 /**
- * The operator.kyma-project.io labels and annotation that Kyma documents as booleans. The lifecycle
- * manager compares them with "true" or "false", so "True", "yes" or "1" silently mean the default.
+ * The is-cluster-scoped annotation is "true" or "false", exactly (rule moduletemplate.cluster-scoped):
+ * stricter than lifecycle-manager, which takes any other value for false, because "True" or "yes"
+ * would silently declare a cluster-scoped module namespaced.
  */
-export const booleanLabels = [
-  "operator.kyma-project.io/sync",
-  "operator.kyma-project.io/internal",
-  "operator.kyma-project.io/beta",
-  "operator.kyma-project.io/mandatory-module",
-] as const;
-export const booleanAnnotations = ["operator.kyma-project.io/is-cluster-scoped"] as const;
-
-const metadataPath = FieldPath.root("metadata");
-const booleans = ["true", "false"];
-
-export function validateBooleanLabels(metadata: Record<string, unknown> | undefined): FieldErrorList {
-  return [
-    ...booleanEntries(metadata?.labels, booleanLabels, metadataPath.child("labels")),
-    ...booleanEntries(metadata?.annotations, booleanAnnotations, metadataPath.child("annotations")),
-  ];
+export function validateClusterScopedAnnotation(metadata: Metadata): FieldErrorList {
+  const annotations = metadata?.annotations;
+  if (!annotations || !Object.hasOwn(annotations, clusterScopedAnnotation)) return [];
+  const value = annotations[clusterScopedAnnotation];
+  if (exactBooleans.includes(value as string)) return [];
+  return byRule("moduletemplate.cluster-scoped", [
+    fieldError.notSupported(annotationsPath.key(clusterScopedAnnotation), value, exactBooleans),
+  ]);
 }
 
-function booleanEntries(map: unknown, keys: readonly string[], path: FieldPath): FieldErrorList {
-  if (map === null || typeof map !== "object") return [];
-  const entries = map as Record<string, unknown>;
-  return keys
-    .filter((key) => Object.hasOwn(entries, key) && !booleans.includes(entries[key] as string))
-    .map((key) => fieldError.notSupported(path.key(key), entries[key], booleans));
+/**
+ * Warnings about labels: a beta/internal value that is neither true nor false in any case (read as
+ * false), and a module-name label that differs from spec.moduleName (the template is listed under
+ * the wrong module).
+ */
+export function labelWarnings(metadata: Metadata, moduleName: string | undefined): string[] {
+  const labels = metadata?.labels ?? {};
+  const warnings = booleanLabels
+    .filter((key) => Object.hasOwn(labels, key))
+    .filter((key) => !exactBooleans.includes(String(labels[key]).toLowerCase()))
+    .map(
+      (key) =>
+        `metadata.labels[${key}]: ${JSON.stringify(labels[key])} is neither true nor false: read as false`,
+    );
+  const label = labels[moduleNameLabel];
+  if (typeof label === "string" && label !== "" && moduleName && label !== moduleName) {
+    warnings.push(
+      `metadata.labels[${moduleNameLabel}] is ${JSON.stringify(label)}, spec.moduleName ${JSON.stringify(moduleName)}: listed under the wrong module`,
+    );
+  }
+  return warnings.map(fitWarning);
 }

@@ -1,43 +1,31 @@
-import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
-import { compareSemver, parseSemver } from "../../validation/semver.js";
 
-const versionPath = FieldPath.root("spec").child("version");
+const specPath = FieldPath.root("spec");
 
 /**
- * A template's version is never decremented (semver precedence, pre-releases included): Kyma CRs and
- * the lifecycle manager treat a lower version as a downgrade they do not perform. Removing the version
- * is a decrement too. An old version that is not a semantic version (an object from before Kyma's
- * pattern) constrains nothing.
+ * spec.version and spec.moduleName never change in place (rule moduletemplate.immutable-identity): a
+ * new version is a new template, named `<moduleName>-<version>`, as lifecycle-manager looks them up. A
+ * version changed in place leaves the template under its old name with a new version, and clusters get
+ * a mix of the two. An unset field and an empty one are the same (Go clients write "").
  */
-export function validateVersionUpdate(
+export function validateIdentityUpdate(
   oldSpec: ModuleTemplateSpec | undefined,
-  spec: ModuleTemplateSpec,
+  spec: ModuleTemplateSpec | undefined,
 ): FieldErrorList {
-  const oldVersion = oldSpec?.version;
-  if (typeof oldVersion !== "string" || oldVersion === "") return [];
-  const previous = parseSemver(oldVersion);
-  if (!previous) return [];
-  const version = spec.version ?? "";
-  if (version === "") {
-    return [
+  const errors: FieldErrorList = [];
+  for (const field of ["moduleName", "version"] as const) {
+    const before = oldSpec?.[field] ?? "";
+    const after = spec?.[field] ?? "";
+    if (before === after) continue;
+    errors.push(
       fieldError.invalid(
-        versionPath,
-        version,
-        `may not be removed once set (was ${JSON.stringify(oldVersion)})`,
+        specPath.child(field),
+        after,
+        `field is immutable (was ${JSON.stringify(before)}): a new version is a new ModuleTemplate, named <moduleName>-<version>`,
       ),
-    ];
+    );
   }
-  const next = parseSemver(version);
-  if (next && compareSemver(next, previous) < 0) {
-    return [
-      fieldError.invalid(
-        versionPath,
-        version,
-        `may not decrease (was ${JSON.stringify(oldVersion)}): a template's version is never decremented`,
-      ),
-    ];
-  }
-  return [];
+  return byRule("moduletemplate.immutable-identity", errors);
 }

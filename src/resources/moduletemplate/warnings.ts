@@ -1,16 +1,17 @@
-import type { ModuleTemplate } from "../../generated/moduletemplate.js";
+import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { fitWarning } from "../../validation/warning.js";
+import { nameParts } from "./name-rules.js";
 
 /** What is legal but deprecated, ignored or probably a mistake: shown to the user, template admitted. */
 export function moduleTemplateWarnings(template: ModuleTemplate): string[] {
-  const { spec } = template;
+  const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
   const warnings: string[] = [];
   if (spec.channel) {
     warnings.push("spec.channel is deprecated: ModuleTemplates are tied to versions now, not channels");
   }
   if (spec.customStateCheck && spec.customStateCheck.length > 0) {
     warnings.push(
-      "spec.customStateCheck is deprecated: define custom states in the module's custom resource",
+      "spec.customStateCheck is ignored: lifecycle-manager no longer reads it; define states in the module's resource",
     );
   }
   if (spec.data && Object.hasOwn(spec.data, "status")) {
@@ -18,18 +19,18 @@ export function moduleTemplateWarnings(template: ModuleTemplate): string[] {
       "spec.data.status is ignored: the lifecycle manager creates spec.data without subresources",
     );
   }
-  const name = (template.metadata as { name?: unknown } | undefined)?.name;
-  if (spec.moduleName && spec.version && typeof name === "string") {
-    const expected = `${spec.moduleName}-${spec.version}`;
-    if (name !== expected) {
-      warnings.push(
-        `metadata.name is not ${JSON.stringify(expected)} (<moduleName>-<version>), the name the lifecycle manager looks up`,
-      );
-    }
-  }
-  if (spec.moduleName && !spec.version) {
+  if (!spec.version) {
     warnings.push(
-      "spec.moduleName is set without spec.version: templates are tied to versions, named <moduleName>-<version>",
+      "spec.version is not set: the template cannot be resolved by current lifecycle-manager (<moduleName>-<version>)",
+    );
+  }
+  const name = (template.metadata as { name?: unknown } | undefined)?.name;
+  // A name with the <moduleName>-<version> shape that disagrees is denied on CREATE; any other name
+  // is one lifecycle-manager never looks up.
+  if (spec.moduleName && spec.version && typeof name === "string" && !nameParts(name)) {
+    const expected = `${spec.moduleName}-${spec.version}`;
+    warnings.push(
+      `metadata.name is not ${JSON.stringify(expected)} (<moduleName>-<version>), the name the lifecycle manager looks up`,
     );
   }
   return warnings.map(fitWarning);
