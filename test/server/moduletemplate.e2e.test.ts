@@ -42,15 +42,21 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     return response.warnings ?? [];
   }
 
-  it("admits every example of the spec; only the deprecated fields draw warnings", async () => {
+  const unresolvable =
+    "spec.version is not set: the template cannot be resolved by current lifecycle-manager (<moduleName>-<version>)";
+
+  it("admits every example of the spec; unversioned ones cannot be resolved, deprecated fields warn", async () => {
     const examples = specExampleTemplates();
     assert.equal(examples.length, 8);
     for (const { title, template } of examples) {
       const expected = title.startsWith("channel")
-        ? ["spec.channel is deprecated: ModuleTemplates are tied to versions now, not channels"]
+        ? ["spec.channel is deprecated: ModuleTemplates are tied to versions now, not channels", unresolvable]
         : title.startsWith("customStateCheck")
-          ? ["spec.customStateCheck is deprecated: define custom states in the module's custom resource"]
-          : [];
+          ? [
+              "spec.customStateCheck is ignored: lifecycle-manager no longer reads it; define states in the module's resource",
+              unresolvable,
+            ]
+          : [unresolvable];
       assert.deepEqual(await warnings(template), expected, title);
     }
   });
@@ -76,59 +82,70 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     assert.ok(causes.includes("spec.descriptor: Required value"), causes.join("\n"));
   });
 
-  it("denies a mappedState that is not a Kyma state", async () => {
+  it("admits what Kyma's CRD admits: no spec, long lists, Kyma's every mappedState, a /path resource link", async () => {
+    const bare = kedaTemplate() as Partial<ModuleTemplate>;
+    delete bare.spec;
+    assert.deepEqual(await warnings(bare as ModuleTemplate), [unresolvable]);
+    const template = kedaTemplate();
+    template.spec.associatedResources = Array.from({ length: 100 }, (_, i) => ({
+      group: "keda.sh",
+      version: "v1alpha1",
+      kind: `Kind${i}`,
+    }));
+    template.spec.customStateCheck = [
+      "Processing",
+      "Deleting",
+      "Ready",
+      "Error",
+      "",
+      "Warning",
+      "Unmanaged",
+    ].map((mappedState, i) => ({ jsonPath: "status.state", value: String(i), mappedState }) as never);
+    assert.deepEqual(await warnings(template), [
+      "spec.customStateCheck is ignored: lifecycle-manager no longer reads it; define states in the module's resource",
+    ]);
+    const relative = kedaTemplate();
+    relative.spec.resources = [{ name: "rawManifest", link: "keda.yaml" }];
+    assert.deepEqual(await denial(relative), [
+      'spec.resources[0].link: Invalid value: "keda.yaml": must be a valid uri',
+    ]);
+    relative.spec.resources = [{ name: "rawManifest", link: "/keda.yaml" }];
+    assert.deepEqual(await denial(relative), [
+      'spec.resources[0].link: Invalid value: "/keda.yaml": must be an absolute http or https URL, e.g. https://example.com/path',
+    ]);
+  });
+
+  it("denies a mappedState that is not one of Kyma's states", async () => {
     const template = kedaTemplate();
     template.spec.customStateCheck = [
       { jsonPath: "status.health", value: "green", mappedState: "Healthy" as "Ready" },
     ];
     assert.deepEqual(await denial(template), [
-      'spec.customStateCheck[0].mappedState: Unsupported value: "Healthy": supported values: "Ready", "Processing", "Error", "Deleting", "Warning"',
+      'spec.customStateCheck[0].mappedState: Unsupported value: "Healthy": supported values: "Processing", "Deleting", "Ready", "Error", "", "Warning", "Unmanaged"',
     ]);
   });
 
-  it("denies contradicting state checks and jsonPaths that are not dotted paths", async () => {
+  it("no longer judges customStateCheck beyond its schema: contradictions and jsonPaths only warn that it is ignored", async () => {
     const template = kedaTemplate();
     template.spec.customStateCheck = [
       { jsonPath: "status.health", value: "green", mappedState: "Ready" },
       { jsonPath: "status.health", value: "green", mappedState: "Error" },
       { jsonPath: "{.status.state}", value: "ok", mappedState: "Ready" },
-      { jsonPath: "", value: "ok", mappedState: "Ready" },
     ];
-    assert.deepEqual(await denial(template), [
-      'spec.customStateCheck[1].mappedState: Invalid value: "Error": contradicts spec.customStateCheck[0], which maps the same jsonPath and value to "Ready"',
-      "spec.customStateCheck[2].jsonPath: Invalid value: \"{.status.state}\": must be a dotted field path such as status.health (no leading '.', '{}', '$', '[i]' or '*')",
-      "spec.customStateCheck[3].jsonPath: Required value: a dotted field path, e.g. status.health",
+    assert.deepEqual(await warnings(template), [
+      "spec.customStateCheck is ignored: lifecycle-manager no longer reads it; define states in the module's resource",
     ]);
   });
 
-  it("denies spec.data without a group/version apiVersion or a valid kind", async () => {
+  it("admits a core-group spec.data, denies one no API server can serve or without a kind", async () => {
     const template = kedaTemplate();
-    template.spec.data = { apiVersion: "v1", kind: "keda manager", spec: {} };
+    template.spec.data = { apiVersion: "v1", kind: "ConfigMap", data: { a: "b" } };
+    assert.deepEqual(await warnings(template), []);
+    template.spec.data = { apiVersion: "operator.kyma-project.io", kind: "keda manager", spec: {} };
     assert.deepEqual(await denial(template), [
-      'spec.data.apiVersion: Invalid value: "v1": must be in group/version form, e.g. "operator.kyma-project.io/v1alpha1" (a custom resource has a group)',
+      'spec.data.apiVersion: Invalid value: "operator.kyma-project.io": must be group/version (e.g. "operator.kyma-project.io/v1alpha1") or a core version such as "v1"',
       "spec.data.kind: Invalid value: \"keda manager\": must be a valid kind name: at most 63 letters, digits or '-', starting with a letter and ending with a letter or digit (e.g. 'Keda')",
     ]);
-    template.spec.data = { metadata: { name: "x" } };
-    assert.deepEqual(await denial(template), [
-      "spec.data.apiVersion: Required value: the group/version of the module's custom resource",
-      "spec.data.kind: Required value: the kind of the module's custom resource",
-    ]);
-  });
-
-  it("denies a manager without group, version, kind or name", async () => {
-    const template = kedaTemplate();
-    template.spec.manager = {
-      version: "",
-      kind: "Deployment",
-      name: "",
-    } as ModuleTemplate["spec"]["manager"];
-    assert.deepEqual((await denial(template)).sort(), [
-      "spec.manager.group: Required value",
-      "spec.manager.name: Required value",
-      "spec.manager.version: Required value",
-    ]);
-    template.spec.manager = { group: "", version: "v1", name: "x" } as ModuleTemplate["spec"]["manager"];
-    assert.deepEqual(await denial(template), ["spec.manager.kind: Required value"]);
   });
 
   it("denies relative links and repeated names in icons and resources", async () => {
@@ -142,86 +159,96 @@ describe("ModuleTemplate webhook over HTTPS", () => {
       ],
     };
     template.spec.resources = [
-      { name: "rawManifest", link: "manifest.yaml" },
       { name: "rawManifest", link: "https://example.com/manifest.yaml" },
+      { name: "rawManifest", link: "/manifest.yaml" },
     ];
     const absolute = "must be an absolute http or https URL, e.g. https://example.com/path";
     assert.deepEqual(await denial(template), [
       `spec.info.documentation: Invalid value: "docs/README.md": ${absolute}`,
       'spec.info.icons[1].name: Duplicate value: "icon"',
       `spec.info.icons[1].link: Invalid value: "/b.svg": ${absolute}`,
-      `spec.resources[0].link: Invalid value: "manifest.yaml": ${absolute}`,
       'spec.resources[1].name: Duplicate value: "rawManifest"',
+      `spec.resources[1].link: Invalid value: "/manifest.yaml": ${absolute}`,
     ]);
   });
 
-  it('denies boolean operator.kyma-project.io labels other than "true" and "false"', async () => {
+  it("takes beta and internal in any case, warns about other values, and ignores sync and mandatory-module", async () => {
     const template = kedaTemplate();
     template.metadata = {
       ...template.metadata,
-      labels: { "operator.kyma-project.io/sync": "no", "operator.kyma-project.io/internal": "TRUE" },
+      labels: {
+        "operator.kyma-project.io/beta": "True",
+        "operator.kyma-project.io/internal": "TRUE",
+        "operator.kyma-project.io/sync": "no",
+        "operator.kyma-project.io/mandatory-module": "1",
+      },
+    };
+    assert.deepEqual(await warnings(template), []);
+    template.metadata.labels = { "operator.kyma-project.io/internal": "yes" };
+    assert.deepEqual(await warnings(template), [
+      'metadata.labels[operator.kyma-project.io/internal]: "yes" is neither true nor false: read as false',
+    ]);
+  });
+
+  it("denies an is-cluster-scoped annotation other than exactly true or false", async () => {
+    const template = kedaTemplate();
+    template.metadata = {
+      ...template.metadata,
+      annotations: { "operator.kyma-project.io/is-cluster-scoped": "True" },
     };
     assert.deepEqual(await denial(template), [
-      'metadata.labels[operator.kyma-project.io/sync]: Unsupported value: "no": supported values: "true", "false"',
-      'metadata.labels[operator.kyma-project.io/internal]: Unsupported value: "TRUE": supported values: "true", "false"',
+      'metadata.annotations[operator.kyma-project.io/is-cluster-scoped]: Unsupported value: "True": supported values: "true", "false"',
     ]);
   });
 
-  it("reports every problem at once", async () => {
+  it("warns when the module-name label is not spec.moduleName", async () => {
     const template = kedaTemplate();
-    template.metadata = { name: "keda-1.2.0", labels: { "operator.kyma-project.io/beta": "1" } };
-    template.spec.customStateCheck = [{ jsonPath: "status..state", value: "x", mappedState: "Ready" }];
-    template.spec.data = { apiVersion: "v1", kind: "Keda" };
-    template.spec.resources = [{ name: "rawManifest", link: "manifest.yaml" }];
-    const response = await review(template);
-    assert.deepEqual(
-      response.status?.details?.causes?.map((cause) => cause.field),
-      [
-        "metadata.labels[operator.kyma-project.io/beta]",
-        "spec.customStateCheck[0].jsonPath",
-        "spec.data.apiVersion",
-        "spec.resources[0].link",
-      ],
-    );
-    assert.equal(response.warnings?.length, 1, "the deprecated customStateCheck still warns");
-  });
-
-  it("denies a lower spec.version on UPDATE, pre-releases included, and allows a higher one", async () => {
-    const at = (version: string) => {
-      const template = kedaTemplate();
-      template.metadata = { name: `keda-${version}`, namespace: "kcp-system" };
-      template.spec.version = version;
-      return template;
-    };
-    assert.deepEqual(await denial(at("1.2.0-rc1"), at("1.2.0")), [
-      'spec.version: Invalid value: "1.2.0-rc1": may not decrease (was "1.2.0"): a template\'s version is never decremented',
-    ]);
-    assert.deepEqual(await denial(at("1.2.0-alpha"), at("1.2.0-beta")), [
-      'spec.version: Invalid value: "1.2.0-alpha": may not decrease (was "1.2.0-beta"): a template\'s version is never decremented',
-    ]);
-    assert.deepEqual(await warnings(at("1.2.0"), at("1.2.0-rc1")), []);
-    assert.deepEqual(await warnings(at("1.10.0"), at("1.9.0")), []);
-    // The same decrease on CREATE is no decrease: there is no old version.
-    assert.deepEqual(await warnings(at("1.2.0-rc1")), []);
-  });
-
-  it("warns of deprecated fields, an ignored data status, a name the lifecycle manager will not find, and a moduleName without version", async () => {
-    const template = kedaTemplate();
-    template.metadata = { name: "keda-latest", namespace: "kcp-system" };
-    template.spec.channel = "fast";
-    template.spec.customStateCheck = [{ jsonPath: "status.health", value: "green", mappedState: "Ready" }];
-    template.spec.data = { ...template.spec.data, status: { state: "Ready" } };
+    template.metadata = { ...template.metadata, labels: { "operator.kyma-project.io/module-name": "kedas" } };
     assert.deepEqual(await warnings(template), [
-      "spec.channel is deprecated: ModuleTemplates are tied to versions now, not channels",
-      "spec.customStateCheck is deprecated: define custom states in the module's custom resource",
-      "spec.data.status is ignored: the lifecycle manager creates spec.data without subresources",
+      'label operator.kyma-project.io/module-name "kedas" differs from spec.moduleName "keda": listed wrongly',
+    ]);
+  });
+
+  it("denies on CREATE a <moduleName>-<version> name that disagrees with the spec; warns of a name of another shape", async () => {
+    const template = kedaTemplate();
+    template.spec.version = "1.2.1";
+    const lookup = "lifecycle-manager finds the template by that name";
+    assert.deepEqual(await denial(template), [
+      `spec.version: Invalid value: "1.2.1": must be "1.2.0", as metadata.name "keda-1.2.0" (<moduleName>-<version>) says: ${lookup}`,
+    ]);
+    // Stored before the rule, such a template still takes updates that leave its identity alone.
+    assert.deepEqual(await warnings(template, template), []);
+    const latest = kedaTemplate();
+    latest.metadata = { name: "keda-latest", namespace: "kcp-system" };
+    assert.deepEqual(await warnings(latest), [
       'metadata.name is not "keda-1.2.0" (<moduleName>-<version>), the name the lifecycle manager looks up',
     ]);
+  });
+
+  it("denies a changed spec.version or spec.moduleName on UPDATE, and admits metadata-only updates", async () => {
+    const old = kedaTemplate();
+    const bumped = kedaTemplate();
+    bumped.spec.version = "1.2.1";
+    const causes = await denial(bumped, old);
+    assert.ok(
+      causes.includes(
+        'spec.version: Invalid value: "1.2.1": field is immutable (was "1.2.0"): a new version is a new ModuleTemplate, named <moduleName>-<version>',
+      ),
+      causes.join("\n"),
+    );
     const unversioned = kedaTemplate();
+    unversioned.metadata = { name: "keda-regular", namespace: "kcp-system" };
     unversioned.spec.version = "";
-    assert.deepEqual(await warnings(unversioned), [
-      "spec.moduleName is set without spec.version: templates are tied to versions, named <moduleName>-<version>",
+    const versioned = { ...unversioned, spec: { ...unversioned.spec, version: "1.0.0" } };
+    assert.deepEqual(await denial(versioned, unversioned), [
+      'spec.version: Invalid value: "1.0.0": field is immutable (was ""): a new version is a new ModuleTemplate, named <moduleName>-<version>',
     ]);
+    const finalized = kedaTemplate();
+    finalized.metadata = {
+      ...finalized.metadata,
+      finalizers: ["operator.kyma-project.io/lifecycle-manager"],
+    };
+    assert.deepEqual(await warnings(finalized, kedaTemplate()), []);
   });
 
   it("denies the README's example, examples/create-invalid-moduletemplate.json, on four fields", async () => {
@@ -233,8 +260,8 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     assert.deepEqual(
       reply.json.response.status.details.causes.map((cause: { field: string }) => cause.field),
       [
-        "metadata.labels[operator.kyma-project.io/sync]",
-        "spec.customStateCheck[1].mappedState",
+        "metadata.annotations[operator.kyma-project.io/is-cluster-scoped]",
+        "spec.version",
         "spec.data.apiVersion",
         "spec.resources[0].link",
       ],

@@ -15,7 +15,7 @@ export function kedaTemplate(): ModuleTemplate {
     metadata: {
       name: "keda-1.2.0",
       namespace: "kcp-system",
-      labels: { "operator.kyma-project.io/sync": "true", "operator.kyma-project.io/beta": "false" },
+      labels: { "operator.kyma-project.io/module-name": "keda", "operator.kyma-project.io/beta": "false" },
     },
     spec: {
       moduleName: "keda",

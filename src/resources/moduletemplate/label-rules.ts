@@ -46,7 +46,7 @@ export function labelWarnings(metadata: Metadata, moduleName: string | undefined
   const label = labels[moduleNameLabel];
   if (typeof label === "string" && label !== "" && moduleName && label !== moduleName) {
     warnings.push(
-      `metadata.labels[${moduleNameLabel}] is ${JSON.stringify(label)}, spec.moduleName ${JSON.stringify(moduleName)}: listed under the wrong module`,
+      `label ${moduleNameLabel} ${JSON.stringify(label)} differs from spec.moduleName ${JSON.stringify(moduleName)}: listed wrongly`,
     );
   }
   return warnings.map(fitWarning);

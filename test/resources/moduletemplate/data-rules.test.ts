@@ -4,35 +4,43 @@ import { formatFieldError } from "../../../src/admission/field-errors.js";
 import { validateData } from "../../../src/resources/moduletemplate/data-rules.js";
 
 const messages = (data: Record<string, unknown>) => validateData(data).map(formatFieldError);
+const groupVersion =
+  'must be group/version (e.g. "operator.kyma-project.io/v1alpha1") or a core version such as "v1"';
 
 describe("spec.data rules", () => {
-  it("accepts a custom resource in group/version form with a valid kind", () => {
+  it("accepts a custom resource in group/version form, and the core group's v1 (a ConfigMap)", () => {
     assert.deepEqual(messages({ apiVersion: "operator.kyma-project.io/v1alpha1", kind: "Keda" }), []);
     assert.deepEqual(
       messages({ apiVersion: "serverless.kyma-project.io/v1alpha2", kind: "Serverless-Config" }),
       [],
     );
+    assert.deepEqual(messages({ apiVersion: "v1", kind: "ConfigMap" }), []);
   });
 
-  it("requires apiVersion and kind, both at once", () => {
-    assert.deepEqual(messages({ spec: {} }), [
-      "spec.data.apiVersion: Required value: the group/version of the module's custom resource",
-      "spec.data.kind: Required value: the kind of the module's custom resource",
+  it("requires apiVersion and kind, both at once, tagged with their rule ids", () => {
+    const errors = validateData({ spec: {} });
+    assert.deepEqual(errors.map(formatFieldError), [
+      "spec.data.apiVersion: Required value: the group/version of the resource to create",
+      "spec.data.kind: Required value: the kind of the resource to create",
     ]);
+    assert.deepEqual(
+      errors.map((error) => error.rule),
+      ["moduletemplate.data-api-version", "moduletemplate.data-kind"],
+    );
     assert.deepEqual(messages({ apiVersion: "", kind: "" }).length, 2);
   });
 
-  it("denies an apiVersion that is not group/version", () => {
+  it("denies an apiVersion that no API server can serve", () => {
     for (const apiVersion of [
-      "v1",
       "Operator.Kyma/v1",
       "operator.kyma-project.io/",
       "/v1",
       "a/b/c",
       "kyma.io/1.0",
+      "V1",
     ]) {
       assert.deepEqual(messages({ apiVersion, kind: "Keda" }), [
-        `spec.data.apiVersion: Invalid value: ${JSON.stringify(apiVersion)}: must be in group/version form, e.g. "operator.kyma-project.io/v1alpha1" (a custom resource has a group)`,
+        `spec.data.apiVersion: Invalid value: ${JSON.stringify(apiVersion)}: ${groupVersion}`,
       ]);
     }
     assert.match(

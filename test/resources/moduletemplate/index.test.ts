@@ -9,7 +9,8 @@ import { kedaTemplate } from "../../support/moduletemplates.js";
 const paths = [
   ["metadata"],
   ["metadata", "labels"],
-  ["metadata", "labels", "operator.kyma-project.io/sync"],
+  ["metadata", "labels", "operator.kyma-project.io/beta"],
+  ["metadata", "annotations", "operator.kyma-project.io/is-cluster-scoped"],
   ["metadata", "annotations"],
   ["spec"],
   ["spec", "version"],
@@ -21,6 +22,7 @@ const paths = [
   ["spec", "data", "status"],
   ["spec", "descriptor"],
   ["spec", "customStateCheck"],
+  ["spec", "info", "icons", "0"],
   ["spec", "info"],
   ["spec", "info", "icons"],
   ["spec", "resources"],
@@ -37,25 +39,34 @@ function setAt(object: Record<string, unknown>, path: string[], value: unknown):
   node[path.at(-1) ?? ""] = value;
 }
 
-const request = { uid: "u", operation: "UPDATE" } as AdmissionRequest;
+const requests = [
+  { uid: "u", operation: "CREATE" } as AdmissionRequest,
+  { uid: "u", operation: "UPDATE" } as AdmissionRequest,
+];
 
 describe("ModuleTemplate validator on arbitrary input", () => {
   it("answers with field errors, never an exception, whatever value sits anywhere (old or new object)", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...paths), fc.jsonValue(), fc.boolean(), (path, value, inOld) => {
-        const broken = kedaTemplate() as unknown as Record<string, unknown>;
-        setAt(broken, path, value);
-        const valid = kedaTemplate();
-        const created = moduleTemplateKind.validator?.validate(broken as never, request);
-        const updated = inOld
-          ? moduleTemplateKind.validator?.validateTransition?.(broken as never, valid, request)
-          : moduleTemplateKind.validator?.validateTransition?.(valid, broken as never, request);
-        for (const verdict of [created, updated]) {
-          assert.ok(verdict && !(verdict instanceof Promise));
-          assert.ok(Array.isArray(verdict.errors) && Array.isArray(verdict.warnings));
-          for (const error of verdict.errors) assert.ok(typeof error.field === "string");
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...paths),
+        fc.jsonValue(),
+        fc.boolean(),
+        fc.constantFrom(...requests),
+        (path, value, inOld, request) => {
+          const broken = kedaTemplate() as unknown as Record<string, unknown>;
+          setAt(broken, path, value);
+          const valid = kedaTemplate();
+          const created = moduleTemplateKind.validator?.validate(broken as never, request);
+          const updated = inOld
+            ? moduleTemplateKind.validator?.validateTransition?.(broken as never, valid, request)
+            : moduleTemplateKind.validator?.validateTransition?.(valid, broken as never, request);
+          for (const verdict of [created, updated]) {
+            assert.ok(verdict && !(verdict instanceof Promise));
+            assert.ok(Array.isArray(verdict.errors) && Array.isArray(verdict.warnings));
+            for (const error of verdict.errors) assert.ok(typeof error.field === "string");
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

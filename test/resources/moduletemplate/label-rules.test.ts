@@ -1,30 +1,65 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
-import { booleanLabels, validateBooleanLabels } from "../../../src/resources/moduletemplate/label-rules.js";
+import {
+  booleanLabels,
+  labelWarnings,
+  validateClusterScopedAnnotation,
+} from "../../../src/resources/moduletemplate/label-rules.js";
 
-describe("operator.kyma-project.io boolean labels", () => {
-  it("accepts true and false, and ignores labels it does not know", () => {
-    const labels = Object.fromEntries(booleanLabels.map((label, i) => [label, i % 2 ? "true" : "false"]));
-    assert.deepEqual(
-      validateBooleanLabels({ labels: { ...labels, "operator.kyma-project.io/module-name": "keda" } }),
-      [],
-    );
-    assert.deepEqual(validateBooleanLabels(undefined), []);
+describe("operator.kyma-project.io labels and the is-cluster-scoped annotation", () => {
+  it("takes beta and internal in any case, as lifecycle-manager lower-cases them", () => {
+    for (const value of ["true", "True", "TRUE", "false", "False", "FALSE"]) {
+      const labels = Object.fromEntries(booleanLabels.map((label) => [label, value]));
+      assert.deepEqual(labelWarnings({ labels }, "keda"), [], value);
+    }
+    assert.deepEqual(booleanLabels, ["operator.kyma-project.io/internal", "operator.kyma-project.io/beta"]);
   });
 
-  it("denies any other value of each boolean label, and of the is-cluster-scoped annotation", () => {
-    const labels = Object.fromEntries(booleanLabels.map((label) => [label, "True"]));
-    const errors = validateBooleanLabels({
-      labels,
-      annotations: { "operator.kyma-project.io/is-cluster-scoped": "yes" },
-    }).map(formatFieldError);
-    assert.deepEqual(errors, [
-      ...booleanLabels.map(
-        (label) => `metadata.labels[${label}]: Unsupported value: "True": supported values: "true", "false"`,
-      ),
-      'metadata.annotations[operator.kyma-project.io/is-cluster-scoped]: Unsupported value: "yes": supported values: "true", "false"',
+  it("warns (never denies) about a beta or internal value that is neither true nor false", () => {
+    assert.deepEqual(labelWarnings({ labels: { "operator.kyma-project.io/beta": "yes" } }, undefined), [
+      'metadata.labels[operator.kyma-project.io/beta]: "yes" is neither true nor false: read as false',
     ]);
-    assert.ok(booleanLabels.includes("operator.kyma-project.io/sync"));
+  });
+
+  it("no longer judges the sync and mandatory-module labels, which lifecycle-manager does not read", () => {
+    const labels = {
+      "operator.kyma-project.io/sync": "no",
+      "operator.kyma-project.io/mandatory-module": "1",
+    };
+    assert.deepEqual(labelWarnings({ labels }, "keda"), []);
+    assert.deepEqual(validateClusterScopedAnnotation({ labels }), []);
+  });
+
+  it("warns when the module-name label differs from spec.moduleName, not when either is unset", () => {
+    const labels = { "operator.kyma-project.io/module-name": "keda-manager" };
+    assert.deepEqual(labelWarnings({ labels }, "keda"), [
+      'label operator.kyma-project.io/module-name "keda-manager" differs from spec.moduleName "keda": listed wrongly',
+    ]);
+    assert.deepEqual(labelWarnings({ labels }, undefined), []);
+    assert.deepEqual(labelWarnings({ labels: {} }, "keda"), []);
+    assert.deepEqual(
+      labelWarnings({ labels: { "operator.kyma-project.io/module-name": "keda" } }, "keda"),
+      [],
+    );
+  });
+
+  it("denies an is-cluster-scoped annotation other than exactly true or false", () => {
+    for (const value of ["true", "false"]) {
+      assert.deepEqual(
+        validateClusterScopedAnnotation({
+          annotations: { "operator.kyma-project.io/is-cluster-scoped": value },
+        }),
+        [],
+      );
+    }
+    const errors = validateClusterScopedAnnotation({
+      annotations: { "operator.kyma-project.io/is-cluster-scoped": "True" },
+    });
+    assert.deepEqual(errors.map(formatFieldError), [
+      'metadata.annotations[operator.kyma-project.io/is-cluster-scoped]: Unsupported value: "True": supported values: "true", "false"',
+    ]);
+    assert.equal(errors[0]?.rule, "moduletemplate.cluster-scoped");
+    assert.deepEqual(validateClusterScopedAnnotation(undefined), []);
   });
 });

@@ -24,7 +24,17 @@ describe("links and names in spec.info and spec.resources", () => {
       { name: "rawManifest", link: "https://exa mple.com/x" },
     ];
     const absolute = "must be an absolute http or https URL, e.g. https://example.com/path";
-    assert.deepEqual(validateLinks(spec).map(formatFieldError), [
+    const errors = validateLinks(spec);
+    assert.deepEqual(
+      errors.map((error) => error.rule),
+      [
+        "moduletemplate.link",
+        "moduletemplate.link",
+        "moduletemplate.unique-name",
+        "moduletemplate.link",
+      ].concat(["moduletemplate.unique-name", "moduletemplate.link"]),
+    );
+    assert.deepEqual(errors.map(formatFieldError), [
       `spec.info.repository: Invalid value: "github.com/kyma-project/keda-manager": ${absolute}`,
       `spec.info.documentation: Invalid value: "/docs/keda": ${absolute}`,
       'spec.info.icons[1].name: Duplicate value: "icon"',

@@ -1,56 +1,50 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
-import { validateVersionUpdate } from "../../../src/resources/moduletemplate/update-rules.js";
+import { validateIdentityUpdate } from "../../../src/resources/moduletemplate/update-rules.js";
 import { kedaTemplate } from "../../support/moduletemplates.js";
 
-function versionChange(from: string | undefined, to: string | undefined): string[] {
-  const before = kedaTemplate().spec;
-  const after = kedaTemplate().spec;
-  before.version = from;
-  after.version = to;
-  return validateVersionUpdate(before, after).map(formatFieldError);
+type Change = { version?: string; moduleName?: string };
+
+function change(from: Change, to: Change): string[] {
+  const before = { ...kedaTemplate().spec, ...from };
+  const after = { ...kedaTemplate().spec, ...to };
+  return validateIdentityUpdate(before, after).map(formatFieldError);
 }
 
-describe("spec.version on UPDATE", () => {
-  it("allows the same or a higher version, and setting a first version", () => {
-    for (const [from, to] of [
-      ["1.2.0", "1.2.0"],
-      ["1.2.0", "1.2.1"],
-      ["1.2.0-rc1", "1.2.0"],
-      ["1.2.0-alpha", "1.2.0-beta"],
-      ["1.9.9", "1.10.0"],
-      [undefined, "0.0.1"],
-      ["", "0.0.1"],
-    ] as const) {
-      assert.deepEqual(versionChange(from, to), [], `${from} -> ${to}`);
-    }
+const immutable = "a new version is a new ModuleTemplate, named <moduleName>-<version>";
+
+describe("spec.version and spec.moduleName on UPDATE", () => {
+  it("allows them unchanged, and an unset field where it was empty", () => {
+    assert.deepEqual(change({}, {}), []);
+    assert.deepEqual(change({ version: "" }, { version: undefined }), []);
+    assert.deepEqual(validateIdentityUpdate(undefined, undefined), []);
   });
 
-  it("denies a lower version, pre-releases included", () => {
+  it("denies any change of the version, up or down, set or removed", () => {
     for (const [from, to] of [
+      ["1.2.0", "1.2.1"],
       ["1.2.1", "1.2.0"],
-      ["1.10.0", "1.9.9"],
-      ["1.2.0", "1.2.0-rc1"],
-      ["1.2.0-beta", "1.2.0-alpha"],
-      ["1.2.0-rc2", "1.2.0-rc10"],
+      ["1.2.0-rc1", "1.2.0"],
+      ["", "1.2.0"],
+      ["1.2.0", ""],
     ] as const) {
       assert.deepEqual(
-        versionChange(from, to),
-        [
-          `spec.version: Invalid value: "${to}": may not decrease (was "${from}"): a template's version is never decremented`,
-        ],
+        change({ version: from }, { version: to }),
+        [`spec.version: Invalid value: "${to}": field is immutable (was "${from}"): ${immutable}`],
         `${from} -> ${to}`,
       );
     }
   });
 
-  it("denies removing the version", () => {
-    assert.deepEqual(versionChange("1.2.0", undefined), [
-      'spec.version: Invalid value: "": may not be removed once set (was "1.2.0")',
+  it("denies a changed moduleName, tagged moduletemplate.immutable-identity", () => {
+    const errors = validateIdentityUpdate(kedaTemplate().spec, {
+      ...kedaTemplate().spec,
+      moduleName: "kedas",
+    });
+    assert.deepEqual(errors.map(formatFieldError), [
+      `spec.moduleName: Invalid value: "kedas": field is immutable (was "keda"): ${immutable}`,
     ]);
-    assert.deepEqual(versionChange("1.2.0", ""), [
-      'spec.version: Invalid value: "": may not be removed once set (was "1.2.0")',
-    ]);
+    assert.equal(errors[0]?.rule, "moduletemplate.immutable-identity");
   });
 });

@@ -17,19 +17,30 @@ describe("ModuleTemplate warnings", () => {
     const warnings = moduleTemplateWarnings(template);
     assert.equal(warnings.length, 4, warnings.join("\n"));
     assert.match(warnings[0] ?? "", /^spec\.channel is deprecated/);
-    assert.match(warnings[1] ?? "", /^spec\.customStateCheck is deprecated/);
+    assert.match(
+      warnings[1] ?? "",
+      /^spec\.customStateCheck is ignored: lifecycle-manager no longer reads it/,
+    );
     assert.match(warnings[2] ?? "", /^spec\.data\.status is ignored/);
     assert.match(warnings[3] ?? "", /^metadata\.name is not "keda-1\.2\.0" \(<moduleName>-<version>\)/);
     for (const warning of warnings) assert.ok(warning.length <= 120, warning);
   });
 
-  it("warns of a moduleName without a version, and only compares names when both are set", () => {
+  it("warns that a template without spec.version cannot be resolved, with or without moduleName", () => {
     const template = kedaTemplate();
     template.spec.version = "";
     template.metadata = { name: "anything" };
-    assert.deepEqual(moduleTemplateWarnings(template), [
-      "spec.moduleName is set without spec.version: templates are tied to versions, named <moduleName>-<version>",
-    ]);
+    const unresolvable =
+      "spec.version is not set: the template cannot be resolved by current lifecycle-manager (<moduleName>-<version>)";
+    assert.deepEqual(moduleTemplateWarnings(template), [unresolvable]);
+    template.spec.moduleName = undefined;
+    assert.deepEqual(moduleTemplateWarnings(template), [unresolvable]);
+  });
+
+  it("leaves a name of the <moduleName>-<version> shape to the CREATE rule", () => {
+    const template = kedaTemplate();
+    template.metadata = { name: "keda-1.1.0" };
+    assert.deepEqual(moduleTemplateWarnings(template), []);
   });
 
   it("does not warn of an empty channel (Go clients always write one)", () => {
