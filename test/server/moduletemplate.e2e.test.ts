@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { AdmissionResponse } from "../../src/admission/review.js";
-import type { ModuleTemplate } from "../../src/generated/moduletemplate.js";
+import type { ModuleTemplate, ModuleTemplateSpec } from "../../src/generated/moduletemplate.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 import { kedaTemplate, specExampleTemplates, templateReview } from "../support/moduletemplates.js";
 
@@ -68,7 +68,7 @@ describe("ModuleTemplate webhook over HTTPS", () => {
 
   it("denies what Kyma's CRD denies: no descriptor, bad version, moduleName and channel", async () => {
     const template = kedaTemplate();
-    delete (template.spec as Partial<ModuleTemplate["spec"]>).descriptor;
+    delete (template.spec as Partial<ModuleTemplateSpec>).descriptor;
     template.spec.version = "v1.2";
     template.spec.moduleName = "Keda_Manager";
     template.spec.channel = "ab";

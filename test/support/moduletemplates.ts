@@ -1,4 +1,8 @@
-import type { ModuleTemplate } from "../../src/generated/moduletemplate.js";
+import type { ModuleTemplate, ModuleTemplateSpec } from "../../src/generated/moduletemplate.js";
+
+/** A template whose spec is there (Kyma's CRD does not require one). */
+export type TemplateWithSpec = ModuleTemplate & { spec: ModuleTemplateSpec };
+
 import { admissionReview } from "./reviews.js";
 
 /** A minimal OCM component descriptor, as modulectl writes one (shape only: the webhook keeps it opaque). */
@@ -8,7 +12,7 @@ const descriptor = {
 };
 
 /** A valid ModuleTemplate setting every field of the spec but the deprecated ones; tests break one thing. */
-export function kedaTemplate(): ModuleTemplate {
+export function kedaTemplate(): TemplateWithSpec {
   return {
     apiVersion: "operator.kyma-project.io/v1beta2",
     kind: "ModuleTemplate",
@@ -51,8 +55,8 @@ export function kedaTemplate(): ModuleTemplate {
  * The examples of the spec (001, the ModuleTemplate reference), indentation restored. Most are partial
  * (a spec fragment); each is placed in a template with only the descriptor every template needs.
  */
-export function specExampleTemplates(): { title: string; template: ModuleTemplate }[] {
-  const around = (name: string, spec: Partial<ModuleTemplate["spec"]>): ModuleTemplate => ({
+export function specExampleTemplates(): { title: string; template: TemplateWithSpec }[] {
+  const around = (name: string, spec: Partial<ModuleTemplateSpec>): TemplateWithSpec => ({
     apiVersion: "operator.kyma-project.io/v1beta2",
     kind: "ModuleTemplate",
     metadata: { name, namespace: "kcp-system" },
