@@ -1,6 +1,7 @@
 import type { Server } from "node:https";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import { findClusterAccess } from "../kube/config.js";
+import { type ModuleTemplateCache, startModuleTemplateCache } from "../kube/moduletemplate-cache.js";
 import {
   type SelfSignedCertificates,
   startSelfSignedCertificates,
@@ -13,6 +14,8 @@ import type { Logger } from "../server/log.js";
 export interface ClusterServeOptions {
   kubeconfig?: string;
   workspaceCheck: string;
+  /** `auto` (default): the ModuleReleaseMeta template check, when there is cluster access; `off`. */
+  moduleTemplateCheck?: string;
   /** `NS/NAME` of the kubernetes.io/tls Secret of the selfSigned mode. */
   selfSignedSecret?: string;
   webhookConfiguration?: string;
@@ -45,6 +48,12 @@ export async function prepareClusterFeatures(options: ClusterServeOptions): Prom
   if (!workspaceCheckModes.includes(options.workspaceCheck)) {
     throw new Error(
       `--workspace-check must be one of ${workspaceCheckModes.join(", ")}, got ${JSON.stringify(options.workspaceCheck)}`,
+    );
+  }
+  const moduleTemplateCheck = options.moduleTemplateCheck ?? "auto";
+  if (!workspaceCheckModes.includes(moduleTemplateCheck)) {
+    throw new Error(
+      `--moduletemplate-check must be one of ${workspaceCheckModes.join(", ")}, got ${JSON.stringify(moduleTemplateCheck)}`,
     );
   }
   const secret =
@@ -90,16 +99,27 @@ export async function prepareClusterFeatures(options: ClusterServeOptions): Prom
     workspaces = startWorkspaceCache(access.kubeConfig, log);
   }
 
+  let templates: ModuleTemplateCache | undefined;
+  if (moduleTemplateCheck === "off") {
+    log({ msg: "the ModuleReleaseMeta template check is off (--moduletemplate-check off)" });
+  } else if (access) {
+    templates = startModuleTemplateCache(access.kubeConfig, log);
+  }
+
+  const caches = [workspaces, templates].filter((cache) => cache !== undefined);
   return {
-    kinds: createResourceKinds({ workspaceExists: workspaces?.workspaceExists }),
-    isReady: workspaces?.isReady,
+    kinds: createResourceKinds({
+      workspaceExists: workspaces?.workspaceExists,
+      moduleTemplateExists: templates?.moduleTemplateExists,
+    }),
+    isReady: caches.length > 0 ? () => caches.every((cache) => cache.isReady()) : undefined,
     certificates,
     attach: (running) => {
       server = running;
     },
     stop: async () => {
       certificates?.stop();
-      await workspaces?.stop();
+      await Promise.all(caches.map((cache) => cache.stop()));
     },
   };
 }

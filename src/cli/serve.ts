@@ -28,6 +28,9 @@ export const serveUsage = `serve   Serve the admission webhooks over HTTPS
           --workspace-check auto|off
                               deny Modules whose spec.workspace does not exist; auto: when there is
                               cluster access (default auto)
+          --moduletemplate-check auto|off
+                              deny Kyma ModuleReleaseMetas whose channel versions have no ModuleTemplate
+                              <moduleName>-<version>; auto: when there is cluster access (default auto)
           --self-signed-secret NS/NAME
                               keep a self-signed CA and serving certificate in this kubernetes.io/tls
                               Secret: issued when empty or expiring, written to --cert-dir, renewed
@@ -49,6 +52,7 @@ export interface ServeFlags {
   graceMs: number;
   kubeconfig?: string;
   workspaceCheck: string;
+  moduleTemplateCheck: string;
   selfSignedSecret?: string;
   webhookConfiguration?: string;
   modulesDir?: string;
@@ -70,6 +74,7 @@ export function parseServeFlags(args: string[]): ServeFlags {
       "grace-seconds": { type: "string", default: "25" },
       kubeconfig: { type: "string" },
       "workspace-check": { type: "string", default: "auto" },
+      "moduletemplate-check": { type: "string", default: "auto" },
       "self-signed-secret": { type: "string" },
       "webhook-configuration": { type: "string" },
       "modules-dir": { type: "string" },
@@ -88,6 +93,7 @@ export function parseServeFlags(args: string[]): ServeFlags {
     graceMs: number(values, "grace-seconds", {}) * 1000,
     kubeconfig: values.kubeconfig,
     workspaceCheck: values["workspace-check"],
+    moduleTemplateCheck: values["moduletemplate-check"],
     selfSignedSecret: values["self-signed-secret"],
     webhookConfiguration: values["webhook-configuration"],
     modulesDir: values["modules-dir"],
@@ -141,6 +147,7 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
   const clusterFeatures = await prepareClusterFeatures({
     kubeconfig: flags.kubeconfig,
     workspaceCheck: flags.workspaceCheck,
+    moduleTemplateCheck: flags.moduleTemplateCheck,
     selfSignedSecret: flags.selfSignedSecret,
     webhookConfiguration: flags.webhookConfiguration,
     certDir: flags.certDir,

@@ -33,6 +33,8 @@ export interface ReflectorOptions<T extends { metadata?: ObjectMeta }> {
   absentRetryMs?: number;
   /** Asked of the API server, which ends each watch after this long; client-go picks 5 to 10 minutes. */
   watchTimeoutSeconds?: number;
+  /** What the cache keeps of each object (e.g. only its metadata); the whole object by default. */
+  retain?: (object: T) => T;
 }
 
 /**
@@ -97,7 +99,7 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
     try {
       const list = await this.options.list();
       this.objects.clear();
-      for (const item of list.items) this.objects.set(objectKey(item), item);
+      for (const item of list.items) this.objects.set(objectKey(item), this.retain(item));
       this.resourceVersion = list.metadata?.resourceVersion ?? "";
       this.failures = 0;
       this.setState("synced");
@@ -134,7 +136,7 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
           return;
         }
         this.failures = 0;
-        if (type === "ADDED" || type === "MODIFIED") this.objects.set(objectKey(object), object);
+        if (type === "ADDED" || type === "MODIFIED") this.objects.set(objectKey(object), this.retain(object));
         else if (type === "DELETED") this.objects.delete(objectKey(object));
         const version = object.metadata?.resourceVersion;
         if (version) this.resourceVersion = version;
@@ -159,6 +161,10 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
         (error: unknown) => onDone(error),
       );
     });
+  }
+
+  private retain(object: T): T {
+    return this.options.retain ? this.options.retain(object) : object;
   }
 
   private setState(state: ReflectorState): void {

@@ -58,6 +58,7 @@ describe("module-admission serve", () => {
       graceMs: 25000,
       kubeconfig: undefined,
       workspaceCheck: "auto",
+      moduleTemplateCheck: "auto",
       selfSignedSecret: undefined,
       webhookConfiguration: undefined,
       modulesDir: undefined,

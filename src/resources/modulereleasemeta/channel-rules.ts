@@ -1,0 +1,54 @@
+import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { FieldPath } from "../../admission/field-path.js";
+import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
+import { parseSemver, type SemVer } from "../../validation/semver.js";
+import { fitWarning } from "../../validation/warning.js";
+
+const channelsPath = FieldPath.root("spec").child("channels");
+
+/**
+ * On UPDATE, a channel's version never goes down (rule modulereleasemeta.channel-downgrade). lifecycle-
+ * manager compares major.minor.patch only, pre-releases stripped, and refuses to move an installed module
+ * to a lower one: every Kyma on that channel then reports the module in error. A pre-release change
+ * within one major.minor.patch is not ordered by it at all, so it only warns.
+ */
+export function validateChannelUpdate(
+  oldSpec: ModuleReleaseMetaSpec | undefined,
+  spec: ModuleReleaseMetaSpec | undefined,
+): { errors: FieldErrorList; warnings: string[] } {
+  const before = new Map((oldSpec?.channels ?? []).map((entry) => [entry.channel, entry.version]));
+  const errors: FieldErrorList = [];
+  const warnings: string[] = [];
+  (spec?.channels ?? []).forEach((entry, i) => {
+    const previous = before.get(entry.channel);
+    if (previous === undefined || previous === entry.version) return;
+    const was = parseSemver(previous);
+    const now = parseSemver(entry.version);
+    if (!was || !now) return;
+    const order = compareCore(now, was);
+    const path = channelsPath.index(i).child("version");
+    if (order < 0) {
+      errors.push(
+        fieldError.invalid(
+          path,
+          entry.version,
+          `may not decrease (channel ${JSON.stringify(entry.channel)} was ${JSON.stringify(previous)}): lifecycle-manager does not downgrade installed modules`,
+        ),
+      );
+    } else if (order === 0) {
+      warnings.push(
+        fitWarning(
+          `${path}: ${previous} -> ${entry.version}: lifecycle-manager ignores pre-releases, so clusters take it either way`,
+        ),
+      );
+    }
+  });
+  return { errors: byRule("modulereleasemeta.channel-downgrade", errors), warnings };
+}
+
+function compareCore(a: SemVer, b: SemVer): number {
+  for (const part of ["major", "minor", "patch"] as const) {
+    if (a[part] !== b[part]) return a[part] < b[part] ? -1 : 1;
+  }
+  return 0;
+}

@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import type { FieldErrorList } from "../../admission/field-errors.js";
+import type { ResourceKind } from "../../admission/resource-kind.js";
+import type { AdmissionRequest } from "../../admission/review.js";
+import type { ModuleReleaseMeta } from "../../generated/modulereleasemeta.js";
+import { structureChecker } from "../../validation/structure.js";
+import { fitWarning } from "../../validation/warning.js";
+import { validateChannelUpdate } from "./channel-rules.js";
+import { assignedVersions, type ModuleTemplateLookup, validateTemplatesExist } from "./template-rules.js";
+
+// The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
+const schemaUrl = new URL("../../../schemas/dist/modulereleasemeta.schema.json", import.meta.url);
+const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8")));
+
+export interface ModuleReleaseMetaKindDependencies {
+  /** Without it (no cluster, or `validate` offline), the templates a channel names are not checked. */
+  moduleTemplateExists?: ModuleTemplateLookup;
+}
+
+/**
+ * Kyma's ModuleReleaseMeta. Its CRD (with the CEL rule "exactly one of mandatory or channels") is
+ * enforced by the API server before this webhook runs, and offline by `validate`; the webhook adds the
+ * channel downgrade rule and, with a cluster, that each assigned version has its ModuleTemplate.
+ */
+export function createModuleReleaseMetaKind(
+  dependencies: ModuleReleaseMetaKindDependencies = {},
+): ResourceKind<ModuleReleaseMeta> {
+  const { moduleTemplateExists } = dependencies;
+  const templateRules = (meta: ModuleReleaseMeta, request: AdmissionRequest): FieldErrorList => {
+    if (!moduleTemplateExists) return [];
+    const namespace = request.namespace || String(meta.metadata?.namespace ?? "");
+    // On UPDATE only what the update assigns is checked: a template deleted since must not block
+    // unrelated updates, such as lifecycle-manager removing its finalizer.
+    const old =
+      request.operation === "UPDATE" && checkStructure(request.oldObject).errors.length === 0
+        ? new Map(
+            assignedVersions((request.oldObject as ModuleReleaseMeta).spec).map((a) => [a.key, a.version]),
+          )
+        : new Map<string, string>();
+    return validateTemplatesExist(meta.spec, namespace, moduleTemplateExists, (assignment) => {
+      return old.get(assignment.key) === assignment.version;
+    });
+  };
+  return {
+    group: "operator.kyma-project.io",
+    version: "v1beta2",
+    kind: "ModuleReleaseMeta",
+    validator: {
+      validate: (meta, request) => {
+        const structure = checkStructure(meta);
+        const warnings = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
+        if (structure.errors.length > 0) return { errors: structure.errors, warnings };
+        return { errors: templateRules(meta, request), warnings };
+      },
+      validateTransition: (oldMeta, meta) => {
+        if (checkStructure(oldMeta).errors.length > 0 || checkStructure(meta).errors.length > 0) {
+          return { errors: [], warnings: [] };
+        }
+        return validateChannelUpdate(oldMeta.spec, meta.spec);
+      },
+    },
+  };
+}
+
+export const moduleReleaseMetaKind: ResourceKind<ModuleReleaseMeta> = createModuleReleaseMetaKind();

@@ -1,0 +1,61 @@
+import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { FieldPath } from "../../admission/field-path.js";
+import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
+
+/** Whether a ModuleTemplate exists; answered from an informer cache, unknown (not synced) is true. */
+export type ModuleTemplateLookup = (namespace: string, name: string) => boolean;
+
+const specPath = FieldPath.root("spec");
+
+interface Assignment {
+  /** The channel, or "mandatory" for the version of a mandatory module. */
+  key: string;
+  version: string;
+  path: FieldPath;
+}
+
+/** Every version the release meta assigns, with the field that assigns it. */
+export function assignedVersions(spec: ModuleReleaseMetaSpec | undefined): Assignment[] {
+  const channels = (spec?.channels ?? []).map((entry, i) => ({
+    key: `channel ${entry.channel}`,
+    version: entry.version,
+    path: specPath.child("channels").index(i).child("version"),
+  }));
+  const mandatory = spec?.mandatory
+    ? [
+        {
+          key: "mandatory",
+          version: spec.mandatory.version,
+          path: specPath.child("mandatory").child("version"),
+        },
+      ]
+    : [];
+  return [...channels, ...mandatory];
+}
+
+/**
+ * Each assigned version has its ModuleTemplate `<moduleName>-<version>` in the release meta's namespace
+ * (rule modulereleasemeta.template-exists): lifecycle-manager looks the template up by exactly that name
+ * and cannot install the module of a channel without one. `skip` names versions not to check (on UPDATE,
+ * those already assigned: a template deleted since must not block unrelated updates). An empty version
+ * names no template.
+ */
+export function validateTemplatesExist(
+  spec: ModuleReleaseMetaSpec | undefined,
+  namespace: string,
+  templateExists: ModuleTemplateLookup,
+  skip: (assignment: Assignment) => boolean = () => false,
+): FieldErrorList {
+  if (!spec?.moduleName) return [];
+  const errors: FieldErrorList = assignedVersions(spec)
+    .filter((assignment) => assignment.version !== "" && !skip(assignment))
+    .filter(({ version }) => !templateExists(namespace, `${spec.moduleName}-${version}`))
+    .map(({ path, version }) =>
+      fieldError.notFound(
+        path,
+        `${namespace}/${spec.moduleName}-${version}`,
+        "no such ModuleTemplate (<moduleName>-<version>): lifecycle-manager cannot install this version",
+      ),
+    );
+  return byRule("modulereleasemeta.template-exists", errors);
+}

@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { type ModuleTemplateCache, startModuleTemplateCache } from "../../src/kube/moduletemplate-cache.js";
+import { eventually } from "../support/eventually.js";
+import { type FakeKubeApi, startFakeKubeApi } from "../support/fake-kube-api.js";
+import { moduleTemplateCrd, namedTemplate } from "../support/modulereleasemetas.js";
+
+const templatesPath = "/apis/operator.kyma-project.io/v1beta2/moduletemplates";
+
+describe("ModuleTemplate cache (list + watch against a fake API server)", () => {
+  let api: FakeKubeApi;
+  let cache: ModuleTemplateCache | undefined;
+  let logs: Record<string, unknown>[];
+  const start = (tuning = {}) => {
+    cache = startModuleTemplateCache(api.kubeConfig(), (fields) => logs.push(fields), {
+      retryDelayMs: 20,
+      ...tuning,
+    });
+    return cache;
+  };
+  const lists = () => api.requests.filter((r) => r.path === templatesPath && r.query.get("watch") !== "true");
+
+  beforeEach(async () => {
+    api = await startFakeKubeApi();
+    logs = [];
+  });
+  afterEach(async () => {
+    await cache?.stop();
+    cache = undefined;
+    await api.close();
+  });
+
+  it("is not ready (and admits) until the first list answers, then knows each template by namespace and name", async () => {
+    api.put(moduleTemplateCrd());
+    api.put(namedTemplate("keda-1.2.0"));
+    const { release } = api.hold((r) => r.path === templatesPath && r.query.get("watch") !== "true");
+    const cache = start();
+    await eventually("the list was asked", () => lists().length === 1);
+    assert.equal(cache.isReady(), false);
+    assert.equal(
+      cache.moduleTemplateExists("kcp-system", "keda-9.9.9"),
+      true,
+      "an unsynced cache cannot deny",
+    );
+    release();
+    await eventually("the cache synced", () => cache.isReady());
+    assert.equal(cache.moduleTemplateExists("kcp-system", "keda-1.2.0"), true);
+    assert.equal(cache.moduleTemplateExists("kcp-system", "keda-1.3.0"), false);
+    assert.equal(cache.moduleTemplateExists("default", "keda-1.2.0"), false);
+  });
+
+  it("follows the watch: a template added, then deleted", async () => {
+    api.put(moduleTemplateCrd());
+    const cache = start();
+    await eventually("the watch is open", () => api.openWatches() === 1);
+    api.put(namedTemplate("keda-1.3.0"));
+    await eventually("ADDED arrived", () => cache.moduleTemplateExists("kcp-system", "keda-1.3.0"));
+    api.remove("operator.kyma-project.io/v1beta2", "ModuleTemplate", "kcp-system", "keda-1.3.0");
+    await eventually("DELETED arrived", () => !cache.moduleTemplateExists("kcp-system", "keda-1.3.0"));
+    assert.equal(lists().length, 1);
+  });
+
+  it("skips the check while the ModuleTemplate CRD is missing, says so once, and starts when it appears", async () => {
+    const cache = start({ absentRetryMs: 20 });
+    await eventually("the cache gave up for now", () => cache.isReady());
+    assert.equal(cache.moduleTemplateExists("kcp-system", "anything-1.0.0"), true);
+    await eventually("several lists", () => lists().length >= 3);
+    const warnings = logs.filter((l) => String(l.msg).includes("ModuleTemplate CRD"));
+    assert.equal(warnings.length, 1, JSON.stringify(logs));
+    api.put(moduleTemplateCrd());
+    await eventually("synced", () => !cache.moduleTemplateExists("kcp-system", "anything-1.0.0"));
+  });
+});

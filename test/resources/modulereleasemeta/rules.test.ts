@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { validateChannelUpdate } from "../../../src/resources/modulereleasemeta/channel-rules.js";
+import { validateTemplatesExist } from "../../../src/resources/modulereleasemeta/template-rules.js";
+import { kedaReleaseMeta } from "../../support/modulereleasemetas.js";
+
+describe("ModuleReleaseMeta: channel versions on UPDATE", () => {
+  const change = (from: string, to: string) =>
+    validateChannelUpdate(kedaReleaseMeta({ regular: from }).spec, kedaReleaseMeta({ regular: to }).spec);
+
+  it("allows the same or a higher major.minor.patch, new channels and removed ones", () => {
+    for (const [from, to] of [
+      ["1.2.0", "1.2.0"],
+      ["1.2.0", "1.2.1"],
+      ["1.9.0", "1.10.0"],
+      ["1.2.0-rc1", "1.3.0"],
+      ["1.2.0", ""],
+    ]) {
+      assert.deepEqual(change(from ?? "", to ?? ""), { errors: [], warnings: [] }, `${from} -> ${to}`);
+    }
+    const added = validateChannelUpdate(kedaReleaseMeta({ regular: "1.2.0" }).spec, kedaReleaseMeta().spec);
+    assert.deepEqual(added, { errors: [], warnings: [] });
+    const removed = validateChannelUpdate(kedaReleaseMeta().spec, kedaReleaseMeta({ regular: "1.2.0" }).spec);
+    assert.deepEqual(removed, { errors: [], warnings: [] });
+  });
+
+  it("denies a lower major.minor.patch, pre-releases stripped as lifecycle-manager strips them", () => {
+    for (const [from, to] of [
+      ["1.2.1", "1.2.0"],
+      ["1.10.0", "1.9.9"],
+      ["2.0.0-rc1", "1.9.9"],
+      ["1.2.1", "1.2.0-rc9"],
+    ]) {
+      const { errors } = change(from ?? "", to ?? "");
+      assert.deepEqual(errors.map(formatFieldError), [
+        `spec.channels[0].version: Invalid value: "${to}": may not decrease (channel "regular" was "${from}"): lifecycle-manager does not downgrade installed modules`,
+      ]);
+      assert.equal(errors[0]?.rule, "modulereleasemeta.channel-downgrade");
+    }
+  });
+
+  it("warns (never denies) of a pre-release change within one major.minor.patch, either way", () => {
+    for (const [from, to] of [
+      ["1.2.0", "1.2.0-rc1"],
+      ["1.2.0-rc2", "1.2.0-rc1"],
+      ["1.2.0-rc1", "1.2.0"],
+    ]) {
+      assert.deepEqual(change(from ?? "", to ?? ""), {
+        errors: [],
+        warnings: [
+          `spec.channels[0].version: ${from} -> ${to}: lifecycle-manager ignores pre-releases, so clusters take it either way`,
+        ],
+      });
+    }
+  });
+});
+
+describe("ModuleReleaseMeta: each assigned version has its ModuleTemplate", () => {
+  const existing = new Set(["kcp-system/keda-1.2.0"]);
+  const exists = (namespace: string, name: string) => existing.has(`${namespace}/${name}`);
+
+  it("names each channel (and a mandatory version) without a <moduleName>-<version> template", () => {
+    const errors = validateTemplatesExist(kedaReleaseMeta().spec, "kcp-system", exists);
+    assert.deepEqual(errors.map(formatFieldError), [
+      'spec.channels[1].version: Not found: "kcp-system/keda-1.3.0": no such ModuleTemplate (<moduleName>-<version>): lifecycle-manager cannot install this version',
+    ]);
+    assert.equal(errors[0]?.rule, "modulereleasemeta.template-exists");
+    const mandatory = { moduleName: "keda", mandatory: { version: "2.0.0" } };
+    assert.deepEqual(
+      validateTemplatesExist(mandatory, "kcp-system", exists).map((e) => e.field),
+      ["spec.mandatory.version"],
+    );
+  });
+
+  it("looks in the release meta's own namespace, skips what it is told to, and empty versions", () => {
+    assert.equal(
+      validateTemplatesExist(kedaReleaseMeta({ regular: "1.2.0" }).spec, "other", exists).length,
+      1,
+    );
+    assert.deepEqual(
+      validateTemplatesExist(kedaReleaseMeta().spec, "kcp-system", exists, (a) => a.version === "1.3.0"),
+      [],
+    );
+    assert.deepEqual(
+      validateTemplatesExist(kedaReleaseMeta({ regular: "" }).spec, "kcp-system", () => false),
+      [],
+    );
+  });
+});
