@@ -7,7 +7,9 @@ import { admissionReview } from "./reviews.js";
 export type ReleaseMetaWithSpec = ModuleReleaseMeta & { spec: NonNullable<ModuleReleaseMeta["spec"]> };
 
 /** Keda's release meta as lifecycle-manager's docs show one: two channels in kcp-system. */
-export function kedaReleaseMeta(channels = { regular: "1.2.0", fast: "1.3.0" }): ReleaseMetaWithSpec {
+export function kedaReleaseMeta(
+  channels: Record<string, string> = { regular: "1.2.0", fast: "1.3.0" },
+): ReleaseMetaWithSpec {
   return {
     apiVersion: "operator.kyma-project.io/v1beta2",
     kind: "ModuleReleaseMeta",
