@@ -38,13 +38,39 @@ const variants: Record<string, object> = {
     },
   },
   existingSecret: { certificates: { mode: "existingSecret", existingSecret: { name: "my-tls", caBundle } } },
-  "kyma and addon-operator": { kyma: { enabled: true }, addonOperator },
+  "kyma webhook and addon-operator": { kyma: { webhook: { enabled: true } }, addonOperator },
+  "kyma CRDs only": { kyma: { crd: { install: true } } },
+  "kyma webhook and CRDs, certManager, Workspace check off": {
+    kyma: { webhook: { enabled: true }, crd: { install: true } },
+    certificates: { mode: "certManager" },
+    workspaceCheck: { enabled: false },
+  },
   "workspace check off": { workspaceCheck: { enabled: false } },
 };
 
 before(() => {
   helmBinary();
 });
+
+const args = (manifests: Manifest[]): string[] =>
+  find(manifests, "Deployment").spec.template.spec.containers[0].args;
+
+const serviceAccountRules = (manifests: Manifest[]) => {
+  const account = find(manifests, "Deployment").spec.template.spec.serviceAccountName;
+  const bound = (binding: Manifest) =>
+    binding.subjects.some(
+      (s: { kind: string; name: string; namespace: string }) =>
+        s.kind === "ServiceAccount" && s.name === account && s.namespace === releaseNamespace,
+    );
+  const rulesOf = (bindingKind: string, roleKind: string) =>
+    manifests
+      .filter((m) => m.kind === bindingKind && bound(m))
+      .flatMap((binding): PolicyRule[] => find(manifests, roleKind, binding.roleRef.name).rules);
+  return {
+    namespaced: [...rulesOf("RoleBinding", "Role"), ...rulesOf("ClusterRoleBinding", "ClusterRole")],
+    clusterWide: rulesOf("ClusterRoleBinding", "ClusterRole"),
+  };
+};
 
 describe("helm lint --strict and helm template, real helm binary", () => {
   for (const [name, values] of Object.entries(variants)) {
@@ -299,8 +325,6 @@ describe("certificate modes", () => {
     find(manifests, "Deployment").spec.template.spec.volumes.find(
       (v: { name: string }) => v.name === "certs",
     );
-  const args = (manifests: Manifest[]): string[] =>
-    find(manifests, "Deployment").spec.template.spec.containers[0].args;
 
   test("selfSigned: the server keeps its certificate in <fullname>-tls and patches both configurations", async () => {
     const manifests = await render();
@@ -361,23 +385,6 @@ describe("certificate modes", () => {
 });
 
 describe("least-privilege RBAC", () => {
-  const serviceAccountRules = (manifests: Manifest[]) => {
-    const account = find(manifests, "Deployment").spec.template.spec.serviceAccountName;
-    const bound = (binding: Manifest) =>
-      binding.subjects.some(
-        (s: { kind: string; name: string; namespace: string }) =>
-          s.kind === "ServiceAccount" && s.name === account && s.namespace === releaseNamespace,
-      );
-    const rulesOf = (bindingKind: string, roleKind: string) =>
-      manifests
-        .filter((m) => m.kind === bindingKind && bound(m))
-        .flatMap((binding): PolicyRule[] => find(manifests, roleKind, binding.roleRef.name).rules);
-    return {
-      namespaced: [...rulesOf("RoleBinding", "Role"), ...rulesOf("ClusterRoleBinding", "ClusterRole")],
-      clusterWide: rulesOf("ClusterRoleBinding", "ClusterRole"),
-    };
-  };
-
   test("selfSigned with the Workspace check: its Secret, its two configurations, workspaces list/watch", async () => {
     const { namespaced, clusterWide } = serviceAccountRules(await render());
     const secret = { group: "", resource: "secrets", name: `${fullname}-tls` };
@@ -444,9 +451,6 @@ describe("least-privilege RBAC", () => {
       }),
     );
   });
-
-  const args = (manifests: Manifest[]): string[] =>
-    find(manifests, "Deployment").spec.template.spec.containers[0].args;
 });
 
 describe("optional features", () => {
@@ -465,26 +469,108 @@ describe("optional features", () => {
     );
   });
 
-  test("kyma.enabled: a ModuleTemplate webhook and the ModuleTemplate CRD, kept on uninstall", async () => {
-    const manifests = await render({ kyma: { enabled: true } });
-    const webhook = find(manifests, "ValidatingWebhookConfiguration").webhooks.find(
-      (w: { name: string }) => w.name === "validate.moduletemplates.operator.kyma-project.io",
+  const kymaWebhooks = (manifests: Manifest[]) =>
+    find(manifests, "ValidatingWebhookConfiguration").webhooks.filter((w: { name: string }) =>
+      w.name.endsWith(".operator.kyma-project.io"),
     );
-    assert.equal(
-      webhook.clientConfig.service.path,
-      "/validate-operator-kyma-project-io-v1beta2-moduletemplate",
+  const crdNames = (manifests: Manifest[]) =>
+    manifests.filter((m) => m.kind === "CustomResourceDefinition").map((m) => m.metadata.name);
+  const kymaCrds = [
+    "moduletemplates.operator.kyma-project.io",
+    "modulereleasemetas.operator.kyma-project.io",
+  ];
+
+  test("kyma.webhook.enabled: ModuleTemplate and ModuleReleaseMeta webhooks, list/watch on templates, no CRD", async () => {
+    const manifests = await render({ kyma: { webhook: { enabled: true } } });
+    const webhooks = kymaWebhooks(manifests);
+    assert.deepEqual(
+      webhooks.map((w: { name: string; clientConfig: { service: { path: string } } }) => [
+        w.name,
+        w.clientConfig.service.path,
+      ]),
+      [
+        [
+          "validate.moduletemplates.operator.kyma-project.io",
+          "/validate-operator-kyma-project-io-v1beta2-moduletemplate",
+        ],
+        [
+          "validate.modulereleasemetas.operator.kyma-project.io",
+          "/validate-operator-kyma-project-io-v1beta2-modulereleasemeta",
+        ],
+      ],
     );
-    assert.deepEqual(webhook.rules, [
+    assert.deepEqual(webhooks[1].rules, [
       {
         apiGroups: ["operator.kyma-project.io"],
         apiVersions: ["v1beta2"],
-        resources: ["moduletemplates"],
+        resources: ["modulereleasemetas"],
         operations: ["CREATE", "UPDATE"],
         scope: "Namespaced",
       },
     ]);
-    const crd = find(manifests, "CustomResourceDefinition", "moduletemplates.operator.kyma-project.io");
-    assert.equal(crd.metadata.annotations["helm.sh/resource-policy"], "keep");
+    assert.deepEqual(
+      crdNames(manifests),
+      ["modules.batch.forkspacer.com"],
+      "Kyma's CRDs stay lifecycle-manager's",
+    );
+    const { clusterWide } = serviceAccountRules(manifests);
+    const templates = { group: "operator.kyma-project.io", resource: "moduletemplates" };
+    assert.ok(rulesAllow(clusterWide, { verb: "list", ...templates }));
+    assert.ok(rulesAllow(clusterWide, { verb: "watch", ...templates }));
+    assert.ok(!rulesAllow(clusterWide, { verb: "get", ...templates, name: "keda-1.2.0" }));
+    assert.ok(args(manifests).includes("--moduletemplate-check=auto"));
+    // Every served path has its webhook, and every webhook path is served.
+    const server = await startLiveServer();
+    try {
+      for (const webhook of webhooks) {
+        const reply = await server.post(
+          webhook.clientConfig.service.path,
+          admissionReview({ operation: "CREATE" }),
+        );
+        assert.notEqual(reply.status, 404, webhook.clientConfig.service.path);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("kyma.crd.install alone: both Kyma CRDs (both versions), kept on uninstall, no Kyma webhook or RBAC", async () => {
+    const manifests = await render({ kyma: { crd: { install: true } } });
+    assert.deepEqual(crdNames(manifests).sort(), [...kymaCrds, "modules.batch.forkspacer.com"].sort());
+    for (const name of kymaCrds) {
+      assert.equal(
+        find(manifests, "CustomResourceDefinition", name).metadata.annotations["helm.sh/resource-policy"],
+        "keep",
+      );
+    }
+    const templates = find(manifests, "CustomResourceDefinition", kymaCrds[0]);
+    assert.deepEqual(
+      templates.spec.versions.map((v: { name: string; served: boolean; storage: boolean }) => [
+        v.name,
+        v.served,
+        v.storage,
+      ]),
+      [
+        ["v1beta1", false, false],
+        ["v1beta2", true, true],
+      ],
+    );
+    assert.deepEqual(kymaWebhooks(manifests), []);
+    const { clusterWide } = serviceAccountRules(manifests);
+    assert.ok(
+      !rulesAllow(clusterWide, {
+        verb: "list",
+        group: "operator.kyma-project.io",
+        resource: "moduletemplates",
+      }),
+    );
+    assert.ok(args(manifests).includes("--moduletemplate-check=off"));
+  });
+
+  test("the old kyma.enabled switch is refused by the values schema, with a message", async () => {
+    const result = await helmTemplate({ kyma: { enabled: true } });
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /enabled/);
   });
 
   test("addonOperator.enabled: a ConfigMap webhook that matches that one ConfigMap and no other", async () => {
