@@ -44,7 +44,9 @@ const brokenModule = (): Kube => {
 
 const brokenTemplate = (): Kube => {
   const template = kedaTemplate() as unknown as Kube;
-  template.metadata.labels["operator.kyma-project.io/beta"] = "True";
+  // A name of another shape than <moduleName>-<version>: a changed version meets only the update rule.
+  template.metadata.name = "keda-stable";
+  template.metadata.annotations = { "operator.kyma-project.io/is-cluster-scoped": "True" };
   template.spec.resources = [
     { name: "rawManifest", link: "https://example.com/a.yaml" },
     { name: "rawManifest", link: "https://example.com/b.yaml" },
@@ -91,7 +93,10 @@ const cases: KindCase[] = [
       resource: "moduletemplates",
     },
     stored: brokenTemplate,
-    storedProblems: ["metadata.labels[operator.kyma-project.io/beta]", "spec.resources[1].name"],
+    storedProblems: [
+      "metadata.annotations[operator.kyma-project.io/is-cluster-scoped]",
+      "spec.resources[1].name",
+    ],
     specEdits: [{ name: "spec.mandatory changed", edit: (t) => Object.assign(t.spec, { mandatory: true }) }],
     newProblem: {
       edit: (t) => t.spec.info.icons.push({ name: "module-icon", link: "https://example.com/other.svg" }),
@@ -100,10 +105,10 @@ const cases: KindCase[] = [
     worsened: {
       // With a spec change: an update of metadata alone is admitted whatever it does to labels.
       edit: (t) => {
-        Object.assign(t.metadata.labels, { "operator.kyma-project.io/beta": "TRUE" });
+        Object.assign(t.metadata.annotations, { "operator.kyma-project.io/is-cluster-scoped": "TRUE" });
         t.spec.mandatory = true;
       },
-      field: "metadata.labels[operator.kyma-project.io/beta]",
+      field: "metadata.annotations[operator.kyma-project.io/is-cluster-scoped]",
     },
     immutable: { edit: (t) => Object.assign(t.spec, { version: "1.1.0" }), field: "spec.version" },
   },

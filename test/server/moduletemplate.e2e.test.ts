@@ -217,7 +217,10 @@ describe("ModuleTemplate webhook over HTTPS", () => {
       `spec.version: Invalid value: "1.2.1": must be "1.2.0", as metadata.name "keda-1.2.0" (<moduleName>-<version>) says: ${lookup}`,
     ]);
     // Stored before the rule, such a template still takes updates that leave its identity alone.
-    assert.deepEqual(await warnings(template, template), []);
+    const labelled = { ...template, metadata: { ...template.metadata, labels: { team: "keda" } } };
+    assert.deepEqual(await warnings(labelled, template), [
+      `already invalid before this update: spec.version: Invalid value: "1.2.1": must be "1.2.0", as metadata.name "keda-1.2...`,
+    ]);
     const latest = kedaTemplate();
     latest.metadata = { name: "keda-latest", namespace: "kcp-system" };
     assert.deepEqual(await warnings(latest), [

@@ -6,7 +6,7 @@ import type { ModuleReleaseMeta } from "../../generated/modulereleasemeta.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { validateChannelUpdate } from "./channel-rules.js";
-import { assignedVersions, type ModuleTemplateLookup, validateTemplatesExist } from "./template-rules.js";
+import { type ModuleTemplateLookup, validateTemplatesExist } from "./template-rules.js";
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
 const schemaUrl = new URL("../../../schemas/dist/modulereleasemeta.schema.json", import.meta.url);
@@ -26,20 +26,12 @@ export function createModuleReleaseMetaKind(
   dependencies: ModuleReleaseMetaKindDependencies = {},
 ): ResourceKind<ModuleReleaseMeta> {
   const { moduleTemplateExists } = dependencies;
+  // On UPDATE the protocol layer ratchets: a channel whose template was deleted since does not deny
+  // updates that leave that channel alone (lifecycle-manager removing its finalizer, another channel).
   const templateRules = (meta: ModuleReleaseMeta, request: AdmissionRequest): FieldErrorList => {
     if (!moduleTemplateExists) return [];
     const namespace = request.namespace || String(meta.metadata?.namespace ?? "");
-    // On UPDATE only what the update assigns is checked: a template deleted since must not block
-    // unrelated updates, such as lifecycle-manager removing its finalizer.
-    const old =
-      request.operation === "UPDATE" && checkStructure(request.oldObject).errors.length === 0
-        ? new Map(
-            assignedVersions((request.oldObject as ModuleReleaseMeta).spec).map((a) => [a.key, a.version]),
-          )
-        : new Map<string, string>();
-    return validateTemplatesExist(meta.spec, namespace, moduleTemplateExists, (assignment) => {
-      return old.get(assignment.key) === assignment.version;
-    });
+    return validateTemplatesExist(meta.spec, namespace, moduleTemplateExists);
   };
   return {
     group: "operator.kyma-project.io",

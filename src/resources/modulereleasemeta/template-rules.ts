@@ -8,16 +8,13 @@ export type ModuleTemplateLookup = (namespace: string, name: string) => boolean;
 const specPath = FieldPath.root("spec");
 
 interface Assignment {
-  /** The channel, or "mandatory" for the version of a mandatory module. */
-  key: string;
   version: string;
   path: FieldPath;
 }
 
 /** Every version the release meta assigns, with the field that assigns it. */
-export function assignedVersions(spec: ModuleReleaseMetaSpec | undefined): Assignment[] {
+function assignedVersions(spec: ModuleReleaseMetaSpec | undefined): Assignment[] {
   const channels = (spec?.channels ?? []).map((entry, i) => ({
-    key: `channel ${entry.channel}`,
     version: entry.version,
     path: specPath.child("channels").index(i).child("version"),
   }));
@@ -36,19 +33,16 @@ export function assignedVersions(spec: ModuleReleaseMetaSpec | undefined): Assig
 /**
  * Each assigned version has its ModuleTemplate `<moduleName>-<version>` in the release meta's namespace
  * (rule modulereleasemeta.template-exists): lifecycle-manager looks the template up by exactly that name
- * and cannot install the module of a channel without one. `skip` names versions not to check (on UPDATE,
- * those already assigned: a template deleted since must not block unrelated updates). An empty version
- * names no template.
+ * and cannot install the module of a channel without one. An empty version names no template.
  */
 export function validateTemplatesExist(
   spec: ModuleReleaseMetaSpec | undefined,
   namespace: string,
   templateExists: ModuleTemplateLookup,
-  skip: (assignment: Assignment) => boolean = () => false,
 ): FieldErrorList {
   if (!spec?.moduleName) return [];
   const errors: FieldErrorList = assignedVersions(spec)
-    .filter((assignment) => assignment.version !== "" && !skip(assignment))
+    .filter(({ version }) => version !== "")
     .filter(({ version }) => !templateExists(namespace, `${spec.moduleName}-${version}`))
     .map(({ path, version }) =>
       fieldError.notFound(

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
-import type { AdmissionRequest } from "../../admission/review.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
@@ -19,7 +18,7 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
  * Every rule for one ModuleTemplate. The structural check (Kyma's CRD, nothing more) comes first; the
  * rules after it rely on the generated types.
  */
-function validateModuleTemplate(object: unknown, request: AdmissionRequest): Verdict {
+function validateModuleTemplate(object: unknown): Verdict {
   const structure = checkStructure(object);
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
   if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
@@ -28,9 +27,9 @@ function validateModuleTemplate(object: unknown, request: AdmissionRequest): Ver
   const metadata = template.metadata as { name?: unknown } | undefined;
   const errors = [
     ...validateClusterScopedAnnotation(template.metadata),
-    // A template's name never changes, and on UPDATE neither do moduleName and version (the transition
-    // rule): a stored template that disagrees was admitted before this rule and is not re-judged.
-    ...(request.operation === "UPDATE" ? [] : validateNameMatchesSpec(metadata?.name, spec)),
+    // A name never changes, nor (validateTransition) do moduleName and version: on UPDATE, ratcheting
+    // spares a stored template that disagrees, so in effect this judges CREATE.
+    ...validateNameMatchesSpec(metadata?.name, spec),
     ...(spec.data ? validateData(spec.data) : []),
     ...validateLinks(spec),
   ];
@@ -47,7 +46,7 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   version: "v1beta2",
   kind: "ModuleTemplate",
   validator: {
-    validate: (template, request) => validateModuleTemplate(template, request),
+    validate: (template) => validateModuleTemplate(template),
     validateTransition: (oldTemplate, template) => {
       // An old object that is not a ModuleTemplate (a hand-made review) cannot anchor the rule.
       if (checkStructure(oldTemplate).errors.length > 0 || checkStructure(template).errors.length > 0) {
