@@ -25,55 +25,50 @@ describe("the ModuleTemplate CRD, generated from schemas/moduletemplate.yaml", a
     assert.equal(readFileSync(new URL(crdPath, `file://${root}`), "utf8"), generated?.content);
   });
 
-  it("names moduletemplates.operator.kyma-project.io v1beta2, namespaced, short name mt, served and stored", () => {
+  it("names moduletemplates.operator.kyma-project.io, namespaced, short name mt; v1beta2 served and stored, v1beta1 kept unserved", () => {
     const crd: Yaml = loadYaml(generated?.content ?? "");
     assert.equal(crd.metadata.name, "moduletemplates.operator.kyma-project.io");
     assert.equal(crd.spec.scope, "Namespaced");
     assert.deepEqual(crd.spec.names.shortNames, ["mt"]);
     assert.deepEqual(
-      crd.spec.versions.map((v: Yaml) => [v.name, v.served, v.storage]),
-      [["v1beta2", true, true]],
+      crd.spec.versions.map((v: Yaml) => [v.name, v.served, v.storage, v.deprecated ?? false]),
+      [
+        ["v1beta1", false, false, true],
+        ["v1beta2", true, true, false],
+      ],
     );
     assert.ok(!("optional" in crd.spec), "the generator's own field stays out of the CRD");
+    assert.ok(!("legacyVersions" in crd.spec));
+    const v1beta1 = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    assert.deepEqual(v1beta1.required, ["descriptor", "target"]);
+    assert.deepEqual(v1beta1.properties.target.enum, ["control-plane", "remote"]);
+    assert.equal(
+      v1beta1.properties.customStateCheck.items.properties.mappedState.enum.length,
+      7,
+      "its $refs resolved",
+    );
   });
 
-  it("carries Kyma's constraints: patterns, lengths, required descriptor, embedded data, map lists", () => {
-    const spec: Yaml = (loadYaml(generated?.content ?? "") as Yaml).spec.versions[0].schema.openAPIV3Schema
-      .properties.spec;
-    const fields = spec.properties;
-    assert.deepEqual(Object.keys(fields).sort(), [
-      "associatedResources",
-      "channel",
-      "customStateCheck",
-      "data",
-      "descriptor",
-      "info",
-      "manager",
-      "mandatory",
-      "moduleName",
-      "requiresDowntime",
-      "resources",
-      "version",
-    ]);
-    assert.deepEqual(spec.required, ["descriptor"]);
-    assert.equal(
-      fields.version.pattern,
-      String.raw`^((0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[a-zA-Z-][0-9a-zA-Z-]*)?)?$`,
+  it("offline checks take the stored version's schema, not the first listed", async () => {
+    const { offlineKinds } = await import("../../src/offline/kinds.js");
+    const template = offlineKinds().find((kind) => kind.kind.kind === "ModuleTemplate");
+    assert.ok((template?.crdSchema as Yaml).properties.spec.properties.moduleName, "v1beta2 has moduleName");
+  });
+
+  it("ModuleReleaseMeta: also optional, with Kyma's CEL rule on spec", () => {
+    const mrm = files.find(
+      (file) =>
+        file.path === "charts/module-admission/files/crds/modulereleasemetas.operator.kyma-project.io.yaml",
     );
-    assert.equal(fields.version.maxLength, 32);
-    assert.equal(fields.moduleName.pattern, "^([a-z]{3,}(-[a-z]{3,})*)?$");
-    assert.equal(fields.moduleName.maxLength, 64);
-    assert.equal(fields.channel.pattern, "^$|^[a-z]{3,}$");
-    assert.equal(fields.channel.maxLength, 32);
-    assert.equal(fields.data["x-kubernetes-embedded-resource"], true);
-    assert.equal(fields.data["x-kubernetes-preserve-unknown-fields"], true);
-    assert.equal(fields.descriptor["x-kubernetes-preserve-unknown-fields"], true);
-    for (const list of [fields.resources, fields.info.properties.icons]) {
-      assert.equal(list["x-kubernetes-list-type"], "map");
-      assert.deepEqual(list["x-kubernetes-list-map-keys"], ["name"]);
-      assert.ok(list.items.required.includes("name"), "a map key must be required");
-    }
-    assert.deepEqual(fields.manager.required, ["group", "version", "kind", "name"]);
-    assert.deepEqual(fields.customStateCheck.items.required, ["jsonPath", "value", "mappedState"]);
+    const crd: Yaml = loadYaml(mrm?.content ?? "");
+    assert.deepEqual(
+      crd.spec.versions[0].schema.openAPIV3Schema.properties.spec["x-kubernetes-validations"],
+      [
+        {
+          rule: "(has(self.mandatory) && !has(self.channels)) || (!has(self.mandatory) && has(self.channels))",
+          message: "exactly one of 'mandatory' or 'channels' must be specified",
+        },
+      ],
+    );
   });
 });

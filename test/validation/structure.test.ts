@@ -51,4 +51,16 @@ describe("structure check against the generated schema", () => {
     module.spec.config.extra = { deep: true };
     assert.deepEqual(check(module), { errors: [], unknownFields: [] });
   });
+
+  it("format: uri as the API server reads it (Go's url.ParseRequestURI): a /path or a scheme, nothing relative", () => {
+    const uri = structureChecker({ type: "object", properties: { link: { type: "string", format: "uri" } } });
+    for (const link of ["https://example.com/a", "/keda.yaml", "ftp://host/x", "mailto:team@example.com"]) {
+      assert.deepEqual(uri({ link }).errors, [], link);
+    }
+    for (const link of ["keda.yaml", "", "example.com/a", "https://example.com/\u0007"]) {
+      assert.deepEqual(uri({ link }).errors.map(formatFieldError), [
+        `link: Invalid value: ${JSON.stringify(link)}: must be a valid uri`,
+      ]);
+    }
+  });
 });
