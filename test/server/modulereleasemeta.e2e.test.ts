@@ -155,3 +155,39 @@ describe("ModuleReleaseMeta webhook with a cluster: each channel's ModuleTemplat
     ]);
   });
 });
+
+describe("serve --moduletemplate-check", () => {
+  const options = (moduleTemplateCheck: string, kubeconfig: string) => ({
+    kubeconfig,
+    workspaceCheck: "off",
+    moduleTemplateCheck,
+    certDir: mkdtempSync(join(tmpdir(), "mrm-flag-")),
+    dnsNames: serviceDnsNames("module-admission", "module-admission"),
+    log: () => {},
+  });
+
+  it("off: no ModuleTemplate cache, no template check, no API call", async () => {
+    const api = await startFakeKubeApi();
+    api.put(moduleTemplateCrd());
+    const cluster = await prepareClusterFeatures(options("off", api.kubeconfigPath));
+    const server = await startLiveServer(cluster.kinds, { isReady: cluster.isReady });
+    try {
+      assert.equal((await review(server, kedaReleaseMeta())).allowed, true);
+      assert.deepEqual(
+        api.requests.filter((r) => r.path.includes("moduletemplates")),
+        [],
+      );
+    } finally {
+      await server.close();
+      await cluster.stop();
+      await api.close();
+    }
+  });
+
+  it("refuses a value other than auto or off", async () => {
+    await assert.rejects(
+      prepareClusterFeatures(options("on", "/nonexistent")),
+      /--moduletemplate-check must be one of auto, off, got "on"/,
+    );
+  });
+});
