@@ -46,6 +46,16 @@ describe("ModuleReleaseMeta webhook over HTTPS, without a cluster", () => {
     assert.deepEqual(response.warnings ?? [], []);
   });
 
+  it("warns when the release meta is not named after its module", async () => {
+    const meta = kedaReleaseMeta();
+    meta.metadata = { name: "keda-meta", namespace: "kcp-system" };
+    const response = await review(server, meta);
+    assert.equal(response.allowed, true);
+    assert.deepEqual(response.warnings, [
+      'metadata.name "keda-meta" is not spec.moduleName "keda": lifecycle-manager looks it up by the module\'s name',
+    ]);
+  });
+
   it("denies a channel moved to a lower major.minor.patch on UPDATE, naming the channel", async () => {
     const response = await review(
       server,

@@ -42,7 +42,7 @@ export function createModuleReleaseMetaKind(
         const structure = checkStructure(meta);
         const warnings = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
         if (structure.errors.length > 0) return { errors: structure.errors, warnings };
-        return { errors: templateRules(meta, request), warnings };
+        return { errors: templateRules(meta, request), warnings: [...warnings, ...nameWarnings(meta)] };
       },
       validateTransition: (oldMeta, meta) => {
         if (checkStructure(oldMeta).errors.length > 0 || checkStructure(meta).errors.length > 0) {
@@ -52,6 +52,22 @@ export function createModuleReleaseMetaKind(
       },
     },
   };
+}
+
+/**
+ * lifecycle-manager finds a release meta by the module's name as a Kyma lists it, and then the template
+ * `<that name>-<version>`: a release meta named otherwise than its spec.moduleName is found (if at all)
+ * under another module.
+ */
+function nameWarnings(meta: ModuleReleaseMeta): string[] {
+  const name = meta.metadata?.name;
+  const moduleName = meta.spec?.moduleName;
+  if (typeof name !== "string" || !moduleName || name === moduleName) return [];
+  return [
+    fitWarning(
+      `metadata.name ${JSON.stringify(name)} is not spec.moduleName ${JSON.stringify(moduleName)}: lifecycle-manager looks it up by the module's name`,
+    ),
+  ];
 }
 
 export const moduleReleaseMetaKind: ResourceKind<ModuleReleaseMeta> = createModuleReleaseMetaKind();
