@@ -52,7 +52,8 @@ describe("the ModuleTemplate CRD, generated from schemas/moduletemplate.yaml", a
   it("offline checks take the stored version's schema, not the first listed", async () => {
     const { offlineKinds } = await import("../../src/offline/kinds.js");
     const template = offlineKinds().find((kind) => kind.kind.kind === "ModuleTemplate");
-    assert.ok((template?.crdSchema as Yaml).properties.spec.properties.moduleName, "v1beta2 has moduleName");
+    assert.ok(template);
+    assert.ok((template.crdSchema as Yaml).properties.spec.properties.moduleName, "v1beta2 has moduleName");
   });
 
   it("ModuleReleaseMeta: also optional, with Kyma's CEL rule on spec", () => {
