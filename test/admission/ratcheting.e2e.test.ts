@@ -5,9 +5,11 @@ import type { AdmissionResponse } from "../../src/admission/review.js";
 import type { Module } from "../../src/generated/module.js";
 import { addonOperatorConfigMapKind } from "../../src/resources/addon-operator-configmap/index.js";
 import { createModuleKind } from "../../src/resources/module/index.js";
+import { createModuleReleaseMetaKind } from "../../src/resources/modulereleasemeta/index.js";
 import { moduleTemplateKind } from "../../src/resources/moduletemplate/index.js";
 import { configMap, writeTree } from "../support/addon-modules.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
+import { kedaReleaseMeta } from "../support/modulereleasemetas.js";
 import { helmModule } from "../support/modules.js";
 import { kedaTemplate } from "../support/moduletemplates.js";
 import { admissionReview, clone } from "../support/reviews.js";
@@ -53,6 +55,11 @@ const brokenTemplate = (): Kube => {
   ];
   return template;
 };
+
+// Two channels whose <moduleName>-<version> templates are gone (only 1.1.0 and 1.2.0 exist).
+const existingVersions = ["1.1.0", "1.2.0"];
+const brokenReleaseMeta = (): Kube =>
+  kedaReleaseMeta({ regular: "1.2.0", fast: "1.3.0", experimental: "1.5.0" }) as unknown as Kube;
 
 const brokenConfigMap = (): Kube =>
   configMap({
@@ -111,6 +118,37 @@ const cases: KindCase[] = [
       field: "metadata.annotations[operator.kyma-project.io/is-cluster-scoped]",
     },
     immutable: { edit: (t) => Object.assign(t.spec, { version: "1.1.0" }), field: "spec.version" },
+  },
+  {
+    name: "ModuleReleaseMeta",
+    path: "/validate-operator-kyma-project-io-v1beta2-modulereleasemeta",
+    gvk: {
+      group: "operator.kyma-project.io",
+      version: "v1beta2",
+      kind: "ModuleReleaseMeta",
+      resource: "modulereleasemetas",
+    },
+    stored: brokenReleaseMeta,
+    storedProblems: ["spec.channels[1].version", "spec.channels[2].version"],
+    specEdits: [
+      {
+        name: "spec.ocmComponentName changed",
+        edit: (m) => Object.assign(m.spec, { ocmComponentName: "kyma-project.io/module/keda-manager" }),
+      },
+    ],
+    newProblem: {
+      edit: (m) => m.spec.channels.push({ channel: "preview", version: "9.9.9" }),
+      field: "spec.channels[3].version",
+    },
+    worsened: {
+      edit: (m) => Object.assign(m.spec.channels[1], { version: "1.4.0" }),
+      field: "spec.channels[1].version",
+    },
+    // A channel moved down is refused whatever its template (lifecycle-manager does not downgrade).
+    immutable: {
+      edit: (m) => Object.assign(m.spec.channels[0], { version: "1.1.0" }),
+      field: "spec.channels[0].version",
+    },
   },
   {
     name: "ConfigMap/addon-operator",
@@ -178,6 +216,9 @@ describe("ratcheting on UPDATE through the live server, for every served kind", 
     server = await startLiveServer([
       createModuleKind() as ResourceKind,
       moduleTemplateKind as ResourceKind,
+      createModuleReleaseMetaKind({
+        moduleTemplateExists: (_namespace, name) => existingVersions.some((v) => name === `keda-${v}`),
+      }) as ResourceKind,
       configMapKind as ResourceKind,
     ]);
   });
