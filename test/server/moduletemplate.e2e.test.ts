@@ -205,7 +205,7 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     const template = kedaTemplate();
     template.metadata = { ...template.metadata, labels: { "operator.kyma-project.io/module-name": "kedas" } };
     assert.deepEqual(await warnings(template), [
-      'label operator.kyma-project.io/module-name "kedas" differs from spec.moduleName "keda": listed wrongly',
+      'module-name label "kedas" is not spec.moduleName "keda": lifecycle-manager lists the template by the label',
     ]);
   });
 

@@ -46,7 +46,7 @@ export function labelWarnings(metadata: Metadata, moduleName: string | undefined
   const label = labels[moduleNameLabel];
   if (typeof label === "string" && label !== "" && moduleName && label !== moduleName) {
     warnings.push(
-      `label ${moduleNameLabel} ${JSON.stringify(label)} differs from spec.moduleName ${JSON.stringify(moduleName)}: listed wrongly`,
+      `module-name label ${JSON.stringify(label)} is not spec.moduleName ${JSON.stringify(moduleName)}: lifecycle-manager lists the template by the label`,
     );
   }
   return warnings.map(fitWarning);

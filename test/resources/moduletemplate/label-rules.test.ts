@@ -34,7 +34,7 @@ describe("operator.kyma-project.io labels and the is-cluster-scoped annotation",
   it("warns when the module-name label differs from spec.moduleName, not when either is unset", () => {
     const labels = { "operator.kyma-project.io/module-name": "keda-manager" };
     assert.deepEqual(labelWarnings({ labels }, "keda"), [
-      'label operator.kyma-project.io/module-name "keda-manager" differs from spec.moduleName "keda": listed wrongly',
+      'module-name label "keda-manager" is not spec.moduleName "keda": lifecycle-manager lists the template by the label',
     ]);
     assert.deepEqual(labelWarnings({ labels }, undefined), []);
     assert.deepEqual(labelWarnings({ labels: {} }, "keda"), []);
