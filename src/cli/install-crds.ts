@@ -7,7 +7,7 @@ import { applyCrd, fieldManager, projectCrds, waitEstablished } from "../kube/cr
 export const installCrdsUsage = `install-crds   Server-side apply the CRDs (field manager ${fieldManager}) and wait until Established
           --kubeconfig FILE   cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)
           --force-conflicts   take ownership of fields another manager (Helm, kubectl) set
-          --include-optional  also the optional CRDs (schemas with crd.optional, e.g. Kyma's ModuleTemplate)
+          --include-optional  also the optional CRDs (crd.optional: Kyma's ModuleTemplate, ModuleReleaseMeta)
           --dry-run           print the CRDs as YAML instead of applying them
           --timeout SECONDS   how long to wait for Established (default 60)`;
 
