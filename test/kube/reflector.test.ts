@@ -40,4 +40,35 @@ describe("Reflector", () => {
       await api.close();
     }
   });
+
+  it("keeps of each object only what `retain` returns, from the list and from the watch", async () => {
+    const api = await startFakeKubeApi();
+    const kubeConfig = api.kubeConfig();
+    const core = kubeConfig.makeApiClient(CoreV1Api);
+    const secret = (name: string) => ({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name, namespace: "x" },
+      data: { big: Buffer.from("x".repeat(1000)).toString("base64") },
+    });
+    api.put(secret("listed"));
+    const reflector = new Reflector<{ metadata?: ObjectMeta; data?: unknown }>({
+      list: () => core.listSecretForAllNamespaces(),
+      watch: new Watch(kubeConfig),
+      path: "/api/v1/secrets",
+      retain: ({ metadata }) => ({ metadata: { name: metadata?.name, namespace: metadata?.namespace } }),
+    });
+    try {
+      reflector.start();
+      await eventually("the watch is open", () => api.openWatches() === 1);
+      api.put(secret("watched"));
+      await eventually("the watch delivered it", () => reflector.get("x", "watched") !== undefined);
+      for (const name of ["listed", "watched"]) {
+        assert.deepEqual(reflector.get("x", name), { metadata: { name, namespace: "x" } });
+      }
+    } finally {
+      await reflector.stop();
+      await api.close();
+    }
+  });
 });
