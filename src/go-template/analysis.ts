@@ -26,6 +26,8 @@ export type OutputPart =
   | { kind: "text"; text: string }
   /** An action that prints a field chain of the root data as it is. */
   | { kind: "field"; path: string[] }
+  /** An if or with: one of these outputs (an absent else is an empty one). */
+  | { kind: "choice"; options: OutputPart[][] }
   /** Anything else: a function's result, a control structure, a template call, a computed value. */
   | { kind: "dynamic" };
 
@@ -154,13 +156,14 @@ class Walker {
       case "if":
       case "with":
       case "range": {
-        output?.push({ kind: "dynamic" });
+        const branches: OutputPart[][] | null = output && node.type !== "range" ? [[], []] : null;
+        output?.push(branches ? { kind: "choice", options: branches } : { kind: "dynamic" });
         const mark = scope.mark();
         const value = this.pipe(node.pipe, dot, scope);
         if (node.type === "range") for (const v of node.pipe.decl) scope.forget(v.ident[0] as string);
         const inner = node.type === "with" ? value : node.type === "range" ? null : dot;
-        this.list(node.list, inner, scope, null);
-        this.list(node.elseList, dot, scope, null);
+        this.list(node.list, inner, scope, branches?.[0] ?? null);
+        this.list(node.elseList, dot, scope, branches?.[1] ?? null);
         scope.undo(mark);
         return;
       }

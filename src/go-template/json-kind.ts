@@ -12,11 +12,14 @@ export type JsonKind = "text" | "number" | "boolean" | "null" | "string" | "arra
 /** encoding/json's maxNestingDepth. */
 const maxJsonDepth = 10000;
 
-function tooDeep(s: string): boolean {
+const numberRun = /-?[0-9][0-9eE+\-.]*/y;
+
+/** Whether Go would fail where JSON.parse does not: a number beyond float64, or nesting too deep. */
+function goRefuses(s: string): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < s.length; i++) {
-    const c = s[i];
+    const c = s[i] as string;
     if (inString) {
       if (c === "\\") i++;
       else if (c === '"') inString = false;
@@ -24,23 +27,24 @@ function tooDeep(s: string): boolean {
     else if (c === "[" || c === "{") {
       if (++depth > maxJsonDepth) return true;
     } else if (c === "]" || c === "}") depth--;
+    else if (c === "-" || (c >= "0" && c <= "9")) {
+      numberRun.lastIndex = i;
+      const run = numberRun.exec(s)?.[0] ?? c;
+      if (!Number.isFinite(Number(run)) && !Number.isNaN(Number(run))) return true;
+      i += run.length - 1;
+    }
   }
   return false;
 }
 
 export function jsonKind(rendered: string): JsonKind {
-  if (tooDeep(rendered)) return "text";
-  let overflow = false;
+  if (goRefuses(rendered)) return "text";
   let value: unknown;
   try {
-    value = JSON.parse(rendered, (_key, v) => {
-      if (typeof v === "number" && !Number.isFinite(v)) overflow = true;
-      return v;
-    });
+    value = JSON.parse(rendered);
   } catch {
     return "text";
   }
-  if (overflow) return "text";
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   switch (typeof value) {

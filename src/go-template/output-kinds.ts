@@ -43,41 +43,65 @@ function kindsAfterPrefix(prefix: string): Set<JsonKind> {
   return new Set<JsonKind>(kind ? ["text", kind] : ["text"]);
 }
 
+type Resolve = (path: string[]) => PrintedValue;
+
+/** The texts one part can print; null when it can print anything (or too many to list). */
+function partTexts(part: OutputPart, resolve: Resolve): string[] | null {
+  if (part.kind === "text") return [part.text];
+  if (part.kind === "dynamic") return null;
+  if (part.kind === "choice") {
+    const texts: string[] = [];
+    for (const option of part.options) {
+      const optionTexts = outputTexts(option, resolve);
+      if (optionTexts === null) return null;
+      texts.push(...optionTexts);
+    }
+    return texts;
+  }
+  const printed = resolve(part.path);
+  switch (printed.kind) {
+    case "text":
+      return [printed.text];
+    case "integer":
+      return integerSamples;
+    case "boolean":
+      return ["true", "false"];
+    case "any":
+      return null;
+  }
+}
+
+/** Every text the parts can print (standing for all of them), or null. */
+function outputTexts(output: readonly OutputPart[], resolve: Resolve): string[] | null {
+  let texts = [""];
+  for (const part of output) {
+    const options = partTexts(part, resolve);
+    if (options === null || texts.length * options.length > maxCombinations) return null;
+    const next = texts.flatMap((t) => options.map((o) => t + o));
+    if (next.reduce((n, t) => n + t.length, 0) > maxWork) return null;
+    texts = next;
+  }
+  return texts;
+}
+
+/** The text every output begins with: its parts up to the first that can print more than one text. */
+function fixedPrefix(output: readonly OutputPart[], resolve: Resolve): string {
+  let prefix = "";
+  for (const part of output) {
+    const texts = part.kind === "text" || part.kind === "field" ? partTexts(part, resolve) : null;
+    if (texts?.length !== 1) break;
+    prefix += texts[0];
+    if (prefix.trimStart() !== "") break;
+  }
+  return prefix;
+}
+
 /**
  * The set of JSON kinds the output can decode to, over every value the fields may take. One kind
  * means the outcome is certain; "text" means it stays the string it rendered.
  */
-export function outputJsonKinds(
-  output: readonly OutputPart[],
-  resolve: (path: string[]) => PrintedValue,
-): Set<JsonKind> {
-  const choices: string[][] = [];
-  let prefix = "";
-  let exactSoFar = true;
-  for (const part of output) {
-    const printed: PrintedValue =
-      part.kind === "text" ? part : part.kind === "field" ? resolve(part.path) : { kind: "any" };
-    const options =
-      printed.kind === "text"
-        ? [printed.text]
-        : printed.kind === "integer"
-          ? integerSamples
-          : printed.kind === "boolean"
-            ? ["true", "false"]
-            : null;
-    if (options === null) return kindsAfterPrefix(prefix);
-    if (exactSoFar && options.length === 1) prefix += options[0];
-    else exactSoFar = false;
-    choices.push(options);
-  }
-  const combinations = choices.reduce((n, options) => n * options.length, 1);
-  const longest = choices.reduce((n, options) => n + Math.max(...options.map((o) => o.length)), 0);
-  if (combinations > maxCombinations || combinations * longest > maxWork) return kindsAfterPrefix(prefix);
-  const kinds = new Set<JsonKind>();
-  const walk = (i: number, text: string) => {
-    if (i === choices.length) kinds.add(jsonKind(text));
-    else for (const option of choices[i] as string[]) walk(i + 1, text + option);
-  };
-  walk(0, "");
-  return kinds;
+export function outputJsonKinds(output: readonly OutputPart[], resolve: Resolve): Set<JsonKind> {
+  const texts = outputTexts(output, resolve);
+  if (texts === null) return kindsAfterPrefix(fixedPrefix(output, resolve));
+  return new Set(texts.map(jsonKind));
 }

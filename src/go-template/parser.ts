@@ -423,7 +423,8 @@ class Tree {
     const node = this.term();
     if (node === null) return null;
     if (this.peek().type !== ItemType.Field) return node;
-    const pos = this.peek().pos;
+    // Go places the extended node at its first added field; the start of the whole chain is kept here.
+    const pos = node.pos;
     const fields: string[] = [];
     while (this.peek().type === ItemType.Field) fields.push(this.next().val.slice(1));
     // Fields on a field or variable extend it; on a literal they are an error; otherwise a chain.
