@@ -30,6 +30,10 @@ describe("go-template on the real Forkspacer manifests (../shared/forkspacer/man
       return result.ok ? [] : [`${file}: ${result.error.message}`];
     });
     assert.deepEqual(refused, ['docs__module__L886.yaml: template: :1: function "sub" not defined']);
+    const sub = all.find(({ text }) => text.includes("sub "));
+    const result = parseTemplate(sub?.text ?? "", { functions: ["randBase62"] });
+    assert.equal(result.ok ? undefined : result.error.undefinedFunction, "sub");
+    assert.equal(result.ok ? undefined : sub?.text.slice(result.error.offset).startsWith("sub"), true);
   });
 
   it("finds the data they read: config keys, releaseName and namespace only", () => {
