@@ -44,7 +44,6 @@ const isEnd = (n: Node): n is EndNode => n.type === "end" || n.type === "else";
 
 interface Shared {
   lex: Lexer;
-  text: string;
   funcs: ReadonlySet<string>;
   trees: Map<string, ListNode>;
   parseName: string;
@@ -565,7 +564,6 @@ export function parseTrees(text: string, options: ParseOptions = {}): Map<string
   const name = options.name ?? "";
   const shared: Shared = {
     lex: new Lexer(text),
-    text,
     funcs: new Set([...goBuiltinFunctions, ...(options.functions ?? [])]),
     trees: new Map(),
     parseName: name,
