@@ -268,6 +268,9 @@ export class Lexer {
     return true;
   }
 
+  // The state functions, Go's lexText, lexLeftDelim...: static members so that they reach the
+  // lexer's private state; each returns the next state, or null once it has set the item.
+
   static text(l: Lexer): StateFn {
     const x = l.input.indexOf(leftDelim, l.pos);
     if (x >= 0) {
