@@ -94,7 +94,7 @@ function identity(object: Record<string, unknown>): string {
 }
 
 /** `Module default/redis`, as kubectl names an object. */
-function objectLabel(object: Record<string, unknown>): string {
+export function objectLabel(object: Record<string, unknown>): string {
   const metadata = (object.metadata ?? {}) as { name?: unknown; generateName?: unknown; namespace?: unknown };
   const name = String(metadata.name ?? metadata.generateName ?? "<unnamed>");
   return `${String(object.kind)} ${typeof metadata.namespace === "string" ? `${metadata.namespace}/` : ""}${name}`;
