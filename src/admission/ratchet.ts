@@ -106,7 +106,8 @@ export async function ratchetUpdate(
   const warnings = preexisting.map((error) =>
     fitWarning(`already invalid before this update: ${formatFieldError(error)}`),
   );
-  if (!isHousekeeping(request.object, request.oldObject)) {
+  // Housekeeping matters only when the update introduced something: skip the deep comparison otherwise.
+  if (introduced.length === 0 || !isHousekeeping(request.object, request.oldObject)) {
     return { errors: introduced, warnings, spared: preexisting };
   }
   const housekeeping = introduced.map((error) => fitWarning(formatFieldError(error)));
