@@ -73,6 +73,16 @@ function ratchetingCases(): AdmissionCase[] {
     update("an old problem with a new value denies", (m) => {
       m.spec.config = { ...m.spec.config, extra: "other" };
     }),
+    update(
+      "a schema type error left as it was",
+      (m) => {
+        m.metadata = { ...m.metadata, labels: { team: "payments" } };
+        m.spec.config = { ...m.spec.config, replicas: 4 };
+      },
+      modified(helmModule(), (m) => {
+        Object.assign(m.spec, { hibernated: "yes" });
+      }),
+    ),
     update("the release name changed denies", (m) => {
       if (m.spec.helm) m.spec.helm.releaseName = "redis-other";
     }),
