@@ -71,15 +71,11 @@ export async function runAudit(args: string[], io: AuditIo = processIo): Promise
   let denied = false;
   for (const kind of kinds) {
     const { group, version } = kind.kind;
-    const { plural, scope } = { plural: kind.source.crd.names.plural, scope: kind.source.crd.scope };
-    const resource = { group, version, plural };
+    const plural = kind.source.crd.names.plural;
+    const scoped = kind.source.crd.scope === "Namespaced" ? namespace : undefined;
+    const pages = listPages(access.kubeConfig, { group, version, plural }, scoped, limit);
     try {
-      for await (const page of listPages(
-        access.kubeConfig,
-        resource,
-        scope === "Namespaced" ? namespace : undefined,
-        limit,
-      )) {
+      for await (const page of pages) {
         for (const object of page) {
           const verdict = await admitOffline(kind, object);
           denied ||= !verdict.allowed;
