@@ -30,6 +30,7 @@ async function review(
   return reply.json.response;
 }
 
+/** The causes as kubectl prints them: `field: message (rule id)`. */
 const causes = (response: AdmissionResponse) =>
   (response.status?.details?.causes ?? []).map((cause) => `${cause.field}: ${cause.message}`);
 
@@ -69,7 +70,7 @@ describe("ModuleReleaseMeta webhook over HTTPS, without a cluster", () => {
       /^ModuleReleaseMeta\.operator\.kyma-project\.io "keda" is invalid: /,
     );
     assert.deepEqual(causes(response), [
-      'spec.channels[0].version: Invalid value: "1.1.9": may not decrease (channel "regular" was "1.2.0"): lifecycle-manager does not downgrade installed modules',
+      'spec.channels[0].version: Invalid value: "1.1.9": may not decrease (channel "regular" was "1.2.0"): lifecycle-manager does not downgrade installed modules (rule modulereleasemeta.channel-downgrade)',
     ]);
   });
 
@@ -137,7 +138,7 @@ describe("ModuleReleaseMeta webhook with a cluster: each channel's ModuleTemplat
     const response = await review(server, kedaReleaseMeta());
     assert.equal(response.allowed, false);
     assert.deepEqual(causes(response), [
-      'spec.channels[1].version: Not found: "kcp-system/keda-1.3.0": no such ModuleTemplate (<moduleName>-<version>): lifecycle-manager cannot install this version',
+      'spec.channels[1].version: Not found: "kcp-system/keda-1.3.0": no such ModuleTemplate (<moduleName>-<version>): lifecycle-manager cannot install this version (rule modulereleasemeta.template-exists)',
     ]);
   });
 
@@ -161,7 +162,7 @@ describe("ModuleReleaseMeta webhook with a cluster: each channel's ModuleTemplat
     assert.equal((await review(server, finalized, stored)).allowed, true);
     const moved = kedaReleaseMeta({ regular: "1.4.0", fast: "1.3.0" });
     assert.deepEqual(causes(await review(server, moved, stored)), [
-      'spec.channels[0].version: Not found: "kcp-system/keda-1.4.0": no such ModuleTemplate (<moduleName>-<version>): lifecycle-manager cannot install this version',
+      'spec.channels[0].version: Not found: "kcp-system/keda-1.4.0": no such ModuleTemplate (<moduleName>-<version>): lifecycle-manager cannot install this version (rule modulereleasemeta.template-exists)',
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
+import { splitCauseMessage } from "../../src/admission/field-errors.js";
 import type { AdmissionResponse } from "../../src/admission/review.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../src/generated/moduletemplate.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
@@ -22,7 +23,7 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     return reply.json.response;
   }
 
-  /** The denial's causes as kubectl prints them: `field: message`. */
+  /** The denial's causes as kubectl prints them (`field: message`), each rule's id (checked) cut off. */
   async function denial(object: ModuleTemplate, oldObject?: ModuleTemplate): Promise<string[]> {
     const response = await review(object, oldObject);
     assert.equal(response.allowed, false, "expected a denial");
@@ -32,7 +33,11 @@ describe("ModuleTemplate webhook over HTTPS", () => {
       response.status?.message ?? "",
       /^ModuleTemplate\.operator\.kyma-project\.io ".*" is invalid: /,
     );
-    return (response.status?.details?.causes ?? []).map((cause) => `${cause.field}: ${cause.message}`);
+    return (response.status?.details?.causes ?? []).map((cause) => {
+      const { message, rule } = splitCauseMessage(cause.message);
+      assert.match(rule ?? "", /^moduletemplate\./, cause.message);
+      return `${cause.field}: ${message}`;
+    });
   }
 
   async function warnings(object: ModuleTemplate, oldObject?: ModuleTemplate): Promise<string[]> {
@@ -252,6 +257,37 @@ describe("ModuleTemplate webhook over HTTPS", () => {
       finalizers: ["operator.kyma-project.io/lifecycle-manager"],
     };
     assert.deepEqual(await warnings(finalized, kedaTemplate()), []);
+  });
+
+  it("tags each denial with the id of its rule, the key of --rule-action", async () => {
+    const ruleOf = async (object: ModuleTemplate, oldObject?: ModuleTemplate) =>
+      ((await review(object, oldObject)).status?.details?.causes ?? []).map(
+        (cause) => splitCauseMessage(cause.message).rule,
+      );
+    const annotated = kedaTemplate();
+    annotated.metadata = {
+      ...annotated.metadata,
+      annotations: { "operator.kyma-project.io/is-cluster-scoped": "1" },
+    };
+    assert.deepEqual(await ruleOf(annotated), ["moduletemplate.cluster-scoped"]);
+    const renamed = kedaTemplate();
+    renamed.spec.moduleName = "kedas";
+    assert.deepEqual(await ruleOf(renamed), ["moduletemplate.name-matches-spec"]);
+    const data = kedaTemplate();
+    data.spec.data = { apiVersion: "a/b/c" };
+    assert.deepEqual(await ruleOf(data), ["moduletemplate.data-api-version", "moduletemplate.data-kind"]);
+    const links = kedaTemplate();
+    links.spec.resources = [
+      { name: "a", link: "/a" },
+      { name: "a", link: "https://example.com/a" },
+    ];
+    assert.deepEqual(await ruleOf(links), ["moduletemplate.link", "moduletemplate.unique-name"]);
+    const badCrd = kedaTemplate();
+    badCrd.spec.version = "v1";
+    assert.deepEqual(await ruleOf(badCrd), ["moduletemplate.schema"]);
+    const bumped = { ...kedaTemplate(), metadata: { name: "keda-stable", namespace: "kcp-system" } };
+    const moved = { ...bumped, spec: { ...bumped.spec, version: "1.3.0" } };
+    assert.deepEqual(await ruleOf(moved, bumped), ["moduletemplate.immutable-identity"]);
   });
 
   it("denies the README's example, examples/create-invalid-moduletemplate.json, on four fields", async () => {

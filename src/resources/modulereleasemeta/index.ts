@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { FieldErrorList } from "../../admission/field-errors.js";
+import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import type { ModuleReleaseMeta } from "../../generated/modulereleasemeta.js";
@@ -37,11 +37,18 @@ export function createModuleReleaseMetaKind(
     group: "operator.kyma-project.io",
     version: "v1beta2",
     kind: "ModuleReleaseMeta",
+    rules: [
+      "modulereleasemeta.schema",
+      "modulereleasemeta.template-exists",
+      "modulereleasemeta.channel-downgrade",
+    ],
     validator: {
       validate: (meta, request) => {
         const structure = checkStructure(meta);
         const warnings = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-        if (structure.errors.length > 0) return { errors: structure.errors, warnings };
+        if (structure.errors.length > 0) {
+          return { errors: byRule("modulereleasemeta.schema", structure.errors), warnings };
+        }
         return { errors: templateRules(meta, request), warnings: [...warnings, ...nameWarnings(meta)] };
       },
       validateTransition: (oldMeta, meta) => {

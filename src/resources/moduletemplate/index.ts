@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { byRule } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { structureChecker } from "../../validation/structure.js";
@@ -21,7 +22,9 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
 function validateModuleTemplate(object: unknown): Verdict {
   const structure = checkStructure(object);
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-  if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
+  if (structure.errors.length > 0) {
+    return { errors: byRule("moduletemplate.schema", structure.errors), warnings: unknown };
+  }
   const template = object as ModuleTemplate;
   const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
   const metadata = template.metadata as { name?: unknown } | undefined;
@@ -45,6 +48,16 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   group: "operator.kyma-project.io",
   version: "v1beta2",
   kind: "ModuleTemplate",
+  rules: [
+    "moduletemplate.schema",
+    "moduletemplate.cluster-scoped",
+    "moduletemplate.name-matches-spec",
+    "moduletemplate.data-api-version",
+    "moduletemplate.data-kind",
+    "moduletemplate.link",
+    "moduletemplate.unique-name",
+    "moduletemplate.immutable-identity",
+  ],
   validator: {
     validate: (template) => validateModuleTemplate(template),
     validateTransition: (oldTemplate, template) => {
