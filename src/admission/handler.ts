@@ -1,5 +1,12 @@
-import { causeType, describeError, type FieldErrorList, formatFieldError } from "./field-errors.js";
+import {
+  causeType,
+  describeError,
+  type FieldErrorList,
+  formatField,
+  formatFieldError,
+} from "./field-errors.js";
 import { diffToPatch } from "./json-patch.js";
+import { boundErrors, boundedJson, limits, truncate } from "./limits.js";
 import { qualifiedKind, type ResourceKind, type Verdict } from "./resource-kind.js";
 import type { AdmissionRequest, AdmissionResponse } from "./review.js";
 
@@ -63,7 +70,7 @@ function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | u
   const expected = `${kind.group}/${kind.version}, Kind=${kind.kind}`;
   const got = `${request.kind.group}/${request.kind.version}, Kind=${request.kind.kind}`;
   if (request.kind.group !== kind.group || request.kind.kind !== kind.kind) {
-    return `this webhook admits ${expected} only, but the request is for ${got}`;
+    return `this webhook admits ${expected} only, but the request is for ${truncate(got, limits.fieldChars)}`;
   }
   if (request.object === null || typeof request.object !== "object" || Array.isArray(request.object)) {
     return `request.object must be a ${kind.kind} object`;
@@ -72,18 +79,24 @@ function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | u
   // The core group has no name: a ConfigMap's apiVersion is plain "v1".
   const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
   if (object.kind !== undefined && object.kind !== kind.kind) {
-    return `request.object is a ${JSON.stringify(object.kind)}, but this webhook admits ${kind.kind} only`;
+    return `request.object is a ${boundedJson(object.kind, limits.valueChars)}, but this webhook admits ${kind.kind} only`;
   }
   if (object.apiVersion !== undefined && object.apiVersion !== apiVersion) {
-    return `request.object has apiVersion ${JSON.stringify(object.apiVersion)}, but this webhook admits ${apiVersion} only`;
+    return `request.object has apiVersion ${boundedJson(object.apiVersion, limits.valueChars)}, but this webhook admits ${apiVersion} only`;
   }
   return undefined;
 }
 
-/** The Status the API server itself returns for an invalid object (HTTP 422, reason Invalid). */
-function invalidStatus(kind: ResourceKind, request: AdmissionRequest, errors: FieldErrorList) {
-  const name = objectName(request);
-  const lines = errors.map(formatFieldError);
+/**
+ * The Status the API server itself returns for an invalid object (HTTP 422, reason Invalid), with at
+ * most `limits.causes` causes: the last one says how many more were found.
+ */
+function invalidStatus(kind: ResourceKind, request: AdmissionRequest, allErrors: FieldErrorList) {
+  const name = truncate(objectName(request), limits.fieldChars);
+  const { shown: errors, more } = boundErrors(allErrors);
+  const rest =
+    more > 0 ? [{ type: "FieldValueTooMany", field: "", message: `... and ${more} more errors` }] : [];
+  const lines = [...errors.map(formatFieldError), ...rest.map((cause) => cause.message)];
   const summary = lines.length === 1 ? lines[0] : `[${lines.join(", ")}]`;
   return {
     code: 422,
@@ -93,11 +106,14 @@ function invalidStatus(kind: ResourceKind, request: AdmissionRequest, errors: Fi
       group: kind.group,
       kind: kind.kind,
       name,
-      causes: errors.map((error) => ({
-        type: causeType(error),
-        field: error.field,
-        message: describeError(error),
-      })),
+      causes: [
+        ...errors.map((error) => ({
+          type: causeType(error),
+          field: formatField(error),
+          message: describeError(error),
+        })),
+        ...rest,
+      ],
     },
   };
 }

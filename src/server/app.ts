@@ -4,8 +4,8 @@ import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
 import {
   type AdmissionRequest,
   type AdmissionResponse,
+  encodeReview,
   parseAdmissionReview,
-  reviewResponse,
 } from "../admission/review.js";
 import type { Logger } from "./log.js";
 import type { WebhookMetrics } from "./metrics.js";
@@ -114,9 +114,9 @@ async function serveReview(
   if ("problem" in parsed)
     return sendJson(res, options, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
   const { request } = parsed;
-  const response = await reviewSafely(route, request, options);
+  const { text, response } = encodeReview(await reviewSafely(route, request, options));
   if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response));
-  sendJson(res, options, 200, reviewResponse(response));
+  sendEncoded(res, options, 200, text);
   options.log({
     msg: "admission review",
     path,
@@ -152,7 +152,7 @@ async function reviewSafely(route: Route, request: AdmissionRequest, options: Ap
       status: {
         code: 500,
         reason: "InternalError",
-        message: `internal error while reviewing: ${String(error)}`,
+        message: `internal error while reviewing: ${String(error).slice(0, 200)}`,
       },
     } satisfies AdmissionResponse;
   }
@@ -178,8 +178,11 @@ function closeIfDraining(res: ServerResponse, options: AppOptions): void {
 }
 
 function sendJson(res: ServerResponse, options: AppOptions, status: number, body: unknown): number {
+  return sendEncoded(res, options, status, JSON.stringify(body));
+}
+
+function sendEncoded(res: ServerResponse, options: AppOptions, status: number, text: string): number {
   closeIfDraining(res, options);
-  const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
   return status;

@@ -1,5 +1,6 @@
 import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { limits } from "../../admission/limits.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { compileRe2 } from "../../regex/re2.js";
 import { closestMatch } from "../../validation/suggest.js";
@@ -51,7 +52,8 @@ export function compileConfigValues(
     const errors: FieldErrorList = [];
     for (const key of Object.keys(values)) {
       if (byAlias.has(key)) continue;
-      const suggestion = closestMatch(key, aliases);
+      // Suggestions only where a denial shows them: its first causes.
+      const suggestion = errors.length < limits.causes ? closestMatch(key, aliases) : undefined;
       const hint = suggestion ? `; did you mean ${JSON.stringify(suggestion)}?` : "";
       errors.push(
         fieldError.forbidden(valuesPath.child(key), `not declared in the config schema (${declared})${hint}`),
