@@ -7,7 +7,7 @@ import type {
   OptionConfig,
   StringConfig,
 } from "../../generated/module.js";
-import { compileRe2 } from "../../regex/re2.js";
+import { compileAll, MatchBudget } from "../../regex/re2.js";
 import { configTypes, typesOf } from "./config-items.js";
 
 const configPath = FieldPath.root("config");
@@ -20,6 +20,8 @@ const configPath = FieldPath.root("config");
 export function validateConfigSchema(items: ConfigItem[]): FieldErrorList {
   const errors: FieldErrorList = [];
   const seen = new Set<string>();
+  const patterns = compileAll(items.map((item) => item.string?.regex));
+  const budget = new MatchBudget();
   items.forEach((item, i) => {
     const itemPath = configPath.index(i);
     if (item.alias.trim() === "")
@@ -41,7 +43,7 @@ export function validateConfigSchema(items: ConfigItem[]): FieldErrorList {
       const detail = "a required item must be editable: no Module could both set and omit it";
       errors.push(fieldError.invalid(itemPath.child(first).child("editable"), false, detail));
     }
-    if (item.string) errors.push(...stringRules(item.string, itemPath.child("string")));
+    if (item.string) errors.push(...stringRules(item.string, patterns[i], budget, itemPath.child("string")));
     if (item.integer) errors.push(...integerRules(item.integer, itemPath.child("integer")));
     if (item.option) errors.push(...optionRules(item.option, itemPath.child("option")));
     if (item.multipleOptions)
@@ -50,12 +52,26 @@ export function validateConfigSchema(items: ConfigItem[]): FieldErrorList {
   return errors;
 }
 
-function stringRules(spec: StringConfig, path: FieldPath): FieldErrorList {
-  if (spec.regex === undefined) return [];
-  const regex = compileRe2(spec.regex);
+function stringRules(
+  spec: StringConfig,
+  regex: ReturnType<typeof compileAll>[number],
+  budget: MatchBudget,
+  path: FieldPath,
+): FieldErrorList {
+  if (spec.regex === undefined || regex === undefined) return [];
   if ("error" in regex)
-    return [fieldError.invalid(path.child("regex"), spec.regex, `invalid RE2 syntax: ${regex.error}`)];
-  if (spec.default !== undefined && !regex.test(spec.default)) {
+    return [
+      fieldError.invalid(
+        path.child("regex"),
+        spec.regex,
+        regex.overLimit ? regex.error : `invalid RE2 syntax: ${regex.error}`,
+      ),
+    ];
+  if (spec.default === undefined) return [];
+  const matched = budget.test(regex, spec.default);
+  if (typeof matched === "object")
+    return [fieldError.invalid(path.child("default"), spec.default, matched.refused)];
+  if (!matched) {
     return [
       fieldError.invalid(
         path.child("default"),
