@@ -90,6 +90,27 @@ export function createApp(options: AppOptions): RequestListener {
   };
 }
 
+/**
+ * The answer to `Expect: 100-continue`: a body declared over `limit` gets 413 at once, and the client
+ * never sends it; any other request is told to continue and served.
+ */
+export function continueWithin(app: RequestListener, limit: number): RequestListener {
+  return (req, res) => {
+    if (Number(req.headers["content-length"] ?? 0) > limit) {
+      const text = JSON.stringify({ error: `request body exceeds ${limit} bytes` });
+      res.writeHead(413, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(text),
+        connection: "close",
+      });
+      res.end(text);
+      return;
+    }
+    res.writeContinue();
+    app(req, res);
+  };
+}
+
 /** One AdmissionReview, from body to answer; resolves to the HTTP status sent. */
 async function serveReview(
   req: IncomingMessage,
@@ -108,6 +129,7 @@ async function serveReview(
   }
   const body = await readBody(req, maxBodyBytes);
   if ("tooLarge" in body) {
+    refuseUnread(req, res);
     return sendJson(res, options, 413, { error: `request body exceeds ${maxBodyBytes} bytes (7 MiB)` });
   }
   let parsedBody: unknown;
@@ -170,6 +192,19 @@ function denialCauses(response: AdmissionResponse): string[] {
   const causes = response.status?.details?.causes?.map((cause) => cause.type) ?? [];
   return causes.length > 0 ? causes : [response.status?.reason ?? "Unknown"];
 }
+
+/**
+ * For an answer sent while the client may still be sending a body we will not read: the connection
+ * closes after the answer. The socket is destroyed shortly after the answer is out rather than at
+ * once, so that the client reads the answer before the reset its unread data causes (as Go's server
+ * waits before closing).
+ */
+function refuseUnread(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader("connection", "close");
+  res.once("finish", () => setTimeout(() => req.socket.destroy(), unreadCloseDelayMs).unref());
+}
+
+const unreadCloseDelayMs = 500;
 
 /** `application/json`, any case, with or without parameters such as charset. */
 function isJson(contentType: string): boolean {
