@@ -1,6 +1,8 @@
+import { maxDepth, tooDeepAt } from "./depth.js";
 import {
   causeType,
   describeError,
+  type FieldError,
   type FieldErrorList,
   formatField,
   formatFieldError,
@@ -11,6 +13,7 @@ import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
 import { qualifiedKind, type ResourceKind, type Validator } from "./resource-kind.js";
 import type { AdmissionRequest, AdmissionResponse } from "./review.js";
 import { applyRuleActions, type RuleActions } from "./rule-actions.js";
+import { fitWarning } from "./warning.js";
 
 /**
  * Turns an AdmissionRequest into an AdmissionResponse for one resource kind: the protocol half of a
@@ -29,7 +32,7 @@ export async function validate(
   request: AdmissionRequest,
   options: ValidateOptions = {},
 ): Promise<AdmissionResponse> {
-  const gate = admitWithoutRules(kind, request);
+  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
   if (gate) return gate;
   if (!kind.validator) return { uid: request.uid, allowed: true };
   const verdict = await judge(kind.validator as Validator<unknown>, request, options.ruleActions);
@@ -83,7 +86,7 @@ async function judge(
 }
 
 export function mutate(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse {
-  const gate = admitWithoutRules(kind, request);
+  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
   if (gate || !kind.defaulter) return gate ?? { uid: request.uid, allowed: true };
   const oldObject = request.operation === "UPDATE" ? request.oldObject : undefined;
   const defaulted = kind.defaulter.applyDefaults(request.object, request, oldObject);
@@ -111,6 +114,26 @@ function admitWithoutRules(kind: ResourceKind, request: AdmissionRequest): Admis
     };
   }
   return undefined;
+}
+
+/**
+ * An object nested deeper than any rule may safely walk is denied with the field where it gets too
+ * deep, before any rule runs. An update of an object stored that deep already is admitted unjudged,
+ * with a warning: only problems an update introduces may deny it.
+ */
+function tooDeep(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse | undefined {
+  const field = tooDeepAt(request.object);
+  if (field === undefined) return undefined;
+  if (request.operation === "UPDATE" && tooDeepAt(request.oldObject) !== undefined) {
+    const warning = `${truncate(field, 40)}: nested more than ${maxDepth} levels deep, as before: rules not run`;
+    return { uid: request.uid, allowed: true, warnings: [fitWarning(warning)] };
+  }
+  const error: FieldError = {
+    type: "invalid",
+    field,
+    detail: `nested more than ${maxDepth} levels deep; this webhook judges objects up to that depth`,
+  };
+  return { uid: request.uid, allowed: false, status: invalidStatus(kind, request, [error]) };
 }
 
 function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | undefined {
