@@ -26,15 +26,14 @@ export function tooDeepAt(object: unknown, max: number = maxDepth): string | und
   while (stack.length > 0) {
     const node = stack.pop() as Node;
     if (node.depth >= max) return render(node);
-    const entries: [string | number, unknown][] = Array.isArray(node.value)
-      ? node.value.map((item, i) => [i, item])
-      : Object.entries(node.value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [step, value] = entries[i] as [string | number, unknown];
-      if (value !== null && typeof value === "object") {
+    // Only containers are pushed (a million numbers cost nothing but the look); the order of the
+    // search does not matter for finding some value too deep.
+    const push = (step: string | number, value: unknown) => {
+      if (value !== null && typeof value === "object")
         stack.push({ value, depth: node.depth + 1, parent: node, step });
-      }
-    }
+    };
+    if (Array.isArray(node.value)) node.value.forEach((item, i) => push(i, item));
+    else for (const key in node.value) push(key, (node.value as Record<string, unknown>)[key]);
   }
   return undefined;
 }

@@ -8,6 +8,8 @@ import type { FieldErrorList } from "./field-errors.js";
 export const limits = {
   /** Causes in one denial; apimachinery's convention is to cut the list with a final "and N more". */
   causes: 100,
+  /** Errors one rule reports for the items of one list; the rest are counted in one more error. */
+  listErrors: 50,
   /** Characters of one cause's message (value and detail) and of one field path. */
   messageChars: 1024,
   fieldChars: 512,

@@ -1,5 +1,6 @@
-import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { limits } from "../../admission/limits.js";
 import type {
   ConfigItem,
   IntegerConfig,
@@ -134,10 +135,16 @@ export function selectionRules(
   path: FieldPath,
 ): FieldErrorList {
   const values = spec.values ?? [];
+  const known = new Set(values);
   const errors: FieldErrorList = [];
+  let more = 0;
   selection.forEach((choice, i) => {
-    if (!values.includes(choice)) errors.push(fieldError.notSupported(path.index(i), choice, values));
+    if (known.has(choice)) return;
+    if (errors.length < limits.listErrors)
+      errors.push(fieldError.notSupported(path.index(i), choice, values));
+    else more++;
   });
+  if (more > 0) errors.push(moreItems(path, more, "not among the supported values"));
   errors.push(...duplicates(selection, path));
   if (spec.min !== undefined && selection.length < spec.min) {
     errors.push(fieldError.invalid(path, selection, `must have at least ${spec.min} items`));
@@ -151,9 +158,22 @@ export function selectionRules(
 function duplicates(list: string[], path: FieldPath): FieldErrorList {
   const seen = new Set<string>();
   const errors: FieldErrorList = [];
+  let more = 0;
   list.forEach((value, i) => {
-    if (seen.has(value)) errors.push(fieldError.duplicate(path.index(i), value));
+    if (seen.has(value)) {
+      if (errors.length < limits.listErrors) errors.push(fieldError.duplicate(path.index(i), value));
+      else more++;
+    }
     seen.add(value);
   });
+  if (more > 0) errors.push(moreItems(path, more, "duplicates"));
   return errors;
+}
+
+/**
+ * The one error that stands for the items of a list past the first `limits.listErrors` errors: a
+ * million wrong items must not cost a million errors.
+ */
+export function moreItems(path: FieldPath, count: number, what: string): FieldError {
+  return { type: "invalid", field: path.toString(), detail: `${count} more items are ${what}` };
 }

@@ -5,7 +5,7 @@ import type { ConfigItem } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
 import { closestMatch } from "../../validation/suggest.js";
 import { isEditable, typesOf } from "./config-items.js";
-import { integerBounds, selectionRules } from "./config-schema-rules.js";
+import { integerBounds, moreItems, selectionRules } from "./config-schema-rules.js";
 
 const valuesPath = FieldPath.root("spec").child("config");
 
@@ -121,9 +121,17 @@ function valueRules(item: ConfigItem, compiled: ReturnType<typeof compileAll>[nu
   if (multipleOptions) {
     return (value, path) => {
       if (!Array.isArray(value)) return [typeError(path, value, "array")];
-      const notStrings = value.flatMap((choice, i) =>
-        typeof choice === "string" ? [] : [typeError(path.index(i), choice, "string")],
-      );
+      // One error per item up to what a denial shows, then one for the rest: a million wrong items
+      // must not cost a million errors.
+      const notStrings: FieldErrorList = [];
+      let more = 0;
+      value.forEach((choice, i) => {
+        if (typeof choice === "string") return;
+        if (notStrings.length < limits.listErrors)
+          notStrings.push(typeError(path.index(i), choice, "string"));
+        else more++;
+      });
+      if (more > 0) notStrings.push(moreItems(path, more, "not of type string"));
       return notStrings.length > 0 ? notStrings : selectionRules(value as string[], multipleOptions, path);
     };
   }
