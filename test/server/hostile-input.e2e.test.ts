@@ -11,7 +11,7 @@ import { moduleKind } from "../../src/resources/module/index.js";
 import { deepJson, deepMarker, hostileModules } from "../support/hostile-modules.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
-import { startServe } from "../support/serve-process.js";
+import { buildCommand, startServe } from "../support/serve-process.js";
 
 const validatePath = "/validate-batch-forkspacer-com-v1-module";
 const mutatePath = "/mutate-batch-forkspacer-com-v1-module";
@@ -92,8 +92,9 @@ function residentBytes(pid: number): number {
 }
 
 describe("hostile input against the live server (issue 15)", { timeout: 300_000 }, () => {
-  // `serve` in its own process, so that its resident memory is its own, not the test's.
+  // `serve` in its own process, compiled as users run it, so that its resident memory is its own.
   let serve: Awaited<ReturnType<typeof startServe>>;
+  let baselineRss = 0;
   let agent: Agent;
   const post = (path: string, body: string) =>
     new Promise<{ status: number; text: string; json: any }>((resolve, reject) => {
@@ -121,7 +122,12 @@ describe("hostile input against the live server (issue 15)", { timeout: 300_000 
     });
   before(async () => {
     const certDir = mkdtempSync(join(tmpdir(), "module-admission-hostile-"));
-    serve = await startServe(["--port", "0", "--cert-dir", certDir, "--metrics-port", "0"], 1);
+    serve = await startServe(
+      ["--port", "0", "--cert-dir", certDir, "--metrics-port", "0"],
+      1,
+      buildCommand(),
+    );
+    baselineRss = residentBytes(serve.child.pid ?? 0);
     agent = new Agent({ ca: readFileSync(join(certDir, "ca.crt")), keepAlive: true });
   });
   after(async () => {
@@ -159,8 +165,11 @@ describe("hostile input against the live server (issue 15)", { timeout: 300_000 
     });
   }
 
-  it("leaves the server's resident memory below 256 MiB after every attack", () => {
+  it("leaves the server's resident memory below 256 MiB after every attack", (t) => {
     const rss = residentBytes(serve.child.pid ?? 0);
+    t.diagnostic(
+      `RSS ${(baselineRss / mib).toFixed(0)} MiB before the attacks, ${(rss / mib).toFixed(0)} MiB after`,
+    );
     assert.ok(rss < 256 * mib, `${(rss / mib).toFixed(0)} MiB`);
   });
 });
