@@ -72,7 +72,14 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
   });
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
   const server = createServer(
-    { ...readServingCertificate(options.certDir), minVersion: "TLSv1.2", ALPNProtocols: ["http/1.1"] },
+    {
+      ...readServingCertificate(options.certDir),
+      minVersion: "TLSv1.2",
+      ALPNProtocols: ["http/1.1"],
+      // How often the header and request timeouts are checked (Node's default, 30 s, would let a slow
+      // request live a whole extra interval).
+      connectionsCheckingInterval: 1_000,
+    },
     app,
   );
   server.keepAliveTimeout = timeouts.keepAliveMs;
