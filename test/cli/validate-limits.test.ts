@@ -62,3 +62,65 @@ describe("validate: prototype keys are keys like any other (issue 15)", () => {
     });
   }
 });
+
+describe("validate: hostile files (issue 15)", () => {
+  const header = `apiVersion: batch.forkspacer.com/v1
+kind: Module
+metadata: { name: lol, namespace: default }
+spec:
+  helm:
+    releaseName: lol
+    namespace: default
+    chart: { repo: { url: "https://charts.example.com", chart: c, version: "1.0.0" } }
+    values:
+      - raw:
+`;
+
+  it("refuses a 9-level billion-laughs file at once, with its line, and goes on to the next object", async () => {
+    const levels = [`          a0: &a0 [${Array(10).fill('"lol"').join(",")}]`];
+    for (let i = 1; i < 10; i++)
+      levels.push(
+        `          a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(",")}]`,
+      );
+    const fine = "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: other }\n";
+    const dir = manifestDir({
+      "lol.yaml": `${header}${levels.join("\n")}\n  workspace: { name: w }\n---\n${fine}`,
+    });
+    const run = await validateCli(["-f", join(dir, "lol.yaml"), "--strict"]);
+    assert.equal(run.status, 1);
+    const lines = run.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => line.slice(line.indexOf("lol.yaml:")));
+    assert.match(
+      lines[0] ?? "",
+      /^lol\.yaml:1: Module default\/lol: the object is about \d{11} bytes as JSON \(YAML aliases expanded\), more than the 3145728/,
+    );
+    // The object after it is still read and judged.
+    assert.match(lines[1] ?? "", /^lol\.yaml:23: ConfigMap other: no schema/);
+  });
+
+  it("refuses an object nested over 1,000 levels through aliases, naming the field and its line", async () => {
+    // Each anchor one level deeper than the last: 1,100 levels, though no line nests more than one.
+    const chain = ["          d0: &d0 [1]"];
+    for (let i = 1; i <= 1100; i++) chain.push(`          d${i}: &d${i} [*d${i - 1}]`);
+    const dir = manifestDir({ "deep.yaml": `${header}${chain.join("\n")}\n  workspace: { name: w }\n` });
+    const run = await validateCli(["-f", join(dir, "deep.yaml")]);
+    assert.equal(run.status, 1);
+    assert.match(
+      run.stdout,
+      /deep\.yaml:\d+: Module default\/lol: spec\.helm\.values\[0\]\.raw\.d\d+\[0\]: nested more than 1000 levels deep/,
+    );
+  });
+
+  it("names the file and line of a document nested too deeply for the YAML reader, exit 2, at once", async () => {
+    const dir = manifestDir({
+      "deep.yaml": `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: a }\n---\nkind: X\nspec: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`,
+    });
+    const run = await validateCli(["-f", join(dir, "deep.yaml")]);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /deep\.yaml:6: nested too deeply: the YAML reader stops at 100 levels/);
+  });
+});
