@@ -569,7 +569,7 @@ describe("least privilege (issue 15)", () => {
         return policyVerdict(policy, account, stored, copy);
       };
       assert.equal(
-        changed((c) => {}),
+        changed(() => {}),
         "allowed",
         kind,
       );
