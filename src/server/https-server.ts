@@ -7,6 +7,7 @@ import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";
 import type { Logger } from "./log.js";
 import type { WebhookMetrics } from "./metrics.js";
+import { tlsPolicy } from "./tls-policy.js";
 
 /**
  * How long a connection may idle, and how long a request may take to arrive:
@@ -74,7 +75,7 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
   const server = createServer(
     {
       ...readServingCertificate(options.certDir),
-      minVersion: "TLSv1.2",
+      ...tlsPolicy,
       ALPNProtocols: ["http/1.1"],
       // How often the header and request timeouts are checked (Node's default, 30 s, would let a slow
       // request live a whole extra interval).
@@ -89,7 +90,7 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
   server.on("checkContinue", continueWithin(app, maxBodyBytes));
   const reloader = watchCertificates(
     options.certDir,
-    (pair) => server.setSecureContext({ ...pair, minVersion: "TLSv1.2" }),
+    (pair) => server.setSecureContext({ ...pair, ...tlsPolicy }),
     options.log,
   );
   server.on("close", () => reloader.stop());
