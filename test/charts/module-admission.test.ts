@@ -654,6 +654,20 @@ describe("least privilege (issue 15)", () => {
     assert.deepEqual(ports, [8443, 8080]);
   });
 
+  test("metrics listen where --metrics-bind-address says, and the pod exposes no metrics port when off", async () => {
+    const container = (manifests: Manifest[]) =>
+      find(manifests, "Deployment").spec.template.spec.containers[0];
+    const standard = container(await render());
+    assert.ok(standard.args.includes("--metrics-bind-address=:8080"));
+    assert.deepEqual(standard.ports.find((p: { name: string }) => p.name === "metrics")?.containerPort, 8080);
+    const local = container(await render({ metricsBindAddress: "127.0.0.1:9090" }));
+    assert.ok(local.args.includes("--metrics-bind-address=127.0.0.1:9090"));
+    assert.equal(local.ports.find((p: { name: string }) => p.name === "metrics")?.containerPort, 9090);
+    const off = container(await render({ metricsBindAddress: "0" }));
+    assert.ok(off.args.includes("--metrics-bind-address=0"));
+    assert.ok(!off.ports.some((p: { name: string }) => p.name === "metrics"));
+  });
+
   test("the pod runs at system-cluster-critical priority unless told otherwise", async () => {
     assert.equal(
       find(await render(), "Deployment").spec.template.spec.priorityClassName,

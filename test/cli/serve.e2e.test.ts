@@ -22,12 +22,26 @@ describe("module-admission serve", () => {
       /--metrics-port: "http" is not an integer/,
     );
     assert.throws(() => parseServeFlags(["--drain-seconds", "-1"]), /--drain-seconds/);
+    assert.deepEqual(parseServeFlags(["--metrics-bind-address", "127.0.0.1:9090"]).metrics, {
+      host: "127.0.0.1",
+      port: 9090,
+    });
+    assert.deepEqual(parseServeFlags(["--metrics-bind-address", ":8081"]).metrics, { port: 8081 });
+    assert.deepEqual(parseServeFlags(["--metrics-bind-address", "[::1]:8080"]).metrics, {
+      host: "::1",
+      port: 8080,
+    });
+    assert.equal(parseServeFlags(["--metrics-bind-address", "0"]).metrics, undefined);
+    assert.throws(
+      () => parseServeFlags(["--metrics-bind-address", "8080"]),
+      /--metrics-bind-address: "8080" is not \[HOST\]:PORT or 0/,
+    );
     assert.deepEqual(parseServeFlags([]), {
       port: 8443,
       certDir: "certs",
       service: "module-admission",
       namespace: "module-admission",
-      metricsPort: 8080,
+      metrics: { port: 8080 },
       workers: 1,
       drainMs: 5000,
       graceMs: 25000,
