@@ -32,7 +32,7 @@ export function tooDeepAt(object: unknown, max: number = maxDepth): string | und
       if (value !== null && typeof value === "object")
         stack.push({ value, depth: node.depth + 1, parent: node, step });
     };
-    if (Array.isArray(node.value)) node.value.forEach((item, i) => push(i, item));
+    if (Array.isArray(node.value)) for (const [i, item] of node.value.entries()) push(i, item);
     else for (const key in node.value) push(key, (node.value as Record<string, unknown>)[key]);
   }
   return undefined;

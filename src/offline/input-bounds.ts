@@ -48,7 +48,7 @@ export function inputBoundProblem(object: unknown): BoundProblem | undefined {
       if (child !== null && typeof child === "object")
         height = Math.max(height, (heights.get(child) ?? 0) + 1);
     };
-    if (Array.isArray(value)) value.forEach((item, i) => visit(i, item));
+    if (Array.isArray(value)) for (const [i, item] of value.entries()) visit(i, item);
     else for (const key of Object.keys(value)) visit(key, (value as Record<string, unknown>)[key]);
     sizes.set(value, size);
     heights.set(value, height);
