@@ -189,7 +189,7 @@ function invalidStatus(kind: ResourceKind, request: AdmissionRequest, allErrors:
 }
 
 function objectName(request: AdmissionRequest): string {
-  if (request.name) return request.name;
+  if (typeof request.name === "string" && request.name) return request.name;
   const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } }).metadata;
   if (typeof metadata?.name === "string") return metadata.name;
   return typeof metadata?.generateName === "string" ? metadata.generateName : "";
