@@ -1,7 +1,7 @@
 import { maxDepth, tooDeepAt } from "./depth.js";
 import {
+  causeMessage,
   causeType,
-  describeError,
   type FieldError,
   type FieldErrorList,
   formatField,
@@ -180,7 +180,7 @@ function invalidStatus(kind: ResourceKind, request: AdmissionRequest, allErrors:
         ...errors.map((error) => ({
           type: causeType(error),
           field: formatField(error),
-          message: describeError(error),
+          message: causeMessage(error),
         })),
         ...rest,
       ],

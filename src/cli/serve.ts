@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import { parseArgs } from "node:util";
 import { webhooksOf } from "../admission/resource-kind.js";
+import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { addonOperatorKinds } from "../resources/addon-operator-configmap/index.js";
 import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
 import { runPrimary } from "../server/cluster.js";
@@ -39,7 +40,9 @@ export const serveUsage = `serve   Serve the admission webhooks over HTTPS
                               Mutating- and ValidatingWebhookConfiguration of this name
           --modules-dir DIR   addon-operator modules: serve /validate-addon-operator-configmap
           --global-hooks-dir DIR  addon-operator global hooks (openapi/ holds the global schema)
-          --addon-configmap NS/NAME  the ConfigMap addon-operator reads (default addon-operator/addon-operator)`;
+          --addon-configmap NS/NAME  the ConfigMap addon-operator reads (default addon-operator/addon-operator)
+          --rule-action ID=deny|warn|off
+                              a rule's errors deny (default), only warn, or are off; repeatable`;
 
 export interface ServeFlags {
   port: number;
@@ -58,6 +61,7 @@ export interface ServeFlags {
   modulesDir?: string;
   globalHooksDir?: string;
   addonConfigMap: string;
+  ruleActions: RuleActions;
 }
 
 export function parseServeFlags(args: string[]): ServeFlags {
@@ -80,6 +84,7 @@ export function parseServeFlags(args: string[]): ServeFlags {
       "modules-dir": { type: "string" },
       "global-hooks-dir": { type: "string" },
       "addon-configmap": { type: "string", default: "addon-operator/addon-operator" },
+      "rule-action": { type: "string", multiple: true },
     },
   });
   return {
@@ -98,11 +103,14 @@ export function parseServeFlags(args: string[]): ServeFlags {
     modulesDir: values["modules-dir"],
     globalHooksDir: values["global-hooks-dir"],
     addonConfigMap: values["addon-configmap"],
+    ruleActions: parseRuleActions(values["rule-action"] ?? []),
   };
 }
 
 /** `--metrics-bind-address` when given (`0`: off), else every interface on `--metrics-port`. */
-function metricsAddress(values: Record<string, string | boolean | undefined>): ServeFlags["metrics"] {
+function metricsAddress(
+  values: Record<string, string | string[] | boolean | undefined>,
+): ServeFlags["metrics"] {
   const port = number(values, "metrics-port", { integer: true, max: 65535 });
   const address = values["metrics-bind-address"];
   if (typeof address !== "string") return { port };
@@ -118,7 +126,7 @@ function metricsAddress(values: Record<string, string | boolean | undefined>): S
 }
 
 function number(
-  values: Record<string, string | boolean | undefined>,
+  values: Record<string, string | string[] | boolean | undefined>,
   flag: string,
   { integer = false, min = 0, max = Number.MAX_SAFE_INTEGER },
 ): number {
@@ -176,6 +184,7 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
       "addon-configmap": flags.addonConfigMap,
     }),
   ];
+  checkRuleIds(flags.ruleActions, kinds);
   const metrics = new WebhookMetrics();
   if (cluster.isWorker) reportToClusterPrimary(metrics);
   const running = await startHttpsServer({
@@ -185,6 +194,7 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     log: jsonLogger,
     isReady: clusterFeatures.isReady,
     metrics,
+    ruleActions: flags.ruleActions,
     drainMs: flags.drainMs,
     graceMs: flags.graceMs,
   });

@@ -45,7 +45,7 @@ const expected: Record<string, (response: any) => void> = {
     assert.equal(r.status.details.causes.length, 51);
     assert.equal(
       r.status.details.causes.at(-1).message,
-      "Invalid value: 19950 more items are not among the supported values",
+      "Invalid value: 19950 more items are not among the supported values (rule module.config-values)",
     );
   },
   "100 KB of `{` in a Helm value (template scan)": (r) => assert.equal(r.allowed, true),
@@ -69,7 +69,7 @@ const expected: Record<string, (response: any) => void> = {
     assert.equal(r.status.details.causes[0].field, "spec.config.m[0]");
     assert.equal(
       r.status.details.causes.at(-1).message,
-      "Invalid value: 999950 more items are not of type string",
+      "Invalid value: 999950 more items are not of type string (rule module.config-values)",
     );
   },
   "an object 5,000 levels deep": (r) => {
