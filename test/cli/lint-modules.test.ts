@@ -50,7 +50,8 @@ describe("module-admission lint-modules", () => {
       "020-twin/Chart.yaml": "name: x\n",
       "021-twin/Chart.yaml": "name: x\n",
       ".hidden/Chart.yaml": "name: x\n",
-      "030-extra-keys/values.yaml": { extraKeys: { a: 1 }, global: { b: 2 } },
+      // addon-operator's own examples set <module>Enabled in the module's values.yaml (the static extender reads it).
+      "030-extra-keys/values.yaml": { extraKeys: { a: 1 }, extraKeysEnabled: true, global: { b: 2 } },
       "031-scalar-values/values.yaml": { scalarValues: "false" },
       "032-bad-schema/openapi/config-values.yaml": "type: [object\n",
       // x-extend: host and port come from config-values; port's default fills it; required is parent-first.
@@ -68,7 +69,10 @@ describe("module-admission lint-modules", () => {
         properties: { param1: { type: "string" }, param2: { type: "string" } },
       },
       "041-helm-required/values.yaml": { helmRequired: { param2: "x" } },
+      // x-extend with any string extends from config-values.yaml (schema.ExtractExtendSettings).
+      "042-bad-extend/openapi/config-values.yaml": { type: "object", properties: { a: { type: "string" } } },
       "042-bad-extend/openapi/values.yaml": { "x-extend": { schema: "other.yaml" }, type: "object" },
+      "042-bad-extend/values.yaml": { badExtend: { a: 1 } },
     });
     const run = lint(dir, "--output", "json");
     status = run.status;
@@ -101,9 +105,9 @@ describe("module-admission lint-modules", () => {
     ]);
   });
 
-  it("requires values.yaml to hold only the camelCase key, as a map, and schemas to parse", () => {
+  it("requires the module's key in values.yaml to be a map, schemas to parse; other keys are a warning", () => {
     assert.deepEqual(about("030-extra-keys"), [
-      'error ValuesFile: values.yaml may hold only the module\'s values key "extraKeys", not "global"',
+      'warning ValuesFile: values.yaml key "global" is ignored: the module reads only "extraKeys" (and "extraKeysEnabled")',
     ]);
     assert.deepEqual(about("031-scalar-values"), [
       "error ValuesFile: values.yaml: scalarValues must be a map of values",
@@ -113,7 +117,8 @@ describe("module-admission lint-modules", () => {
       /SchemaFile: openapi\/config-values\.yaml is not valid YAML/,
     );
     assert.deepEqual(about("042-bad-extend"), [
-      "error XExtend: x-extend must be {schema: config-values.yaml}",
+      'warning XExtend: x-extend.schema is "other.yaml", but addon-operator extends from config-values.yaml whatever it names',
+      'error ValuesSchema: badExtend.a in body must be of type string: "number"',
     ]);
   });
 

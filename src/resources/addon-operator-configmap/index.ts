@@ -3,7 +3,7 @@ import { isMap } from "../../addon-operator/schema.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
-import { validateConfigMapData } from "./sections.js";
+import { validateConfigMapData, validateConfigMapTransition } from "./sections.js";
 
 export interface ConfigMapRef {
   namespace: string;
@@ -41,25 +41,20 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
   const isTarget = (object: ConfigMap, request: AdmissionRequest) =>
     (request.namespace ?? object.metadata?.namespace) === options.configMap.namespace &&
     (request.name || object.metadata?.name) === options.configMap.name;
-  const review = (object: ConfigMap, oldObject: ConfigMap | undefined, request: AdmissionRequest) => {
-    if (!isTarget(object, request)) return admitted;
-    const data = isMap(object.data) ? object.data : {};
-    const oldData = isMap(oldObject?.data) ? oldObject.data : undefined;
-    return validateConfigMapData(data, oldData, store.current());
-  };
+  const dataOf = (object: ConfigMap | undefined) => (isMap(object?.data) ? object.data : {});
   return {
     group: "",
     version: "v1",
     kind: "ConfigMap",
     paths: { validate: "/validate-addon-operator-configmap" },
     validator: {
-      // oldSelf in x-deckhouse-validations needs the stored sections, so the old object comes in here.
       validate: (object, request) =>
-        review(
-          object,
-          request.operation === "UPDATE" ? (request.oldObject as ConfigMap) : undefined,
-          request,
-        ),
+        isTarget(object, request) ? validateConfigMapData(dataOf(object), store.current()) : admitted,
+      // x-deckhouse-validations that read oldSelf: transition rules, never ratcheted.
+      validateTransition: (oldObject, object, request) =>
+        isTarget(object, request)
+          ? validateConfigMapTransition(dataOf(oldObject), dataOf(object), store.current())
+          : admitted,
     },
   };
 }
