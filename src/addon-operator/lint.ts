@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { Finding } from "../cli/findings.js";
 import { checkValues } from "./check-values.js";
-import { extendSchema, helmSchema } from "./extend.js";
-import { listModuleDirectories, type ModuleDirectory, readSchema, readYamlMap } from "./module-files.js";
+import { listModuleDirectories, type ModuleDirectory, readYamlMap } from "./module-files.js";
 import { moduleNameProblem, valuesKeyOf } from "./module-names.js";
-import { closeSchema, isMap, type Schema } from "./schema.js";
+import { loadModuleSchemas } from "./module-schemas.js";
+import { isMap } from "./schema.js";
 import { mergeValues } from "./values.js";
 
 /**
@@ -81,38 +81,28 @@ function lintModule(module: ModuleDirectory, commonValues: unknown, error: MakeF
     ownValues === undefined && commonValues === undefined
       ? undefined
       : mergeValues(mergeValues({}, commonValues ?? {}), ownValues ?? {});
-  const schemas: Partial<Record<"config-values.yaml" | "values.yaml", Schema>> = {};
-  for (const file of ["config-values.yaml", "values.yaml"] as const) {
-    const read = readSchema(module.path, file);
-    const path = join(module.path, "openapi", file);
-    if (read.state === "invalid")
-      findings.push(error("SchemaFile", `openapi/${file} ${read.problem}`, path, read.line));
-    if (read.state === "ok") schemas[file] = read.content;
+  const schemas = loadModuleSchemas(module.path);
+  for (const { file, problem, line } of schemas.problems) {
+    findings.push(
+      error("SchemaFile", `openapi/${file} ${problem}`, join(module.path, "openapi", file), line),
+    );
   }
-  let valuesSchema = schemas["values.yaml"];
-  if (valuesSchema && valuesSchema["x-extend"] !== undefined) {
-    // schema.ExtractExtendSettings: any string in x-extend.schema extends from config-values.yaml.
-    const extend = valuesSchema["x-extend"];
-    const named = isMap(extend) ? extend.schema : undefined;
-    if (typeof named === "string" && schemas["config-values.yaml"]) {
-      valuesSchema = extendSchema(valuesSchema, closeSchema(schemas["config-values.yaml"]));
-      if (named !== "config-values.yaml") {
-        findings.push({
-          ...error(
-            "XExtend",
-            `x-extend.schema is ${JSON.stringify(named)}, but addon-operator extends from config-values.yaml whatever it names`,
-            join(module.path, "openapi", "values.yaml"),
-          ),
-          severity: "warning",
-        });
-      }
-    }
+  if (schemas.extendNames !== undefined) {
+    findings.push({
+      ...error(
+        "XExtend",
+        `x-extend.schema is ${JSON.stringify(schemas.extendNames)}, but addon-operator extends from config-values.yaml whatever it names`,
+        join(module.path, "openapi", "values.yaml"),
+      ),
+      severity: "warning",
+    });
   }
+  const valuesSchema = schemas.values;
   if (valuesSchema && staticValues !== undefined) {
     const violations = checkValues(staticValues, valuesSchema, key);
     for (const violation of violations) findings.push(error("ValuesSchema", violation.message, valuesFile));
     const reported = new Set(violations.map((violation) => violation.message));
-    for (const violation of checkValues(staticValues, helmSchema(closeSchema(valuesSchema)), key)) {
+    for (const violation of checkValues(staticValues, schemas.helm ?? valuesSchema, key)) {
       if (reported.has(violation.message)) continue;
       findings.push({
         ...error(
