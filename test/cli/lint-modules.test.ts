@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { writeTree } from "../support/addon-modules.js";
 
 const main = new URL("../../src/cli/main.ts", import.meta.url).pathname;
@@ -150,5 +153,51 @@ describe("module-admission lint-modules", () => {
     assert.equal(result.ruleId, "ModuleName");
     assert.equal(result.level, "error");
     assert.match(result.message.text, /module Bad: module name "Bad" must be kebab-case/);
+  });
+});
+
+describe("lint-modules on real module trees (read in place): no false errors", () => {
+  const shared = fileURLToPath(new URL("../../../shared/addon-operator/", import.meta.url));
+  const trees = [
+    join(shared, "deckhouse-v1.43.1/modules"),
+    ...readdirSync(join(shared, "addon-operator"), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name === "modules")
+      .map((entry) => join(entry.parentPath, entry.name)),
+  ];
+  // Each error lint-modules reports on these trees, with the addon-operator source that makes it one.
+  const roundTrip = (module: string, key: string, back: string) =>
+    // pkg/module_manager/loader/fs/fs.go validateModuleName: strcase.ToKebab(strcase.ToCamel(name)) must be
+    // name; ettle/strcase puts no word break before a digit, so "module-1" → "module1" → "module1".
+    `error ModuleName: module name "${module}" does not survive the round trip through its values key: ${module} → ${key} → ${back}`;
+  const expected: Record<string, string[]> = {
+    // pkg/values/validation/schemas.go LoadSchemaFromBytes: spec.ExpandSchema fails on a $ref that does not resolve,
+    // and the module does not load. /deckhouse/candi is in deckhouse's image, not in this copy.
+    "deckhouse-v1.43.1/modules": ["azure", "yandex"].map(
+      (cloud) =>
+        `error SchemaFile: openapi/values.yaml cannot be loaded: $ref "/deckhouse/candi/cloud-providers/${cloud}/openapi/cluster_configuration.yaml#/apiVersions/0/openAPISpec": /deckhouse/candi/cloud-providers/${cloud}/openapi/cluster_configuration.yaml cannot be read (ENOENT)`,
+    ),
+  };
+  for (const dir of ["load_values__common_and_module_and_kube", "load_values__module_static_only"]) {
+    expected[`addon-operator/pkg/module_manager/testdata/${dir}/modules`] = [1, 2].map((n) =>
+      roundTrip(`with-values-${n}`, `withValues${n}`, `with-values${n}`),
+    );
+  }
+  expected["addon-operator/pkg/module_manager/testdata/modules_state__no_cm__simple/modules"] = [
+    1, 3, 4, 7, 8, 9,
+  ].map((n) => roundTrip(`module-${n}`, `module${n}`, `module${n}`));
+
+  it(`reports only the listed errors on ${trees.length} trees`, () => {
+    assert.ok(trees.length > 20);
+    const found: Record<string, string[]> = {};
+    for (const tree of trees) {
+      const run = lint(tree, "--output", "json");
+      assert.notEqual(run.status, 2, `${tree}: ${run.stderr}`);
+      const errors = (JSON.parse(run.stdout).findings as Finding[])
+        .filter((finding) => finding.severity === "error")
+        .map((finding) => `${finding.severity} ${finding.rule}: ${finding.message}`);
+      assert.equal(run.status, errors.length > 0 ? 1 : 0);
+      if (errors.length > 0) found[tree.slice(shared.length)] = errors;
+    }
+    assert.deepEqual(found, expected);
   });
 });
