@@ -48,7 +48,12 @@ const options: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOption
   "yaml.v3": {
     version: "1.2",
     merge: true,
-    customTags: (tags: Tags) => [...goIntegers, ...tags.filter((tag) => tagOf(tag).tag !== intTag), "binary"],
+    // Go's base-0 integers first; of the core schema's own integers only `0o17` stays (Go reads it too).
+    customTags: (tags: Tags) => [
+      ...goIntegers,
+      ...tags.filter((tag) => tagOf(tag).tag !== intTag || tagOf(tag).format === "OCT"),
+      "binary",
+    ],
   },
   sigs: {
     version: "1.1",
