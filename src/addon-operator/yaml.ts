@@ -65,6 +65,9 @@ const options: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOption
 };
 
 export function parseYaml(text: string, dialect: YamlDialect): ParsedYaml {
+  // Twice the limit: up to there the parser is cheap and the conversion below names the path.
+  const tooDeep = nestingBeyond(text, 2 * maxDepth);
+  if (tooDeep !== undefined) return { problem: `nesting deeper than ${maxDepth} levels`, line: tooDeep };
   let js: unknown;
   try {
     const docs = parseAllDocuments(text, options[dialect]);
@@ -94,6 +97,43 @@ export function parseYaml(text: string, dialect: YamlDialect): ParsedYaml {
     if (error instanceof PlainError) return { problem: error.message };
     throw error;
   }
+}
+
+/**
+ * The line where flow collections (`[`, `{`) or compact block sequences (`- - -`) nest deeper than
+ * `limit`, found in one linear pass: the parser's own work on such input grows faster than its size
+ * (100,000 nested `[` take it seconds and hundreds of MB). Quoted text and comments are skipped;
+ * anything this misjudges is left to the parser, whose depth errors are caught.
+ */
+function nestingBeyond(text: string, limit: number): number | undefined {
+  let flow = 0;
+  let line = 1;
+  let compact = 0;
+  let atLineStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charAt(i);
+    if (char === "\n") {
+      line++;
+      compact = 0;
+      atLineStart = true;
+      continue;
+    }
+    if (atLineStart && char === "-" && /[ \t]/.test(text.charAt(i + 1))) {
+      if (++compact > limit) return line;
+      continue;
+    }
+    if (char === " " || char === "\t") continue;
+    atLineStart = false;
+    if (char === "#" && /\s/.test(text.charAt(i - 1) || " ")) {
+      while (i + 1 < text.length && text.charAt(i + 1) !== "\n") i++;
+    } else if (char === '"' || char === "'") {
+      while (i + 1 < text.length && text.charAt(i + 1) !== char && text.charAt(i + 1) !== "\n") i++;
+      i++;
+    } else if (char === "[" || char === "{") {
+      if (++flow > limit) return line;
+    } else if ((char === "]" || char === "}") && flow > 0) flow--;
+  }
+  return undefined;
 }
 
 class PlainError extends Error {}
