@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -76,6 +76,18 @@ describe("module-admission lint-modules", () => {
       "042-bad-extend/openapi/config-values.yaml": { type: "object", properties: { a: { type: "string" } } },
       "042-bad-extend/openapi/values.yaml": { "x-extend": { schema: "other.yaml" }, type: "object" },
       "042-bad-extend/values.yaml": { badExtend: { a: 1 } },
+      // A $ref that does not resolve stops addon-operator loading the module (spec.ExpandSchema fails).
+      "043-bad-ref/openapi/config-values.yaml": {
+        type: "object",
+        properties: { a: { $ref: "#/definitions/nope" } },
+      },
+      // __proto__ and constructor are keys like any other (raw text: an object literal would set the prototype).
+      "044-proto/openapi/values.yaml": {
+        type: "object",
+        required: ["name"],
+        properties: { name: { type: "string" } },
+      },
+      "044-proto/values.yaml": "proto:\n  __proto__: {name: 1}\n  constructor: 2\n",
     });
     const run = lint(dir, "--output", "json");
     status = run.status;
@@ -123,6 +135,33 @@ describe("module-admission lint-modules", () => {
       'warning XExtend: x-extend.schema is "other.yaml", but addon-operator extends from config-values.yaml whatever it names',
       'error ValuesSchema: badExtend.a in body must be of type string: "number"',
     ]);
+  });
+
+  it("reports a $ref that does not resolve, and judges __proto__ and constructor like any other key", () => {
+    assert.deepEqual(about("043-bad-ref"), [
+      'error SchemaFile: openapi/config-values.yaml cannot be loaded: $ref "#/definitions/nope" does not resolve: no "definitions"',
+    ]);
+    assert.deepEqual(about("044-proto"), [
+      "error ValuesSchema: proto.name in body is required",
+      "error ValuesSchema: proto.__proto__ in body is a forbidden property",
+      "error ValuesSchema: proto.constructor in body is a forbidden property",
+    ]);
+  });
+
+  it("reports a symlink that loops in the modules dir as one finding, and lints the rest", () => {
+    const dir = writeTree({ "001-fine/Chart.yaml": "name: fine\n" });
+    symlinkSync("loop", join(dir, "loop"));
+    const run = lint(dir, "--output", "json");
+    assert.equal(run.status, 1, run.stderr);
+    const found = JSON.parse(run.stdout).findings as Finding[];
+    assert.deepEqual(
+      found.map((finding) => [finding.rule, finding.file]),
+      [["ModulesDir", join(dir, "loop")]],
+    );
+    assert.match(
+      found[0]?.message ?? "",
+      /symlink "loop" cannot be resolved \(ELOOP\): addon-operator stops loading modules on it/,
+    );
   });
 
   it("checks static values against the values schema extended from config-values", () => {
