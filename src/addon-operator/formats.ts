@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { domainToASCII } from "node:url";
 
 /**
- * go-openapi strfmt.Default's 25 formats (v0.26.2, `default.go`, `date.go`, `time.go`, `duration.go`,
+ * go-openapi strfmt.Default's 26 formats (v0.26.2, `default.go`, `date.go`, `time.go`, `duration.go`,
  * `bson.go`, `ulid.go`), each accepting what the Go parser behind it accepts: net.ParseIP, net.ParseCIDR,
  * net.ParseMAC, url.ParseRequestURI, net/mail, google/uuid, oklog/ulid, base64.StdEncoding, time.Parse.
  * Names are looked up with dashes removed (`date-time` is `datetime`); unknown formats pass, as in Go.
@@ -39,7 +39,7 @@ const formats: Record<string, (value: string) => boolean> = {
   ulid: (value) => /^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$/.test(value),
 };
 
-/** The 25 format names strfmt.Default registers. */
+/** The 26 format names strfmt.Default registers (the spec counts 25 but lists all 26). */
 export const knownFormats = Object.keys(formats);
 
 /** False only when the format is known and the value does not have it. */
