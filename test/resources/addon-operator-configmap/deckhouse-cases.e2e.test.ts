@@ -46,7 +46,8 @@ function loadCases(): Case[] {
       for (const kind of ["configValues", "values", "helmValues"] as const) {
         const list = group[kind];
         if (!Array.isArray(list)) continue;
-        for (const [index, values] of list.entries()) cases.push({ file, dir, key, verdict, kind, index, values });
+        for (const [index, values] of list.entries())
+          cases.push({ file, dir, key, verdict, kind, index, values });
       }
     }
   }
