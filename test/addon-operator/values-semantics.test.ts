@@ -152,4 +152,20 @@ describe("addon-operator values semantics, where they differ from plain JSON Sch
     assert.deepEqual(messages({}, schema), []);
     assert.deepEqual(messages({}, helmSchema(schema)), ["mod.p1 in body is required"]);
   });
+
+  it("x-required-for-helm may be a string, and applies through properties but not items", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        one: { type: "object", "x-required-for-helm": "a", properties: { a: { type: "string" } } },
+        list: {
+          type: "array",
+          items: { type: "object", "x-required-for-helm": ["b"], properties: { b: { type: "string" } } },
+        },
+      },
+    };
+    assert.deepEqual(messages({ one: {}, list: [{}] }, helmSchema(schema)), [
+      "mod.one.a in body is required",
+    ]);
+  });
 });
