@@ -3,7 +3,7 @@ import { isMap } from "../../addon-operator/schema.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
-import { validateConfigMapData, validateConfigMapTransition } from "./sections.js";
+import { configMapRules, validateConfigMapData, validateConfigMapTransition } from "./sections.js";
 
 export interface ConfigMapRef {
   namespace: string;
@@ -47,6 +47,7 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     version: "v1",
     kind: "ConfigMap",
     paths: { validate: "/validate-addon-operator-configmap" },
+    rules: configMapRules,
     validator: {
       validate: (object, request) =>
         isTarget(object, request) ? validateConfigMapData(dataOf(object), store.current()) : admitted,

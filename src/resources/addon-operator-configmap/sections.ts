@@ -12,6 +12,17 @@ import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.j
 type Data = Record<string, unknown>;
 
 const rule = (name: string) => `addon-operator-configmap.${name}`;
+
+/** The rule ids of the ConfigMap's rules (`serve --rule-action` keys). */
+export const configMapRules = [
+  "data-string",
+  "global-values",
+  "enabled-flag",
+  "maintenance-mode",
+  "section-key",
+  "module-values",
+  "values-transition",
+].map(rule);
 const maintenanceModes = ["NoResourceReconciliation", "noresourcereconciliation", ""];
 const dataPath = FieldPath.root("data");
 
@@ -56,32 +67,30 @@ export function validateConfigMapData(data: Data, schemas: LoadedSchemas): Verdi
     if (key === "global") {
       const parsed = parseSection(raw, "global");
       if ("problem" in parsed)
-        errors.push(...byRule(rule("global-yaml"), [fieldError.invalid(path, raw, parsed.problem)]));
+        errors.push(...byRule(rule("global-values"), [fieldError.invalid(path, raw, parsed.problem)]));
       else errors.push(...checkSection(parsed.values, schemas.global, key, path));
       continue;
     }
     const badKey = keyError(key);
     if (badKey) {
-      errors.push(...byRule(rule("key-name"), [badKey]));
+      errors.push(...byRule(rule("section-key"), [badKey]));
       continue;
     }
     if (key.endsWith("Enabled")) {
       if (raw !== "true" && raw !== "false")
-        errors.push(
-          ...byRule(rule("enabled-value"), [fieldError.notSupported(path, raw, ["true", "false"])]),
-        );
+        errors.push(...byRule(rule("enabled-flag"), [fieldError.notSupported(path, raw, ["true", "false"])]));
       continue;
     }
     if (key.endsWith("Maintenance")) {
       if (!maintenanceModes.includes(raw))
         errors.push(
-          ...byRule(rule("maintenance-value"), [fieldError.notSupported(path, raw, maintenanceModes)]),
+          ...byRule(rule("maintenance-mode"), [fieldError.notSupported(path, raw, maintenanceModes)]),
         );
       continue;
     }
     const parsed = parseSection(raw, "module", key);
     if ("problem" in parsed) {
-      errors.push(...byRule(rule("section-yaml"), [fieldError.invalid(path, raw, parsed.problem)]));
+      errors.push(...byRule(rule("module-values"), [fieldError.invalid(path, raw, parsed.problem)]));
       continue;
     }
     const module = schemas.modules.get(key);
@@ -129,7 +138,7 @@ export function validateConfigMapTransition(oldData: Data, data: Data, schemas: 
     });
     errors.push(
       ...byRule(
-        rule("transition-rules"),
+        rule("values-transition"),
         violations.map((violation) => toFieldError(violation, dataPath.child(key))),
       ),
     );
@@ -175,10 +184,12 @@ function parseSection(raw: string, source: "global" | "module", key = "global"):
   return { problem: `module config should be a YAML map or list${hint}` };
 }
 
+/** A section against its schema; errors tagged `global-values` or `module-values`. */
 function checkSection(values: unknown, schema: SectionSchema, key: string, path: FieldPath): FieldError[] {
+  const id = rule(key === "global" ? "global-values" : "module-values");
   if (schema.state === "none") return [];
   if (schema.state === "broken") {
-    return byRule(rule("module-schema"), [
+    return byRule(id, [
       fieldError.forbidden(
         path,
         `cannot be checked: the module's schema is unusable, and addon-operator cannot load the module: ${schema.problem}`,
@@ -186,7 +197,7 @@ function checkSection(values: unknown, schema: SectionSchema, key: string, path:
     ]);
   }
   return byRule(
-    rule("config-values"),
+    id,
     checkValues(values, schema.schema, key).map((violation) => toFieldError(violation, path)),
   );
 }

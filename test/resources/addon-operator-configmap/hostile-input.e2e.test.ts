@@ -16,6 +16,9 @@ function billionLaughs(): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** How a cause message ends: the id of the rule that found it. */
+const rule = " (rule addon-operator-configmap.module-values)";
+
 const nested = (depth: number) => `${"a: {".repeat(depth)}b: 1${"}".repeat(depth)}\n`;
 
 describe("ConfigMap/addon-operator under hostile input (live webhook): bounded, and judged like any other input", () => {
@@ -70,20 +73,23 @@ describe("ConfigMap/addon-operator under hostile input (live webhook): bounded, 
     });
     assert.equal(reply.code, 422);
     assert.deepEqual(reply.causes.map((cause) => [cause.field, cause.message]).sort(), [
-      ["data.proto.__proto__", "Forbidden: proto.__proto__ in body is a forbidden property"],
-      ["data.proto.constructor", "Forbidden: proto.constructor in body is a forbidden property"],
-      ["data.proto.name", "Required value: proto.name in body is required"],
-      ["data.proto.prototype", "Forbidden: proto.prototype in body is a forbidden property"],
+      ["data.proto.__proto__", `Forbidden: proto.__proto__ in body is a forbidden property${rule}`],
+      ["data.proto.constructor", `Forbidden: proto.constructor in body is a forbidden property${rule}`],
+      ["data.proto.name", `Required value: proto.name in body is required${rule}`],
+      ["data.proto.prototype", `Forbidden: proto.prototype in body is a forbidden property${rule}`],
     ]);
   });
 
   it("checks properties named __proto__ and constructor: types and required", async () => {
     const wrong = await reviewConfigMap(server, { named: "__proto__: 1\nconstructor: x\n" });
     assert.deepEqual(wrong.causes.map((cause) => [cause.field, cause.message]).sort(), [
-      ["data.named.__proto__", 'Invalid value: 1: named.__proto__ in body must be of type string: "number"'],
+      [
+        "data.named.__proto__",
+        `Invalid value: 1: named.__proto__ in body must be of type string: "number"${rule}`,
+      ],
       [
         "data.named.constructor",
-        'Invalid value: "x": named.constructor in body must be of type integer: "string"',
+        `Invalid value: "x": named.constructor in body must be of type integer: "string"${rule}`,
       ],
     ]);
     const missing = await reviewConfigMap(server, { named: "constructor: 1\n" });
