@@ -43,8 +43,13 @@ function loadSchemas(dirs: SchemaDirs): LoadedSchemas {
 /** What identifies the schema files' current versions: directory entries and each file's inode, size and mtime. */
 function fingerprint(dirs: SchemaDirs): string {
   const stamp = (path: string) => {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : "-";
+    try {
+      const stat = statSync(path, { throwIfNoEntry: false });
+      return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : "-";
+    } catch {
+      // ENOTDIR: an entry of the modules dir that is a file (a README), not a module.
+      return "-";
+    }
   };
   const openapiFile = (dir: string) => join(dir, "openapi", "config-values.yaml");
   let entries: string[];
