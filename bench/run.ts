@@ -34,6 +34,7 @@ const { values: flags } = parseArgs({
     "latency-seconds": { type: "string", default: "10" },
     "soak-seconds": { type: "string", default: "60" },
     "cpu-prof": { type: "string" },
+    only: { type: "string" },
     out: { type: "string", default: "bench/results.json" },
     smoke: { type: "boolean", default: false },
   },
@@ -163,6 +164,12 @@ const scenarios: Scenario[] = [
   },
 ];
 
+// --only validate,mutate: those scenarios and the floor, for quick comparisons while working on one path.
+if (flags.only) {
+  const only = new Set(["floor", ...flags.only.split(",")]);
+  scenarios.splice(0, scenarios.length, ...scenarios.filter((scenario) => only.has(scenario.id)));
+}
+
 /** Server CPU microseconds per review over `count` reviews sent on `connections` keep-alive connections. */
 async function cpuPerReview(scenario: Scenario, count: number): Promise<number> {
   const target = scenario.server();
@@ -276,16 +283,36 @@ try {
       target: targets.ratio[scenario.id] ?? null,
     };
   });
+  if (flags.only) {
+    process.stdout.write(`\n${cpuTable(rows)}\n`);
+  } else {
+    await latencyAndSoak(rows);
+  }
+} finally {
+  await Promise.all(Object.values(servers).map((running) => running.stop()));
+}
+
+type Row = {
+  id: string;
+  scenario: string;
+  cpuMicrosPerReview: number;
+  cpuMicrosRange: number[];
+  ratioToFloor: number;
+  ratioRange: number[];
+  target: number | null;
+};
+
+async function latencyAndSoak(rows: Row[]) {
   // p99 at a fixed rate: floor and module-admission (validate) alternately, twice each.
   const latency = {
     floor: [] as { p50Ms: number; p99Ms: number }[],
     moduleAdmission: [] as { p50Ms: number; p99Ms: number }[],
   };
+  const floor = servers.floor as BenchServer;
+  const moduleAdmission = servers["module-admission"] as BenchServer;
   for (let round = 0; round < (smoke ? 1 : 2); round++) {
-    latency.floor.push(await p99(servers.floor, [{ path: validatePath, body: validateBody }]));
-    latency.moduleAdmission.push(
-      await p99(servers["module-admission"], [{ path: validatePath, body: validateBody }]),
-    );
+    latency.floor.push(await p99(floor, [{ path: validatePath, body: validateBody }]));
+    latency.moduleAdmission.push(await p99(moduleAdmission, [{ path: validatePath, body: validateBody }]));
   }
   const latencyRow = {
     rate,
@@ -298,22 +325,23 @@ try {
     target: targets.p99Ratio,
   };
   latencyRow.ratio = latencyRow.moduleAdmissionP99Ms / latencyRow.floorP99Ms;
-  const soakResult = await soak(servers["module-admission"]);
+  const soakResult = await soak(moduleAdmission);
   report(rows, latencyRow, soakResult);
-} finally {
-  await Promise.all(Object.values(servers).map((running) => running.stop()));
+}
+
+function cpuTable(rows: Row[]): string {
+  return [
+    "| server | CPU per review µs (range) | × floor (range) | target |",
+    "|---|---:|---:|---:|",
+    ...rows.map(
+      (row) =>
+        `| ${row.scenario} | ${row.cpuMicrosPerReview.toFixed(0)} (${row.cpuMicrosRange.map((v) => v.toFixed(0)).join("–")}) | ${row.ratioToFloor.toFixed(2)} (${row.ratioRange.map((v) => v.toFixed(2)).join("–")}) | ${row.target === null ? "" : `≤ ${row.target}`} |`,
+    ),
+  ].join("\n");
 }
 
 function report(
-  rows: {
-    id: string;
-    scenario: string;
-    cpuMicrosPerReview: number;
-    cpuMicrosRange: number[];
-    ratioToFloor: number;
-    ratioRange: number[];
-    target: number | null;
-  }[],
+  rows: Row[],
   latency: { floorP99Ms: number; moduleAdmissionP99Ms: number; ratio: number },
   soakResult: Awaited<ReturnType<typeof soak>>,
 ) {
@@ -324,14 +352,7 @@ function report(
     rss: Math.abs(soakResult.rssGrowth) <= targets.rssGrowth,
     noFailures: soakResult.failed === 0,
   };
-  const table = [
-    "| server | CPU per review µs (range) | × floor (range) | target |",
-    "|---|---:|---:|---:|",
-    ...rows.map(
-      (row) =>
-        `| ${row.scenario} | ${row.cpuMicrosPerReview.toFixed(0)} (${row.cpuMicrosRange.map((v) => v.toFixed(0)).join("–")}) | ${row.ratioToFloor.toFixed(2)} (${row.ratioRange.map((v) => v.toFixed(2)).join("–")}) | ${row.target === null ? "" : `≤ ${row.target}`} |`,
-    ),
-  ].join("\n");
+  const table = cpuTable(rows);
   const fmt = (n: number) => n.toFixed(1);
   process.stdout.write(
     `\n${table}\n\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
