@@ -14,10 +14,24 @@ export function checkValues(
   schema: Schema,
   rootName: string,
 ): Violation[] {
-  const closed = closeSchema(schema);
+  const closed = closedSchema(schema);
   const effective = effectiveValues(values, closed);
   const oldEffective = oldValues === undefined ? undefined : effectiveValues(oldValues, closed);
   const celViolations = runDeckhouseValidations(effective, oldEffective, closed, rootName);
   if (celViolations.length > 0) return celViolations;
   return validateValues(effective, closed, rootName);
+}
+
+/**
+ * Closing a schema walks all of it: done once per schema object (the webhook's schema store keeps its
+ * schemas until their files change), not on every review. Schemas are never changed after loading.
+ */
+const closedSchemas = new WeakMap<Schema, Schema>();
+function closedSchema(schema: Schema): Schema {
+  let closed = closedSchemas.get(schema);
+  if (!closed) {
+    closed = closeSchema(schema);
+    closedSchemas.set(schema, closed);
+  }
+  return closed;
 }

@@ -6,14 +6,29 @@ export const isMap = (value: unknown): value is Record<string, unknown> =>
 
 export const asSchema = (value: unknown): Schema | undefined => (isMap(value) ? value : undefined);
 
-/** The schemas under a map-of-schemas keyword (`properties`, `patternProperties`). */
-export function schemaMap(schema: Schema, keyword: string): [string, Schema][] {
-  const map = asSchema(schema[keyword]);
-  if (!map) return [];
-  return Object.entries(map).flatMap(([key, value]) =>
-    isMap(value) ? [[key, value] as [string, Schema]] : [],
-  );
+/**
+ * The schemas under a map-of-schemas keyword (`properties`, `patternProperties`). Worked out once per
+ * schema object and keyword: values are checked against the same loaded schemas on every review, and
+ * schemas are not changed once loaded. The list is shared: callers must not change it.
+ */
+export function schemaMap(schema: Schema, keyword: string): readonly (readonly [string, Schema])[] {
+  let byKeyword = schemaMaps.get(schema);
+  if (!byKeyword) {
+    byKeyword = new Map();
+    schemaMaps.set(schema, byKeyword);
+  }
+  let entries = byKeyword.get(keyword);
+  if (!entries) {
+    const map = asSchema(schema[keyword]);
+    entries = map
+      ? Object.entries(map).flatMap(([key, value]) => (isMap(value) ? [[key, value] as const] : []))
+      : [];
+    byKeyword.set(keyword, entries);
+  }
+  return entries;
 }
+
+const schemaMaps = new WeakMap<Schema, Map<string, readonly (readonly [string, Schema])[]>>();
 
 /**
  * The schema as addon-operator validates with it: `additionalProperties: false` wherever it is absent, at

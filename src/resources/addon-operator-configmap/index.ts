@@ -46,7 +46,7 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     if (!isTarget(object, request)) return admitted;
     const data = isMap(object.data) ? object.data : {};
     const oldData = isMap(oldObject?.data) ? oldObject.data : undefined;
-    return validateConfigMapData(data, oldData, store.current());
+    return validateConfigMapData(data, oldData, store.current(Object.keys(data)));
   };
   return {
     group: "",

@@ -29,64 +29,93 @@ function sectionSchema(dir: string): SectionSchema {
   return { state: "ok", schema: file.content };
 }
 
-function loadSchemas(dirs: SchemaDirs): LoadedSchemas {
-  const modules = new Map<string, { name: string; schema: SectionSchema }>();
-  // Sorted by directory: when two directories give one name, the later wins, as in addon-operator.
-  for (const module of listModuleDirectories(dirs.modulesDir)) {
-    if (module.directory.startsWith(".")) continue;
-    modules.set(valuesKeyOf(module.name), { name: module.name, schema: sectionSchema(module.path) });
-  }
-  const global: SectionSchema = dirs.globalHooksDir ? sectionSchema(dirs.globalHooksDir) : { state: "none" };
-  return { global, modules };
+interface ModuleEntry {
+  name: string;
+  path: string;
+  /** The schema file's version when `schema` was read (see `stamp`). */
+  stamp: string;
+  schema: SectionSchema;
 }
 
-/** What identifies the schema files' current versions: directory entries and each file's inode, size and mtime. */
-function fingerprint(dirs: SchemaDirs): string {
-  const stamp = (path: string) => {
-    try {
-      const stat = statSync(path, { throwIfNoEntry: false });
-      return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : "-";
-    } catch {
-      // ENOTDIR: an entry of the modules dir that is a file (a README), not a module.
-      return "-";
-    }
-  };
-  const openapiFile = (dir: string) => join(dir, "openapi", "config-values.yaml");
-  let entries: string[];
+const openapiFile = (dir: string) => join(dir, "openapi", "config-values.yaml");
+
+/** A file's version: inode, size and mtime; "-" when there is none (or a path part is a file). */
+function stamp(path: string): string {
   try {
-    entries = readdirSync(dirs.modulesDir).sort();
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : "-";
   } catch {
-    entries = [];
+    // ENOTDIR: an entry of the modules dir that is a file (a README), not a module.
+    return "-";
   }
-  const parts = entries.map((entry) => `${entry}=${stamp(openapiFile(join(dirs.modulesDir, entry)))}`);
-  if (dirs.globalHooksDir) parts.push(`global=${stamp(openapiFile(dirs.globalHooksDir))}`);
-  return parts.join("\n");
+}
+
+/** The module directories' names, or "" when the modules dir cannot be read. */
+function listing(modulesDir: string): string {
+  try {
+    return readdirSync(modulesDir).sort().join("\n");
+  } catch {
+    return "";
+  }
+}
+
+function loadModules(modulesDir: string): Map<string, ModuleEntry> {
+  const modules = new Map<string, ModuleEntry>();
+  let directories: ReturnType<typeof listModuleDirectories>;
+  try {
+    directories = listModuleDirectories(modulesDir);
+  } catch {
+    // The modules dir vanished: no modules, so every section gets the unknown-module warning.
+    return modules;
+  }
+  // Sorted by directory: when two directories give one name, the later wins, as in addon-operator.
+  for (const module of directories) {
+    if (module.directory.startsWith(".")) continue;
+    // The stamp is taken before the file is read: a change in between is seen by the next review.
+    const version = stamp(openapiFile(module.path));
+    modules.set(valuesKeyOf(module.name), {
+      name: module.name,
+      path: module.path,
+      stamp: version,
+      schema: sectionSchema(module.path),
+    });
+  }
+  return modules;
 }
 
 /**
- * The schemas, reloaded when the files change. Each review compares a fingerprint of the files (a stat
- * per module, cheap for the one ConfigMap that is rarely edited) instead of a file watcher: that also
- * sees a mounted ConfigMap's atomic symlink swap, and needs no timing.
+ * The schemas, reloaded when the files change, checked on every review instead of by a file watcher
+ * (that also sees a mounted ConfigMap's atomic symlink swap, and needs no timing): the modules dir's
+ * listing, and the inode, size and mtime of the schema files the review uses (`keys`: the sections of
+ * the ConfigMap under review), not of every module's.
  */
-export function schemaStore(dirs: SchemaDirs): { current(): LoadedSchemas } {
-  let loadedFor: string | undefined;
-  let loaded: LoadedSchemas = { global: { state: "none" }, modules: new Map() };
+export function schemaStore(dirs: SchemaDirs): { current(keys: Iterable<string>): LoadedSchemas } {
+  let listed: string | undefined;
+  let modules = new Map<string, ModuleEntry>();
+  let global: { stamp: string; schema: SectionSchema } | undefined;
   return {
-    current() {
-      const now = fingerprint(dirs);
-      if (now !== loadedFor) {
-        try {
-          loaded = loadSchemas(dirs);
-        } catch {
-          // The modules dir vanished: no modules, so every section gets the unknown-module warning.
-          loaded = {
-            global: dirs.globalHooksDir ? sectionSchema(dirs.globalHooksDir) : { state: "none" },
-            modules: new Map(),
-          };
+    current(keys) {
+      const now = listing(dirs.modulesDir);
+      if (now !== listed) {
+        modules = loadModules(dirs.modulesDir);
+        listed = now;
+      } else {
+        for (const key of keys) {
+          const module = modules.get(key);
+          if (!module) continue;
+          const version = stamp(openapiFile(module.path));
+          if (version !== module.stamp) {
+            module.stamp = version;
+            module.schema = sectionSchema(module.path);
+          }
         }
-        loadedFor = now;
       }
-      return loaded;
+      if (dirs.globalHooksDir) {
+        const version = stamp(openapiFile(dirs.globalHooksDir));
+        if (version !== global?.stamp)
+          global = { stamp: version, schema: sectionSchema(dirs.globalHooksDir) };
+      }
+      return { global: global?.schema ?? { state: "none" }, modules };
     },
   };
 }

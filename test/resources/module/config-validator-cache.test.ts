@@ -5,6 +5,7 @@ import type { ConfigItem } from "../../../src/generated/module.js";
 import { validateConfigSchema } from "../../../src/resources/module/config-schema-rules.js";
 import {
   configValidator,
+  sameJson,
   setConfigValidatorCache,
 } from "../../../src/resources/module/config-validator-cache.js";
 import { validateConfigValues } from "../../../src/resources/module/config-values-rules.js";
@@ -53,5 +54,21 @@ describe("cached config validators", () => {
       const schema: ConfigItem[] = [{ name: "N", alias: "n", integer: { max } }];
       assert.equal(configValidator(schema).validateValues({ n: 300 }).length, max < 300 ? 1 : 0);
     }
+  });
+});
+
+describe("sameJson", () => {
+  const json = fc.jsonValue();
+  it("agrees with comparing JSON texts, key order included", () => {
+    fc.assert(
+      fc.property(json, json, (a, b) => {
+        assert.equal(sameJson(a, b), JSON.stringify(a) === JSON.stringify(b));
+        assert.equal(sameJson(a, structuredClone(a)), true);
+      }),
+      { numRuns: 2000 },
+    );
+    assert.equal(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 }), false);
+    assert.equal(sameJson([1, [2]], [1, [2]]), true);
+    assert.equal(sameJson({ 0: "x" }, ["x"]), false);
   });
 });
