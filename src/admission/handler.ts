@@ -107,9 +107,9 @@ function admitWithoutRules(kind: ResourceKind, request: AdmissionRequest): Admis
 }
 
 function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | undefined {
-  const expected = `${kind.group}/${kind.version}, Kind=${kind.kind}`;
-  const got = `${request.kind.group}/${request.kind.version}, Kind=${request.kind.kind}`;
   if (request.kind.group !== kind.group || request.kind.kind !== kind.kind) {
+    const expected = `${kind.group}/${kind.version}, Kind=${kind.kind}`;
+    const got = `${request.kind.group}/${request.kind.version}, Kind=${request.kind.kind}`;
     return `this webhook admits ${expected} only, but the request is for ${got}`;
   }
   if (request.object === null || typeof request.object !== "object" || Array.isArray(request.object)) {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { Module } from "../../generated/module.js";
-import { type StructureVerdict, structureChecker } from "../../validation/structure.js";
+import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { configValidator } from "./config-validator-cache.js";
 import { applyModuleDefaults } from "./defaults.js";
@@ -13,22 +13,7 @@ import { validateWorkspaceReference, type WorkspaceLookup } from "./workspace-ru
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
 const schemaUrl = new URL("../../../schemas/dist/module.schema.json", import.meta.url);
-const checkSchema = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8")));
-
-/**
- * The structural check, once per object: on UPDATE the transition rules ask again about the object
- * `validate` has just checked. Keyed by the object itself, so a verdict lives as long as its request.
- */
-const checked = new WeakMap<object, StructureVerdict>();
-function checkStructure(object: unknown): StructureVerdict {
-  if (object === null || typeof object !== "object") return checkSchema(object);
-  let verdict = checked.get(object);
-  if (!verdict) {
-    verdict = checkSchema(object);
-    checked.set(object, verdict);
-  }
-  return verdict;
-}
+const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8")));
 
 /**
  * Every rule for one Module. The structural check comes first: the rules after it rely on the
@@ -37,7 +22,7 @@ function checkStructure(object: unknown): StructureVerdict {
 function validateModule(object: unknown, extraRules: (module: Module) => FieldErrorList = () => []): Verdict {
   const structure = checkStructure(object);
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-  if (structure.errors.length > 0) return { errors: [...structure.errors], warnings: unknown };
+  if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
   const module = object as Module;
   const config = configValidator(module.config ?? []);
   const errors = [
