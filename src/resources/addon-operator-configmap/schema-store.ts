@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { listModuleDirectories, readSchema } from "../../addon-operator/module-files.js";
 import { valuesKeyOf } from "../../addon-operator/module-names.js";
@@ -50,15 +50,6 @@ function stamp(path: string): string {
   }
 }
 
-/** The module directories' names, or "" when the modules dir cannot be read. */
-function listing(modulesDir: string): string {
-  try {
-    return readdirSync(modulesDir).sort().join("\n");
-  } catch {
-    return "";
-  }
-}
-
 function loadModules(modulesDir: string): Map<string, ModuleEntry> {
   const modules = new Map<string, ModuleEntry>();
   let directories: ReturnType<typeof listModuleDirectories>;
@@ -85,9 +76,9 @@ function loadModules(modulesDir: string): Map<string, ModuleEntry> {
 
 /**
  * The schemas, reloaded when the files change, checked on every review instead of by a file watcher
- * (that also sees a mounted ConfigMap's atomic symlink swap, and needs no timing): the modules dir's
- * listing, and the inode, size and mtime of the schema files the review uses (`keys`: the sections of
- * the ConfigMap under review), not of every module's.
+ * (that also sees a mounted ConfigMap's atomic symlink swap, and needs no timing): the inode, size and
+ * mtime of the modules dir and of the schema files the review uses (`keys`: the sections of the
+ * ConfigMap under review), not of every module's.
  */
 export function schemaStore(dirs: SchemaDirs): { current(keys: Iterable<string>): LoadedSchemas } {
   let listed: string | undefined;
@@ -95,7 +86,9 @@ export function schemaStore(dirs: SchemaDirs): { current(keys: Iterable<string>)
   let global: { stamp: string; schema: SectionSchema } | undefined;
   return {
     current(keys) {
-      const now = listing(dirs.modulesDir);
+      // Adding, removing or renaming a module directory changes the modules dir's mtime; a symlink
+      // swapped to another directory changes its inode.
+      const now = stamp(dirs.modulesDir);
       if (now !== listed) {
         modules = loadModules(dirs.modulesDir);
         listed = now;
