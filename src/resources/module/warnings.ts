@@ -22,7 +22,10 @@ export function moduleWarnings(module: Module): string[] {
   }
   const declared = new Set((module.config ?? []).map((item) => item.alias));
   const referenced = new Set<string>();
-  collectConfigReferences(module.spec, referenced);
+  forEachString(module.spec, (text) => {
+    if (!text.includes("{{")) return;
+    for (const match of text.matchAll(templateConfigRef)) referenced.add(match[1] ?? "");
+  });
   for (const alias of referenced) {
     if (!declared.has(alias)) {
       warnings.push(`spec: a template uses .config.${alias}, which the config schema does not declare`);
@@ -40,24 +43,17 @@ export function moduleWarnings(module: Module): string[] {
 }
 
 /**
- * The `.config.X` names that templates in a JSON value use, keys included. One walk over the values,
- * no callback per string, and the regex only where a template opens (this runs on every admission; a
- * template cannot span two strings).
+ * Every string in a JSON value, keys included. Cheaper than matching over JSON.stringify of the whole
+ * spec (this runs on every admission), and a template cannot span two strings.
  */
-function collectConfigReferences(value: unknown, into: Set<string>): void {
-  if (typeof value === "string") {
-    if (value.includes("{{")) addReferences(value, into);
-  } else if (Array.isArray(value)) {
-    for (const item of value) collectConfigReferences(item, into);
-  } else if (value !== null && typeof value === "object") {
+function forEachString(value: unknown, visit: (text: string) => void): void {
+  if (typeof value === "string") visit(value);
+  else if (Array.isArray(value)) for (const item of value) forEachString(item, visit);
+  else if (value !== null && typeof value === "object") {
     const record = value as Record<string, unknown>;
     for (const key in record) {
-      if (key.includes("{{")) addReferences(key, into);
-      collectConfigReferences(record[key], into);
+      visit(key);
+      forEachString(record[key], visit);
     }
   }
-}
-
-function addReferences(text: string, into: Set<string>): void {
-  for (const match of text.matchAll(templateConfigRef)) into.add(match[1] ?? "");
 }
