@@ -21,8 +21,9 @@ import { type BenchServer, memoryOf, post, startServer } from "./servers.js";
  * per second depend on the load generator's share of the CPUs; CPU time per review does not). Each
  * server runs in its own process; its utime + stime from /proc/<pid>/stat before and after a fixed
  * number of reviews, divided by that number, is its cost per review. Rounds are interleaved (every
- * scenario once per round, the order rotating), and each scenario's figure is the median over rounds;
- * the ratio to the floor (a correct webhook that does nothing but parse) is the robust figure. Then the
+ * scenario once per round, the order rotating, each measurement paired with a floor measurement just
+ * before it); the ratio to the floor (a correct webhook that does nothing but parse) in each pair is the
+ * robust figure, and each scenario's result is the median over rounds. Then the
  * p99 latency at a fixed rate, floor against module-admission, and a soak for memory growth.
  */
 const { values: flags } = parseArgs({
@@ -208,7 +209,9 @@ async function p99(target: BenchServer, requests: { path: string; body: string }
 /** A fixed rate of every module-admission request for `soakSeconds`; memory after warm-up and at the end. */
 async function soak(target: BenchServer) {
   const requests = scenarios.filter((scenario) => scenario.server() === target);
-  const warmUpSeconds = Math.max(1, soakSeconds / 10);
+  // After the CPU rounds the heap and RSS are at their high-throughput size; a quarter of the soak at its
+  // own rate lets them settle before the start is taken.
+  const warmUpSeconds = Math.max(1, soakSeconds / 4);
   const run = fixedRate({ port: target.port, ca, rate, seconds: soakSeconds, connections, requests });
   await new Promise((resolve) => setTimeout(resolve, warmUpSeconds * 1000));
   const start = await memoryOf(target);
@@ -259,27 +262,36 @@ try {
     // Warm-up: the JIT has seen the hot path before anything is measured.
     await cpuPerReview(scenario, Math.max(100, reviews / 5));
   }
-  const perRound: Record<string, number[]> = Object.fromEntries(
-    scenarios.map((scenario) => [scenario.id, []]),
-  );
+  // Each scenario's measurement is paired with a floor measurement just before it, so that both see the
+  // same machine load; the ratio of each pair is the robust figure, its median over rounds the result.
+  const floorScenario = scenarios.find((scenario) => scenario.id === "floor") as Scenario;
+  const others = scenarios.filter((scenario) => scenario !== floorScenario);
+  const micros: Record<string, number[]> = Object.fromEntries(scenarios.map((s) => [s.id, []]));
+  const ratios: Record<string, number[]> = Object.fromEntries(scenarios.map((s) => [s.id, []]));
   for (let round = 0; round < rounds; round++) {
-    const order = scenarios.map((_, i) => scenarios[(i + round) % scenarios.length] as Scenario);
-    for (const scenario of order) perRound[scenario.id]?.push(await cpuPerReview(scenario, reviews));
+    const order = others.map((_, i) => others[(i + round) % others.length] as Scenario);
+    for (const scenario of order) {
+      const floor = await cpuPerReview(floorScenario, reviews);
+      const measured = await cpuPerReview(scenario, reviews);
+      micros.floor?.push(floor);
+      ratios.floor?.push(1);
+      micros[scenario.id]?.push(measured);
+      ratios[scenario.id]?.push(measured / floor);
+    }
     process.stderr.write(
-      `round ${round + 1}/${rounds}: ${scenarios.map((s) => `${s.id} ${perRound[s.id]?.at(-1)?.toFixed(0)} µs`).join(", ")}\n`,
+      `round ${round + 1}/${rounds}: ${others.map((s) => `${s.id} ${micros[s.id]?.at(-1)?.toFixed(0)} µs (${ratios[s.id]?.at(-1)?.toFixed(2)}×)`).join(", ")}\n`,
     );
   }
-  const floors = perRound.floor as number[];
   const rows = scenarios.map((scenario) => {
-    const micros = perRound[scenario.id] as number[];
-    const ratios = micros.map((value, round) => value / (floors[round] as number));
+    const cpu = micros[scenario.id] as number[];
+    const paired = ratios[scenario.id] as number[];
     return {
       id: scenario.id,
       scenario: scenario.label,
-      cpuMicrosPerReview: median(micros),
-      cpuMicrosRange: [Math.min(...micros), Math.max(...micros)],
-      ratioToFloor: median(micros) / median(floors),
-      ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+      cpuMicrosPerReview: median(cpu),
+      cpuMicrosRange: [Math.min(...cpu), Math.max(...cpu)],
+      ratioToFloor: median(paired),
+      ratioRange: [Math.min(...paired), Math.max(...paired)],
       target: targets.ratio[scenario.id] ?? null,
     };
   });
