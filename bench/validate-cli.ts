@@ -68,14 +68,10 @@ const main = join(root, "dist/cli/main.js");
 let status: number | null = null;
 let findings = 0;
 const validate = seconds(() => {
-  const run = spawnSync(
-    process.execPath,
-    [main, "validate", "-f", join(dir, "modules"), "-o", "json"],
-    {
-      encoding: "utf8",
-      maxBuffer: 1 << 30,
-    },
-  );
+  const run = spawnSync(process.execPath, [main, "validate", "-f", join(dir, "modules"), "-o", "json"], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
   status = run.status;
   if (run.status === 2) throw new Error(run.stderr);
   findings = (JSON.parse(run.stdout) as { findings: unknown[] }).findings.length;
