@@ -182,12 +182,17 @@ export const validateBody = JSON.stringify(review(moduleTarget, helmModule(true)
 /** The mutate request: a Module without a release name, so the webhook generates one and patches. */
 export const mutateBody = JSON.stringify(review(moduleTarget, helmModule(false)));
 
-/** An UPDATE as a GitOps sync sends one: the stored Module, and the same one with new config values. */
+/**
+ * The update request: a stored Module with a problem (an undeclared config key) gets spec.hibernated
+ * toggled. Ratcheting admits it, so every rule runs twice: on the new object and on the old one (two
+ * verdicts), then the transition rules.
+ */
 export const updateBody = (() => {
   const stored = helmModule(true);
-  const updated = helmModule(true);
-  updated.spec.config = { ...updated.spec.config, replicas: 4, features: ["logging", "metrics"] };
-  return JSON.stringify(review(moduleTarget, updated, stored));
+  Object.assign(stored.spec.config, { retired: true });
+  const hibernated = structuredClone(stored);
+  Object.assign(hibernated.spec, { hibernated: true });
+  return JSON.stringify(review(moduleTarget, hibernated, stored));
 })();
 
 /** Real data from ../shared, read in place; the benchmark runs from the project root. */

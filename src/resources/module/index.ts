@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { FieldErrorList } from "../../admission/field-errors.js";
+import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { Module } from "../../generated/module.js";
 import { structureChecker } from "../../validation/structure.js";
@@ -22,17 +22,33 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
 function validateModule(object: unknown, extraRules: (module: Module) => FieldErrorList = () => []): Verdict {
   const structure = checkStructure(object);
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-  if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
+  if (structure.errors.length > 0)
+    return { errors: byRule("module.schema", structure.errors), warnings: unknown };
   const module = object as Module;
   const config = configValidator(module.config ?? []);
   const errors = [
-    ...config.schemaErrors,
+    ...byRule("module.config-schema", config.schemaErrors),
     ...validateSpec(module.spec),
-    ...config.validateValues(module.spec.config ?? {}),
+    ...byRule("module.config-values", config.validateValues(module.spec.config ?? {})),
     ...extraRules(module),
   ];
   return { errors, warnings: [...unknown, ...moduleWarnings(module)] };
 }
+
+/** Every rule id the Module's errors carry (`serve --rule-action` keys). */
+const moduleRules = [
+  "module.schema",
+  "module.source",
+  "module.chart-source",
+  "module.release-name",
+  "module.existing-release-name",
+  "module.config-schema",
+  "module.config-values",
+  "module.workspace-exists",
+  "module.source-switch",
+  "module.release-name-immutable",
+  "module.existing-release-immutable",
+] as const;
 
 export interface ModuleKindDependencies {
   /** Without it, spec.workspace is not checked (no cluster to ask). */
@@ -43,11 +59,14 @@ export interface ModuleKindDependencies {
 export function createModuleKind(dependencies: ModuleKindDependencies = {}): ResourceKind<Module> {
   const { workspaceExists } = dependencies;
   const workspaceRules = (module: Module): FieldErrorList =>
-    workspaceExists ? validateWorkspaceReference(module.spec.workspace, workspaceExists) : [];
+    workspaceExists
+      ? byRule("module.workspace-exists", validateWorkspaceReference(module.spec.workspace, workspaceExists))
+      : [];
   return {
     group: "batch.forkspacer.com",
     version: "v1",
     kind: "Module",
+    rules: moduleRules,
     validator: {
       // A Workspace deleted since the Module was stored fails the old object too, so the protocol
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.

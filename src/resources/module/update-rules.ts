@@ -13,24 +13,34 @@ const helmPath = specPath.child("helm");
 export function validateSpecUpdate(oldSpec: ModuleSpec, spec: ModuleSpec): FieldErrorList {
   const errors: FieldErrorList = [];
   if (oldSpec.helm && !spec.helm && spec.custom) {
-    errors.push(fieldError.forbidden(specPath.child("custom"), "may not switch a helm Module to custom"));
+    const error = fieldError.forbidden(specPath.child("custom"), "may not switch a helm Module to custom");
+    errors.push({ ...error, rule: "module.source-switch" });
   }
   if (oldSpec.custom && !spec.custom && spec.helm) {
-    errors.push(fieldError.forbidden(helmPath, "may not switch a custom Module to helm"));
+    errors.push({
+      ...fieldError.forbidden(helmPath, "may not switch a custom Module to helm"),
+      rule: "module.source-switch",
+    });
   }
   if (!oldSpec.helm || !spec.helm) return errors;
   const oldRelease = oldSpec.helm.releaseName;
   if (oldRelease !== undefined && spec.helm.releaseName !== oldRelease) {
-    errors.push(
-      fieldError.invalid(helmPath.child("releaseName"), spec.helm.releaseName ?? null, "field is immutable"),
-    );
+    errors.push({
+      ...fieldError.invalid(
+        helmPath.child("releaseName"),
+        spec.helm.releaseName ?? null,
+        "field is immutable",
+      ),
+      rule: "module.release-name-immutable",
+    });
   }
   const oldExisting = oldSpec.helm.existingRelease;
   const existing = spec.helm.existingRelease;
   if (!sameRelease(oldExisting, existing)) {
-    errors.push(
-      fieldError.invalid(helmPath.child("existingRelease"), existing ?? null, "field is immutable"),
-    );
+    errors.push({
+      ...fieldError.invalid(helmPath.child("existingRelease"), existing ?? null, "field is immutable"),
+      rule: "module.existing-release-immutable",
+    });
   }
   return errors;
 }

@@ -32,7 +32,7 @@ describe("spec.workspace must name an existing Workspace", () => {
     assert.deepEqual(verdict?.errors, []);
   });
 
-  it("on UPDATE, checks only a changed reference: a Module whose Workspace is gone can still lose its finalizer", async () => {
+  it("on UPDATE, ratcheting spares an unchanged reference: a Module whose Workspace is gone can still lose its finalizer", async () => {
     const kind = createModuleKind({ workspaceExists: lookup });
     const orphan = customModule();
     orphan.spec.workspace = { name: "gone" };
@@ -46,7 +46,7 @@ describe("spec.workspace must name an existing Workspace", () => {
     const denied = await update(moved);
     assert.deepEqual(
       denied.status?.details?.causes?.map((cause) => `${cause.field}: ${cause.message}`),
-      ['spec.workspace: Not found: "prod/also-gone"'],
+      ['spec.workspace: Not found: "prod/also-gone" (rule module.workspace-exists)'],
     );
   });
 });
