@@ -1,6 +1,6 @@
-import { statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { listModuleDirectories, readSchema } from "../../addon-operator/module-files.js";
+import { listModuleDirectories, readSchema, readYamlMap } from "../../addon-operator/module-files.js";
 import { valuesKeyOf } from "../../addon-operator/module-names.js";
 import type { Schema } from "../../addon-operator/schema.js";
 
@@ -10,10 +10,17 @@ export type SectionSchema =
   | { state: "ok"; schema: Schema }
   | { state: "broken"; problem: string };
 
+export interface KnownModule {
+  name: string;
+  schema: SectionSchema;
+  /** `<key>Enabled` from the modules dir's values.yaml or the module's own: the static extender's say. */
+  staticEnabled?: boolean;
+}
+
 export interface LoadedSchemas {
   global: SectionSchema;
-  /** By values key (`simpleModule`): the module's name and its config-values schema. */
-  modules: Map<string, { name: string; schema: SectionSchema }>;
+  /** By values key (`simpleModule`). */
+  modules: Map<string, KnownModule>;
 }
 
 export interface SchemaDirs {
@@ -29,86 +36,82 @@ function sectionSchema(dir: string): SectionSchema {
   return { state: "ok", schema: file.content };
 }
 
-interface ModuleEntry {
-  name: string;
-  path: string;
-  /** The schema file's version when `schema` was read (see `stamp`). */
-  stamp: string;
-  schema: SectionSchema;
+/** `<key>Enabled` in a values.yaml, when it is a boolean there. */
+function enabledIn(file: string, key: string): boolean | undefined {
+  const read = readYamlMap(file);
+  const value = read.state === "ok" ? read.content[`${key}Enabled`] : undefined;
+  return typeof value === "boolean" ? value : undefined;
 }
 
-const openapiFile = (dir: string) => join(dir, "openapi", "config-values.yaml");
+function loadSchemas(dirs: SchemaDirs): LoadedSchemas {
+  const modules = new Map<string, KnownModule>();
+  // Sorted by directory: when two directories give one name, the later wins, as in addon-operator.
+  for (const module of listModuleDirectories(dirs.modulesDir).modules) {
+    if (module.directory.startsWith(".")) continue;
+    const key = valuesKeyOf(module.name);
+    const staticEnabled =
+      enabledIn(join(module.path, "values.yaml"), key) ??
+      enabledIn(join(dirs.modulesDir, "values.yaml"), key);
+    modules.set(key, {
+      name: module.name,
+      schema: sectionSchema(module.path),
+      ...(staticEnabled !== undefined ? { staticEnabled } : {}),
+    });
+  }
+  const global: SectionSchema = dirs.globalHooksDir ? sectionSchema(dirs.globalHooksDir) : { state: "none" };
+  return { global, modules };
+}
 
-/** A file's version: inode, size and mtime; "-" when there is none (or a path part is a file). */
+/** A file's inode, size and mtime, or "-" when it cannot be stat'ed for any reason (absent, not a dir, a loop). */
 function stamp(path: string): string {
   try {
     const stat = statSync(path, { throwIfNoEntry: false });
     return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : "-";
   } catch {
-    // ENOTDIR: an entry of the modules dir that is a file (a README), not a module.
     return "-";
   }
 }
 
-function loadModules(modulesDir: string): Map<string, ModuleEntry> {
-  const modules = new Map<string, ModuleEntry>();
-  let directories: ReturnType<typeof listModuleDirectories>;
+/** What identifies the schema files' current versions: directory entries and their files' stamps. */
+function fingerprint(dirs: SchemaDirs): string {
+  const files = (dir: string) =>
+    ["openapi/config-values.yaml", "values.yaml"].map((file) => stamp(join(dir, file))).join(",");
+  let entries: string[];
   try {
-    directories = listModuleDirectories(modulesDir);
+    entries = readdirSync(dirs.modulesDir).sort();
   } catch {
-    // The modules dir vanished: no modules, so every section gets the unknown-module warning.
-    return modules;
+    entries = [];
   }
-  // Sorted by directory: when two directories give one name, the later wins, as in addon-operator.
-  for (const module of directories) {
-    if (module.directory.startsWith(".")) continue;
-    // The stamp is taken before the file is read: a change in between is seen by the next review.
-    const version = stamp(openapiFile(module.path));
-    modules.set(valuesKeyOf(module.name), {
-      name: module.name,
-      path: module.path,
-      stamp: version,
-      schema: sectionSchema(module.path),
-    });
-  }
-  return modules;
+  const parts = entries.map((entry) => `${entry}=${files(join(dirs.modulesDir, entry))}`);
+  parts.push(`values=${stamp(join(dirs.modulesDir, "values.yaml"))}`);
+  if (dirs.globalHooksDir) parts.push(`global=${files(dirs.globalHooksDir)}`);
+  return parts.join("\n");
 }
 
 /**
- * The schemas, reloaded when the files change, checked on every review instead of by a file watcher
- * (that also sees a mounted ConfigMap's atomic symlink swap, and needs no timing): the inode, size and
- * mtime of the modules dir and of the schema files the review uses (`keys`: the sections of the
- * ConfigMap under review), not of every module's.
+ * The schemas, reloaded when the files change. Each review compares a fingerprint of the files (a stat
+ * per module, cheap for the one ConfigMap that is rarely edited) instead of a file watcher: that also
+ * sees a mounted ConfigMap's atomic symlink swap, and needs no timing.
  */
-export function schemaStore(dirs: SchemaDirs): { current(keys: Iterable<string>): LoadedSchemas } {
-  let listed: string | undefined;
-  let modules = new Map<string, ModuleEntry>();
-  let global: { stamp: string; schema: SectionSchema } | undefined;
+export function schemaStore(dirs: SchemaDirs): { current(): LoadedSchemas } {
+  let loadedFor: string | undefined;
+  let loaded: LoadedSchemas = { global: { state: "none" }, modules: new Map() };
   return {
-    current(keys) {
-      // Adding, removing or renaming a module directory changes the modules dir's mtime; a symlink
-      // swapped to another directory changes its inode.
-      const now = stamp(dirs.modulesDir);
-      if (now !== listed) {
-        modules = loadModules(dirs.modulesDir);
-        listed = now;
-      } else {
-        for (const key of keys) {
-          const module = modules.get(key);
-          if (!module) continue;
-          const version = stamp(openapiFile(module.path));
-          if (version !== module.stamp) {
-            module.stamp = version;
-            module.schema = sectionSchema(module.path);
-          }
+    current() {
+      const now = fingerprint(dirs);
+      if (now !== loadedFor) {
+        try {
+          loaded = loadSchemas(dirs);
+        } catch {
+          // The modules dir vanished: no modules, so every section gets the unknown-module warning.
+          loaded = {
+            global: dirs.globalHooksDir ? sectionSchema(dirs.globalHooksDir) : { state: "none" },
+            modules: new Map(),
+          };
         }
+        loadedFor = now;
       }
-      if (dirs.globalHooksDir) {
-        const version = stamp(openapiFile(dirs.globalHooksDir));
-        if (version !== global?.stamp)
-          global = { stamp: version, schema: sectionSchema(dirs.globalHooksDir) };
-      }
-      return { global: global?.schema ?? { state: "none" }, modules };
+      return loaded;
     },
   };
 }

@@ -1,5 +1,6 @@
-import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { limits } from "../../admission/limits.js";
 import type {
   ConfigItem,
   IntegerConfig,
@@ -7,7 +8,7 @@ import type {
   OptionConfig,
   StringConfig,
 } from "../../generated/module.js";
-import { compileRe2 } from "../../regex/re2.js";
+import { compileAll, MatchBudget } from "../../regex/re2.js";
 import { configTypes, typesOf } from "./config-items.js";
 
 const configPath = FieldPath.root("config");
@@ -20,6 +21,8 @@ const configPath = FieldPath.root("config");
 export function validateConfigSchema(items: ConfigItem[]): FieldErrorList {
   const errors: FieldErrorList = [];
   const seen = new Set<string>();
+  const patterns = compileAll(items.map((item) => item.string?.regex));
+  const budget = new MatchBudget();
   items.forEach((item, i) => {
     const itemPath = configPath.index(i);
     if (item.alias.trim() === "")
@@ -41,7 +44,7 @@ export function validateConfigSchema(items: ConfigItem[]): FieldErrorList {
       const detail = "a required item must be editable: no Module could both set and omit it";
       errors.push(fieldError.invalid(itemPath.child(first).child("editable"), false, detail));
     }
-    if (item.string) errors.push(...stringRules(item.string, itemPath.child("string")));
+    if (item.string) errors.push(...stringRules(item.string, patterns[i], budget, itemPath.child("string")));
     if (item.integer) errors.push(...integerRules(item.integer, itemPath.child("integer")));
     if (item.option) errors.push(...optionRules(item.option, itemPath.child("option")));
     if (item.multipleOptions)
@@ -50,12 +53,26 @@ export function validateConfigSchema(items: ConfigItem[]): FieldErrorList {
   return errors;
 }
 
-function stringRules(spec: StringConfig, path: FieldPath): FieldErrorList {
-  if (spec.regex === undefined) return [];
-  const regex = compileRe2(spec.regex);
+function stringRules(
+  spec: StringConfig,
+  regex: ReturnType<typeof compileAll>[number],
+  budget: MatchBudget,
+  path: FieldPath,
+): FieldErrorList {
+  if (spec.regex === undefined || regex === undefined) return [];
   if ("error" in regex)
-    return [fieldError.invalid(path.child("regex"), spec.regex, `invalid RE2 syntax: ${regex.error}`)];
-  if (spec.default !== undefined && !regex.test(spec.default)) {
+    return [
+      fieldError.invalid(
+        path.child("regex"),
+        spec.regex,
+        regex.overLimit ? regex.error : `invalid RE2 syntax: ${regex.error}`,
+      ),
+    ];
+  if (spec.default === undefined) return [];
+  const matched = budget.test(regex, spec.default);
+  if (typeof matched === "object")
+    return [fieldError.invalid(path.child("default"), spec.default, matched.refused)];
+  if (!matched) {
     return [
       fieldError.invalid(
         path.child("default"),
@@ -118,10 +135,16 @@ export function selectionRules(
   path: FieldPath,
 ): FieldErrorList {
   const values = spec.values ?? [];
+  const known = new Set(values);
   const errors: FieldErrorList = [];
+  let more = 0;
   selection.forEach((choice, i) => {
-    if (!values.includes(choice)) errors.push(fieldError.notSupported(path.index(i), choice, values));
+    if (known.has(choice)) return;
+    if (errors.length < limits.listErrors)
+      errors.push(fieldError.notSupported(path.index(i), choice, values));
+    else more++;
   });
+  if (more > 0) errors.push(moreItems(path, more, "not among the supported values"));
   errors.push(...duplicates(selection, path));
   if (spec.min !== undefined && selection.length < spec.min) {
     errors.push(fieldError.invalid(path, selection, `must have at least ${spec.min} items`));
@@ -135,9 +158,22 @@ export function selectionRules(
 function duplicates(list: string[], path: FieldPath): FieldErrorList {
   const seen = new Set<string>();
   const errors: FieldErrorList = [];
+  let more = 0;
   list.forEach((value, i) => {
-    if (seen.has(value)) errors.push(fieldError.duplicate(path.index(i), value));
+    if (seen.has(value)) {
+      if (errors.length < limits.listErrors) errors.push(fieldError.duplicate(path.index(i), value));
+      else more++;
+    }
     seen.add(value);
   });
+  if (more > 0) errors.push(moreItems(path, more, "duplicates"));
   return errors;
+}
+
+/**
+ * The one error that stands for the items of a list past the first `limits.listErrors` errors: a
+ * million wrong items must not cost a million errors.
+ */
+export function moreItems(path: FieldPath, count: number, what: string): FieldError {
+  return { type: "invalid", field: path.toString(), detail: `${count} more items are ${what}` };
 }

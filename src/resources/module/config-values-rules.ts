@@ -1,10 +1,11 @@
 import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { limits } from "../../admission/limits.js";
 import type { ConfigItem } from "../../generated/module.js";
-import { compileRe2 } from "../../regex/re2.js";
+import { compileAll, MatchBudget } from "../../regex/re2.js";
 import { closestMatch } from "../../validation/suggest.js";
 import { isEditable, typesOf } from "./config-items.js";
-import { integerBounds, selectionRules } from "./config-schema-rules.js";
+import { integerBounds, moreItems, selectionRules } from "./config-schema-rules.js";
 
 const valuesPath = FieldPath.root("spec").child("config");
 
@@ -29,7 +30,8 @@ export function compileConfigValues(
   const declared =
     byAlias.size > 0 ? `the config schema declares ${aliases.join(", ")}` : "the Module declares no config";
   const seen = new Set<string>();
-  const checks = items.flatMap((item) => {
+  const patterns = compileAll(items.map((item) => item.string?.regex));
+  const checks = items.flatMap((item, i) => {
     // An item without exactly one type, or a repeated alias, is a schema error reported on `config`;
     // judging values against it would only add noise.
     const types = typesOf(item);
@@ -43,15 +45,17 @@ export function compileConfigValues(
         path,
         required: spec.required,
         editable: isEditable(spec),
-        rules: valueRules(item),
+        rules: valueRules(item, patterns[i]),
       },
     ];
   });
   return (values) => {
     const errors: FieldErrorList = [];
+    const budget = new MatchBudget();
     for (const key of Object.keys(values)) {
       if (byAlias.has(key)) continue;
-      const suggestion = closestMatch(key, aliases);
+      // Suggestions only where a denial shows them: its first causes.
+      const suggestion = errors.length < limits.causes ? closestMatch(key, aliases) : undefined;
       const hint = suggestion ? `; did you mean ${JSON.stringify(suggestion)}?` : "";
       errors.push(
         fieldError.forbidden(valuesPath.child(key), `not declared in the config schema (${declared})${hint}`),
@@ -67,23 +71,27 @@ export function compileConfigValues(
         errors.push(fieldError.forbidden(check.path, "not editable: the config schema sets editable: false"));
         continue;
       }
-      errors.push(...check.rules(values[check.alias], check.path));
+      errors.push(...check.rules(values[check.alias], check.path, budget));
     }
     return errors;
   };
 }
 
-type ValueRule = (value: unknown, path: FieldPath) => FieldErrorList;
+type ValueRule = (value: unknown, path: FieldPath, budget: MatchBudget) => FieldErrorList;
 
-/** The checker for one item's values; a regex is compiled here, once per config schema. */
-function valueRules(item: ConfigItem): ValueRule {
+/**
+ * The checker for one item's values, with its regex compiled once per config schema (a pattern that
+ * does not compile is a schema error; its values are not matched).
+ */
+function valueRules(item: ConfigItem, compiled: ReturnType<typeof compileAll>[number]): ValueRule {
   if (item.string) {
     const pattern = item.string.regex;
-    const compiled = pattern === undefined ? undefined : compileRe2(pattern);
     const regex = compiled && !("error" in compiled) ? compiled : undefined;
-    return (value, path) => {
+    return (value, path, budget) => {
       if (typeof value !== "string") return [typeError(path, value, "string")];
-      if (regex && !regex.test(value)) {
+      const matched = regex ? budget.test(regex, value) : true;
+      if (typeof matched === "object") return [fieldError.invalid(path, value, matched.refused)];
+      if (!matched) {
         return [
           fieldError.invalid(path, value, `must match the regular expression ${JSON.stringify(pattern)}`),
         ];
@@ -113,9 +121,17 @@ function valueRules(item: ConfigItem): ValueRule {
   if (multipleOptions) {
     return (value, path) => {
       if (!Array.isArray(value)) return [typeError(path, value, "array")];
-      const notStrings = value.flatMap((choice, i) =>
-        typeof choice === "string" ? [] : [typeError(path.index(i), choice, "string")],
-      );
+      // One error per item up to what a denial shows, then one for the rest: a million wrong items
+      // must not cost a million errors.
+      const notStrings: FieldErrorList = [];
+      let more = 0;
+      value.forEach((choice, i) => {
+        if (typeof choice === "string") return;
+        if (notStrings.length < limits.listErrors)
+          notStrings.push(typeError(path.index(i), choice, "string"));
+        else more++;
+      });
+      if (more > 0) notStrings.push(moreItems(path, more, "not of type string"));
       return notStrings.length > 0 ? notStrings : selectionRules(value as string[], multipleOptions, path);
     };
   }

@@ -7,7 +7,7 @@ import { fitWarning } from "../../validation/warning.js";
 import { configValidator } from "./config-validator-cache.js";
 import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
-import { validateSpecUpdate } from "./update-rules.js";
+import { readableSpec, validateSpecUpdate } from "./update-rules.js";
 import { moduleWarnings } from "./warnings.js";
 import { validateWorkspaceReference, type WorkspaceLookup } from "./workspace-rules.js";
 
@@ -71,14 +71,11 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
       // A Workspace deleted since the Module was stored fails the old object too, so the protocol
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
       validate: (module) => validateModule(module, workspaceRules),
-      validateTransition: (oldObject, module) => {
-        // The API server only stores valid Modules; an old object that is not one (a hand-made review)
-        // cannot anchor the update rules, so they are skipped rather than misjudged.
-        if (checkStructure(oldObject).errors.length > 0 || checkStructure(module).errors.length > 0) {
-          return { errors: [], warnings: [] };
-        }
-        return { errors: validateSpecUpdate(oldObject.spec, module.spec), warnings: [] };
-      },
+      // Never skipped: an old object that fails today's schema is read as far as it can be.
+      validateTransition: (oldObject, module) => ({
+        errors: validateSpecUpdate(readableSpec(oldObject), readableSpec(module)),
+        warnings: [],
+      }),
     },
     defaulter: { applyDefaults: applyModuleDefaults },
   };

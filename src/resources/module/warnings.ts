@@ -1,7 +1,6 @@
 import type { Module } from "../../generated/module.js";
 import { fitWarning } from "../../validation/warning.js";
-
-const templateConfigRef = /\{\{[^}]*?\.config\.([A-Za-z_][A-Za-z0-9_]*)/g;
+import { templateConfigRefs } from "./template-refs.js";
 
 /** What is legal but probably a mistake: the API server shows these to the user and admits the Module. */
 export function moduleWarnings(module: Module): string[] {
@@ -24,7 +23,7 @@ export function moduleWarnings(module: Module): string[] {
   const referenced = new Set<string>();
   forEachString(module.spec, (text) => {
     if (!text.includes("{{")) return;
-    for (const match of text.matchAll(templateConfigRef)) referenced.add(match[1] ?? "");
+    for (const alias of templateConfigRefs(text)) referenced.add(alias);
   });
   for (const alias of referenced) {
     if (!declared.has(alias)) {
