@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
 import type { AdmissionReview } from "../src/admission/review.js";
 
 /**
@@ -138,16 +141,30 @@ function helmModule(withReleaseName: boolean) {
   };
 }
 
-function review(object: unknown, oldObject: unknown = null): AdmissionReview {
+interface Target {
+  group: string;
+  version: string;
+  kind: string;
+  resource: string;
+}
+
+const moduleTarget = { group: "batch.forkspacer.com", version: "v1", kind: "Module", resource: "modules" };
+
+function review(
+  target: Target,
+  object: { metadata?: { name?: string; namespace?: string }; [field: string]: unknown },
+  oldObject: unknown = null,
+): AdmissionReview {
+  const { resource, ...kind } = target;
   return {
     apiVersion: "admission.k8s.io/v1",
     kind: "AdmissionReview",
     request: {
       uid: "705ab4f5-6393-11e8-b7cc-42010a800003",
-      kind: { group: "batch.forkspacer.com", version: "v1", kind: "Module" },
-      resource: { group: "batch.forkspacer.com", version: "v1", resource: "modules" },
-      name: "redis-cache",
-      namespace: "team-payments",
+      kind,
+      resource: { group: target.group, version: target.version, resource },
+      name: object.metadata?.name,
+      namespace: object.metadata?.namespace,
       operation: oldObject ? "UPDATE" : "CREATE",
       userInfo: {
         username: "system:serviceaccount:argocd:argocd-application-controller",
@@ -161,18 +178,75 @@ function review(object: unknown, oldObject: unknown = null): AdmissionReview {
 }
 
 /** The validate request: a valid Module that every rule looks at. */
-export const validateBody = JSON.stringify(review(helmModule(true)));
+export const validateBody = JSON.stringify(review(moduleTarget, helmModule(true)));
 /** The mutate request: a Module without a release name, so the webhook generates one and patches. */
-export const mutateBody = JSON.stringify(review(helmModule(false)));
+export const mutateBody = JSON.stringify(review(moduleTarget, helmModule(false)));
 
 /**
  * The update request: a stored Module with a problem (an undeclared config key) gets spec.hibernated
- * toggled. Ratcheting admits it, so every rule runs twice: on the new object and on the old one.
+ * toggled. Ratcheting admits it, so every rule runs twice: on the new object and on the old one (two
+ * verdicts), then the transition rules.
  */
 export const updateBody = (() => {
   const stored = helmModule(true);
   Object.assign(stored.spec.config, { retired: true });
   const hibernated = structuredClone(stored);
   Object.assign(hibernated.spec, { hibernated: true });
-  return JSON.stringify(review(hibernated, stored));
+  return JSON.stringify(review(moduleTarget, hibernated, stored));
 })();
+
+/** Real data from ../shared, read in place; the benchmark runs from the project root. */
+const shared = new URL("../../shared/", import.meta.url);
+
+/** A real ModuleTemplate (Kyma's community docker-registry module), on CREATE. */
+export const moduleTemplateBody = (() => {
+  const template = parse(
+    readFileSync(
+      new URL("kyma/moduletemplates/community-modules--docker-registry-0.9.0.yaml", shared),
+      "utf8",
+    ),
+  );
+  template.metadata.namespace = "kcp-system";
+  return JSON.stringify(
+    review(
+      {
+        group: "operator.kyma-project.io",
+        version: "v1beta2",
+        kind: "ModuleTemplate",
+        resource: "moduletemplates",
+      },
+      template,
+    ),
+  );
+})();
+
+/** deckhouse v1.43.1's modules and global hooks: the tree `serve --modules-dir` reads for the ConfigMap path. */
+export const deckhouseDir = fileURLToPath(new URL("addon-operator/deckhouse-v1.43.1/", shared));
+
+/**
+ * ConfigMap/addon-operator as a deckhouse cluster keeps it: global settings, modules switched on and off,
+ * and sections for modules with schemas of every size.
+ */
+export const configMapBody = JSON.stringify(
+  review(
+    { group: "", version: "v1", kind: "ConfigMap", resource: "configmaps" },
+    {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "addon-operator", namespace: "addon-operator" },
+      data: {
+        global:
+          "storageClass: standard\nmodules:\n  publicDomainTemplate: '%s.example.com'\n  https:\n    mode: CertManager\n",
+        certManagerEnabled: "true",
+        userAuthn: "publishAPI:\n  enable: true\n",
+        prometheus: "retentionDays: 30\nlongtermRetentionDays: 365\n",
+        ingressNginxEnabled: "true",
+        descheduler: "removePodsViolatingNodeAffinity: true\n",
+        dashboardEnabled: "false",
+        logShipperEnabled: "true",
+        chronyEnabled: "true",
+        chrony: "ntpServers:\n  - pool.ntp.org\n  - ntp.ubuntu.com\n",
+      },
+    },
+  ),
+);

@@ -1,138 +1,253 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { request } from "node:https";
-import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ensureCertDir } from "../src/server/certificates.js";
-import { mutateBody, updateBody, validateBody } from "./requests.js";
+import { fixedRate } from "./fixed-rate.js";
+import { cpuSeconds, median, percentile } from "./process-stats.js";
+import {
+  configMapBody,
+  deckhouseDir,
+  moduleTemplateBody,
+  mutateBody,
+  updateBody,
+  validateBody,
+} from "./requests.js";
+import { type BenchServer, memoryOf, post, startServer } from "./servers.js";
 
 /**
- * `npm run bench`: module-admission against the ceiling (a bare node:https server answering a fixed
- * AdmissionReview) on this machine, in one run, with autocannon. Prints a table, writes results.json.
- * Every module-admission run is paired with a ceiling run just before it, so that both see the same
- * machine load; the ratio is between the two.
+ * `npm run bench`: server CPU time per review, the figure a shared 2-core machine can measure (requests
+ * per second depend on the load generator's share of the CPUs; CPU time per review does not). Each
+ * server runs in its own process; its utime + stime from /proc/<pid>/stat before and after a fixed
+ * number of reviews, divided by that number, is its cost per review. Rounds are interleaved (every
+ * scenario once per round, the order rotating, each measurement paired with a floor measurement just
+ * before it); the ratio to the floor (a correct webhook that does nothing but parse) in each pair is the
+ * robust figure, and each scenario's result is the median over rounds. Then the
+ * p99 latency at a fixed rate, floor against module-admission, and a soak for memory growth.
  */
 const { values: flags } = parseArgs({
   options: {
-    duration: { type: "string", default: "10" },
-    connections: { type: "string", default: "50" },
+    rounds: { type: "string", default: "5" },
+    reviews: { type: "string", default: "10000" },
+    connections: { type: "string", default: "10" },
+    rate: { type: "string", default: "500" },
+    "latency-seconds": { type: "string", default: "10" },
     "soak-seconds": { type: "string", default: "60" },
-    "soak-rate": { type: "string", default: "500" },
+    "cpu-prof": { type: "string" },
+    only: { type: "string" },
     out: { type: "string", default: "bench/results.json" },
     smoke: { type: "boolean", default: false },
   },
 });
-const duration = flags.smoke ? 1 : Number(flags.duration);
+const smoke = flags.smoke;
+const rounds = smoke ? 1 : Number(flags.rounds);
+const reviews = smoke ? 200 : Number(flags.reviews);
 const connections = Number(flags.connections);
-const soakSeconds = flags.smoke ? 2 : Number(flags["soak-seconds"]);
-const soakRate = Number(flags["soak-rate"]);
-const targets = { minRatio: 0.75, maxP99Ms: 5, maxRssGrowth: 0.1 };
-const validatePath = "/validate-batch-forkspacer-com-v1-module";
-const mutatePath = "/mutate-batch-forkspacer-com-v1-module";
-
-interface Server {
-  port: number;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-interface Row {
-  scenario: string;
-  workers: number;
-  configCache: boolean | null;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  ceilingRequestsPerSecond: number;
-  ratio: number;
-  errors: number;
-  non2xx: number;
-}
+const rate = Number(flags.rate);
+const latencySeconds = smoke ? 1 : Number(flags["latency-seconds"]);
+const soakSeconds = smoke ? 2 : Number(flags["soak-seconds"]);
+/** Issue 14's targets: CPU per review as a multiple of the floor's; p99 likewise; memory growth. */
+const targets = {
+  ratio: { validate: 1.4, mutate: 1.3, update: 1.8, moduletemplate: 1.6, configmap: 1.6 } as Record<
+    string,
+    number
+  >,
+  p99Ratio: 1.5,
+  heapGrowth: 0.05,
+  rssGrowth: 0.1,
+};
 
 const certDir = mkdtempSync(join(tmpdir(), "module-admission-bench-"));
 await ensureCertDir(certDir, ["localhost"]);
 const ca = readFileSync(join(certDir, "ca.crt"), "utf8");
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+interface Scenario {
+  id: string;
+  label: string;
+  server: () => BenchServer;
+  path: string;
+  body: string;
+  /** What a correct answer from this server looks like; checked once before measuring. */
+  expect(reply: { status: number; json: unknown }): string | undefined;
 }
 
-function post(port: number, path: string, body: string): Promise<{ status: number; json: unknown }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path,
-        method: "POST",
-        ca,
-        servername: "localhost",
-        headers: { "content-type": "application/json" },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (chunk) => {
-          text += chunk;
-        });
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : undefined }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const validatePath = "/validate-batch-forkspacer-com-v1-module";
+const mutatePath = "/mutate-batch-forkspacer-com-v1-module";
+const moduleTemplatePath = "/validate-operator-kyma-project-io-v1beta2-moduletemplate";
+const configMapPath = "/validate-addon-operator-configmap";
 
-async function waitReady(port: number, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before it was ready`);
-    const ok = await post(port, "/readyz", "").then(
-      () => true,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("server did not become ready in 60 s");
-}
-
-async function start(script: string, args: string[], env: Record<string, string> = {}): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", script, ...args.map((a) => a.replace("$PORT", String(port)))],
-    {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, ...env },
-    },
+type Answer = { response?: { uid?: string; allowed?: boolean; patch?: string; status?: unknown } };
+const allowed = (reply: { status: number; json: unknown }) => {
+  const response = (reply.json as Answer).response;
+  if (
+    reply.status !== 200 ||
+    response?.uid !== "705ab4f5-6393-11e8-b7cc-42010a800003" ||
+    response.allowed !== true
+  )
+    return `expected an allowed review, got ${reply.status} ${JSON.stringify(reply.json).slice(0, 400)}`;
+  return undefined;
+};
+const ratcheted = (reply: { status: number; json: unknown }) => {
+  const warnings = (reply.json as { response?: { warnings?: string[] } }).response?.warnings;
+  return (
+    allowed(reply) ??
+    (warnings?.[0]?.startsWith("already invalid")
+      ? undefined
+      : `the update was not ratcheted: ${JSON.stringify(reply.json)}`)
   );
-  await waitReady(port, child);
+};
+const patched = (reply: { status: number; json: unknown }) =>
+  allowed(reply) ??
+  (Buffer.from((reply.json as Answer).response?.patch ?? "", "base64")
+    .toString()
+    .includes("/spec/helm/releaseName")
+    ? undefined
+    : "mutate did not set a release name");
+
+const servers: Record<string, BenchServer> = {};
+const server = (name: string) => () => servers[name] as BenchServer;
+const scenarios: Scenario[] = [
+  {
+    id: "bare",
+    label: "bare node:https, body drained, fixed answer",
+    server: server("bare"),
+    path: validatePath,
+    body: validateBody,
+    expect: (reply) => (reply.status === 200 ? undefined : `status ${reply.status}`),
+  },
+  {
+    id: "floor",
+    label: "floor: node:https, JSON.parse, answer with the uid",
+    server: server("floor"),
+    path: validatePath,
+    body: validateBody,
+    expect: allowed,
+  },
+  {
+    id: "express",
+    label: "floor with express 5 + express.json()",
+    server: server("express"),
+    path: validatePath,
+    body: validateBody,
+    expect: allowed,
+  },
+  {
+    id: "validate",
+    label: "module-admission: validate a Module",
+    server: server("module-admission"),
+    path: validatePath,
+    body: validateBody,
+    expect: allowed,
+  },
+  {
+    id: "mutate",
+    label: "module-admission: mutate a Module",
+    server: server("module-admission"),
+    path: mutatePath,
+    body: mutateBody,
+    expect: patched,
+  },
+  {
+    id: "update",
+    label: "module-admission: a Module UPDATE, ratcheted (two verdicts)",
+    server: server("module-admission"),
+    path: validatePath,
+    body: updateBody,
+    expect: ratcheted,
+  },
+  {
+    id: "moduletemplate",
+    label: "module-admission: validate a Kyma ModuleTemplate",
+    server: server("module-admission"),
+    path: moduleTemplatePath,
+    body: moduleTemplateBody,
+    expect: allowed,
+  },
+  {
+    id: "configmap",
+    label: "module-admission: validate ConfigMap/addon-operator",
+    server: server("module-admission"),
+    path: configMapPath,
+    body: configMapBody,
+    expect: allowed,
+  },
+];
+
+// --only validate,mutate: those scenarios and the floor, for quick comparisons while working on one path.
+if (flags.only) {
+  const only = new Set(["floor", ...flags.only.split(",")]);
+  scenarios.splice(0, scenarios.length, ...scenarios.filter((scenario) => only.has(scenario.id)));
+}
+
+/** Server CPU microseconds per review over `count` reviews sent on `connections` keep-alive connections. */
+async function cpuPerReview(scenario: Scenario, count: number): Promise<number> {
+  const target = scenario.server();
+  const pid = target.child.pid as number;
+  const before = cpuSeconds(pid);
+  const result = await autocannon({
+    url: `https://127.0.0.1:${target.port}${scenario.path}`,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: scenario.body,
+    connections,
+    amount: count,
+  });
+  const used = cpuSeconds(pid) - before;
+  if (result.errors + result.timeouts + result.non2xx > 0)
+    throw new Error(
+      `${scenario.id}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
+    );
+  return (used / count) * 1e6;
+}
+
+async function p99(target: BenchServer, requests: { path: string; body: string }[]) {
+  const result = await fixedRate({
+    port: target.port,
+    ca,
+    rate,
+    seconds: latencySeconds,
+    connections,
+    requests,
+  });
+  if (result.failed > 0)
+    throw new Error(`${target.name}: ${result.failed} of ${result.sent} requests failed`);
+  return { p50Ms: percentile(result.latenciesMs, 0.5), p99Ms: percentile(result.latenciesMs, 0.99) };
+}
+
+/** A fixed rate of every module-admission request for `soakSeconds`; memory after warm-up and at the end. */
+async function soak(target: BenchServer) {
+  const requests = scenarios.filter((scenario) => scenario.server() === target);
+  // After the CPU rounds the heap and RSS are at their high-throughput size; a quarter of the soak at its
+  // own rate lets them settle before the start is taken.
+  const warmUpSeconds = Math.max(1, soakSeconds / 4);
+  const run = fixedRate({ port: target.port, ca, rate, seconds: soakSeconds, connections, requests });
+  await new Promise((resolve) => setTimeout(resolve, warmUpSeconds * 1000));
+  const start = await memoryOf(target);
+  const result = await run;
+  const end = await memoryOf(target);
+  const growth = (a: number | null, b: number | null) => (a && b ? b / a - 1 : Number.NaN);
   return {
-    port,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    seconds: soakSeconds,
+    rate,
+    warmUpSeconds,
+    requests: result.sent,
+    failed: result.failed,
+    heapAfterGcMiB: [start.heapUsed, end.heapUsed].map((bytes) => (bytes ?? Number.NaN) / 2 ** 20),
+    heapGrowth: growth(start.heapUsed, end.heapUsed),
+    rssMiB: [start.rss, end.rss].map((bytes) => bytes / 2 ** 20),
+    rssGrowth: growth(start.rss, end.rss),
   };
 }
 
-const startCeiling = () => start("bench/ceiling-server.ts", [certDir, "$PORT"]);
-const startModuleAdmission = async (workers: number, configCache: boolean) =>
-  start(
+const comparison = (name: string) => startServer(name, ca, `bench/servers/${name}.ts`, [certDir, "$PORT"]);
+try {
+  servers.bare = await comparison("bare");
+  servers.floor = await comparison("floor");
+  servers.express = await comparison("express-floor");
+  servers["module-admission"] = await startServer(
+    "module-admission",
+    ca,
     "bench/serve-module-admission.ts",
     [
       "--port",
@@ -141,173 +256,141 @@ const startModuleAdmission = async (workers: number, configCache: boolean) =>
       certDir,
       "--metrics-port",
       "0",
-      "--workers",
-      String(workers),
       "--drain-seconds",
       "0",
+      "--modules-dir",
+      join(deckhouseDir, "modules"),
+      "--global-hooks-dir",
+      join(deckhouseDir, "global-hooks"),
     ],
-    configCache ? {} : { BENCH_CONFIG_CACHE: "off" },
+    flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", flags["cpu-prof"]] : [],
   );
-
-async function load(port: number, path: string, body: string) {
-  const result = await autocannon({
-    url: `https://127.0.0.1:${port}${path}`,
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body,
-    connections,
-    duration,
-  });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
-}
-
-/** The answers must be the real thing: an admitted Module, a patch with a release name. */
-async function checkAnswers(port: number): Promise<void> {
-  const validated = (await post(port, validatePath, validateBody)).json as {
-    response: { allowed: boolean; status?: unknown };
-  };
-  if (validated.response.allowed !== true)
-    throw new Error(`validate denied the bench Module: ${JSON.stringify(validated.response.status)}`);
-  const updated = (await post(port, validatePath, updateBody)).json as {
-    response: { allowed: boolean; warnings?: string[] };
-  };
-  if (updated.response.allowed !== true || !updated.response.warnings?.[0]?.startsWith("already invalid"))
-    throw new Error(`the bench update was not ratcheted: ${JSON.stringify(updated.response)}`);
-  const mutated = (await post(port, mutatePath, mutateBody)).json as { response: { patch?: string } };
-  const patch = Buffer.from(mutated.response.patch ?? "", "base64").toString();
-  if (!patch.includes("/spec/helm/releaseName"))
-    throw new Error(`mutate did not set a release name: ${patch}`);
-}
-
-const scenarios = [
-  { scenario: "validate", path: validatePath, body: validateBody, workers: 1, configCache: true },
-  { scenario: "mutate", path: mutatePath, body: mutateBody, workers: 1, configCache: true },
-  { scenario: "update, ratcheted", path: validatePath, body: updateBody, workers: 1, configCache: true },
-  {
-    scenario: "validate, config validator cache off",
-    path: validatePath,
-    body: validateBody,
-    workers: 1,
-    configCache: false,
-  },
-  { scenario: "validate, 2 workers", path: validatePath, body: validateBody, workers: 2, configCache: true },
-  { scenario: "mutate, 2 workers", path: mutatePath, body: mutateBody, workers: 2, configCache: true },
-];
-
-const ceiling = await startCeiling();
-const rows: Row[] = [];
-const servers = new Map<string, Server>();
-try {
   for (const scenario of scenarios) {
-    const key = `${scenario.workers}/${scenario.configCache}`;
-    let server = servers.get(key);
-    if (!server) {
-      server = await startModuleAdmission(scenario.workers, scenario.configCache);
-      await checkAnswers(server.port);
-      // Warm-up: let the JIT see the hot path before measuring.
-      await load(server.port, scenario.path, scenario.body);
-      servers.set(key, server);
+    const problem = scenario.expect(await post(ca, scenario.server().port, scenario.path, scenario.body));
+    if (problem) throw new Error(`${scenario.id}: ${problem}`);
+    // Warm-up: the JIT has seen the hot path before anything is measured.
+    await cpuPerReview(scenario, Math.max(100, reviews / 5));
+  }
+  // Each scenario's measurement is paired with a floor measurement just before it, so that both see the
+  // same machine load; the ratio of each pair is the robust figure, its median over rounds the result.
+  const floorScenario = scenarios.find((scenario) => scenario.id === "floor") as Scenario;
+  const others = scenarios.filter((scenario) => scenario !== floorScenario);
+  const micros: Record<string, number[]> = Object.fromEntries(scenarios.map((s) => [s.id, []]));
+  const ratios: Record<string, number[]> = Object.fromEntries(scenarios.map((s) => [s.id, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = others.map((_, i) => others[(i + round) % others.length] as Scenario);
+    for (const scenario of order) {
+      const floor = await cpuPerReview(floorScenario, reviews);
+      const measured = await cpuPerReview(scenario, reviews);
+      micros.floor?.push(floor);
+      ratios.floor?.push(1);
+      micros[scenario.id]?.push(measured);
+      ratios[scenario.id]?.push(measured / floor);
     }
-    const base = await load(ceiling.port, scenario.path, scenario.body);
-    const measured = await load(server.port, scenario.path, scenario.body);
-    const row: Row = {
-      scenario: scenario.scenario,
-      workers: scenario.workers,
-      configCache: scenario.path === validatePath ? scenario.configCache : null,
-      ...measured,
-      ceilingRequestsPerSecond: base.requestsPerSecond,
-      ratio: measured.requestsPerSecond / base.requestsPerSecond,
-    };
-    rows.push(row);
     process.stderr.write(
-      `${row.scenario}: ${Math.round(row.requestsPerSecond)} req/s, ratio ${row.ratio.toFixed(2)}\n`,
+      `round ${round + 1}/${rounds}: ${others.map((s) => `${s.id} ${micros[s.id]?.at(-1)?.toFixed(0)} µs (${ratios[s.id]?.at(-1)?.toFixed(2)}×)`).join(", ")}\n`,
     );
   }
-  const soak = await runSoak(servers.get("1/true") as Server);
-  report(rows, soak);
-} finally {
-  await Promise.all([ceiling.stop(), ...[...servers.values()].map((server) => server.stop())]);
-}
-
-/** A fixed rate of mixed validate and mutate requests; resident memory near the start and at the end. */
-async function runSoak(server: Server) {
-  const rssBytes = () => {
-    const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) * 1024;
-  };
-  // Start is measured a tenth into the soak, once the heap has settled at the soak's rate.
-  let startRss = 0;
-  const settled = setTimeout(() => {
-    startRss = rssBytes();
-  }, soakSeconds * 100);
-  const result = await autocannon({
-    url: `https://127.0.0.1:${server.port}`,
-    connections: 10,
-    overallRate: soakRate,
-    duration: soakSeconds,
-    requests: [
-      {
-        method: "POST",
-        path: validatePath,
-        headers: { "content-type": "application/json" },
-        body: validateBody,
-      },
-      { method: "POST", path: mutatePath, headers: { "content-type": "application/json" }, body: mutateBody },
-    ],
+  const rows = scenarios.map((scenario) => {
+    const cpu = micros[scenario.id] as number[];
+    const paired = ratios[scenario.id] as number[];
+    return {
+      id: scenario.id,
+      scenario: scenario.label,
+      cpuMicrosPerReview: median(cpu),
+      cpuMicrosRange: [Math.min(...cpu), Math.max(...cpu)],
+      ratioToFloor: median(paired),
+      ratioRange: [Math.min(...paired), Math.max(...paired)],
+      target: targets.ratio[scenario.id] ?? null,
+    };
   });
-  clearTimeout(settled);
-  const endRss = rssBytes();
-  return {
-    seconds: soakSeconds,
-    rate: soakRate,
-    requests: result.requests.total,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    startRssMiB: startRss / 2 ** 20,
-    endRssMiB: endRss / 2 ** 20,
-    growth: endRss / startRss - 1,
-  };
+  if (flags.only) {
+    process.stdout.write(`\n${cpuTable(rows)}\n`);
+  } else {
+    await latencyAndSoak(rows);
+  }
+} finally {
+  await Promise.all(Object.values(servers).map((running) => running.stop()));
 }
 
-function report(rows: Row[], soak: Awaited<ReturnType<typeof runSoak>>) {
-  const primary = rows.filter((row) => row.workers === 1 && row.configCache !== false);
-  const met = {
-    ratio: primary.every((row) => row.ratio >= targets.minRatio),
-    p99: primary.every((row) => row.p99Ms <= targets.maxP99Ms),
-    noErrors:
-      rows.every((row) => row.errors === 0 && row.non2xx === 0) && soak.errors === 0 && soak.non2xx === 0,
-    flatMemory: Math.abs(soak.growth) <= targets.maxRssGrowth,
+type Row = {
+  id: string;
+  scenario: string;
+  cpuMicrosPerReview: number;
+  cpuMicrosRange: number[];
+  ratioToFloor: number;
+  ratioRange: number[];
+  target: number | null;
+};
+
+async function latencyAndSoak(rows: Row[]) {
+  // p99 at a fixed rate: floor and module-admission (validate) alternately, twice each.
+  const latency = {
+    floor: [] as { p50Ms: number; p99Ms: number }[],
+    moduleAdmission: [] as { p50Ms: number; p99Ms: number }[],
   };
+  const floor = servers.floor as BenchServer;
+  const moduleAdmission = servers["module-admission"] as BenchServer;
+  for (let round = 0; round < (smoke ? 1 : 2); round++) {
+    latency.floor.push(await p99(floor, [{ path: validatePath, body: validateBody }]));
+    latency.moduleAdmission.push(await p99(moduleAdmission, [{ path: validatePath, body: validateBody }]));
+  }
+  const latencyRow = {
+    rate,
+    seconds: latencySeconds,
+    connections,
+    floorP99Ms: median(latency.floor.map((run) => run.p99Ms)),
+    moduleAdmissionP99Ms: median(latency.moduleAdmission.map((run) => run.p99Ms)),
+    runs: latency,
+    ratio: 0,
+    target: targets.p99Ratio,
+  };
+  latencyRow.ratio = latencyRow.moduleAdmissionP99Ms / latencyRow.floorP99Ms;
+  const soakResult = await soak(moduleAdmission);
+  report(rows, latencyRow, soakResult);
+}
+
+function cpuTable(rows: Row[]): string {
+  return [
+    "| server | CPU per review µs (range) | × floor (range) | target |",
+    "|---|---:|---:|---:|",
+    ...rows.map(
+      (row) =>
+        `| ${row.scenario} | ${row.cpuMicrosPerReview.toFixed(0)} (${row.cpuMicrosRange.map((v) => v.toFixed(0)).join("–")}) | ${row.ratioToFloor.toFixed(2)} (${row.ratioRange.map((v) => v.toFixed(2)).join("–")}) | ${row.target === null ? "" : `≤ ${row.target}`} |`,
+    ),
+  ].join("\n");
+}
+
+function report(
+  rows: Row[],
+  latency: { floorP99Ms: number; moduleAdmissionP99Ms: number; ratio: number },
+  soakResult: Awaited<ReturnType<typeof soak>>,
+) {
+  const met = {
+    ratios: rows.every((row) => row.target === null || row.ratioToFloor <= row.target),
+    p99: latency.ratio <= targets.p99Ratio,
+    heap: Math.abs(soakResult.heapGrowth) <= targets.heapGrowth,
+    rss: Math.abs(soakResult.rssGrowth) <= targets.rssGrowth,
+    noFailures: soakResult.failed === 0,
+  };
+  const table = cpuTable(rows);
+  const fmt = (n: number) => n.toFixed(1);
+  process.stdout.write(
+    `\n${table}\n\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
+      `soak: ${soakResult.rate} reviews/s for ${soakResult.seconds} s, ${soakResult.requests} reviews, ${soakResult.failed} failed; heap after GC ${soakResult.heapAfterGcMiB.map(fmt).join(" → ")} MiB (${(soakResult.heapGrowth * 100).toFixed(1)}%), RSS ${soakResult.rssMiB.map(fmt).join(" → ")} MiB (${(soakResult.rssGrowth * 100).toFixed(1)}%)\n` +
+      `${rounds} rounds of ${reviews} reviews on ${connections} connections; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")} on ${cpus().length} CPUs\n` +
+      `targets: ratios ${met.ratios ? "met" : "MISSED"}, p99 ${met.p99 ? "met" : "MISSED"}, heap ${met.heap ? "met" : "MISSED"}, RSS ${met.rss ? "met" : "MISSED"}, no failures ${met.noFailures ? "met" : "MISSED"}\n`,
+  );
   const machine = {
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model,
     node: process.version,
-    loadAverage: loadavg(),
+    loadAverageAtEnd: loadavg(),
   };
-  const table = [
-    "| scenario | req/s | p50 ms | p99 ms | ceiling req/s | ratio |",
-    "|---|---:|---:|---:|---:|---:|",
-    ...rows.map(
-      (row) =>
-        `| ${row.scenario} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ${Math.round(row.ceilingRequestsPerSecond)} | ${row.ratio.toFixed(2)} |`,
-    ),
-  ].join("\n");
-  const soakLine = `soak: ${soak.rate} req/s for ${soak.seconds} s, ${soak.requests} requests, ${soak.errors + soak.non2xx} failed; RSS ${soak.startRssMiB.toFixed(1)} MiB → ${soak.endRssMiB.toFixed(1)} MiB (${(soak.growth * 100).toFixed(1)}%)`;
-  process.stdout.write(
-    `\n${table}\n\n${soakLine}\nconnections ${connections}, ${duration} s per run; load average at the end ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(
-        " ",
-      )} on ${machine.cpus} CPUs\ntargets (1 worker, validate and mutate): ratio ≥ ${targets.minRatio} ${met.ratio ? "met" : "MISSED"}, p99 ≤ ${targets.maxP99Ms} ms ${met.p99 ? "met" : "MISSED"}; no failed requests ${met.noErrors ? "met" : "MISSED"}; RSS flat within 10% ${met.flatMemory ? "met" : "MISSED"}\n`,
-  );
   writeFileSync(
     flags.out,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, connections, durationSeconds: duration, targets, met, rows, soak }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, reviews, connections }, targets, met, rows, latency, soak: soakResult }, null, 2)}\n`,
   );
 }

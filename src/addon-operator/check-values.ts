@@ -25,7 +25,7 @@ export function checkValues(
   rootName: string,
   options: CheckOptions = {},
 ): Violation[] {
-  const closed = closeSchema(schema);
+  const closed = closedSchema(schema);
   const effective = effectiveValues(values, closed);
   const rules = options.rules ?? "state";
   try {
@@ -36,4 +36,18 @@ export function checkValues(
     return [{ kind: "forbidden", path: [], message: `addon-operator refuses the values: ${error.message}` }];
   }
   return validateValues(effective, closed, rootName);
+}
+
+/**
+ * Closing a schema walks all of it: done once per schema object (the webhook's schema store keeps its
+ * schemas until their files change), not on every review. Schemas are never changed after loading.
+ */
+const closedSchemas = new WeakMap<Schema, Schema>();
+function closedSchema(schema: Schema): Schema {
+  let closed = closedSchemas.get(schema);
+  if (!closed) {
+    closed = closeSchema(schema);
+    closedSchemas.set(schema, closed);
+  }
+  return closed;
 }

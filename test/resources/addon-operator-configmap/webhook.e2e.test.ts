@@ -103,6 +103,8 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
       "001-some-module/openapi/config-values.yaml": someModuleSchema,
       "002-guarded/openapi/config-values.yaml": guardedSchema,
       "003-no-schema/Chart.yaml": { name: "no-schema", version: "0.0.1" },
+      // A file beside the modules, as deckhouse's modules/README.md: not a module, and no crash.
+      "README.md": "# modules\n",
     });
     const globalHooksDir = writeTree({ "openapi/config-values.yaml": globalSchema });
     const kind = addonOperatorConfigMapKind({

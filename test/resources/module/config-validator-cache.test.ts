@@ -7,6 +7,7 @@ import {
   cacheBytesLimit,
   configValidator,
   configValidatorCacheBytes,
+  sameJson,
   setConfigValidatorCache,
 } from "../../../src/resources/module/config-validator-cache.js";
 import { validateConfigValues } from "../../../src/resources/module/config-values-rules.js";
@@ -68,5 +69,21 @@ describe("cached config validators", () => {
     const before = configValidatorCacheBytes();
     assert.deepEqual(configValidator(huge).validateValues({ x: "y" }), []);
     assert.equal(configValidatorCacheBytes(), before, "a schema over a quarter of the bound is not kept");
+  });
+});
+
+describe("sameJson", () => {
+  const json = fc.jsonValue();
+  it("agrees with comparing JSON texts, key order included", () => {
+    fc.assert(
+      fc.property(json, json, (a, b) => {
+        assert.equal(sameJson(a, b), JSON.stringify(a) === JSON.stringify(b));
+        assert.equal(sameJson(a, structuredClone(a)), true);
+      }),
+      { numRuns: 2000 },
+    );
+    assert.equal(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 }), false);
+    assert.equal(sameJson([1, [2]], [1, [2]]), true);
+    assert.equal(sameJson({ 0: "x" }, ["x"]), false);
   });
 });

@@ -1,0 +1,31 @@
+import { readFileSync } from "node:fs";
+
+/** Kernel clock ticks per second (`getconf CLK_TCK`): 100 on every Linux this runs on. */
+const ticksPerSecond = 100;
+
+/**
+ * CPU seconds a process has used so far, all its threads (TLS, GC, libuv pool) included: utime + stime
+ * from /proc/<pid>/stat (fields 14 and 15; the command name in field 2 may contain spaces and brackets).
+ */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // fields[0] is field 3 (state): utime is field 14, stime field 15.
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The value below which `fraction` of the values lie (nearest rank). */
+export function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN
+  );
+}

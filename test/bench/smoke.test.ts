@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { promisify } from "node:util";
+
+/** `npm run bench -- --smoke`: the benchmark still runs end to end (figures from so short a run mean nothing). */
+describe("npm run bench --smoke", () => {
+  it("measures every server and scenario, the p99 at a fixed rate and the soak, and writes results", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "bench-smoke-")), "results.json");
+    await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "bench/run.ts", "--smoke", "--out", out],
+      {
+        maxBuffer: 1 << 20,
+      },
+    );
+    const results = JSON.parse(readFileSync(out, "utf8"));
+    assert.equal(results.smoke, true);
+    assert.deepEqual(
+      results.rows.map((row: { id: string }) => row.id),
+      ["bare", "floor", "express", "validate", "mutate", "update", "moduletemplate", "configmap"],
+    );
+    for (const row of results.rows) assert.ok(row.cpuMicrosPerReview > 0, `${row.id} used no CPU`);
+    assert.equal(results.rows.find((row: { id: string }) => row.id === "floor").ratioToFloor, 1);
+    assert.ok(results.latency.floorP99Ms > 0 && results.latency.moduleAdmissionP99Ms > 0);
+    assert.equal(results.soak.failed, 0);
+    assert.ok(
+      results.soak.heapAfterGcMiB.every((mib: number) => mib > 0),
+      "the server reports its heap after GC",
+    );
+  });
+});
