@@ -88,3 +88,28 @@ function isSchema(value: unknown): value is JsonSchema {
 export function withoutKeys(node: JsonSchema, predicate: (key: string) => boolean): JsonSchema {
   return Object.fromEntries(Object.entries(node).filter(([key]) => !predicate(key)));
 }
+
+/**
+ * The node without `required` entries for properties that have a `default` (their own, or their
+ * `$ref` target's in `defs`): the API server fills those in before anything checks the object, so a
+ * manifest, and an object a webhook is shown without a CRD in front of it, may lack them.
+ */
+export function withoutDefaultedRequired(
+  node: JsonSchema,
+  defs: Record<string, JsonSchema> = {},
+): JsonSchema {
+  if (!Array.isArray(node.required)) return node;
+  const properties = (node.properties ?? {}) as Record<string, JsonSchema>;
+  const defaultOf = (property: JsonSchema | undefined) => {
+    const ref =
+      typeof property?.$ref === "string" ? defs[property.$ref.replace(/^#\/\$defs\//, "")] : undefined;
+    return property?.default ?? ref?.default;
+  };
+  const required = (node.required as string[]).filter((key) => defaultOf(properties[key]) === undefined);
+  // Rebuilt in the same key order, so that a generated file changes only where a field did.
+  return Object.fromEntries(
+    Object.entries(node).flatMap(([key, value]) =>
+      key !== "required" ? [[key, value]] : required.length > 0 ? [[key, required]] : [],
+    ),
+  );
+}

@@ -29,13 +29,18 @@ function validateModule(object: unknown, extraRules: (module: Module) => FieldEr
   if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
   const module = object as Module;
   const config = configValidator(module.config ?? []);
+  const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
+  const values = config.validateValues(module.spec.config ?? {}, source);
   const errors = [
-    ...config.schemaErrors,
+    ...config.schema.errors,
     ...validateSpec(module.spec),
-    ...config.validateValues(module.spec.config ?? {}),
+    ...values.errors,
     ...extraRules(module),
   ];
-  return { errors, warnings: [...unknown, ...moduleWarnings(module)] };
+  return {
+    errors,
+    warnings: [...unknown, ...config.schema.warnings, ...values.warnings, ...moduleWarnings(module)],
+  };
 }
 
 export interface ModuleKindDependencies {

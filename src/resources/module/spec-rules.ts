@@ -1,4 +1,4 @@
-import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { ChartSource, HelmModule, ModuleSpec } from "../../generated/module.js";
 import {
@@ -14,25 +14,47 @@ const helmPath = specPath.child("helm");
 export function validateSpec(spec: ModuleSpec): FieldErrorList {
   const errors: FieldErrorList = [];
   if (spec.helm && spec.custom) {
-    errors.push(fieldError.forbidden(specPath.child("custom"), "may not be set together with spec.helm"));
+    errors.push(
+      ...byRule("module.source", [
+        fieldError.forbidden(specPath.child("custom"), "may not be set together with spec.helm"),
+      ]),
+    );
   } else if (!spec.helm && !spec.custom) {
-    errors.push(fieldError.required(specPath, "exactly one of spec.helm or spec.custom must be set"));
+    const detail =
+      "exactly one of spec.helm or spec.custom must be set (spec.source is the operator's old API)";
+    errors.push(...byRule("module.source", [fieldError.required(specPath, detail)]));
   }
   if (spec.helm) errors.push(...validateHelm(spec.helm));
+  // The operator's CRD admits "", but no container runs without an image.
+  if (spec.custom && spec.custom.image.trim() === "") {
+    errors.push(
+      ...byRule("module.custom-image", [
+        fieldError.required(specPath.child("custom").child("image"), "no container can run without an image"),
+      ]),
+    );
+  }
   return errors;
 }
 
 function validateHelm(helm: HelmModule): FieldErrorList {
-  const errors = validateChartSource(helm.chart);
+  const errors = byRule("module.chart-source", validateChartSource(helm.chart));
   if (helm.releaseName !== undefined) {
     for (const problem of dns1035LabelProblems(helm.releaseName, helmReleaseNameMaxLength)) {
-      errors.push(fieldError.invalid(helmPath.child("releaseName"), helm.releaseName, problem));
+      errors.push(
+        ...byRule("module.release-name", [
+          fieldError.invalid(helmPath.child("releaseName"), helm.releaseName, problem),
+        ]),
+      );
     }
   }
   if (helm.existingRelease) {
     const name = helm.existingRelease.name;
     for (const problem of helmReleaseNameProblems(name)) {
-      errors.push(fieldError.invalid(helmPath.child("existingRelease").child("name"), name, problem));
+      errors.push(
+        ...byRule("module.existing-release-name", [
+          fieldError.invalid(helmPath.child("existingRelease").child("name"), name, problem),
+        ]),
+      );
     }
   }
   return errors;

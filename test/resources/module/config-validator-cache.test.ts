@@ -30,8 +30,13 @@ describe("cached config validators", () => {
           const integer = schema[index]?.integer;
           if (integer) integer.max = max;
           const validator = configValidator(schema);
-          assert.deepEqual(validator.schemaErrors, validateConfigSchema(schema));
-          assert.deepEqual(validator.validateValues(config), validateConfigValues(schema, config));
+          assert.deepEqual(validator.schema, validateConfigSchema(schema));
+          for (const source of ["helm", "custom"] as const) {
+            assert.deepEqual(
+              validator.validateValues(config, source),
+              validateConfigValues(schema, config, source),
+            );
+          }
         }),
         { numRuns: 300 },
       );
@@ -43,15 +48,18 @@ describe("cached config validators", () => {
     const schema = items();
     const before = configValidator(schema);
     (schema[1] as ConfigItem).integer = { min: 0, max: 1 };
-    assert.deepEqual(configValidator(items()).validateValues({ replicas: 3 }), []);
-    assert.equal(before.validateValues({ replicas: 3 }).length, 0);
-    assert.equal(configValidator(schema).validateValues({ replicas: 3 }).length, 1);
+    assert.deepEqual(configValidator(items()).validateValues({ replicas: 3 }, "helm").errors, []);
+    assert.equal(before.validateValues({ replicas: 3 }, "helm").errors.length, 0);
+    assert.equal(configValidator(schema).validateValues({ replicas: 3 }, "helm").errors.length, 1);
   });
 
   it("stay right beyond the cache's bound", () => {
     for (let max = 0; max < 600; max++) {
       const schema: ConfigItem[] = [{ name: "N", alias: "n", integer: { max } }];
-      assert.equal(configValidator(schema).validateValues({ n: 300 }).length, max < 300 ? 1 : 0);
+      assert.equal(
+        configValidator(schema).validateValues({ n: 300 }, "helm").errors.length,
+        max < 300 ? 1 : 0,
+      );
     }
   });
 });
