@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { isDeepStrictEqual } from "node:util";
 import { describe, it } from "node:test";
+import { isDeepStrictEqual } from "node:util";
 import { load } from "js-yaml";
 
 type Schema = Record<string, any>;
@@ -57,7 +57,8 @@ function differences(our: Schema, their: Schema): string[] {
     }
     for (const keyword of keywords) {
       const [u, v] = [normalise(keyword, x[keyword]), normalise(keyword, y[keyword])];
-      if (!isDeepStrictEqual(u, v)) found.push(`${path || "."} ${keyword}: ${JSON.stringify(u)} ≠ ${JSON.stringify(v)}`);
+      if (!isDeepStrictEqual(u, v))
+        found.push(`${path || "."} ${keyword}: ${JSON.stringify(u)} ≠ ${JSON.stringify(v)}`);
     }
   }
   return found.sort();
@@ -69,7 +70,9 @@ function compare(ourCrd: Schema, theirCrd: Schema, allowed: Record<string, strin
   assert.equal(ourVersion.name, theirVersion.name);
   assert.deepEqual(ourVersion.subresources, theirVersion.subresources);
   const columns = (version: Schema) =>
-    (version.additionalPrinterColumns ?? []).map((c: Schema) => JSON.stringify([c.name, c.type, c.format, c.jsonPath]));
+    (version.additionalPrinterColumns ?? []).map((c: Schema) =>
+      JSON.stringify([c.name, c.type, c.format, c.jsonPath]),
+    );
   const extraColumns = columns(ourVersion).filter((c: string) => !columns(theirVersion).includes(c));
   assert.deepEqual(
     columns(ourVersion).filter((c: string) => !extraColumns.includes(c)),
@@ -77,7 +80,9 @@ function compare(ourCrd: Schema, theirCrd: Schema, allowed: Record<string, strin
     "the operator's printer columns, in its order",
   );
   const found = differences(ourVersion.schema.openAPIV3Schema, theirVersion.schema.openAPIV3Schema);
-  const unlisted = found.filter((difference) => !Object.keys(allowed).some((key) => difference.startsWith(key)));
+  const unlisted = found.filter(
+    (difference) => !Object.keys(allowed).some((key) => difference.startsWith(key)),
+  );
   assert.deepEqual(unlisted, [], "differences from the operator's CRD that are not listed with a reason");
   const stale = Object.keys(allowed).filter((key) => !found.some((difference) => difference.startsWith(key)));
   assert.deepEqual(stale, [], "listed differences that no longer exist");
@@ -98,5 +103,14 @@ describe("our CRDs against the Forkspacer operator's (v0.1.24), path by path", (
       },
     );
     assert.deepEqual(extra, [JSON.stringify(["Release", "string", undefined, ".spec.helm.releaseName"])]);
+  });
+
+  it("Workspace: the same fields, types, required, minLength, enums and defaults", () => {
+    const extra = compare(
+      ours("workspaces.batch.forkspacer.com.yaml"),
+      operators("batch.forkspacer.com_workspaces.yaml"),
+      {},
+    );
+    assert.deepEqual(extra, []);
   });
 });
