@@ -1,30 +1,77 @@
 import { causeType, describeError, type FieldErrorList, formatFieldError } from "./field-errors.js";
 import { diffToPatch } from "./json-patch.js";
-import { qualifiedKind, type ResourceKind, type Verdict } from "./resource-kind.js";
+import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
+import { qualifiedKind, type ResourceKind, type Validator } from "./resource-kind.js";
 import type { AdmissionRequest, AdmissionResponse } from "./review.js";
+import { applyRuleActions, type RuleActions } from "./rule-actions.js";
 
 /**
  * Turns an AdmissionRequest into an AdmissionResponse for one resource kind: the protocol half of a
  * webhook. It knows the AdmissionReview rules (operations, patches, denial status) and nothing of any
  * kind's fields; those come from the kind's Validator and Defaulter.
  */
-export async function validate(kind: ResourceKind, request: AdmissionRequest): Promise<AdmissionResponse> {
+/** What a deployment sets for every kind alike: rule actions, and who hears of ratcheted updates. */
+export interface ValidateOptions {
+  ruleActions?: RuleActions;
+  /** Called for an UPDATE admitted only because ratcheting spared errors its object has. */
+  onRatcheted?: (kind: ResourceKind) => void;
+}
+
+export async function validate(
+  kind: ResourceKind,
+  request: AdmissionRequest,
+  options: ValidateOptions = {},
+): Promise<AdmissionResponse> {
   const gate = admitWithoutRules(kind, request);
   if (gate) return gate;
   if (!kind.validator) return { uid: request.uid, allowed: true };
-  const verdict: Verdict = await kind.validator.validate(request.object, request);
-  if (request.operation === "UPDATE" && kind.validator.validateTransition) {
-    const transition = await kind.validator.validateTransition(request.oldObject, request.object, request);
-    verdict.errors = [...verdict.errors, ...transition.errors];
-    verdict.warnings = [...verdict.warnings, ...transition.warnings];
-  }
+  const verdict = await judge(kind.validator as Validator<unknown>, request, options.ruleActions);
   const warnings = verdict.warnings.length > 0 ? { warnings: verdict.warnings } : {};
-  if (verdict.errors.length === 0) return { uid: request.uid, allowed: true, ...warnings };
+  if (verdict.errors.length === 0) {
+    if (verdict.spared.length > 0) options.onRatcheted?.(kind);
+    return { uid: request.uid, allowed: true, ...warnings };
+  }
   return {
     uid: request.uid,
     allowed: false,
     status: invalidStatus(kind, request, verdict.errors),
     ...warnings,
+  };
+}
+
+/**
+ * Every rule of the kind, with rule actions applied, and on UPDATE ratcheted: state errors the old
+ * object already had warn instead of denying; update-only rules always deny.
+ */
+async function judge(
+  validator: Validator<unknown>,
+  request: AdmissionRequest,
+  ruleActions: RuleActions | undefined,
+): Promise<RatchetedVerdict> {
+  const state = await validator.validate(request.object, request);
+  const stateActions = applyRuleActions(state.errors, ruleActions);
+  if (request.operation !== "UPDATE") {
+    return {
+      errors: stateActions.errors,
+      warnings: [...state.warnings, ...stateActions.warnings],
+      spared: [],
+    };
+  }
+  const ratcheted = await ratchetUpdate(validator, request, stateActions.errors);
+  const transition = validator.validateTransition
+    ? await validator.validateTransition(request.oldObject, request.object, request)
+    : { errors: [], warnings: [] };
+  const transitionActions = applyRuleActions(transition.errors, ruleActions);
+  return {
+    errors: [...ratcheted.errors, ...transitionActions.errors],
+    warnings: [
+      ...state.warnings,
+      ...stateActions.warnings,
+      ...ratcheted.warnings,
+      ...transition.warnings,
+      ...transitionActions.warnings,
+    ],
+    spared: ratcheted.spared,
   };
 }
 

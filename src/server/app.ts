@@ -7,6 +7,7 @@ import {
   parseAdmissionReview,
   reviewResponse,
 } from "../admission/review.js";
+import type { RuleActions } from "../admission/rule-actions.js";
 import type { Logger } from "./log.js";
 import type { WebhookMetrics } from "./metrics.js";
 import { readBody } from "./read-body.js";
@@ -22,6 +23,8 @@ export interface AppOptions {
   /** True once shutdown has begun: /readyz fails and every response closes its connection. */
   isDraining?: () => boolean;
   metrics?: WebhookMetrics;
+  /** `--rule-action`: rules whose errors warn or are off instead of denying. */
+  ruleActions?: RuleActions;
 }
 
 type Review = (
@@ -43,9 +46,14 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
  */
 export function createApp(options: AppOptions): RequestListener {
   const routes = new Map<string, Route>();
+  const validateOptions = {
+    ruleActions: options.ruleActions,
+    onRatcheted: (kind: ResourceKind) => options.metrics?.ratcheted(kind.kind),
+  };
+  const validateWithOptions: Review = (kind, request) => validate(kind, request, validateOptions);
   for (const kind of options.kinds) {
     for (const { verb, path } of webhooksOf(kind)) {
-      routes.set(path, { kind, review: verb === "mutate" ? mutate : validate });
+      routes.set(path, { kind, review: verb === "mutate" ? mutate : validateWithOptions });
     }
   }
   return (req, res) => {

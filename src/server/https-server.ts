@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { ResourceKind } from "../admission/resource-kind.js";
+import type { RuleActions } from "../admission/rule-actions.js";
 import { createApp } from "./app.js";
 import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";
@@ -18,6 +19,7 @@ export interface ServeOptions {
   log: Logger;
   isReady?: () => boolean;
   metrics?: WebhookMetrics;
+  ruleActions?: RuleActions;
   /** After SIGTERM: how long to keep answering (with `Connection: close`) before refusing new connections. */
   drainMs?: number;
   /** After SIGTERM: how long until connections still open are cut and shutdown completes. */
@@ -52,6 +54,7 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
     isReady: options.isReady,
     isDraining: () => draining,
     metrics: options.metrics,
+    ruleActions: options.ruleActions,
   });
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
   const server = createServer(

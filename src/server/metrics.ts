@@ -35,6 +35,13 @@ export class WebhookMetrics {
     registers: [this.registry],
   });
 
+  private readonly ratchetedUpdates = new Counter({
+    name: "module_admission_ratcheted_total",
+    help: "Updates admitted only because ratcheting spared errors the stored object already had (or housekeeping updates of invalid objects), by kind.",
+    labelNames: ["kind"],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -49,6 +56,11 @@ export class WebhookMetrics {
       inFlight.dec();
       this.requests.labels(webhook, String(code)).inc();
     };
+  }
+
+  /** One update admitted only because of ratcheting: its object breaks today's rules. */
+  ratcheted(kind: string): void {
+    this.ratchetedUpdates.labels(kind).inc();
   }
 
   /** One denial: each distinct cause type counts once. */

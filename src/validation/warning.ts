@@ -1,4 +1,2 @@
-/** Fits a warning into the 120 characters the API server allows (it drops longer ones). */
-export function fitWarning(text: string): string {
-  return text.length <= 120 ? text : `${text.slice(0, 117)}...`;
-}
+// The protocol layer words warnings too (ratcheting, rule actions); the one definition lives there.
+export { fitWarning } from "../admission/warning.js";

@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { isMap } from "../../addon-operator/schema.js";
+import { formatFieldError } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
@@ -53,13 +54,14 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     kind: "ConfigMap",
     paths: { validate: "/validate-addon-operator-configmap" },
     validator: {
-      // oldSelf in x-deckhouse-validations needs the stored sections, so the old object comes in here.
-      validate: (object, request) =>
-        review(
-          object,
-          request.operation === "UPDATE" ? (request.oldObject as ConfigMap) : undefined,
-          request,
-        ),
+      validate: (object, request) => review(object, undefined, request),
+      // x-deckhouse-validations that read oldSelf are update-only rules (never ratcheted): their errors
+      // are what the sections' verdict with the stored values adds to the verdict without them.
+      validateTransition: (oldObject, object, request) => {
+        const state = new Set(review(object, undefined, request).errors.map(formatFieldError));
+        const withOld = review(object, oldObject, request).errors;
+        return { errors: withOld.filter((error) => !state.has(formatFieldError(error))), warnings: [] };
+      },
     },
   };
 }

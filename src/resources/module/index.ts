@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
-import type { Module, WorkspaceReference } from "../../generated/module.js";
+import type { Module } from "../../generated/module.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { configValidator } from "./config-validator-cache.js";
@@ -9,11 +9,7 @@ import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
 import { validateSpecUpdate } from "./update-rules.js";
 import { moduleWarnings } from "./warnings.js";
-import {
-  defaultWorkspaceNamespace,
-  validateWorkspaceReference,
-  type WorkspaceLookup,
-} from "./workspace-rules.js";
+import { validateWorkspaceReference, type WorkspaceLookup } from "./workspace-rules.js";
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
 const schemaUrl = new URL("../../../schemas/dist/module.schema.json", import.meta.url);
@@ -58,15 +54,9 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     version: "v1",
     kind: "Module",
     validator: {
-      validate: (module, request) => {
-        // Only a changed reference is checked on UPDATE: a Module whose Workspace has gone must still
-        // accept metadata updates (the operator removing its finalizer), or it could never be deleted.
-        const oldModule =
-          request.operation === "UPDATE" ? (request.oldObject as Module | undefined) : undefined;
-        return validateModule(module, (valid) =>
-          sameWorkspace(oldModule?.spec?.workspace, valid.spec.workspace) ? [] : workspaceRules(valid),
-        );
-      },
+      // A Workspace deleted since the Module was stored fails the old object too, so the protocol
+      // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
+      validate: (module) => validateModule(module, workspaceRules),
       validateTransition: (oldObject, module) => {
         // The API server only stores valid Modules; an old object that is not one (a hand-made review)
         // cannot anchor the update rules, so they are skipped rather than misjudged.
@@ -78,16 +68,6 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     },
     defaulter: { applyDefaults: applyModuleDefaults },
   };
-}
-
-function sameWorkspace(before: WorkspaceReference | undefined, after: WorkspaceReference): boolean {
-  const namespace = (reference: WorkspaceReference) => reference.namespace || defaultWorkspaceNamespace;
-  return (
-    typeof before === "object" &&
-    before !== null &&
-    before.name === after.name &&
-    namespace(before) === namespace(after)
-  );
 }
 
 export const moduleKind: ResourceKind<Module> = createModuleKind();

@@ -1,0 +1,128 @@
+import { isDeepStrictEqual } from "node:util";
+import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
+import type { Validator, Verdict } from "./resource-kind.js";
+import type { AdmissionRequest } from "./review.js";
+import { fitWarning } from "./warning.js";
+
+/**
+ * The identity of a problem for ratcheting: where, what kind, why, and the offending value. A changed
+ * invalid value is a new problem, as in the API server's CRD validation ratcheting (KEP-4008), which
+ * spares only values the update left unchanged.
+ */
+function problemKey(error: FieldError): string {
+  return JSON.stringify([error.field, error.type, error.detail ?? "", "value" in error ? error.value : null]);
+}
+
+/** The steps of a rendered field path: `config[0].option`, `metadata.labels[app.kubernetes.io/name]`. */
+function pathSteps(field: string): string[] {
+  return [...field.matchAll(/\[([^\]]*)\]|([^.[\]]+)/g)].map((match) => match[1] ?? match[2] ?? "");
+}
+
+/**
+ * The value at a field path, or at the deepest part of it that exists as such (a path into a YAML
+ * string, or to a missing field, ends at its nearest container).
+ */
+export function valueAt(object: unknown, field: string): unknown {
+  let value = object;
+  for (const step of pathSteps(field)) {
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, step)) return value;
+    value = (value as Record<string, unknown>)[step];
+  }
+  return value;
+}
+
+/**
+ * The errors of the new object split into those the update introduced and those it did not: an error
+ * is old when the old object had the same one (field, type, detail, offending value) and the update
+ * left the value at its field unchanged, as KEP-4008 spares only unchanged values.
+ */
+export function splitByOld(
+  errors: FieldErrorList,
+  oldErrors: FieldErrorList,
+  object: unknown,
+  oldObject: unknown,
+): { introduced: FieldErrorList; preexisting: FieldErrorList } {
+  // A multiset: each problem the old object had spares one occurrence in the new one.
+  const spare = new Map<string, number>();
+  for (const error of oldErrors) spare.set(problemKey(error), (spare.get(problemKey(error)) ?? 0) + 1);
+  const introduced: FieldErrorList = [];
+  const preexisting: FieldErrorList = [];
+  for (const error of errors) {
+    const key = problemKey(error);
+    const left = spare.get(key) ?? 0;
+    if (left > 0 && isDeepStrictEqual(valueAt(object, error.field), valueAt(oldObject, error.field))) {
+      spare.set(key, left - 1);
+      preexisting.push(error);
+    } else {
+      introduced.push(error);
+    }
+  }
+  return { introduced, preexisting };
+}
+
+type KubeObject = { metadata?: { deletionTimestamp?: unknown } } & Record<string, unknown>;
+
+const isObject = (value: unknown): value is KubeObject =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * An update no state rule may deny: one that changes only `metadata` (finalizers, labels, annotations,
+ * owner references, managed fields) or `status`, or one to an object being deleted. Controllers make
+ * these updates to objects they must be able to finish with, whatever today's rules say of them.
+ */
+export function isHousekeeping(object: unknown, oldObject: unknown): boolean {
+  if (!isObject(object) || !isObject(oldObject)) return false;
+  if (object.metadata?.deletionTimestamp || oldObject.metadata?.deletionTimestamp) return true;
+  const { metadata: _m, status: _s, ...content } = object;
+  const { metadata: _om, status: _os, ...oldContent } = oldObject;
+  return isDeepStrictEqual(content, oldContent);
+}
+
+/** The UPDATE verdict, ratcheted: what denies, what is shown, and whether ratcheting spared anything. */
+export interface RatchetedVerdict extends Verdict {
+  /** Errors of the new object's state that do not deny this update (the old object had them, or housekeeping). */
+  spared: FieldErrorList;
+}
+
+/**
+ * Ratcheting, once for every kind: on UPDATE, `validate` runs on the old object too, and a problem the
+ * old object already had does not deny; it comes back as a warning. Update-only rules
+ * (`validateTransition`) are never ratcheted. `stateErrors` are the new object's state errors as they
+ * stand after rule actions; the old object's are computed here.
+ */
+export async function ratchetUpdate(
+  validator: Validator<unknown>,
+  request: AdmissionRequest,
+  stateErrors: FieldErrorList,
+): Promise<RatchetedVerdict> {
+  if (stateErrors.length === 0) return { errors: [], warnings: [], spared: [] };
+  const oldErrors = await oldStateErrors(validator, request);
+  const { introduced, preexisting } = splitByOld(stateErrors, oldErrors, request.object, request.oldObject);
+  const warnings = preexisting.map((error) =>
+    fitWarning(`already invalid before this update: ${formatFieldError(error)}`),
+  );
+  if (!isHousekeeping(request.object, request.oldObject)) {
+    return { errors: introduced, warnings, spared: preexisting };
+  }
+  const housekeeping = introduced.map((error) => fitWarning(formatFieldError(error)));
+  return { errors: [], warnings: [...warnings, ...housekeeping], spared: stateErrors };
+}
+
+/**
+ * The old object judged as it would be created today (with today's cluster state): the baseline of
+ * what the update did not introduce. An old object that is not an object, or on which the rules fail,
+ * has no baseline; every error then counts as new.
+ */
+async function oldStateErrors(
+  validator: Validator<unknown>,
+  request: AdmissionRequest,
+): Promise<FieldErrorList> {
+  if (!isObject(request.oldObject)) return [];
+  try {
+    const asCreate: AdmissionRequest = { ...request, operation: "CREATE", object: request.oldObject };
+    delete asCreate.oldObject;
+    return (await validator.validate(request.oldObject, asCreate)).errors;
+  } catch {
+    return [];
+  }
+}

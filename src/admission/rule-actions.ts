@@ -1,0 +1,45 @@
+import { type FieldErrorList, formatFieldError } from "./field-errors.js";
+import { fitWarning } from "./warning.js";
+
+/**
+ * What a rule's errors do, as Gatekeeper's enforcementAction and Kyverno's failure action: deny the
+ * request (the default), admit it with the error as a warning, or nothing at all.
+ */
+export type RuleAction = "deny" | "warn" | "off";
+
+/** Actions by rule id (`module.release-name`); a rule not listed denies. */
+export type RuleActions = ReadonlyMap<string, RuleAction>;
+
+const actions: readonly RuleAction[] = ["deny", "warn", "off"];
+const ruleId = /^[a-z0-9]+(-[a-z0-9]+)*\.[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** `ID=deny|warn|off`, as given to `--rule-action`; repeated ids: the last one wins. */
+export function parseRuleActions(texts: readonly string[]): RuleActions {
+  const parsed = new Map<string, RuleAction>();
+  for (const text of texts) {
+    const [id = "", action = "", ...rest] = text.split("=");
+    if (rest.length > 0 || !ruleId.test(id) || !actions.includes(action as RuleAction)) {
+      throw new Error(
+        `--rule-action must be RULE-ID=deny|warn|off with a rule id such as module.release-name, got ${JSON.stringify(text)}`,
+      );
+    }
+    parsed.set(id, action as RuleAction);
+  }
+  return parsed;
+}
+
+/** Errors split by their rule's action: those that still deny, and the warnings of rules set to warn. */
+export function applyRuleActions(
+  errors: FieldErrorList,
+  ruleActions: RuleActions | undefined,
+): { errors: FieldErrorList; warnings: string[] } {
+  if (!ruleActions || ruleActions.size === 0) return { errors, warnings: [] };
+  const denying: FieldErrorList = [];
+  const warnings: string[] = [];
+  for (const error of errors) {
+    const action = (error.rule && ruleActions.get(error.rule)) || "deny";
+    if (action === "deny") denying.push(error);
+    else if (action === "warn") warnings.push(fitWarning(formatFieldError(error)));
+  }
+  return { errors: denying, warnings };
+}
