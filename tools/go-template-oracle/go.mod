@@ -1,0 +1,3 @@
+module module-admission/tools/go-template-oracle
+
+go 1.19
