@@ -7,6 +7,7 @@ import { fitWarning } from "../../validation/warning.js";
 import { configValidator } from "./config-validator-cache.js";
 import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
+import { validateTemplates } from "./template-rules.js";
 import { validateSpecUpdate } from "./update-rules.js";
 import { moduleWarnings } from "./warnings.js";
 import { validateWorkspaceReference, type WorkspaceLookup } from "./workspace-rules.js";
@@ -27,15 +28,23 @@ function validateModule(object: unknown, extraRules: (module: Module) => FieldEr
   const config = configValidator(module.config ?? []);
   const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
   const values = config.validateValues(module.spec.config ?? {}, source);
+  const templates = validateTemplates(module);
   const errors = [
     ...config.schema.errors,
     ...validateSpec(module.spec),
     ...values.errors,
+    ...templates.errors,
     ...extraRules(module),
   ];
   return {
     errors,
-    warnings: [...unknown, ...config.schema.warnings, ...values.warnings, ...moduleWarnings(module)],
+    warnings: [
+      ...unknown,
+      ...config.schema.warnings,
+      ...values.warnings,
+      ...templates.warnings,
+      ...moduleWarnings(module),
+    ],
   };
 }
 
