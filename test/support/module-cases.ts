@@ -232,7 +232,7 @@ export const denialCases: DenialCase[] = [
     name: "option not in values",
     operation: "CREATE",
     object: edit(helmModule, (m) => {
-      m.spec.config!.version = "9";
+      m.spec.config!.version = "9.x";
     }),
     fields: ["spec.config.version"],
   },
@@ -296,5 +296,29 @@ export const denialCases: DenialCase[] = [
       m.spec.custom!.image = "my-registry/custom-app:v2.0.0";
     }),
     fields: ["spec.custom.image"],
+  },
+  {
+    name: "a template calls a function the operator does not have",
+    operation: "CREATE",
+    object: edit(helmModule, (m) => {
+      helm(m).values = [{ raw: { readReplicas: "{{ sub .config.replicas 1 }}" } }];
+    }),
+    fields: ["spec.helm.values[0].raw.readReplicas"],
+  },
+  {
+    name: "a template Go cannot parse",
+    operation: "CREATE",
+    object: edit(helmModule, (m) => {
+      helm(m).namespace = "{{ if .config.metrics }}metrics";
+    }),
+    fields: ["spec.helm.namespace"],
+  },
+  {
+    name: "a template that renders a JSON number into a string field",
+    operation: "CREATE",
+    object: edit(helmModule, (m) => {
+      helm(m).chart.repo!.version = "{{ .config.replicas }}";
+    }),
+    fields: ["spec.helm.chart.repo.version"],
   },
 ];
