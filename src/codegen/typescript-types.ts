@@ -18,6 +18,8 @@ export async function buildTypes(source: SchemaSource): Promise<string> {
   const schema = mapSchemaNodes(optionalDefaults, (node) => {
     const freeForm = node["x-kubernetes-preserve-unknown-fields"] === true;
     const plain = withoutKeys(node, (key) => key.startsWith("x-kubernetes-") || key === "default");
+    // A free-form field without a type holds any JSON value.
+    if (freeForm && plain.type === undefined) return { ...plain, tsType: "unknown" };
     // Objects without declared properties (metadata, free-form values) stay open; the rest are closed.
     if (freeForm || (plain.type === "object" && !plain.properties))
       return { ...plain, additionalProperties: true };

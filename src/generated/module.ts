@@ -374,9 +374,7 @@ export interface HelmOutput {
   /**
    * The output's value. May be a template.
    */
-  value?: {
-    [k: string]: unknown;
-  };
+  value?: unknown;
   valueFrom?: HelmOutputSource;
 }
 /**
