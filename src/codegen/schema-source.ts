@@ -13,6 +13,12 @@ export interface CrdMetadata {
    * `files/crds/` for a template to render, instead of `crds/`, which Helm always installs.
    */
   optional?: boolean;
+  /**
+   * A CRD the chart never installs (generated into `files/crds/` too), while `install-crds` applies
+   * it by default: the Forkspacer operator's kinds, whose CRDs stay the operator's unless a cluster
+   * replaces them with ours on purpose (forkspacer.mode replace).
+   */
+  manual?: boolean;
   names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[] };
   subresources?: Record<string, unknown>;
   additionalPrinterColumns?: Record<string, unknown>[];

@@ -6,7 +6,7 @@ import { load } from "js-yaml";
 type Schema = Record<string, any>;
 const crd = load(
   readFileSync(
-    new URL("../../charts/module-admission/crds/modules.batch.forkspacer.com.yaml", import.meta.url),
+    new URL("../../charts/module-admission/files/crds/modules.batch.forkspacer.com.yaml", import.meta.url),
     "utf8",
   ),
 ) as Schema;

@@ -7,7 +7,8 @@ import { load } from "js-yaml";
 type Schema = Record<string, any>;
 
 const read = (path: string | URL) => load(readFileSync(path, "utf8")) as Schema;
-const ours = (name: string) => read(new URL(`../../charts/module-admission/crds/${name}`, import.meta.url));
+const ours = (name: string) =>
+  read(new URL(`../../charts/module-admission/files/crds/${name}`, import.meta.url));
 // The operator's own CRDs (controller-gen output of forkspacer v0.1.24), read in place.
 const operators = (name: string) => read(new URL(`../../../shared/forkspacer/crds/${name}`, import.meta.url));
 
