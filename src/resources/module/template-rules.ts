@@ -161,24 +161,30 @@ const describe = (kinds: JsonKind[]) => kinds.join(" or ");
 /**
  * Every string value under `value` (map keys are not rendered), with its path and whether it sits in
  * a free-form field (values[].raw, outputs[].value), which keeps whatever type the string decodes to.
+ * Iterative: a deeply nested raw value cannot exhaust the stack.
  */
 function forEachString(
-  value: unknown,
-  path: FieldPath,
+  root: unknown,
+  rootPath: FieldPath,
   visit: (text: string, path: FieldPath, freeForm: boolean) => void,
-  freeForm = false,
 ): void {
-  if (typeof value === "string") visit(value, path, freeForm);
-  else if (Array.isArray(value))
-    value.forEach((item, i) => forEachString(item, path.index(i), visit, freeForm));
-  else if (value !== null && typeof value === "object") {
-    for (const [key, child] of Object.entries(value)) {
+  const stack: [unknown, FieldPath, boolean][] = [[root, rootPath, false]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [value, path, freeForm] = next;
+    if (typeof value === "string") visit(value, path, freeForm);
+    else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], path.index(i), freeForm]);
+    } else if (value !== null && typeof value === "object") {
       const at = path.toString();
-      const free =
-        freeForm ||
-        (key === "raw" && /\.values\[\d+\]$/.test(at)) ||
-        (key === "value" && /\.outputs\[\d+\]$/.test(at));
-      forEachString(child, path.child(key), visit, free);
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i] as [string, unknown];
+        const free =
+          freeForm ||
+          (key === "raw" && /\.values\[\d+\]$/.test(at)) ||
+          (key === "value" && /\.outputs\[\d+\]$/.test(at));
+        stack.push([child, path.child(key), free]);
+      }
     }
   }
 }

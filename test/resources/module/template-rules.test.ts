@@ -109,4 +109,13 @@ describe("templates, as the operator renders them", () => {
     module.spec.helm.namespace = "{{ .config.host }}-{{ randBase62 4 }}";
     assert.deepEqual(validateTemplates(module), { errors: [], warnings: [] });
   });
+
+  it("walks a deeply nested raw value without exhausting the stack", () => {
+    let nested: unknown = "{{ sub 2 1 }}";
+    for (let i = 0; i < 100_000; i++) nested = [nested];
+    const module = helmWith((m) => {
+      m.spec.helm.values = [{ raw: { deep: nested } }];
+    });
+    assert.deepEqual(validateTemplates(module).errors.map((error) => error.rule), ["module.template-function"]);
+  });
 });
