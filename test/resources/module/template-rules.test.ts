@@ -116,6 +116,9 @@ describe("templates, as the operator renders them", () => {
     const module = helmWith((m) => {
       m.spec.helm.values = [{ raw: { deep: nested } }];
     });
-    assert.deepEqual(validateTemplates(module).errors.map((error) => error.rule), ["module.template-function"]);
+    assert.deepEqual(
+      validateTemplates(module).errors.map((error) => error.rule),
+      ["module.template-function"],
+    );
   });
 });
