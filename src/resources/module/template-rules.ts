@@ -5,6 +5,7 @@ import {
   hasTemplate,
   type JsonKind,
   outputJsonKinds,
+  type ParseResult,
   type PrintedValue,
   parseTemplate,
 } from "../../go-template/index.js";
@@ -57,6 +58,30 @@ export function validateTemplates(module: Module): TemplateVerdict {
   return verdict;
 }
 
+/**
+ * Parsed templates by text: Modules made from one chart share their templates, and an object is
+ * validated again on every update. Bounded in entries and in the length of a text kept.
+ */
+const parseCache = new Map<string, ParseResult>();
+const parseCacheLimit = 1024;
+const parseCacheMaxText = 4096;
+
+function parsedTemplate(text: string): ParseResult {
+  const cached = parseCache.get(text);
+  if (cached) {
+    // Most recently used last, so that the least recently used is evicted first.
+    parseCache.delete(text);
+    parseCache.set(text, cached);
+    return cached;
+  }
+  const parsed = parseTemplate(text, { functions: operatorFunctions });
+  if (text.length <= parseCacheMaxText) {
+    if (parseCache.size >= parseCacheLimit) parseCache.delete(parseCache.keys().next().value as string);
+    parseCache.set(text, parsed);
+  }
+  return parsed;
+}
+
 /** What each root key prints: undefined when unknown, null when the operator does not pass it. */
 type Data = {
   config: (alias: string) => PrintedValue;
@@ -100,7 +125,7 @@ function checkTemplate(
   verdict: TemplateVerdict,
 ): void {
   if (!hasTemplate(text)) return;
-  const parsed = parseTemplate(text, { functions: operatorFunctions });
+  const parsed = parsedTemplate(text);
   if (!parsed.ok) {
     const rule = /function ".*" not defined/.test(parsed.error.message)
       ? "module.template-function"
