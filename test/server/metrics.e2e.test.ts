@@ -30,7 +30,8 @@ describe("metrics", () => {
   it("names them as controller-runtime does, counts by webhook and code, and denials by kind and cause", async () => {
     const invalid = helmModule();
     if (invalid.spec.helm) invalid.spec.helm.releaseName = "Bad_Name";
-    invalid.spec.config = { ...invalid.spec.config, replicas: 9, repliacs: 1 };
+    // Two Invalid causes and a Forbidden one (a multipleOptions value); repliacs only warns.
+    invalid.spec.config = { ...invalid.spec.config, replicas: 9, repliacs: 1, features: ["logging"] };
     await server.post(validatePath, admissionReview({ operation: "CREATE", object: helmModule() }));
     await server.post(validatePath, admissionReview({ operation: "CREATE", object: invalid }));
     await server.post(validatePath, "not json");

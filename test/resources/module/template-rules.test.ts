@@ -121,4 +121,13 @@ describe("templates, as the operator renders them", () => {
       ["module.template-function"],
     );
   });
+
+  it("cuts a long warning to 120 characters", () => {
+    const module = helmWith((m) => {
+      m.spec.helm.namespace = `{{.config.${"x".repeat(150)}}}`;
+    });
+    const [warning] = validateTemplates(module).warnings;
+    assert.equal(warning?.length, 120);
+    assert.ok(warning?.endsWith("..."));
+  });
 });
