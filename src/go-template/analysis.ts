@@ -1,8 +1,9 @@
 /**
  * What a parsed template reads and calls, and what its output can be, found without executing it.
- * Dot and variables are followed through `with`, `if`/`with` declarations and `$x := .a.b`; where the
- * data is not known statically (inside `range`, in a `define`d template, a variable bound to a
- * function's result or reassigned), a field read is counted in `unresolvedFields` instead.
+ * Dot and variables are followed through `with`, `if`/`with` declarations, `$x := .a.b` and template
+ * calls; where the data is not known statically (inside `range`, a template called without data or
+ * with a function's result, a variable bound to a function's result or reassigned), a field read is
+ * counted in `unresolvedFields` instead.
  */
 import type { ArgNode, ListItem, ListNode, NumberNode, PipeNode } from "./nodes.js";
 
@@ -76,6 +77,10 @@ class Scope {
 }
 
 class Walker {
+  /** Template calls met so far, with the data each passes: the templates to walk next. */
+  readonly calls: { name: string; dot: Path }[] = [];
+  /** False while walking a template no execution reaches: its reads do not happen. */
+  reading = true;
   readonly result: TemplateAnalysis = {
     fields: [],
     unresolvedFields: 0,
@@ -87,11 +92,11 @@ class Walker {
 
   private field(base: Path, ident: string[], pos: number): Path {
     if (base === null) {
-      this.result.unresolvedFields++;
+      if (this.reading) this.result.unresolvedFields++;
       return null;
     }
     const path = [...base, ...ident];
-    this.result.fields.push({ pos, path });
+    if (this.reading) this.result.fields.push({ pos, path });
     return path;
   }
 
@@ -170,7 +175,7 @@ class Walker {
       case "template":
         output?.push({ kind: "dynamic" });
         this.result.templateCalls.push({ pos: node.pos, name: node.name });
-        if (node.pipe) this.pipe(node.pipe, dot, scope);
+        this.calls.push({ name: node.name, dot: node.pipe ? this.pipe(node.pipe, dot, scope) : null });
         return;
       case "break":
       case "continue":
@@ -196,17 +201,35 @@ function printsAsInt({ text, value }: NumberNode): boolean {
   return !value.isFloat || hexInt || text.startsWith("'") || !/[.eEpP]/.test(text);
 }
 
+/** Walks of a called template with distinct data, at most; then each is walked once with unknown data. */
+const maxTemplateWalks = 32;
+
 /**
- * Analyses the templates of one parse: the top-level one (`name`) runs with the root data as dot
- * and `$`; the others (define, block) with data the analysis cannot know.
+ * Analyses the templates of one parse as execution reaches them: the top-level one (`name`) with the
+ * root data as dot and `$`, each called template (`{{template}}`, `{{block}}`) with the data its call
+ * passes. Templates no execution reaches are walked for their function calls only.
  */
 export function analyzeTrees(trees: ReadonlyMap<string, ListNode>, name: string): TemplateAnalysis {
   const walker = new Walker();
   walker.list(trees.get(name) ?? null, [], new Scope([]), walker.result.output);
+  const walked = new Set<string>();
+  const reached = new Set<string>();
+  for (let i = 0; i < walker.calls.length; i++) {
+    const call = walker.calls[i] as { name: string; dot: Path };
+    const tree = trees.get(call.name);
+    if (tree === undefined) continue;
+    const dot = walked.size < maxTemplateWalks ? call.dot : null;
+    const key = `${call.name}\n${dot === null ? "?" : dot.join(".")}`;
+    if (walked.has(key)) continue;
+    walked.add(key);
+    reached.add(call.name);
+    walker.list(tree, dot, new Scope(dot), null);
+  }
+  walker.reading = false;
   for (const [other, list] of trees) {
     if (other === name) continue;
     walker.result.definedTemplates.push(other);
-    walker.list(list, null, new Scope(null), null);
+    if (!reached.has(other)) walker.list(list, null, new Scope(null), null);
   }
   return walker.result;
 }

@@ -105,9 +105,10 @@ const leftTrimLength = (s: string, from: number) => {
   while (from + n < s.length && isSpace(s.charCodeAt(from + n))) n++;
   return n;
 };
+/** Newlines in s[from, to): a scan of that range only, so that lexing stays linear. */
 const countNewlines = (s: string, from: number, to: number) => {
   let n = 0;
-  for (let i = s.indexOf("\n", from); i >= 0 && i < to; i = s.indexOf("\n", i + 1)) n++;
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) === 10) n++;
   return n;
 };
 
@@ -266,6 +267,9 @@ export class Lexer {
     }
     return true;
   }
+
+  // The state functions, Go's lexText, lexLeftDelim...: static members so that they reach the
+  // lexer's private state; each returns the next state, or null once it has set the item.
 
   static text(l: Lexer): StateFn {
     const x = l.input.indexOf(leftDelim, l.pos);

@@ -51,7 +51,7 @@ function underscoreOK(s: string): boolean {
 }
 
 /** strconv.ParseUint(s, 0, 64); undefined where Go returns an error. */
-export function parseUint(s0: string): bigint | undefined {
+function parseUint(s0: string): bigint | undefined {
   if (s0 === "") return undefined;
   let s = s0;
   let base = 10n;
@@ -82,7 +82,7 @@ export function parseUint(s0: string): bigint | undefined {
 }
 
 /** strconv.ParseInt(s, 0, 64). */
-export function parseInt64(s: string): bigint | undefined {
+function parseInt64(s: string): bigint | undefined {
   if (s === "") return undefined;
   const neg = s[0] === "-";
   const un = parseUint(s[0] === "+" || s[0] === "-" ? s.slice(1) : s);
@@ -95,7 +95,7 @@ const decimalFloat = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?
 const hexFloat = /^([+-]?)0[xX]([0-9a-fA-F_]*)(?:\.([0-9a-fA-F_]*))?[pP]([+-]?[0-9_]+)$/;
 
 /** strconv.ParseFloat(s, 64) for the forms the lexer lets through; undefined on error (overflow included). */
-export function parseFloat64(s: string): number | undefined {
+function parseFloat64(s: string): number | undefined {
   let value: number;
   const hex = hexFloat.exec(s);
   if (hex) {

@@ -32,6 +32,8 @@ export class TemplateParseError extends Error {
     message: string,
     readonly line: number,
     readonly offset: number,
+    /** For `function "x" not defined`: the function's name. */
+    readonly undefinedFunction?: string,
   ) {
     super(message);
   }
@@ -42,7 +44,6 @@ const isEnd = (n: Node): n is EndNode => n.type === "end" || n.type === "else";
 
 interface Shared {
   lex: Lexer;
-  text: string;
   funcs: ReadonlySet<string>;
   trees: Map<string, ListNode>;
   parseName: string;
@@ -112,9 +113,10 @@ class Tree {
 
   // Errors.
 
-  errorf(message: string): never {
+  errorf(message: string, undefinedFunction?: string): never {
     const at = this.token[0] as Item;
-    throw new TemplateParseError(`template: ${this.s.parseName}:${at.line}: ${message}`, at.line, at.pos);
+    const goMessage = `template: ${this.s.parseName}:${at.line}: ${message}`;
+    throw new TemplateParseError(goMessage, at.line, at.pos, undefinedFunction);
   }
   private expect(expected: ItemType, context: string): Item {
     const token = this.nextNonSpace();
@@ -448,7 +450,8 @@ class Tree {
     const token = this.nextNonSpace();
     switch (token.type) {
       case ItemType.Identifier:
-        if (!this.s.funcs.has(token.val)) this.errorf(`function ${goQuote(token.val)} not defined`);
+        if (!this.s.funcs.has(token.val))
+          this.errorf(`function ${goQuote(token.val)} not defined`, token.val);
         return { type: "identifier", pos: token.pos, ident: token.val };
       case ItemType.Dot:
         return { type: "dot", pos: token.pos };
@@ -561,7 +564,6 @@ export function parseTrees(text: string, options: ParseOptions = {}): Map<string
   const name = options.name ?? "";
   const shared: Shared = {
     lex: new Lexer(text),
-    text,
     funcs: new Set([...goBuiltinFunctions, ...(options.functions ?? [])]),
     trees: new Map(),
     parseName: name,

@@ -46,13 +46,18 @@ describe("go-template analysis: field chains from the root data", () => {
       ["config.items"],
     );
     assert.equal(range.unresolvedFields, 1);
-    const define = parsed('{{define "a"}}{{.config.x}}{{$.y}}{{end}}{{template "a" .}}').analysis;
-    assert.deepEqual(define.fields, []);
-    assert.equal(define.unresolvedFields, 2);
-    assert.deepEqual(define.definedTemplates, ["a"]);
+    const called = parsed(
+      '{{define "a"}}{{.x}}{{$.y}}{{end}}{{template "a" .config}}{{template "a"}}',
+    ).analysis;
     assert.deepEqual(
-      define.templateCalls.map((c) => c.name),
-      ["a"],
+      called.fields.map((f) => f.path.join(".")),
+      ["config", "config.x", "config.y"],
+    );
+    assert.equal(called.unresolvedFields, 2, "the call without data");
+    assert.deepEqual(called.definedTemplates, ["a"]);
+    assert.deepEqual(
+      called.templateCalls.map((c) => c.name),
+      ["a", "a"],
     );
     const reassigned = parsed("{{$c := .config}}{{if .x}}{{$c = .other}}{{end}}{{$c.v}}").analysis;
     assert.deepEqual(
@@ -61,6 +66,24 @@ describe("go-template analysis: field chains from the root data", () => {
     );
     assert.equal(reassigned.unresolvedFields, 1);
     assert.equal(parsed('{{$c := printf "%v" .config}}{{$c.v}}').analysis.unresolvedFields, 1);
+  });
+
+  it("walks templates as execution reaches them: blocks, recursion within a bound, unreached ones for calls only", () => {
+    assert.deepEqual(fields('{{block "b" .config}}{{.replicas}}{{end}}'), ["config", "config.replicas"]);
+    const recursive = parsed('{{define "a"}}{{.x}}{{template "a" .x}}{{end}}{{template "a" .}}').analysis;
+    assert.equal(recursive.fields.length, 2 * 32);
+    assert.equal(recursive.unresolvedFields, 2);
+    const unreached = parseTemplate('{{define "u"}}{{.q}}{{sub .q}}{{end}}{{.a}}', { functions: ["sub"] });
+    assert.ok(unreached.ok);
+    assert.deepEqual(
+      unreached.template.analysis.fields.map((f) => f.path.join(".")),
+      ["a"],
+    );
+    assert.equal(unreached.template.analysis.unresolvedFields, 0);
+    assert.deepEqual(
+      unreached.template.analysis.functions.map((f) => f.name),
+      ["sub"],
+    );
   });
 
   it("ends a variable's scope with its block", () => {
