@@ -138,7 +138,7 @@ function helmModule(withReleaseName: boolean) {
   };
 }
 
-function review(object: unknown): AdmissionReview {
+function review(object: unknown, oldObject: unknown = null): AdmissionReview {
   return {
     apiVersion: "admission.k8s.io/v1",
     kind: "AdmissionReview",
@@ -148,13 +148,13 @@ function review(object: unknown): AdmissionReview {
       resource: { group: "batch.forkspacer.com", version: "v1", resource: "modules" },
       name: "redis-cache",
       namespace: "team-payments",
-      operation: "CREATE",
+      operation: oldObject ? "UPDATE" : "CREATE",
       userInfo: {
         username: "system:serviceaccount:argocd:argocd-application-controller",
         groups: ["system:serviceaccounts", "system:serviceaccounts:argocd", "system:authenticated"],
       },
       object,
-      oldObject: null,
+      oldObject,
       dryRun: false,
     },
   };
@@ -164,3 +164,15 @@ function review(object: unknown): AdmissionReview {
 export const validateBody = JSON.stringify(review(helmModule(true)));
 /** The mutate request: a Module without a release name, so the webhook generates one and patches. */
 export const mutateBody = JSON.stringify(review(helmModule(false)));
+
+/**
+ * The update request: a stored Module with a problem (an undeclared config key) gets spec.hibernated
+ * toggled. Ratcheting admits it, so every rule runs twice: on the new object and on the old one.
+ */
+export const updateBody = (() => {
+  const stored = helmModule(true);
+  Object.assign(stored.spec.config, { retired: true });
+  const hibernated = structuredClone(stored);
+  Object.assign(hibernated.spec, { hibernated: true });
+  return JSON.stringify(review(hibernated, stored));
+})();

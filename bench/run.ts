@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ensureCertDir } from "../src/server/certificates.js";
-import { mutateBody, validateBody } from "./requests.js";
+import { mutateBody, updateBody, validateBody } from "./requests.js";
 
 /**
  * `npm run bench`: module-admission against the ceiling (a bare node:https server answering a fixed
@@ -174,6 +174,11 @@ async function checkAnswers(port: number): Promise<void> {
   };
   if (validated.response.allowed !== true)
     throw new Error(`validate denied the bench Module: ${JSON.stringify(validated.response.status)}`);
+  const updated = (await post(port, validatePath, updateBody)).json as {
+    response: { allowed: boolean; warnings?: string[] };
+  };
+  if (updated.response.allowed !== true || !updated.response.warnings?.[0]?.startsWith("already invalid"))
+    throw new Error(`the bench update was not ratcheted: ${JSON.stringify(updated.response)}`);
   const mutated = (await post(port, mutatePath, mutateBody)).json as { response: { patch?: string } };
   const patch = Buffer.from(mutated.response.patch ?? "", "base64").toString();
   if (!patch.includes("/spec/helm/releaseName"))
@@ -183,6 +188,7 @@ async function checkAnswers(port: number): Promise<void> {
 const scenarios = [
   { scenario: "validate", path: validatePath, body: validateBody, workers: 1, configCache: true },
   { scenario: "mutate", path: mutatePath, body: mutateBody, workers: 1, configCache: true },
+  { scenario: "update, ratcheted", path: validatePath, body: updateBody, workers: 1, configCache: true },
   {
     scenario: "validate, config validator cache off",
     path: validatePath,

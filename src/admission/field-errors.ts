@@ -88,3 +88,18 @@ export function formatFieldError(error: FieldError): string {
 export function byRule(rule: string, errors: FieldErrorList): FieldErrorList {
   return errors.map((error) => ({ ...error, rule }));
 }
+
+/**
+ * A StatusCause's message: apimachinery's wording first, then the rule that found it, e.g.
+ * `Invalid value: "Foo": must be ... (rule module.release-name)`. The API server passes causes through
+ * as they are (a field of our own would be dropped), and kubectl prints `field: message` per cause.
+ */
+export function causeMessage(error: FieldError): string {
+  return error.rule ? `${describeError(error)} (rule ${error.rule})` : describeError(error);
+}
+
+/** A cause message split back into its wording and its rule id, for offline findings. */
+export function splitCauseMessage(message: string): { message: string; rule?: string } {
+  const match = / \(rule ([a-z0-9-]+\.[a-z0-9-]+)\)$/.exec(message);
+  return match?.[1] ? { message: message.slice(0, match.index), rule: match[1] } : { message };
+}

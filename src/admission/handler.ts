@@ -1,4 +1,4 @@
-import { causeType, describeError, type FieldErrorList, formatFieldError } from "./field-errors.js";
+import { causeMessage, causeType, type FieldErrorList, formatFieldError } from "./field-errors.js";
 import { diffToPatch } from "./json-patch.js";
 import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
 import { qualifiedKind, type ResourceKind, type Validator } from "./resource-kind.js";
@@ -143,7 +143,7 @@ function invalidStatus(kind: ResourceKind, request: AdmissionRequest, errors: Fi
       causes: errors.map((error) => ({
         type: causeType(error),
         field: error.field,
-        message: describeError(error),
+        message: causeMessage(error),
       })),
     },
   };

@@ -31,6 +31,11 @@ export function valueAt(object: unknown, field: string): unknown {
   return value;
 }
 
+/** Whether an update left the value at a field path (or its nearest existing container) unchanged. */
+export function unchangedAt(object: unknown, oldObject: unknown, field: string): boolean {
+  return isDeepStrictEqual(valueAt(object, field), valueAt(oldObject, field));
+}
+
 /**
  * The errors of the new object split into those the update introduced and those it did not: an error
  * is old when the old object had the same one (field, type, detail, offending value) and the update
@@ -50,7 +55,7 @@ export function splitByOld(
   for (const error of errors) {
     const key = problemKey(error);
     const left = spare.get(key) ?? 0;
-    if (left > 0 && isDeepStrictEqual(valueAt(object, error.field), valueAt(oldObject, error.field))) {
+    if (left > 0 && unchangedAt(object, oldObject, error.field)) {
       spare.set(key, left - 1);
       preexisting.push(error);
     } else {
@@ -101,7 +106,8 @@ export async function ratchetUpdate(
   const warnings = preexisting.map((error) =>
     fitWarning(`already invalid before this update: ${formatFieldError(error)}`),
   );
-  if (!isHousekeeping(request.object, request.oldObject)) {
+  // Housekeeping matters only when the update introduced something: skip the deep comparison otherwise.
+  if (introduced.length === 0 || !isHousekeeping(request.object, request.oldObject)) {
     return { errors: introduced, warnings, spared: preexisting };
   }
   const housekeeping = introduced.map((error) => fitWarning(formatFieldError(error)));

@@ -33,6 +33,11 @@ export interface ResourceKind<T = unknown> {
   kind: string;
   validator?: Validator<T>;
   defaulter?: Defaulter<T>;
+  /**
+   * The ids of the rules whose errors the validator tags (`module.release-name`): what
+   * `serve --rule-action` may name. Every error the validator returns carries one of them.
+   */
+  rules?: readonly string[];
   /** Paths that replace the kubebuilder convention, for webhooks whose path is fixed elsewhere. */
   paths?: { validate?: string; mutate?: string };
 }

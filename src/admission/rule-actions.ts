@@ -1,4 +1,5 @@
 import { type FieldErrorList, formatFieldError } from "./field-errors.js";
+import type { ResourceKind } from "./resource-kind.js";
 import { fitWarning } from "./warning.js";
 
 /**
@@ -26,6 +27,20 @@ export function parseRuleActions(texts: readonly string[]): RuleActions {
     parsed.set(id, action as RuleAction);
   }
   return parsed;
+}
+
+/**
+ * The ruleActions checked against the rules the kinds declare: a misspelt id would otherwise leave its
+ * rule denying while the operator believes it warns. Throws with the known ids.
+ */
+export function checkRuleIds(ruleActions: RuleActions, kinds: readonly ResourceKind[]): void {
+  const known = new Set(kinds.flatMap((kind) => kind.rules ?? []));
+  const unknown = [...ruleActions.keys()].filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `--rule-action: no rule ${unknown.map((id) => JSON.stringify(id)).join(", ")}; the rules are ${[...known].sort().join(", ")}`,
+    );
+  }
 }
 
 /** Errors split by their rule's action: those that still deny, and the warnings of rules set to warn. */

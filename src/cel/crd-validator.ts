@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { type CelInput, type CelResult, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import { type FieldError, fieldError } from "../admission/field-errors.js";
@@ -132,6 +133,9 @@ function evaluate(
 ): void {
   const hasOld = oldValue !== undefined && oldValue !== null;
   if (rule.transition && !hasOld) return;
+  // Ratcheting (KEP-4008, CRDValidationRatcheting, on by default since Kubernetes 1.30): a rule that
+  // does not read oldSelf is not enforced on a value the update left unchanged. Transition rules are.
+  if (!rule.transition && hasOld && isDeepStrictEqual(value, oldValue)) return;
   const bindings = {
     self: toCel(value, schema, converted),
     oldSelf: hasOld ? toCel(oldValue, schema, convertedOld) : null,

@@ -6,7 +6,10 @@ export interface Finding {
   line?: number;
   /** `Module default/redis`: the object the finding is about, when there is one. */
   object?: string;
-  /** A stable rule id for SARIF, e.g. `FieldValueInvalid`. */
+  /**
+   * A stable rule id for SARIF: the layer and the webhook's rule id (`validating-webhook/module.source`),
+   * or the layer and the cause type where there is no rule id (`cel/FieldValueInvalid`).
+   */
   rule: string;
   /** The message in kubectl's wording, field path first. */
   message: string;

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { auditCommand, auditUsage } from "./audit.js";
 import { installCrds, installCrdsUsage } from "./install-crds.js";
 import { lintModules, lintModulesUsage } from "./lint-modules.js";
 import { schemaCommand, schemaUsage } from "./schema.js";
@@ -12,6 +13,7 @@ const commands: Record<string, { run: (args: string[]) => Promise<void>; usage: 
   schema: { run: schemaCommand, usage: schemaUsage },
   "install-crds": { run: installCrds, usage: installCrdsUsage },
   "lint-modules": { run: lintModules, usage: lintModulesUsage },
+  audit: { run: auditCommand, usage: auditUsage },
 };
 
 const usage = `Usage: module-admission <command> [options]\n\nCommands:\n${Object.values(commands)

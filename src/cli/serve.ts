@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import { parseArgs } from "node:util";
 import { webhooksOf } from "../admission/resource-kind.js";
+import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { addonOperatorKinds } from "../resources/addon-operator-configmap/index.js";
 import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
 import { runPrimary } from "../server/cluster.js";
@@ -36,7 +37,9 @@ export const serveUsage = `serve   Serve the admission webhooks over HTTPS
                               Mutating- and ValidatingWebhookConfiguration of this name
           --modules-dir DIR   addon-operator modules: serve /validate-addon-operator-configmap
           --global-hooks-dir DIR  addon-operator global hooks (openapi/ holds the global schema)
-          --addon-configmap NS/NAME  the ConfigMap addon-operator reads (default addon-operator/addon-operator)`;
+          --addon-configmap NS/NAME  the ConfigMap addon-operator reads (default addon-operator/addon-operator)
+          --rule-action ID=deny|warn|off
+                              a rule's errors deny (default), only warn, or are off; repeatable`;
 
 export interface ServeFlags {
   port: number;
@@ -54,6 +57,7 @@ export interface ServeFlags {
   modulesDir?: string;
   globalHooksDir?: string;
   addonConfigMap: string;
+  ruleActions: RuleActions;
 }
 
 export function parseServeFlags(args: string[]): ServeFlags {
@@ -75,6 +79,7 @@ export function parseServeFlags(args: string[]): ServeFlags {
       "modules-dir": { type: "string" },
       "global-hooks-dir": { type: "string" },
       "addon-configmap": { type: "string", default: "addon-operator/addon-operator" },
+      "rule-action": { type: "string", multiple: true },
     },
   });
   return {
@@ -93,11 +98,12 @@ export function parseServeFlags(args: string[]): ServeFlags {
     modulesDir: values["modules-dir"],
     globalHooksDir: values["global-hooks-dir"],
     addonConfigMap: values["addon-configmap"],
+    ruleActions: parseRuleActions(values["rule-action"] ?? []),
   };
 }
 
 function number(
-  values: Record<string, string | boolean | undefined>,
+  values: Record<string, string | string[] | boolean | undefined>,
   flag: string,
   { integer = false, min = 0, max = Number.MAX_SAFE_INTEGER },
 ): number {
@@ -155,6 +161,7 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
       "addon-configmap": flags.addonConfigMap,
     }),
   ];
+  checkRuleIds(flags.ruleActions, kinds);
   const metrics = new WebhookMetrics();
   if (cluster.isWorker) reportToClusterPrimary(metrics);
   const running = await startHttpsServer({
@@ -164,6 +171,7 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     log: jsonLogger,
     isReady: clusterFeatures.isReady,
     metrics,
+    ruleActions: flags.ruleActions,
     drainMs: flags.drainMs,
     graceMs: flags.graceMs,
   });

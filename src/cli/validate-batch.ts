@@ -1,4 +1,5 @@
 import type { PatchOperation } from "../admission/json-patch.js";
+import type { RuleActions } from "../admission/rule-actions.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
 import { kindOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
 import type { Finding } from "./findings.js";
@@ -17,6 +18,8 @@ export interface Batch {
   old: Input[];
   strict: boolean;
   showMutations: boolean;
+  /** `--rule-action`: as `serve` takes it, so that validate answers as the cluster's webhook does. */
+  ruleActions?: RuleActions;
 }
 
 export interface Mutation {
@@ -73,7 +76,8 @@ async function validateManifest(
     }
     return;
   }
-  const verdict = await admitOffline(kind, manifest.object, previous.get(identity(manifest.object)));
+  const old = previous.get(identity(manifest.object));
+  const verdict = await admitOffline(kind, manifest.object, old, batch.ruleActions);
   result.denied ||= !verdict.allowed;
   const object = objectLabel(manifest.object);
   result.findings.push(...verdict.errors.map((p) => toFinding(manifest, object, p, "error")));
@@ -90,7 +94,7 @@ function identity(object: Record<string, unknown>): string {
 }
 
 /** `Module default/redis`, as kubectl names an object. */
-function objectLabel(object: Record<string, unknown>): string {
+export function objectLabel(object: Record<string, unknown>): string {
   const metadata = (object.metadata ?? {}) as { name?: unknown; generateName?: unknown; namespace?: unknown };
   const name = String(metadata.name ?? metadata.generateName ?? "<unnamed>");
   return `${String(object.kind)} ${typeof metadata.namespace === "string" ? `${metadata.namespace}/` : ""}${name}`;
@@ -107,7 +111,7 @@ function toFinding(
     file: manifest.file,
     line: manifest.lineOf(problem.field),
     object,
-    rule: `${problem.stage}/${problem.type}`,
+    rule: `${problem.stage}/${problem.rule ?? problem.type}`,
     message: problem.message,
   };
 }

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
+import { resourceKinds } from "../resources/index.js";
 import { formatFindings, type OutputFormat, outputFormats } from "./findings.js";
 import { InputError, manifestFiles, readInput } from "./manifests.js";
 import { progressBar } from "./progress.js";
@@ -10,6 +12,8 @@ export const validateUsage = `validate  Give the verdict the cluster would give 
           --old FILE|DIR|-           the objects' previous versions: update and transition rules apply
           --strict                   objects of kinds without a schema are errors (default: skipped)
           --show-mutations           show the mutating webhook's JSON Patch for each object
+          --rule-action ID=deny|warn|off
+                                     as serve's flag: a rule's errors warn, or are off (repeatable)
           -o, --output FORMAT        text (default), json or sarif
           Exit status: 0 all admitted, 1 any denied, 2 usage error or unreadable input`;
 
@@ -51,6 +55,7 @@ export async function runValidate(args: string[], io: CliIo = processIo): Promis
       old: readAll(options.old, io),
       strict: options.strict,
       showMutations: options.showMutations,
+      ruleActions: options.ruleActions,
     };
     const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
     let done = 0;
@@ -74,6 +79,7 @@ interface Options {
   strict: boolean;
   showMutations: boolean;
   output: OutputFormat;
+  ruleActions: RuleActions;
 }
 
 function parseOptions(args: string[]): Options {
@@ -86,6 +92,7 @@ function parseOptions(args: string[]): Options {
         strict: { type: "boolean", default: false },
         "show-mutations": { type: "boolean", default: false },
         output: { type: "string", short: "o", default: "text" },
+        "rule-action": { type: "string", multiple: true },
       },
     });
   let values: ReturnType<typeof parse>["values"];
@@ -100,7 +107,15 @@ function parseOptions(args: string[]): Options {
       `--output must be one of ${outputFormats.join(", ")}, not ${JSON.stringify(values.output)}`,
     );
   }
+  let ruleActions: RuleActions;
+  try {
+    ruleActions = parseRuleActions(values["rule-action"] ?? []);
+    checkRuleIds(ruleActions, resourceKinds);
+  } catch (error) {
+    throw new InputError((error as Error).message);
+  }
   return {
+    ruleActions,
     files: values.filename,
     old: values.old ?? [],
     strict: values.strict ?? false,

@@ -1,7 +1,9 @@
-import { causeType, formatFieldError } from "../admission/field-errors.js";
+import { causeType, formatFieldError, splitCauseMessage } from "../admission/field-errors.js";
 import { mutate, validate } from "../admission/handler.js";
 import type { PatchOperation } from "../admission/json-patch.js";
+import { unchangedAt } from "../admission/ratchet.js";
 import type { AdmissionRequest, AdmissionResponse } from "../admission/review.js";
+import type { RuleActions } from "../admission/rule-actions.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
 import type { OfflineKind } from "./kinds.js";
@@ -17,6 +19,8 @@ export interface Problem {
   type: string;
   /** In kubectl's wording, field path first: `spec.config.replicas: Invalid value: 7: ...`. */
   message: string;
+  /** The webhook rule that found it (`module.config-values`), for webhook errors. */
+  rule?: string;
 }
 
 export interface OfflineVerdict {
@@ -39,6 +43,7 @@ export async function admitOffline(
   kind: OfflineKind,
   object: unknown,
   oldObject?: unknown,
+  ruleActions?: RuleActions,
 ): Promise<OfflineVerdict> {
   const decoded = pruneAndDefault(kind.crdSchema, object);
   const previous = oldObject === undefined ? undefined : pruneAndDefault(kind.crdSchema, oldObject).object;
@@ -60,10 +65,15 @@ export async function admitOffline(
   verdict.warnings.push(...(mutation.warnings ?? []).map((text) => warning("mutating-webhook", text)));
 
   const structure = kind.checkStructure(current.object);
-  verdict.errors.push(...structure.errors.map((error) => problem("schema", error)));
+  // The API server ratchets its schema validation too (KEP-4008): on UPDATE, values left unchanged pass.
+  const schemaErrors =
+    previous === undefined
+      ? structure.errors
+      : structure.errors.filter((error) => !unchangedAt(current.object, previous, error.field));
+  verdict.errors.push(...schemaErrors.map((error) => problem("schema", error)));
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
   verdict.errors.push(...kind.checkRules(current.object, previous).map((error) => problem("cel", error)));
-  const validation = await validate(kind.kind, { ...request, object: current.object });
+  const validation = await validate(kind.kind, { ...request, object: current.object }, { ruleActions });
   if (!validation.allowed) verdict.errors.push(...denial("validating-webhook", validation));
   verdict.warnings.push(...(validation.warnings ?? []).map((text) => warning("validating-webhook", text)));
   return { ...verdict, allowed: verdict.errors.length === 0 };
@@ -89,12 +99,16 @@ function denial(stage: Stage, response: AdmissionResponse): Problem[] {
     const reason = response.status?.reason ?? "Denied";
     return [{ stage, field: "", type: reason, message: response.status?.message ?? "denied" }];
   }
-  return causes.map((cause) => ({
-    stage,
-    field: cause.field,
-    type: cause.type,
-    message: cause.field ? `${cause.field}: ${cause.message}` : cause.message,
-  }));
+  return causes.map((cause) => {
+    const { message, rule } = splitCauseMessage(cause.message);
+    return {
+      stage,
+      field: cause.field,
+      type: cause.type,
+      message: cause.field ? `${cause.field}: ${message}` : message,
+      ...(rule ? { rule } : {}),
+    };
+  });
 }
 
 /** The AdmissionRequest the API server would send for a create (or, with an old object, an update). */

@@ -59,6 +59,27 @@ describe("CEL rules of the Module CRD", () => {
     assert.deepEqual(messages(removed, helmModule()), expected);
   });
 
+  it("ratchets rules that do not read oldSelf on values an update left unchanged (KEP-4008), never transition rules", () => {
+    const stored = helmModule();
+    (stored.spec.helm?.chart as Record<string, unknown>).git = { repo: "https://github.com/org/charts" };
+    const chartRule =
+      'spec.helm.chart: Invalid value: "object": exactly one chart source must be set: repo, git or configMap';
+    assert.deepEqual(messages(stored), [chartRule]);
+    const hibernated = structuredClone(stored);
+    hibernated.spec.hibernated = true;
+    assert.deepEqual(messages(hibernated, stored), [], "the chart is unchanged");
+    const otherRepo = structuredClone(stored);
+    (otherRepo.spec.helm?.chart as Record<string, unknown>).git = { repo: "https://github.com/org/other" };
+    assert.deepEqual(messages(otherRepo, stored), [chartRule], "a changed invalid value is checked");
+    const renamed = structuredClone(stored);
+    (renamed.spec.helm as { releaseName?: string }).releaseName = "redis-other";
+    assert.ok(
+      messages(renamed, stored).includes(
+        'spec.helm.releaseName: Invalid value: "object": releaseName is immutable once set',
+      ),
+    );
+  });
+
   it("lets an unset releaseName be set, and skips transition rules without an old object", () => {
     const unnamed = helmModule();
     delete unnamed.spec.helm?.releaseName;

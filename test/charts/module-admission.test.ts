@@ -507,6 +507,30 @@ describe("least-privilege RBAC", () => {
     find(manifests, "Deployment").spec.template.spec.containers[0].args;
 });
 
+describe("rule actions", () => {
+  const args = (manifests: Manifest[]): string[] =>
+    find(manifests, "Deployment").spec.template.spec.containers[0].args;
+
+  test("ruleActions become --rule-action flags, in rule id order; none by default", async () => {
+    assert.ok(!args(await render()).some((arg) => arg.startsWith("--rule-action")));
+    const manifests = await render({
+      ruleActions: { "module.workspace-exists": "warn", "module.config-values": "off" },
+    });
+    assert.deepEqual(
+      args(manifests).filter((arg) => arg.startsWith("--rule-action")),
+      ["--rule-action=module.config-values=off", "--rule-action=module.workspace-exists=warn"],
+    );
+  });
+
+  test("an action other than deny, warn or off, or a malformed id, fails the install", async () => {
+    await assert.rejects(render({ ruleActions: { "module.source": "block" } }), /ruleActions/);
+    await assert.rejects(
+      render({ ruleActions: { "Module Source": "warn" } }),
+      /'Module Source' does not match/,
+    );
+  });
+});
+
 describe("optional features", () => {
   test("off by default: only the Module webhooks, no CRD (alongside: the operator's CRDs stay)", async () => {
     const manifests = await render();

@@ -74,7 +74,7 @@ describe("serve with a kubeconfig: the spec.workspace check over HTTPS (fake API
       {
         type: "FieldValueNotFound",
         field: "spec.workspace",
-        message: 'Not found: "default/dev-environment"',
+        message: 'Not found: "default/dev-environment" (rule module.workspace-exists)',
       },
     ]);
   });
@@ -89,7 +89,7 @@ describe("serve with a kubeconfig: the spec.workspace check over HTTPS (fake API
     elsewhere.spec.workspace = { name: "dev-environment", namespace: "prod" };
     assert.equal(
       (await verdict(server, elsewhere)).status.details.causes[0].message,
-      'Not found: "prod/dev-environment"',
+      'Not found: "prod/dev-environment" (rule module.workspace-exists)',
     );
     assert.equal(api.requests.length, callsBefore, "21 reviews, not one request to the API server");
     api.remove("batch.forkspacer.com/v1", "Workspace", "default", "dev-environment");

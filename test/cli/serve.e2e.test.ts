@@ -63,7 +63,22 @@ describe("module-admission serve", () => {
       modulesDir: undefined,
       globalHooksDir: undefined,
       addonConfigMap: "addon-operator/addon-operator",
+      ruleActions: new Map(),
     });
+    const flags = parseServeFlags([
+      "--rule-action",
+      "module.source=warn",
+      "--rule-action",
+      "module.links=off",
+    ]);
+    assert.deepEqual(
+      [...flags.ruleActions],
+      [
+        ["module.source", "warn"],
+        ["module.links", "off"],
+      ],
+    );
+    assert.throws(() => parseServeFlags(["--rule-action", "module.source"]), /RULE-ID=deny\|warn\|off/);
   });
 
   it("with 2 workers: serves, sums metrics across workers, drains on SIGTERM without losing an in-flight request, exits 0", {

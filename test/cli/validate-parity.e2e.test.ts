@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import jsonpatch from "fast-json-patch";
+import { splitCauseMessage } from "../../src/admission/field-errors.js";
 import type { AdmissionResponse, StatusCause } from "../../src/admission/review.js";
 import { offlineKinds } from "../../src/offline/kinds.js";
 import { pruneAndDefault } from "../../src/validation/prune-default.js";
@@ -53,7 +54,14 @@ async function serverVerdict(server: LiveServer, posted: ReturnType<typeof admis
   const causes = (validated.status?.details?.causes ?? []) as StatusCause[];
   return {
     allowed: validated.allowed,
-    causes: causes.map((cause) => (cause.field ? `${cause.field}: ${cause.message}` : cause.message)),
+    // Each cause as validate reports it: the message without the rule suffix, the rule id beside it.
+    // Each cause as validate reports it: the message without the rule suffix, the rule id beside it
+    // (validate stops at the schema layer where the webhook's own structure check denies).
+    causes: causes.map((cause) => {
+      const { message, rule } = splitCauseMessage(cause.message);
+      const layer = rule?.endsWith(".schema") ? "schema" : `validating-webhook/${rule}`;
+      return [cause.field ? `${cause.field}: ${message}` : message, layer];
+    }),
     warnings: [...apiServerWarnings, ...(mutated.warnings ?? []), ...(validated.warnings ?? [])].sort(),
   };
 }
@@ -99,7 +107,9 @@ describe("validate gives the live server's verdict on every end-to-end case", ()
         `${run.stdout}\nserver: ${JSON.stringify(expected)}`,
       );
       // The webhook checks the structure itself; CEL findings are the CRD's layer, which the webhook mirrors.
-      const webhookLayer = errors.filter((f) => !f.rule.startsWith("cel/")).map((f) => f.message);
+      const webhookLayer = errors
+        .filter((f) => !f.rule.startsWith("cel/"))
+        .map((f) => [f.message, f.rule.startsWith("schema/") ? "schema" : f.rule]);
       assert.deepEqual(webhookLayer, expected.causes);
       if (expected.allowed) assert.deepEqual(errors, []);
       assert.deepEqual(

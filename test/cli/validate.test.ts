@@ -175,7 +175,7 @@ describe("validate: inputs", () => {
           'spec.helm.releaseName: Invalid value: "object": releaseName is immutable once set',
         ],
         [
-          "validating-webhook/FieldValueInvalid",
+          "validating-webhook/module.release-name-immutable",
           'spec.helm.releaseName: Invalid value: "redis-other": field is immutable',
         ],
       ],

@@ -57,4 +57,24 @@ describe("metrics", () => {
     assert.ok((sample(text, "process_resident_memory_bytes") ?? 0) > 0);
     assert.equal((await httpGet(metricsServer.port, "/other")).status, 404);
   });
+
+  it("counts updates admitted only because of ratcheting, by kind", async () => {
+    const stored = helmModule();
+    stored.spec.config = { ...stored.spec.config, extra: 1 };
+    const hibernated = structuredClone(stored);
+    hibernated.spec.hibernated = true;
+    const worse = structuredClone(stored);
+    worse.spec.config = { ...worse.spec.config, replicas: 9 };
+    const valid = helmModule();
+    const validUpdate = structuredClone(valid);
+    validUpdate.spec.hibernated = true;
+    const post = (object: unknown, oldObject: unknown) =>
+      server.post(validatePath, admissionReview({ operation: "UPDATE", object, oldObject }));
+    await post(hibernated, stored); // admitted only because ratcheting spared spec.config.extra
+    await post(hibernated, stored);
+    await post(worse, stored); // denied: a new problem
+    await post(validUpdate, valid); // admitted: nothing to spare
+    const { text } = await httpGet(metricsServer.port, "/metrics");
+    assert.equal(sample(text, "module_admission_ratcheted_total", { kind: "Module" }), 2);
+  });
 });

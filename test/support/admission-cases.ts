@@ -33,6 +33,62 @@ const badReleaseName = () =>
     if (m.spec.helm) m.spec.helm.releaseName = "Bad";
   });
 
+/** A Module stored before today's rules: an undeclared config key and an option default of "". */
+const storedInvalid = () =>
+  modified(helmModule(), (m) => {
+    const version = m.config?.[0];
+    if (version?.option) version.option.default = "";
+    m.spec.config = { ...m.spec.config, extra: "undeclared" };
+  });
+
+const deletingWithFinalizer = () =>
+  modified(storedInvalid(), (m) => {
+    m.metadata = { ...m.metadata, deletionTimestamp: "2026-11-22T05:00:00Z", finalizers: ["cleanup"] };
+  });
+
+/** UPDATEs of a stored invalid Module: ratcheting admits what does not add a problem. */
+function ratchetingCases(): AdmissionCase[] {
+  const update = (name: string, change: (module: Module) => void, old = storedInvalid()): AdmissionCase => ({
+    name: `ratcheting: ${name}`,
+    webhook: "validate",
+    review: review("UPDATE", modified(structuredClone(old), change), old),
+  });
+  return [
+    update("a finalizer added", (m) => {
+      m.metadata = { ...m.metadata, finalizers: ["cleanup"] };
+    }),
+    update(
+      "the finalizer removed while deleting",
+      (m) => {
+        m.metadata = { ...m.metadata, finalizers: [] };
+      },
+      deletingWithFinalizer(),
+    ),
+    update("spec.hibernated toggled", (m) => {
+      m.spec.hibernated = true;
+    }),
+    update("a new problem denies", (m) => {
+      m.spec.config = { ...m.spec.config, replicas: 7 };
+    }),
+    update("an old problem with a new value denies", (m) => {
+      m.spec.config = { ...m.spec.config, extra: "other" };
+    }),
+    update(
+      "a schema type error left as it was",
+      (m) => {
+        m.metadata = { ...m.metadata, labels: { team: "payments" } };
+        m.spec.config = { ...m.spec.config, replicas: 4 };
+      },
+      modified(helmModule(), (m) => {
+        Object.assign(m.spec, { hibernated: "yes" });
+      }),
+    ),
+    update("the release name changed denies", (m) => {
+      if (m.spec.helm) m.spec.helm.releaseName = "redis-other";
+    }),
+  ];
+}
+
 /** Every case, built fresh (each review gets its own uid). */
 export function admissionCases(): AdmissionCase[] {
   const examples = specExamples("forkspacer-module-reference.md", "Module").map(
@@ -52,6 +108,7 @@ export function admissionCases(): AdmissionCase[] {
   return [
     ...examples,
     ...denials,
+    ...ratchetingCases(),
     { name: "valid helm module", webhook: "validate", review: review("CREATE", helmModule()) },
     { name: "valid custom module", webhook: "validate", review: review("CREATE", customModule()) },
     {

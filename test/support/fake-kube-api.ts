@@ -27,7 +27,7 @@ import {
  * A local stand-in for kube-apiserver (no real one can run here), speaking the paths this project uses
  * the way the real one does: HTTPS with a bearer token; JSON bodies with `application/json`; failures
  * as `Status` objects (404 NotFound, 409 AlreadyExists/Conflict, 410 Expired, 415, 422); list with a
- * resourceVersion; watch as newline-delimited JSON events (ADDED, MODIFIED, DELETED, BOOKMARK when
+ * resourceVersion, paginated with limit/continue; watch as newline-delimited JSON events (ADDED, MODIFIED, DELETED, BOOKMARK when
  * allowWatchBookmarks, ERROR with a 410 Status when the version was compacted away) ending after
  * timeoutSeconds; get, create, update (optimistic concurrency), delete and patch (JSON patch, merge
  * patch, server-side apply with field managers and force); custom resources served only while their
@@ -298,7 +298,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
     const dryRun = url.searchParams.get("dryRun") === "All";
     if (!name && method === "GET") {
       if (url.searchParams.get("watch") === "true") watch(res, type, namespace, url.searchParams);
-      else list(res, type, namespace);
+      else list(res, type, namespace, url.searchParams);
       return;
     }
     if (!name && method === "POST") {
@@ -473,18 +473,56 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
     reply(res, 200, store(type, result, "MODIFIED"));
   }
 
-  function list(res: ServerResponse, type: ResourceType, namespace: string | undefined): void {
-    const items = [...objects.values()].filter(
-      (object) =>
-        object.apiVersion === apiVersionOf(type) &&
-        object.kind === type.kind &&
-        (!namespace || object.metadata.namespace === namespace),
-    );
+  /**
+   * A list, paginated as the API server does with `limit`: items in key order (namespace/name), a
+   * `continue` token naming the last key sent, and `remainingItemCount`; a bad token is a 400.
+   */
+  function list(
+    res: ServerResponse,
+    type: ResourceType,
+    namespace: string | undefined,
+    query: URLSearchParams,
+  ): void {
+    const key = (object: KubeObject) => `${object.metadata.namespace ?? ""}/${object.metadata.name}`;
+    let items = [...objects.values()]
+      .filter(
+        (object) =>
+          object.apiVersion === apiVersionOf(type) &&
+          object.kind === type.kind &&
+          (!namespace || object.metadata.namespace === namespace),
+      )
+      .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    const token = query.get("continue");
+    if (token) {
+      let after: unknown;
+      try {
+        after = JSON.parse(Buffer.from(token, "base64url").toString("utf8")).after;
+      } catch {
+        after = undefined;
+      }
+      if (typeof after !== "string") {
+        reply(res, 400, status(400, "BadRequest", "continue key is not valid: illegal base64 data"));
+        return;
+      }
+      items = items.filter((item) => key(item) > after);
+    }
+    const limit = Number(query.get("limit") ?? 0);
+    const page = limit > 0 ? items.slice(0, limit) : items;
+    const remaining = items.length - page.length;
+    const last = page.at(-1);
     reply(res, 200, {
       apiVersion: apiVersionOf(type),
       kind: `${type.kind}List`,
-      metadata: { resourceVersion: String(resourceVersion) },
-      items,
+      metadata: {
+        resourceVersion: String(resourceVersion),
+        ...(remaining > 0 && last
+          ? {
+              continue: Buffer.from(JSON.stringify({ after: key(last) })).toString("base64url"),
+              remainingItemCount: remaining,
+            }
+          : {}),
+      },
+      items: page,
     });
   }
 

@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
 import { isMap } from "../../addon-operator/schema.js";
-import { formatFieldError } from "../../admission/field-errors.js";
+import { byRule, formatFieldError } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
-import { validateConfigMapData } from "./sections.js";
+import { configMapRules, validateConfigMapData } from "./sections.js";
 
 export interface ConfigMapRef {
   namespace: string;
@@ -53,6 +53,7 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     version: "v1",
     kind: "ConfigMap",
     paths: { validate: "/validate-addon-operator-configmap" },
+    rules: configMapRules,
     validator: {
       validate: (object, request) => review(object, undefined, request),
       // x-deckhouse-validations that read oldSelf are update-only rules (never ratcheted): their errors
@@ -60,7 +61,8 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
       validateTransition: (oldObject, object, request) => {
         const state = new Set(review(object, undefined, request).errors.map(formatFieldError));
         const withOld = review(object, oldObject, request).errors;
-        return { errors: withOld.filter((error) => !state.has(formatFieldError(error))), warnings: [] };
+        const added = withOld.filter((error) => !state.has(formatFieldError(error)));
+        return { errors: byRule("addon-operator-configmap.values-transition", added), warnings: [] };
       },
     },
   };

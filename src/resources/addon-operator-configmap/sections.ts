@@ -3,7 +3,7 @@ import { checkValues } from "../../addon-operator/check-values.js";
 import { moduleNameOf, valuesKeyProblem } from "../../addon-operator/module-names.js";
 import { isMap } from "../../addon-operator/schema.js";
 import type { PathSegment, Violation } from "../../addon-operator/validate.js";
-import { type FieldError, fieldError } from "../../admission/field-errors.js";
+import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { Verdict } from "../../admission/resource-kind.js";
 import type { LoadedSchemas, SectionSchema } from "./schema-store.js";
@@ -27,18 +27,21 @@ export function validateConfigMapData(
   for (const [key, raw] of Object.entries(data)) {
     const path = dataPath.child(key);
     if (typeof raw !== "string") {
-      errors.push(fieldError.invalid(path, raw, "ConfigMap data values must be strings"));
+      errors.push(tag("data-string", fieldError.invalid(path, raw, "ConfigMap data values must be strings")));
     } else if (key === "global") {
-      errors.push(...checkSection(raw, oldData?.[key], schemas.global, key, path, false));
+      errors.push(
+        ...byRule(rule("global-values"), checkSection(raw, oldData?.[key], schemas.global, key, path, false)),
+      );
     } else if (key.endsWith("Enabled") && key !== "Enabled") {
       if (raw !== "true" && raw !== "false")
-        errors.push(fieldError.notSupported(path, raw, ["true", "false"]));
+        errors.push(tag("enabled-flag", fieldError.notSupported(path, raw, ["true", "false"])));
     } else if (key.endsWith("Maintenance") && key !== "Maintenance") {
-      if (!maintenanceModes.includes(raw)) errors.push(fieldError.notSupported(path, raw, maintenanceModes));
+      if (!maintenanceModes.includes(raw))
+        errors.push(tag("maintenance-mode", fieldError.notSupported(path, raw, maintenanceModes)));
     } else {
       const keyProblem = valuesKeyProblem(key);
       if (keyProblem) {
-        errors.push(fieldError.invalid(path, key, `module section key ${keyProblem}`));
+        errors.push(tag("section-key", fieldError.invalid(path, key, `module section key ${keyProblem}`)));
         continue;
       }
       const module = schemas.modules.get(key);
@@ -47,10 +50,30 @@ export function validateConfigMapData(
           `data.${key}: no module "${moduleNameOf(key)}" in the modules dir; addon-operator ignores it`,
         );
       }
-      errors.push(...checkSection(raw, oldData?.[key], module?.schema ?? { state: "none" }, key, path, true));
+      const section = checkSection(raw, oldData?.[key], module?.schema ?? { state: "none" }, key, path, true);
+      errors.push(...byRule(rule("module-values"), section));
     }
   }
   return { errors, warnings };
+}
+
+/** The rule ids of the ConfigMap's rules (`serve --rule-action` keys). */
+export const configMapRules = [
+  "data-string",
+  "global-values",
+  "enabled-flag",
+  "maintenance-mode",
+  "section-key",
+  "module-values",
+  "values-transition",
+].map(rule);
+
+function rule(name: string): string {
+  return `addon-operator-configmap.${name}`;
+}
+
+function tag(name: string, error: FieldError): FieldError {
+  return { ...error, rule: rule(name) };
 }
 
 type Parsed = { values: unknown } | { problem: string };

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { FieldErrorList } from "../../admission/field-errors.js";
+import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { Module } from "../../generated/module.js";
 import { structureChecker } from "../../validation/structure.js";
@@ -23,7 +23,8 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
 function validateModule(object: unknown, extraRules: (module: Module) => FieldErrorList = () => []): Verdict {
   const structure = checkStructure(object);
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-  if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
+  if (structure.errors.length > 0)
+    return { errors: byRule("module.schema", structure.errors), warnings: unknown };
   const module = object as Module;
   const config = configValidator(module.config ?? []);
   const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
@@ -48,6 +49,39 @@ function validateModule(object: unknown, extraRules: (module: Module) => FieldEr
   };
 }
 
+/** Every rule id the Module's errors carry (`serve --rule-action` keys). */
+const moduleRules = [
+  "module.schema",
+  "module.source",
+  "module.chart-source",
+  "module.release-name",
+  "module.existing-release-name",
+  "module.custom-image",
+  "module.config-duplicate-alias",
+  "module.config-type",
+  "module.config-required-editable",
+  "module.config-regex",
+  "module.config-min-max",
+  "module.config-default",
+  "module.config-required",
+  "module.config-not-editable",
+  "module.config-value",
+  "module.config-whole-number",
+  "module.multiple-options-value",
+  "module.template-syntax",
+  "module.template-function",
+  "module.template-json-type",
+  "module.workspace-exists",
+  "module.workspace-immutable",
+  "module.config-immutable",
+  "module.source-immutable",
+  "module.custom-image-immutable",
+  "module.release-name-immutable",
+  "module.existing-release-immutable",
+  "module.helm-namespace-immutable",
+  "module.outputs-immutable",
+] as const;
+
 export interface ModuleKindDependencies {
   /** Without it, spec.workspace is not checked (no cluster to ask). */
   workspaceExists?: WorkspaceLookup;
@@ -57,11 +91,14 @@ export interface ModuleKindDependencies {
 export function createModuleKind(dependencies: ModuleKindDependencies = {}): ResourceKind<Module> {
   const { workspaceExists } = dependencies;
   const workspaceRules = (module: Module): FieldErrorList =>
-    workspaceExists ? validateWorkspaceReference(module.spec.workspace, workspaceExists) : [];
+    workspaceExists
+      ? byRule("module.workspace-exists", validateWorkspaceReference(module.spec.workspace, workspaceExists))
+      : [];
   return {
     group: "batch.forkspacer.com",
     version: "v1",
     kind: "Module",
+    rules: moduleRules,
     validator: {
       // A Workspace deleted since the Module was stored fails the old object too, so the protocol
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.

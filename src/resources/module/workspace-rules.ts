@@ -1,4 +1,4 @@
-import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { WorkspaceReference } from "../../generated/module.js";
 
@@ -15,7 +15,5 @@ export function validateWorkspaceReference(
 ): FieldErrorList {
   const namespace = reference.namespace || defaultWorkspaceNamespace;
   if (workspaceExists(namespace, reference.name)) return [];
-  return byRule("module.workspace", [
-    fieldError.notFound(FieldPath.root("spec").child("workspace"), `${namespace}/${reference.name}`),
-  ]);
+  return [fieldError.notFound(FieldPath.root("spec").child("workspace"), `${namespace}/${reference.name}`)];
 }

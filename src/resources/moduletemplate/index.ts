@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { byRule } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { ModuleTemplate } from "../../generated/moduletemplate.js";
 import { structureChecker } from "../../validation/structure.js";
@@ -21,13 +22,15 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
 function validateModuleTemplate(object: unknown): Verdict {
   const structure = checkStructure(object);
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-  if (structure.errors.length > 0) return { errors: structure.errors, warnings: unknown };
+  if (structure.errors.length > 0) {
+    return { errors: byRule("moduletemplate.schema", structure.errors), warnings: unknown };
+  }
   const template = object as ModuleTemplate;
   const errors = [
-    ...validateBooleanLabels(template.metadata),
-    ...validateStateChecks(template.spec.customStateCheck ?? []),
-    ...(template.spec.data ? validateData(template.spec.data) : []),
-    ...validateLinks(template.spec),
+    ...byRule("moduletemplate.boolean-label", validateBooleanLabels(template.metadata)),
+    ...byRule("moduletemplate.state-check", validateStateChecks(template.spec.customStateCheck ?? [])),
+    ...byRule("moduletemplate.data", template.spec.data ? validateData(template.spec.data) : []),
+    ...byRule("moduletemplate.links", validateLinks(template.spec)),
   ];
   return { errors, warnings: [...unknown, ...moduleTemplateWarnings(template)] };
 }
@@ -36,11 +39,20 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   group: "operator.kyma-project.io",
   version: "v1beta2",
   kind: "ModuleTemplate",
+  rules: [
+    "moduletemplate.schema",
+    "moduletemplate.boolean-label",
+    "moduletemplate.state-check",
+    "moduletemplate.data",
+    "moduletemplate.links",
+    "moduletemplate.version-decrease",
+  ],
   validator: {
     validate: (template) => validateModuleTemplate(template),
     validateTransition: (oldTemplate, template) => {
       if (checkStructure(template).errors.length > 0) return { errors: [], warnings: [] };
-      return { errors: validateVersionUpdate(oldTemplate?.spec, template.spec), warnings: [] };
+      const errors = validateVersionUpdate(oldTemplate?.spec, template.spec);
+      return { errors: byRule("moduletemplate.version-decrease", errors), warnings: [] };
     },
   },
 };

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { splitCauseMessage } from "../../../src/admission/field-errors.js";
 import { addonOperatorConfigMapKind } from "../../../src/resources/addon-operator-configmap/index.js";
 import { configMap, writeFiles, writeTree } from "../../support/addon-modules.js";
 import { type LiveServer, startLiveServer } from "../../support/live-server.js";
@@ -67,8 +68,15 @@ const guardedSchema = {
   },
 };
 
+/** The causes, each rule's id (checked) cut off its message. */
 const causesOf = (reply: { json: { response: { status?: { details?: { causes?: unknown[] } } } } }) =>
-  (reply.json.response.status?.details?.causes ?? []) as { type: string; field: string; message: string }[];
+  (
+    (reply.json.response.status?.details?.causes ?? []) as { type: string; field: string; message: string }[]
+  ).map((cause) => {
+    const { message, rule } = splitCauseMessage(cause.message);
+    assert.match(rule ?? "", /^addon-operator-configmap\./, cause.message);
+    return { ...cause, message };
+  });
 
 describe("ConfigMap/addon-operator webhook over HTTPS", () => {
   let server: LiveServer;

@@ -32,7 +32,7 @@ describe("spec.workspace must name an existing Workspace", () => {
     assert.deepEqual(verdict?.errors, []);
   });
 
-  it("on UPDATE, checks only a changed reference: a Module whose Workspace is gone can still lose its finalizer", async () => {
+  it("on UPDATE, ratcheting spares an unchanged reference: a Module whose Workspace is gone can still lose its finalizer", async () => {
     const kind = createModuleKind({ workspaceExists: lookup });
     const orphan = customModule();
     orphan.spec.workspace = { name: "gone" };
@@ -47,8 +47,8 @@ describe("spec.workspace must name an existing Workspace", () => {
     assert.deepEqual(
       denied.status?.details?.causes?.map((cause) => `${cause.field}: ${cause.message}`),
       [
-        'spec.workspace: Not found: "prod/also-gone"',
-        'spec.workspace: Invalid value: {"name":"also-gone","namespace":"prod"}: field is immutable',
+        'spec.workspace: Not found: "prod/also-gone" (rule module.workspace-exists)',
+        'spec.workspace: Invalid value: {"name":"also-gone","namespace":"prod"}: field is immutable (rule module.workspace-immutable)',
       ],
     );
   });

@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import type { FieldError } from "../../src/admission/field-errors.js";
+import { validate } from "../../src/admission/handler.js";
+import { isHousekeeping, splitByOld, valueAt } from "../../src/admission/ratchet.js";
+import type { ResourceKind } from "../../src/admission/resource-kind.js";
+import type { Module } from "../../src/generated/module.js";
+import { moduleKind } from "../../src/resources/module/index.js";
+import { helmModule } from "../support/modules.js";
+import { admissionReview } from "../support/reviews.js";
+
+describe("ratcheting helpers", () => {
+  it("finds the value at a rendered field path, or its nearest existing container", () => {
+    const object = { config: [{ option: { default: "" } }], metadata: { labels: { "a.b/c": "True" } } };
+    assert.equal(valueAt(object, "config[0].option.default"), "");
+    assert.equal(valueAt(object, "metadata.labels[a.b/c]"), "True");
+    assert.deepEqual(valueAt(object, "config[0].option.values"), { default: "" });
+    assert.deepEqual(valueAt(object, "config[3]"), object.config);
+  });
+
+  it("spares an error only when the old object had the same one and the value at its field is unchanged", () => {
+    const error: FieldError = { type: "forbidden", field: "spec.config.extra", detail: "not declared" };
+    const old = { spec: { config: { extra: "a" } } };
+    assert.deepEqual(splitByOld([error], [error], old, structuredClone(old)), {
+      introduced: [],
+      preexisting: [error],
+    });
+    const changed = { spec: { config: { extra: "b" } } };
+    assert.deepEqual(splitByOld([error], [error], changed, old).introduced, [error]);
+    assert.deepEqual(splitByOld([error, error], [error], old, old).introduced, [error], "one spares one");
+  });
+
+  it("tells housekeeping (metadata, status, deletion) from content changes", () => {
+    const object = { metadata: { labels: {} }, spec: { a: 1 }, status: { ready: true } };
+    const touched = { metadata: { labels: { x: "y" }, finalizers: ["f"] }, spec: { a: 1 }, status: {} };
+    assert.equal(isHousekeeping(touched, object), true);
+    assert.equal(isHousekeeping({ ...touched, spec: { a: 2 } }, object), false);
+    const deleting = { ...object, metadata: { deletionTimestamp: "2026-11-22T00:00:00Z" } };
+    assert.equal(isHousekeeping({ ...deleting, spec: { a: 2 } }, deleting), true);
+    assert.equal(isHousekeeping(object, null), false);
+  });
+});
+
+/**
+ * A Module's state as independent choices, each field invalid for some values: an undeclared config
+ * key, replicas over the max, a host failing the regex, the option default outside the values. The
+ * release name only changes (an update-only rule); hibernated and labels never break a rule.
+ */
+const choices = {
+  extra: fc.constantFrom(undefined, "a", "b"),
+  replicas: fc.constantFrom(3, 7, 8),
+  host: fc.constantFrom("redis.local", "BAD1", "BAD2"),
+  optionDefault: fc.constantFrom("21.2.9", "", "x"),
+  hibernated: fc.constantFrom(undefined, true, false),
+  team: fc.constantFrom(undefined, "a", "b"),
+  releaseName: fc.constantFrom("redis-main", "redis-other"),
+};
+type State = { [K in keyof typeof choices]: (typeof choices)[K] extends fc.Arbitrary<infer V> ? V : never };
+
+const invalid: Record<string, (state: State) => boolean> = {
+  extra: (s) => s.extra !== undefined,
+  replicas: (s) => s.replicas > 5,
+  host: (s) => s.host.startsWith("BAD"),
+  optionDefault: (s) => s.optionDefault !== "21.2.9",
+};
+
+function moduleOf(state: State): Module {
+  const module = helmModule();
+  const version = module.config?.[0];
+  if (version?.option) version.option.default = state.optionDefault;
+  module.spec.config = { ...module.spec.config, replicas: state.replicas, host: state.host };
+  if (state.extra !== undefined) module.spec.config.extra = state.extra;
+  if (state.hibernated !== undefined) module.spec.hibernated = state.hibernated;
+  if (state.team !== undefined) module.metadata = { ...module.metadata, labels: { team: state.team } };
+  if (module.spec.helm) module.spec.helm.releaseName = state.releaseName;
+  return module;
+}
+
+describe("ratcheting, as a property", () => {
+  it("denied(update) ⇔ the update gives a field an invalid value it did not have, or changes the release name", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.record(choices), fc.record(choices), async (before, after) => {
+        const request = admissionReview({
+          operation: "UPDATE",
+          object: moduleOf(after),
+          oldObject: moduleOf(before),
+        }).request;
+        assert.ok(request);
+        const response = await validate(moduleKind as ResourceKind, request);
+        const newProblems = Object.entries(invalid)
+          .filter(
+            ([field, isInvalid]) =>
+              isInvalid(after) && after[field as keyof State] !== before[field as keyof State],
+          )
+          .map(([field]) => field);
+        const contentUnchanged =
+          Object.keys(invalid).every(
+            (field) => after[field as keyof State] === before[field as keyof State],
+          ) && after.hibernated === before.hibernated;
+        const immutableBroken = after.releaseName !== before.releaseName;
+        const expectDenied = immutableBroken || (!contentUnchanged && newProblems.length > 0);
+        assert.equal(!response.allowed, expectDenied, JSON.stringify({ before, after, response }));
+        if (response.allowed) {
+          const stillInvalid = Object.values(invalid).filter((isInvalid) => isInvalid(after)).length;
+          const ratcheted = (response.warnings ?? []).filter((w) =>
+            w.startsWith("already invalid before this update"),
+          );
+          if (newProblems.length === 0) assert.equal(ratcheted.length, stillInvalid);
+        } else if (!immutableBroken) {
+          // Only the new problems are causes: one per field that got a new invalid value.
+          assert.equal(response.status?.details?.causes?.length, newProblems.length);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
