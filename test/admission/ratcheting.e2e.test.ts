@@ -332,15 +332,17 @@ describe("a Module whose Workspace is gone", () => {
     assert.deepEqual(
       (await post(moved, stored)).status?.details?.causes?.map((cause) => `${cause.field}: ${cause.message}`),
       [
-        'spec.workspace: Not found: "default/elsewhere"',
-        'spec.workspace: Invalid value: {"name":"elsewhere","namespace":"default"}: field is immutable',
+        'spec.workspace: Not found: "default/elsewhere" (rule module.workspace-exists)',
+        'spec.workspace: Invalid value: {"name":"elsewhere","namespace":"default"}: field is immutable (rule module.workspace-immutable)',
       ],
     );
     const fixed = clone(stored);
     fixed.spec.workspace = { name: "dev-environment", namespace: "live" };
     assert.deepEqual(
       (await post(fixed, stored)).status?.details?.causes?.map((cause) => `${cause.field}: ${cause.message}`),
-      ['spec.workspace: Invalid value: {"name":"dev-environment","namespace":"live"}: field is immutable'],
+      [
+        'spec.workspace: Invalid value: {"name":"dev-environment","namespace":"live"}: field is immutable (rule module.workspace-immutable)',
+      ],
     );
   });
 });

@@ -13,6 +13,18 @@ import { validateWorkspaceUpdate } from "./update-rules.js";
 const schemaUrl = new URL("../../../schemas/dist/workspace.schema.json", import.meta.url);
 const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8")));
 
+/** Every rule id the Workspace's errors carry (`serve --rule-action` keys). */
+const workspaceRules = [
+  "workspace.schema",
+  "workspace.schedule",
+  "workspace.wake-schedule",
+  "workspace.kubeconfig-secret",
+  "workspace.from",
+  "workspace.type-immutable",
+  "workspace.from-immutable",
+  "workspace.connection-immutable",
+] as const;
+
 /** Whether a Workspace exists; answered from the informer cache the Module kind also uses. */
 export type WorkspaceLookup = (namespace: string, name: string) => boolean;
 
@@ -32,11 +44,13 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
     group: "batch.forkspacer.com",
     version: "v1",
     kind: "Workspace",
+    rules: workspaceRules,
     validator: {
       validate: (object, request) => {
         const structure = checkStructure(object);
         const warnings = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-        if (structure.errors.length > 0) return { errors: structure.errors, warnings };
+        if (structure.errors.length > 0)
+          return { errors: byRule("workspace.schema", structure.errors), warnings };
         const errors = validateWorkspaceSpec(object.spec);
         const from = object.spec.from;
         if (request.operation === "CREATE" && from && workspaceExists) {

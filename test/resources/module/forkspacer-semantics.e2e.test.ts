@@ -85,8 +85,8 @@ describe("Module config and template semantics as the operator's, over HTTPS", (
         (cause: { field: string; message: string }) => `${cause.field}: ${cause.message}`,
       ),
       [
-        "spec.config.replicas: Invalid value: 2.5: must be a whole number (the operator would silently use 2)",
-        'spec.config.features: Forbidden: the Forkspacer operator v0.1.24 refuses every multipleOptions value ("input is not an string array"); omit it to use the default',
+        "spec.config.replicas: Invalid value: 2.5: must be a whole number (the operator would silently use 2) (rule module.config-whole-number)",
+        'spec.config.features: Forbidden: the Forkspacer operator v0.1.24 refuses every multipleOptions value ("input is not an string array"); omit it to use the default (rule module.multiple-options-value)',
       ],
     );
   });

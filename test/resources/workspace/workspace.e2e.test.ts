@@ -53,13 +53,13 @@ describe("Workspace webhooks over HTTPS, on the operator's paths", () => {
       autoHibernation: { schedule: "0 25 * * *", wakeSchedule: "0 7 * * *" },
     });
     assert.deepEqual(await causes(review("CREATE", bad)), [
-      'spec.autoHibernation.schedule: Invalid value: "0 25 * * *": end of range (25) above maximum (23): 25',
-      "spec.connection.secretReference: Required value: secretReference is required when connection type is kubeconfig",
-      'spec.from: Not found: "default/gone"',
+      'spec.autoHibernation.schedule: Invalid value: "0 25 * * *": end of range (25) above maximum (23): 25 (rule workspace.schedule)',
+      "spec.connection.secretReference: Required value: secretReference is required when connection type is kubeconfig (rule workspace.kubeconfig-secret)",
+      'spec.from: Not found: "default/gone" (rule workspace.from)',
     ]);
     const same = workspace({ autoHibernation: { schedule: "@daily", wakeSchedule: "@daily" } });
     assert.deepEqual(await causes(review("CREATE", same)), [
-      'spec.autoHibernation.wakeSchedule: Invalid value: "@daily": wakeSchedule cannot be the same as schedule',
+      'spec.autoHibernation.wakeSchedule: Invalid value: "@daily": wakeSchedule cannot be the same as schedule (rule workspace.wake-schedule)',
     ]);
   });
 
@@ -73,9 +73,9 @@ describe("Workspace webhooks over HTTPS, on the operator's paths", () => {
     assert.deepEqual(await causes(review("UPDATE", relabelled, old)), []);
     const changed = workspace({ type: "managed", from: { name: "prod" }, connection: { type: "local" } });
     assert.deepEqual(await causes(review("UPDATE", changed, old)), [
-      'spec.type: Invalid value: "managed": field is immutable',
-      'spec.from: Invalid value: {"name":"prod"}: field is immutable',
-      'spec.connection: Invalid value: {"type":"local"}: field is immutable',
+      'spec.type: Invalid value: "managed": field is immutable (rule workspace.type-immutable)',
+      'spec.from: Invalid value: {"name":"prod"}: field is immutable (rule workspace.from-immutable)',
+      'spec.connection: Invalid value: {"type":"local"}: field is immutable (rule workspace.connection-immutable)',
     ]);
   });
 
