@@ -514,11 +514,11 @@ describe("rule actions", () => {
   test("ruleActions become --rule-action flags, in rule id order; none by default", async () => {
     assert.ok(!args(await render()).some((arg) => arg.startsWith("--rule-action")));
     const manifests = await render({
-      ruleActions: { "module.workspace-exists": "warn", "module.config-values": "off" },
+      ruleActions: { "module.workspace-exists": "warn", "module.config-value": "off" },
     });
     assert.deepEqual(
       args(manifests).filter((arg) => arg.startsWith("--rule-action")),
-      ["--rule-action=module.config-values=off", "--rule-action=module.workspace-exists=warn"],
+      ["--rule-action=module.config-value=off", "--rule-action=module.workspace-exists=warn"],
     );
   });
 

@@ -59,18 +59,20 @@ describe("metrics", () => {
   });
 
   it("counts updates admitted only because of ratcheting, by kind", async () => {
+    // Stored with a multipleOptions value (the operator refuses every one).
     const stored = helmModule();
-    stored.spec.config = { ...stored.spec.config, extra: 1 };
+    stored.spec.config = { ...stored.spec.config, features: ["logging"] };
     const hibernated = structuredClone(stored);
     hibernated.spec.hibernated = true;
     const worse = structuredClone(stored);
-    worse.spec.config = { ...worse.spec.config, replicas: 9 };
+    const version = worse.config?.[0];
+    if (version?.option) version.option.default = "1.0";
     const valid = helmModule();
     const validUpdate = structuredClone(valid);
     validUpdate.spec.hibernated = true;
     const post = (object: unknown, oldObject: unknown) =>
       server.post(validatePath, admissionReview({ operation: "UPDATE", object, oldObject }));
-    await post(hibernated, stored); // admitted only because ratcheting spared spec.config.extra
+    await post(hibernated, stored); // admitted only because ratcheting spared spec.config.features
     await post(hibernated, stored);
     await post(worse, stored); // denied: a new problem
     await post(validUpdate, valid); // admitted: nothing to spare
