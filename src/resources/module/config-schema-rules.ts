@@ -87,7 +87,9 @@ function defaultVerdict(
 ): ConfigSchemaVerdict {
   if (problems.length === 0) return { errors: [], warnings: [] };
   if (!zero) return { errors: byRule("module.config-default", problems), warnings: [] };
-  const why = problems[0]?.detail ?? "breaks its constraints";
+  const [first] = problems;
+  const why =
+    first?.type === "notSupported" ? "is not one of the values" : (first?.detail ?? "breaks its constraints");
   return {
     errors: [],
     warnings: [

@@ -63,7 +63,7 @@ describe("config schema rules", () => {
     assert.deepEqual(warnings(items), [
       'config[0].integer.default 0 must be greater than or equal to 1: a Module that omits "replicas" renders 0',
       'config[1].string.default "" must match the regular expression "^[0-9]+Gi$": a Module that omits "size" renders ""',
-      'config[2].option.default "" supported values: "dev", "prod": a Module that omits "env" renders ""',
+      'config[2].option.default "" is not one of the values: a Module that omits "env" renders ""',
       'config[3].multipleOptions.default [] must have at least 1 items: a Module that omits "tags" renders []',
     ]);
     for (const warning of warnings(items)) assert.ok(warning.length <= 120, warning);

@@ -41,7 +41,7 @@ describe("Module config and template semantics as the operator's, over HTTPS", (
     assert.equal(response.allowed, true, JSON.stringify(response.status));
     assert.deepEqual(response.warnings, [
       'config[0].integer.default 0 must be greater than or equal to 1: a Module that omits "replicas" renders 0',
-      'config[1].option.default "" supported values: "dev": a Module that omits "env" renders ""',
+      'config[1].option.default "" is not one of the values: a Module that omits "env" renders ""',
     ]);
   });
 
