@@ -1,68 +1,105 @@
-import { type CelInput, isCelError, run } from "@bufbuild/cel";
-import { isMap, type Schema, schemaMap } from "./schema.js";
+import { type CelInput, isCelError, parse, run } from "@bufbuild/cel";
+import { hasKey, isMap, type Schema, schemaMap } from "./schema.js";
 import type { PathSegment, Violation } from "./validate.js";
 
-/** YAML data as CEL values: maps as Map (so `self.key` works), whole numbers as int, as cel-go sees them. */
+/**
+ * YAML data as cel-go sees it after structpb: maps as Map (so `self.key` works) and every number a
+ * double (`self.replicas / 2` is a double division; `1 + self.replicas` has no overload, an error).
+ */
 function toCel(value: unknown): CelInput {
   if (Array.isArray(value)) return value.map(toCel);
   if (isMap(value)) return new Map(Object.entries(value).map(([key, item]) => [key, toCel(item)]));
-  if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
   return value as CelInput;
 }
 
 interface Rule {
   expression: string;
   message: string;
+  /** The rule reads `oldSelf`: a transition rule, run only when there is an old value. */
+  transition: boolean;
 }
 
-function rulesOf(schema: Schema): Rule[] {
-  const rules = schema["x-deckhouse-validations"];
-  if (!Array.isArray(rules)) return [];
-  return rules.flatMap((rule) =>
-    isMap(rule) && typeof rule.expression === "string"
-      ? [{ expression: rule.expression, message: typeof rule.message === "string" ? rule.message : "" }]
-      : [],
-  );
+/** What cel.go returns for a schema whose rules it cannot run: the whole validation fails with it. */
+export class DeckhouseValidationError extends Error {}
+
+/** The rules of one schema node, or the error cel.go returns for a malformed list, entry or expression. */
+function rulesOf(schema: Schema, where: string): Rule[] {
+  if (!hasKey(schema, "x-deckhouse-validations")) return [];
+  const raw = schema["x-deckhouse-validations"];
+  const fail = (why: string) => {
+    throw new DeckhouseValidationError(`${where}: x-deckhouse-validations invalid${why}`);
+  };
+  if (!Array.isArray(raw)) return fail("");
+  return raw.map((entry) => {
+    if (!isMap(entry) || Object.keys(entry).length === 0) return fail("");
+    if (typeof entry.expression !== "string" || entry.expression === "") return fail(": missing expression");
+    if (typeof entry.message !== "string" || entry.message === "") return fail(": missing message");
+    try {
+      parse(entry.expression);
+    } catch (error) {
+      throw new DeckhouseValidationError(
+        `${where}: compile the '${entry.expression}' rule: ${(error as Error).message.split("\n")[0]}`,
+      );
+    }
+    return {
+      expression: entry.expression,
+      message: entry.message,
+      transition: /\boldSelf\b/.test(entry.expression.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, "")),
+    };
+  });
+}
+
+export interface CelOptions {
+  /** "state": the rules without oldSelf; "transition": only the rules that read oldSelf. */
+  rules: "state" | "transition";
 }
 
 /**
- * The schema's `x-deckhouse-validations` (CEL with `self`, and `oldSelf` on UPDATE), run at the root and
- * down through `properties` for keys that are present. A rule that reads `oldSelf` runs only when there
- * is an old value, as a Kubernetes transition rule does.
+ * The schema's `x-deckhouse-validations` as addon-operator's `cel.ValidateTransition` runs them: properties
+ * first (keys that are present), then the node's own rules; a rule on a key that is missing is skipped;
+ * a failed rule gives its message. A malformed rule list, a compile error, an evaluation error or a
+ * non-boolean result throws DeckhouseValidationError (addon-operator refuses the values with it). `oldValue`
+ * is the stored section without defaults; transition rules run only where it has a value.
  */
 export function runDeckhouseValidations(
   value: unknown,
   oldValue: unknown,
   schema: Schema,
   rootName: string,
+  options: CelOptions,
   path: PathSegment[] = [],
 ): Violation[] {
   const violations: Violation[] = [];
-  for (const rule of rulesOf(schema)) {
-    const usesOld = /\boldSelf\b/.test(rule.expression);
-    if (usesOld && oldValue === undefined) continue;
-    const where = [rootName, ...path].join(".");
+  if (isMap(value)) {
+    for (const [key, property] of schemaMap(schema, "properties")) {
+      if (!hasKey(value, key)) continue;
+      const old = isMap(oldValue) && hasKey(oldValue, key) ? oldValue[key] : undefined;
+      violations.push(
+        ...runDeckhouseValidations(value[key], old, property, rootName, options, [...path, key]),
+      );
+    }
+  }
+  const where = [rootName, ...path].join(".");
+  for (const rule of rulesOf(schema, where)) {
+    if (rule.transition !== (options.rules === "transition")) continue;
+    if (rule.transition && (oldValue === undefined || oldValue === null)) continue;
+    const bindings: Record<string, CelInput> = { self: toCel(value) };
+    if (rule.transition) bindings.oldSelf = toCel(oldValue);
     let result: unknown;
     try {
-      result = run(
-        rule.expression,
-        usesOld ? { self: toCel(value), oldSelf: toCel(oldValue) } : { self: toCel(value) },
-      );
+      result = run(rule.expression, bindings);
     } catch (error) {
       result = error;
     }
-    if (result === true) continue;
-    const message =
-      isCelError(result) || result instanceof Error
-        ? `${where}: x-deckhouse-validations rule ${JSON.stringify(rule.expression)} cannot be evaluated: ${(result as Error).message}`
-        : rule.message || `${where}: failed rule ${rule.expression}`;
-    violations.push({ kind: "invalid", path, value, message });
-  }
-  if (!isMap(value)) return violations;
-  for (const [key, property] of schemaMap(schema, "properties")) {
-    if (!(key in value)) continue;
-    const old = isMap(oldValue) ? oldValue[key] : undefined;
-    violations.push(...runDeckhouseValidations(value[key], old, property, rootName, [...path, key]));
+    if (isCelError(result) || result instanceof Error) {
+      const message = (result as Error).message;
+      if (/field not found|no such key/.test(message)) continue;
+      throw new DeckhouseValidationError(`${where}: evaluate the '${rule.expression}' rule: ${message}`);
+    }
+    if (typeof result !== "boolean") {
+      throw new DeckhouseValidationError(`${where}: the '${rule.expression}' rule should return boolean`);
+    }
+    if (!result) violations.push({ kind: "invalid", path, value, message: rule.message });
   }
   return violations;
 }

@@ -1,4 +1,4 @@
-import { asSchema, isMap, type Schema } from "./schema.js";
+import { asSchema, copyMap, emptyMap, isMap, type Schema } from "./schema.js";
 
 const mergedByKey = ["definitions", "properties", "patternProperties"] as const;
 
@@ -27,20 +27,24 @@ export function extendSchema(child: Schema, parent: Schema): Schema {
   return extended;
 }
 
-/** The schema addon-operator checks before Helm runs: `x-required-for-helm` joins `required`, at every level. */
+/**
+ * The schema addon-operator checks before Helm runs (RequiredForHelmTransformer): `x-required-for-helm`, a
+ * string or a list, joins `required` at the root and through `properties`, not through `items`.
+ */
 export function helmSchema(schema: Schema): Schema {
-  const result: Schema = { ...schema };
+  const result: Schema = copyMap(schema);
   const forHelm = schema["x-required-for-helm"];
-  if (Array.isArray(forHelm) && forHelm.length > 0) {
+  const names = typeof forHelm === "string" ? [forHelm] : Array.isArray(forHelm) ? forHelm : [];
+  if (names.length > 0) {
     const required = Array.isArray(schema.required) ? schema.required : [];
-    result.required = [...new Set([...required, ...forHelm])];
+    result.required = [...new Set([...required, ...names])];
   }
   const properties = asSchema(schema.properties);
   if (properties) {
-    result.properties = Object.fromEntries(
-      Object.entries(properties).map(([key, value]) => [key, isMap(value) ? helmSchema(value) : value]),
-    );
+    const transformed = emptyMap();
+    for (const [key, value] of Object.entries(properties))
+      transformed[key] = isMap(value) ? helmSchema(value) : value;
+    result.properties = transformed;
   }
-  if (isMap(schema.items)) result.items = helmSchema(schema.items);
   return result;
 }

@@ -1,10 +1,11 @@
 import { join } from "node:path";
 import type { Finding } from "../cli/findings.js";
 import { checkValues } from "./check-values.js";
-import { extendSchema, helmSchema } from "./extend.js";
-import { listModuleDirectories, type ModuleDirectory, readSchema, readYamlMap } from "./module-files.js";
+import { listModuleDirectories, type ModuleDirectory, readYamlMap } from "./module-files.js";
 import { moduleNameProblem, valuesKeyOf } from "./module-names.js";
-import { isMap, type Schema } from "./schema.js";
+import { loadModuleSchemas } from "./module-schemas.js";
+import { isMap } from "./schema.js";
+import { mergeValues } from "./values.js";
 
 /**
  * Everything addon-operator would refuse, silently ignore or misread in a modules directory: names,
@@ -15,7 +16,23 @@ import { isMap, type Schema } from "./schema.js";
 export function lintModulesDir(modulesDir: string): Finding[] {
   const findings: Finding[] = [];
   const seen = new Map<string, string>();
-  for (const module of listModuleDirectories(modulesDir)) {
+  const listing = listModuleDirectories(modulesDir);
+  for (const problem of listing.problems) {
+    findings.push({ severity: "error", file: problem.path, rule: "ModulesDir", message: problem.message });
+  }
+  const commonFile = join(modulesDir, "values.yaml");
+  const common = readYamlMap(commonFile);
+  if (common.state === "invalid") {
+    findings.push({
+      severity: "error",
+      file: commonFile,
+      rule: "ValuesFile",
+      message: `values.yaml ${common.problem}`,
+      ...(common.line ? { line: common.line } : {}),
+    });
+  }
+  const commonValues = common.state === "ok" ? common.content : {};
+  for (const module of listing.modules) {
     const error = (rule: string, message: string, file = module.path, line?: number): Finding => ({
       severity: "error",
       file,
@@ -48,40 +65,44 @@ export function lintModulesDir(modulesDir: string): Finding[] {
       );
     }
     seen.set(module.name, module.directory);
-    findings.push(...lintModule(module, error));
+    findings.push(...lintModule(module, commonValues[valuesKeyOf(module.name)], error));
   }
   return findings;
 }
 
 type MakeFinding = (rule: string, message: string, file?: string, line?: number) => Finding;
 
-function lintModule(module: ModuleDirectory, error: MakeFinding): Finding[] {
+function lintModule(module: ModuleDirectory, commonValues: unknown, error: MakeFinding): Finding[] {
   const findings: Finding[] = [];
   const key = valuesKeyOf(module.name);
   const valuesFile = join(module.path, "values.yaml");
-  const staticValues = readStaticValues(valuesFile, key, error, findings);
-  const schemas: Partial<Record<"config-values.yaml" | "values.yaml", Schema>> = {};
-  for (const file of ["config-values.yaml", "values.yaml"] as const) {
-    const read = readSchema(module.path, file);
-    const path = join(module.path, "openapi", file);
-    if (read.state === "invalid")
-      findings.push(error("SchemaFile", `openapi/${file} ${read.problem}`, path, read.line));
-    if (read.state === "ok") schemas[file] = read.content;
+  const ownValues = readStaticValues(valuesFile, key, error, findings);
+  const staticValues =
+    ownValues === undefined && commonValues === undefined
+      ? undefined
+      : mergeValues(mergeValues({}, commonValues ?? {}), ownValues ?? {});
+  const schemas = loadModuleSchemas(module.path);
+  for (const { file, problem, line } of schemas.problems) {
+    findings.push(
+      error("SchemaFile", `openapi/${file} ${problem}`, join(module.path, "openapi", file), line),
+    );
   }
-  let valuesSchema = schemas["values.yaml"];
-  if (valuesSchema && valuesSchema["x-extend"] !== undefined) {
-    const extend = valuesSchema["x-extend"];
-    if (!isMap(extend) || extend.schema !== "config-values.yaml") {
-      const path = join(module.path, "openapi", "values.yaml");
-      findings.push(error("XExtend", "x-extend must be {schema: config-values.yaml}", path));
-    }
-    valuesSchema = extendSchema(valuesSchema, schemas["config-values.yaml"] ?? {});
+  if (schemas.extendNames !== undefined) {
+    findings.push({
+      ...error(
+        "XExtend",
+        `x-extend.schema is ${JSON.stringify(schemas.extendNames)}, but addon-operator extends from config-values.yaml whatever it names`,
+        join(module.path, "openapi", "values.yaml"),
+      ),
+      severity: "warning",
+    });
   }
+  const valuesSchema = schemas.values;
   if (valuesSchema && staticValues !== undefined) {
-    const violations = checkValues(staticValues, undefined, valuesSchema, key);
+    const violations = checkValues(staticValues, valuesSchema, key);
     for (const violation of violations) findings.push(error("ValuesSchema", violation.message, valuesFile));
     const reported = new Set(violations.map((violation) => violation.message));
-    for (const violation of checkValues(staticValues, undefined, helmSchema(valuesSchema), key)) {
+    for (const violation of checkValues(staticValues, schemas.helm ?? valuesSchema, key)) {
       if (reported.has(violation.message)) continue;
       findings.push({
         ...error(
@@ -104,12 +125,19 @@ function readStaticValues(file: string, key: string, error: MakeFinding, finding
     findings.push(error("ValuesFile", `values.yaml ${read.problem}`, file, read.line));
     return undefined;
   }
-  for (const other of Object.keys(read.content).filter((name) => name !== key)) {
-    findings.push(
-      error("ValuesFile", `values.yaml may hold only the module's values key "${key}", not "${other}"`, file),
-    );
+  // Every key is merged into the module's values; the module reads only its own (and the static extender
+  // its `<key>Enabled`): other keys are dead, a warning.
+  for (const other of Object.keys(read.content).filter((name) => name !== key && name !== `${key}Enabled`)) {
+    findings.push({
+      ...error(
+        "ValuesFile",
+        `values.yaml key "${other}" is ignored: the module reads only "${key}" (and "${key}Enabled")`,
+        file,
+      ),
+      severity: "warning",
+    });
   }
-  if (!(key in read.content)) return undefined;
+  if (!Object.hasOwn(read.content, key)) return undefined;
   const values = read.content[key];
   if (!isMap(values)) {
     findings.push(error("ValuesFile", `values.yaml: ${key} must be a map of values`, file));

@@ -51,15 +51,6 @@ export function moduleNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** Why a ConfigMap key cannot name a module section, or undefined when it is the values key of a valid name. */
-export function valuesKeyProblem(key: string): string | undefined {
-  const name = moduleNameOf(key);
-  if (moduleNameProblem(name) !== undefined || valuesKeyOf(name) !== key) {
-    return `must be the camelCase values key of a module name (${JSON.stringify(key)} → ${JSON.stringify(name)} → ${JSON.stringify(valuesKeyOf(name))})`;
-  }
-  return undefined;
-}
-
 /** `001-simple-module` → `simple-module`: a directory's module name, without the numeric prefix. */
 export function moduleNameOfDirectory(directory: string): string {
   return directory.replace(/^[0-9]+-/, "");

@@ -6,6 +6,19 @@ export const isMap = (value: unknown): value is Record<string, unknown> =>
 
 export const asSchema = (value: unknown): Schema | undefined => (isMap(value) ? value : undefined);
 
+/**
+ * A map without a prototype: every key built from input (`__proto__`, `constructor`) is an own key like
+ * any other, never a setter or an inherited member.
+ */
+export const emptyMap = (): Record<string, unknown> => Object.create(null) as Record<string, unknown>;
+
+/** The same entries in a map without a prototype. */
+export const copyMap = (value: Record<string, unknown>): Record<string, unknown> =>
+  Object.assign(emptyMap(), value);
+
+/** Whether the map has the key itself (never through a prototype). */
+export const hasKey = (map: Record<string, unknown>, key: string): boolean => Object.hasOwn(map, key);
+
 /** The schemas under a map-of-schemas keyword (`properties`, `patternProperties`). */
 export function schemaMap(schema: Schema, keyword: string): [string, Schema][] {
   const map = asSchema(schema[keyword]);
@@ -16,19 +29,23 @@ export function schemaMap(schema: Schema, keyword: string): [string, Schema][] {
 }
 
 /**
- * The schema as addon-operator validates with it: `additionalProperties: false` wherever it is absent, at
- * the root and down through `properties` and `items`. A schema that sets additionalProperties itself is
- * left alone with everything below it; combinators and patternProperties are not entered (addon-operator's
- * transformer does not go there, so objects inside them stay open).
+ * The schema as addon-operator's AdditionalPropertiesTransformer leaves it: `additionalProperties: false`
+ * where it is absent, on the root and on every `items` schema, which are always entered, and on each
+ * property that does not set it, which is then entered too; a property that sets additionalProperties
+ * itself is left alone with everything below it. Combinators, patternProperties and schema-valued
+ * additionalProperties are never entered.
  */
 export function closeSchema(schema: Schema): Schema {
-  if (schema.additionalProperties !== undefined) return schema;
-  const closed: Schema = { ...schema, additionalProperties: false };
+  const closed = copyMap(schema);
+  if (closed.additionalProperties === undefined) closed.additionalProperties = false;
   const properties = asSchema(schema.properties);
   if (properties) {
-    closed.properties = Object.fromEntries(
-      Object.entries(properties).map(([key, value]) => [key, isMap(value) ? closeSchema(value) : value]),
-    );
+    const closedProperties = emptyMap();
+    for (const [key, value] of Object.entries(properties)) {
+      closedProperties[key] =
+        isMap(value) && value.additionalProperties === undefined ? closeSchema(value) : value;
+    }
+    closed.properties = closedProperties;
   }
   if (isMap(schema.items)) closed.items = closeSchema(schema.items);
   else if (Array.isArray(schema.items)) {

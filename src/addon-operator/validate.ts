@@ -1,6 +1,6 @@
 import { compileRe2 } from "../regex/re2.js";
 import { matchesFormat } from "./formats.js";
-import { asSchema, isMap, type Schema, schemaMap } from "./schema.js";
+import { asSchema, hasKey, isMap, type Schema, schemaMap } from "./schema.js";
 
 export type PathSegment = string | number;
 
@@ -60,8 +60,21 @@ function typeOf(value: unknown): string {
   return typeof value === "number" ? "number" : typeof value;
 }
 
+/**
+ * swag.IsFloat64AJSONInteger: a whole number within ±2^53, or one within a relative 1e-9 of it (go-openapi's
+ * test for `integer` and for `multipleOf`, where 0.07 / 0.01 = 7.000000000000001 is a multiple).
+ */
+export function isJsonInteger(value: number): boolean {
+  if (!Number.isFinite(value) || Math.abs(value) > 2 ** 53) return false;
+  const whole = Math.trunc(value);
+  if (value === whole) return true;
+  const diff = Math.abs(value - whole);
+  if (whole === 0) return diff < 1e-9 * Number.MIN_VALUE;
+  return diff / Math.min(Math.abs(value) + Math.abs(whole), Number.MAX_VALUE) < 1e-9;
+}
+
 function hasType(value: unknown, type: string): boolean {
-  if (type === "integer") return typeof value === "number" && Number.isInteger(value);
+  if (type === "integer") return typeof value === "number" && isJsonInteger(value);
   if (type === "null") return value === null;
   return typeOf(value) === type;
 }
@@ -107,7 +120,8 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (isMap(a) && isMap(b)) {
     const keys = Object.keys(a);
     return (
-      keys.length === Object.keys(b).length && keys.every((key) => key in b && deepEqual(a[key], b[key]))
+      keys.length === Object.keys(b).length &&
+      keys.every((key) => hasKey(b, key) && deepEqual(a[key], b[key]))
     );
   }
   return false;
@@ -148,7 +162,10 @@ function checkString(value: string, schema: Schema, at: At): Violation[] {
 function checkNumber(value: number, schema: Schema, at: At): Violation[] {
   const violations: Violation[] = [];
   const multipleOf = numberKeyword(schema, "multipleOf");
-  if (multipleOf !== undefined && multipleOf > 0 && !Number.isInteger(value / multipleOf)) {
+  // go-openapi's validate.MultipleOf: 1/factor*data below 1, data/factor otherwise, then an integer test.
+  const multiple =
+    multipleOf === undefined ? 0 : multipleOf < 1 ? (1 / multipleOf) * value : value / multipleOf;
+  if (multipleOf !== undefined && multipleOf > 0 && !isJsonInteger(multiple)) {
     violations.push(invalid(at, value, `should be a multiple of ${multipleOf}`));
   }
   const maximum = numberKeyword(schema, "maximum");
@@ -206,7 +223,9 @@ function checkObject(value: Record<string, unknown>, schema: Schema, at: At): Vi
   for (const required of Array.isArray(schema.required) ? schema.required : []) {
     const key = String(required);
     // go-openapi: a required property with a default is never missing (the default would fill it).
-    if (!(key in value) && !(properties.get(key) && "default" in (properties.get(key) as Schema))) {
+    const property = properties.get(key);
+    const hasDefault = property !== undefined && property.default !== undefined && property.default !== null;
+    if (!hasKey(value, key) && !hasDefault) {
       violations.push({
         kind: "required",
         path: [...at.path, key],

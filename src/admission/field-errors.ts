@@ -1,4 +1,5 @@
 import type { FieldPath } from "./field-path.js";
+import { boundedJson, limits, truncate } from "./limits.js";
 
 /**
  * The kinds of field error, named as apimachinery's field.ErrorType. `cause` is the StatusCause type
@@ -48,7 +49,7 @@ export const fieldError = {
     type: "notSupported",
     field: path.toString(),
     value,
-    detail: `supported values: ${supported.map((v) => JSON.stringify(v)).join(", ")}`,
+    detail: `supported values: ${listUpTo(supported, limits.messageChars)}`,
   }),
   tooMany: (path: FieldPath, actual: number, max: number): FieldError => ({
     type: "tooMany",
@@ -58,30 +59,45 @@ export const fieldError = {
   }),
 };
 
+/** The quoted values, comma-separated, stopping once the text is longer than `max`. */
+function listUpTo(values: readonly string[], max: number): string {
+  let text = "";
+  for (const [i, value] of values.entries()) {
+    if (text.length > max) return `${text}, ... (${values.length - i} more)`;
+    text += `${i > 0 ? ", " : ""}${JSON.stringify(value.length > max ? `${value.slice(0, max)}...` : value)}`;
+  }
+  return text;
+}
+
 export function causeType(error: FieldError): string {
   return errorTypes[error.type].cause;
 }
 
 /**
  * The value as apimachinery prints it: strings quoted, numbers and booleans bare, objects as JSON; cut
- * at 200 characters so that a huge value cannot bloat the denial.
+ * at 200 characters (without serializing the rest) so that a huge value cannot bloat the denial.
  */
 export function formatValue(value: unknown): string {
   if (value === undefined) return "null";
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length > 200 ? `${json.slice(0, 200)}...` : json;
+  return boundedJson(value, limits.valueChars);
 }
 
-/** The message body after the field path: `Invalid value: "Foo": must be ...`. */
+/** The message body after the field path: `Invalid value: "Foo": must be ...`, at most 1 KiB. */
 export function describeError(error: FieldError): string {
   const head = errorTypes[error.type].wording;
   const shown = "value" in error ? `${head}: ${formatValue(error.value)}` : head;
-  return error.detail ? `${shown}: ${error.detail}` : shown;
+  const detail = error.detail === undefined ? "" : truncate(error.detail, limits.messageChars);
+  return truncate(detail ? `${shown}: ${detail}` : shown, limits.messageChars);
+}
+
+/** The field path as shown, cut when a request chose a huge key. */
+export function formatField(error: FieldError): string {
+  return truncate(error.field, limits.fieldChars);
 }
 
 /** The full line, as `kubectl` shows it: `spec.helm.releaseName: Invalid value: "Foo": ...`. */
 export function formatFieldError(error: FieldError): string {
-  return error.field ? `${error.field}: ${describeError(error)}` : describeError(error);
+  return error.field ? `${formatField(error)}: ${describeError(error)}` : describeError(error);
 }
 
 /** The same errors, each tagged with the id of the rule that found them. */

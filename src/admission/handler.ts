@@ -1,9 +1,19 @@
-import { causeMessage, causeType, type FieldErrorList, formatFieldError } from "./field-errors.js";
+import { maxDepth, tooDeepAt } from "./depth.js";
+import {
+  causeMessage,
+  causeType,
+  type FieldError,
+  type FieldErrorList,
+  formatField,
+  formatFieldError,
+} from "./field-errors.js";
 import { diffToPatch } from "./json-patch.js";
+import { boundErrors, boundedJson, limits, truncate } from "./limits.js";
 import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
 import { qualifiedKind, type ResourceKind, type Validator } from "./resource-kind.js";
 import type { AdmissionRequest, AdmissionResponse } from "./review.js";
 import { applyRuleActions, type RuleActions } from "./rule-actions.js";
+import { fitWarning } from "./warning.js";
 
 /**
  * Turns an AdmissionRequest into an AdmissionResponse for one resource kind: the protocol half of a
@@ -22,7 +32,7 @@ export async function validate(
   request: AdmissionRequest,
   options: ValidateOptions = {},
 ): Promise<AdmissionResponse> {
-  const gate = admitWithoutRules(kind, request);
+  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
   if (gate) return gate;
   if (!kind.validator) return { uid: request.uid, allowed: true };
   const verdict = await judge(kind.validator as Validator<unknown>, request, options.ruleActions);
@@ -76,7 +86,7 @@ async function judge(
 }
 
 export function mutate(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse {
-  const gate = admitWithoutRules(kind, request);
+  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
   if (gate || !kind.defaulter) return gate ?? { uid: request.uid, allowed: true };
   const oldObject = request.operation === "UPDATE" ? request.oldObject : undefined;
   const defaulted = kind.defaulter.applyDefaults(request.object, request, oldObject);
@@ -106,11 +116,31 @@ function admitWithoutRules(kind: ResourceKind, request: AdmissionRequest): Admis
   return undefined;
 }
 
+/**
+ * An object nested deeper than any rule may safely walk is denied with the field where it gets too
+ * deep, before any rule runs. An update of an object stored that deep already is admitted unjudged,
+ * with a warning: only problems an update introduces may deny it.
+ */
+function tooDeep(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse | undefined {
+  const field = tooDeepAt(request.object);
+  if (field === undefined) return undefined;
+  if (request.operation === "UPDATE" && tooDeepAt(request.oldObject) !== undefined) {
+    const warning = `${truncate(field, 40)}: nested more than ${maxDepth} levels deep, as before: rules not run`;
+    return { uid: request.uid, allowed: true, warnings: [fitWarning(warning)] };
+  }
+  const error: FieldError = {
+    type: "invalid",
+    field,
+    detail: `nested more than ${maxDepth} levels deep; this webhook judges objects up to that depth`,
+  };
+  return { uid: request.uid, allowed: false, status: invalidStatus(kind, request, [error]) };
+}
+
 function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | undefined {
   const expected = `${kind.group}/${kind.version}, Kind=${kind.kind}`;
   const got = `${request.kind.group}/${request.kind.version}, Kind=${request.kind.kind}`;
   if (request.kind.group !== kind.group || request.kind.kind !== kind.kind) {
-    return `this webhook admits ${expected} only, but the request is for ${got}`;
+    return `this webhook admits ${expected} only, but the request is for ${truncate(got, limits.fieldChars)}`;
   }
   if (request.object === null || typeof request.object !== "object" || Array.isArray(request.object)) {
     return `request.object must be a ${kind.kind} object`;
@@ -119,18 +149,24 @@ function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | u
   // The core group has no name: a ConfigMap's apiVersion is plain "v1".
   const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
   if (object.kind !== undefined && object.kind !== kind.kind) {
-    return `request.object is a ${JSON.stringify(object.kind)}, but this webhook admits ${kind.kind} only`;
+    return `request.object is a ${boundedJson(object.kind, limits.valueChars)}, but this webhook admits ${kind.kind} only`;
   }
   if (object.apiVersion !== undefined && object.apiVersion !== apiVersion) {
-    return `request.object has apiVersion ${JSON.stringify(object.apiVersion)}, but this webhook admits ${apiVersion} only`;
+    return `request.object has apiVersion ${boundedJson(object.apiVersion, limits.valueChars)}, but this webhook admits ${apiVersion} only`;
   }
   return undefined;
 }
 
-/** The Status the API server itself returns for an invalid object (HTTP 422, reason Invalid). */
-function invalidStatus(kind: ResourceKind, request: AdmissionRequest, errors: FieldErrorList) {
-  const name = objectName(request);
-  const lines = errors.map(formatFieldError);
+/**
+ * The Status the API server itself returns for an invalid object (HTTP 422, reason Invalid), with at
+ * most `limits.causes` causes: the last one says how many more were found.
+ */
+function invalidStatus(kind: ResourceKind, request: AdmissionRequest, allErrors: FieldErrorList) {
+  const name = truncate(objectName(request), limits.fieldChars);
+  const { shown: errors, more } = boundErrors(allErrors);
+  const rest =
+    more > 0 ? [{ type: "FieldValueTooMany", field: "", message: `... and ${more} more errors` }] : [];
+  const lines = [...errors.map(formatFieldError), ...rest.map((cause) => cause.message)];
   const summary = lines.length === 1 ? lines[0] : `[${lines.join(", ")}]`;
   return {
     code: 422,
@@ -140,17 +176,20 @@ function invalidStatus(kind: ResourceKind, request: AdmissionRequest, errors: Fi
       group: kind.group,
       kind: kind.kind,
       name,
-      causes: errors.map((error) => ({
-        type: causeType(error),
-        field: error.field,
-        message: causeMessage(error),
-      })),
+      causes: [
+        ...errors.map((error) => ({
+          type: causeType(error),
+          field: formatField(error),
+          message: causeMessage(error),
+        })),
+        ...rest,
+      ],
     },
   };
 }
 
 function objectName(request: AdmissionRequest): string {
-  if (request.name) return request.name;
+  if (typeof request.name === "string" && request.name) return request.name;
   const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } }).metadata;
   if (typeof metadata?.name === "string") return metadata.name;
   return typeof metadata?.generateName === "string" ? metadata.generateName : "";

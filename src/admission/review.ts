@@ -1,3 +1,5 @@
+import { boundedJson, boundWarnings, limits } from "./limits.js";
+
 /** The admission.k8s.io/v1 AdmissionReview wire format, as far as this project reads and writes it. */
 
 export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
@@ -64,7 +66,7 @@ export function parseAdmissionReview(body: unknown): { request: AdmissionRequest
   const review = body as Record<string, unknown>;
   if (review.apiVersion !== "admission.k8s.io/v1" || review.kind !== "AdmissionReview") {
     return {
-      problem: `expected apiVersion admission.k8s.io/v1 and kind AdmissionReview, got apiVersion ${JSON.stringify(review.apiVersion)} and kind ${JSON.stringify(review.kind)}`,
+      problem: `expected apiVersion admission.k8s.io/v1 and kind AdmissionReview, got apiVersion ${boundedJson(review.apiVersion, limits.valueChars)} and kind ${boundedJson(review.kind, limits.valueChars)}`,
     };
   }
   const request = review.request as Record<string, unknown> | undefined;
@@ -73,6 +75,10 @@ export function parseAdmissionReview(body: unknown): { request: AdmissionRequest
   }
   if (typeof request.uid !== "string" || request.uid === "") {
     return { problem: "request.uid must be a non-empty string" };
+  }
+  // The answer repeats the uid whole; the API server sends a UUID.
+  if (request.uid.length > maxUidChars) {
+    return { problem: `request.uid must be at most ${maxUidChars} characters` };
   }
   if (typeof request.operation !== "string" || !operations.includes(request.operation)) {
     return { problem: `request.operation must be one of ${operations.join(", ")}` };
@@ -88,6 +94,32 @@ export function parseAdmissionReview(body: unknown): { request: AdmissionRequest
   return { request: request as unknown as AdmissionRequest };
 }
 
+const maxUidChars = 256;
+
 export function reviewResponse(response: AdmissionResponse): AdmissionReview {
   return { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response };
+}
+
+/**
+ * The AdmissionReview answering `response`, serialized: the one place every answer passes, so its
+ * bounds hold whatever built it. Warnings are cut to what the API server keeps (4 KiB); an answer that
+ * cannot be serialized, or would exceed 1 MiB, becomes a short denial with code 500 for the same uid
+ * (never a bare HTTP 500, which failurePolicy Ignore would turn into an admission).
+ */
+export function encodeReview(response: AdmissionResponse): { text: string; response: AdmissionResponse } {
+  const bounded = response.warnings ? { ...response, warnings: boundWarnings(response.warnings) } : response;
+  let problem: string;
+  try {
+    const text = JSON.stringify(reviewResponse(bounded));
+    if (Buffer.byteLength(text) <= limits.answerBytes) return { text, response: bounded };
+    problem = `the answer would exceed ${limits.answerBytes} bytes`;
+  } catch (error) {
+    problem = `the answer could not be serialized (${String(error).slice(0, 200)})`;
+  }
+  const failed: AdmissionResponse = {
+    uid: response.uid,
+    allowed: false,
+    status: { code: 500, reason: "InternalError", message: `internal error: ${problem}` },
+  };
+  return { text: JSON.stringify(reviewResponse(failed)), response: failed };
 }

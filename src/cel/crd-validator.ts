@@ -3,6 +3,7 @@ import { type CelInput, type CelResult, celEnv, isCelError, parse, plan } from "
 import { strings } from "@bufbuild/cel/ext";
 import { type FieldError, fieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
+import { own } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { toCel } from "./to-cel.js";
 
@@ -108,8 +109,8 @@ function visit(
   const old =
     oldValue !== null && typeof oldValue === "object" ? (oldValue as Record<string, unknown>) : undefined;
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    const childSchema = properties[key] ?? additional;
-    if (childSchema) visit(childSchema, child, old?.[key], path.child(key), context);
+    const childSchema = own(properties, key) ?? additional;
+    if (childSchema) visit(childSchema, child, own(old, key), path.child(key), context);
   }
 }
 

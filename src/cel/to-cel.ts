@@ -1,4 +1,5 @@
 import type { CelInput } from "@bufbuild/cel";
+import { own } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 
 /**
@@ -33,7 +34,7 @@ function convert(value: unknown, schema: JsonSchema | undefined, converted: Map<
     const rest = typeof additional === "object" ? (additional as JsonSchema) : undefined;
     return new Map(
       Object.entries(value).map(
-        ([key, child]) => [key, toCel(child, properties[key] ?? rest, converted)] as const,
+        ([key, child]) => [key, toCel(child, own(properties, key) ?? rest, converted)] as const,
       ),
     ) as CelInput;
   }

@@ -67,13 +67,21 @@ interface Chunk {
  */
 export function parseManifests(file: string, text: string): Manifest[] {
   const chunks = documentChunks(text);
-  let values: unknown[];
-  try {
-    values = chunks.map((chunk) => (blank.test(chunk.text) ? null : loadYaml(chunk.text)));
-  } catch (error) {
-    syntaxError(file, text);
-    throw new InputError(`${file}: ${(error as Error).message.split("\n")[0]}`);
-  }
+  const values = chunks.map((chunk) => {
+    try {
+      return blank.test(chunk.text) ? null : loadYaml(chunk.text);
+    } catch (error) {
+      // js-yaml stops at 100 levels of nesting (its maxDepth): said here with the line, rather than
+      // by the slower parser below, which recurses until the stack is exhausted.
+      const mark = (error as { mark?: { line?: number } }).mark;
+      if (/nesting exceeded maxDepth/.test(String(error)) || error instanceof RangeError) {
+        const line = chunk.firstLine + (mark?.line ?? 0);
+        throw new InputError(`${file}:${line}: nested too deeply: the YAML reader stops at 100 levels`);
+      }
+      syntaxError(file, text);
+      throw new InputError(`${file}: ${(error as Error).message.split("\n")[0]}`);
+    }
+  });
   return chunks.flatMap((chunk, index) => manifestsOf(file, chunk, values[index]));
 }
 

@@ -9,6 +9,7 @@ import { startWorkspaceCache, type WorkspaceCache } from "../kube/workspace-cach
 import { createResourceKinds } from "../resources/index.js";
 import { ensureCertDirLogged, readServingCertificate } from "../server/certificates.js";
 import type { Logger } from "../server/log.js";
+import { tlsPolicy } from "../server/tls-policy.js";
 
 export interface ClusterServeOptions {
   kubeconfig?: string;
@@ -55,7 +56,7 @@ export async function prepareClusterFeatures(options: ClusterServeOptions): Prom
   // Before the server runs there is nothing to reload: it starts with the files as they are.
   const reload = () => {
     if (!server) return;
-    server.setSecureContext({ ...readServingCertificate(options.certDir), minVersion: "TLSv1.2" });
+    server.setSecureContext({ ...readServingCertificate(options.certDir), ...tlsPolicy });
     log({ msg: `serving the renewed certificate from ${options.certDir}` });
   };
 

@@ -22,6 +22,9 @@ export const serveUsage = `serve   Serve the admission webhooks over HTTPS
           --service NAME      Service name for generated certificates (default module-admission)
           --namespace NS      Service namespace for generated certificates (default module-admission)
           --metrics-port N    Prometheus metrics over plain HTTP at /metrics (default 8080)
+          --metrics-bind-address [HOST]:PORT|0
+                              where metrics listen, as controller-runtime's flag (default :8080, every
+                              interface; 127.0.0.1:8080 keeps them in the pod); 0 turns them off
           --workers N         processes sharing the port, to use N cores (default 1)
           --drain-seconds S   after SIGTERM: answer with Connection: close, unready (default 5)
           --grace-seconds S   after SIGTERM: exit at the latest, cutting what is left (default 25)
@@ -46,7 +49,8 @@ export interface ServeFlags {
   certDir: string;
   service: string;
   namespace: string;
-  metricsPort: number;
+  /** Where metrics listen; undefined: off. */
+  metrics?: { host?: string; port: number };
   workers: number;
   drainMs: number;
   graceMs: number;
@@ -69,6 +73,7 @@ export function parseServeFlags(args: string[]): ServeFlags {
       service: { type: "string", default: "module-admission" },
       namespace: { type: "string", default: "module-admission" },
       "metrics-port": { type: "string", default: "8080" },
+      "metrics-bind-address": { type: "string" },
       workers: { type: "string", default: "1" },
       "drain-seconds": { type: "string", default: "5" },
       "grace-seconds": { type: "string", default: "25" },
@@ -87,7 +92,7 @@ export function parseServeFlags(args: string[]): ServeFlags {
     certDir: values["cert-dir"],
     service: values.service,
     namespace: values.namespace,
-    metricsPort: number(values, "metrics-port", { integer: true, max: 65535 }),
+    metrics: metricsAddress(values),
     workers: number(values, "workers", { integer: true, min: 1, max: 256 }),
     drainMs: number(values, "drain-seconds", {}) * 1000,
     graceMs: number(values, "grace-seconds", {}) * 1000,
@@ -100,6 +105,24 @@ export function parseServeFlags(args: string[]): ServeFlags {
     addonConfigMap: values["addon-configmap"],
     ruleActions: parseRuleActions(values["rule-action"] ?? []),
   };
+}
+
+/** `--metrics-bind-address` when given (`0`: off), else every interface on `--metrics-port`. */
+function metricsAddress(
+  values: Record<string, string | string[] | boolean | undefined>,
+): ServeFlags["metrics"] {
+  const port = number(values, "metrics-port", { integer: true, max: 65535 });
+  const address = values["metrics-bind-address"];
+  if (typeof address !== "string") return { port };
+  if (address === "0") return undefined;
+  const match = /^(.*):(\d{1,5})$/.exec(address);
+  const bound = Number(match?.[2]);
+  if (!match || bound > 65535) {
+    throw new Error(`--metrics-bind-address: ${JSON.stringify(address)} is not [HOST]:PORT or 0`);
+  }
+  // `[::1]:8080`: the brackets are the address's, not the host's.
+  const host = (match[1] ?? "").replace(/^\[(.*)\]$/, "$1");
+  return host === "" ? { port: bound } : { host, port: bound };
 }
 
 function number(
@@ -133,7 +156,7 @@ export async function serve(args: string[]): Promise<void> {
     }
     await runPrimary({
       workers: flags.workers,
-      metricsPort: flags.metricsPort,
+      metrics: flags.metrics,
       graceMs: flags.graceMs,
       log: jsonLogger,
     });
@@ -177,8 +200,12 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
   });
   clusterFeatures.attach(running.server);
   let metricsServer: { port: number; close(): Promise<void> } | undefined;
-  if (cluster.isPrimary) {
-    metricsServer = await startMetricsServer(flags.metricsPort, registryCollector(metrics.registry));
+  if (cluster.isPrimary && flags.metrics) {
+    metricsServer = await startMetricsServer(
+      flags.metrics.port,
+      registryCollector(metrics.registry),
+      flags.metrics.host,
+    );
     jsonLogger({
       msg: `metrics on http://localhost:${metricsServer.port}/metrics`,
       metricsPort: metricsServer.port,

@@ -1,6 +1,7 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
+import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
 import type { Finding } from "./findings.js";
 import { type Manifest, parseManifests } from "./manifests.js";
@@ -68,6 +69,19 @@ async function validateManifest(
   batch: Batch,
   result: BatchResult,
 ): Promise<void> {
+  const bound = inputBoundProblem(manifest.object);
+  if (bound) {
+    result.denied = true;
+    result.findings.push({
+      severity: "error",
+      file: manifest.file,
+      line: manifest.lineOf(bound.field),
+      object: objectLabel(manifest.object),
+      rule: "input/TooLarge",
+      message: bound.field ? `${bound.field}: ${bound.message}` : bound.message,
+    });
+    return;
+  }
   const kind = kindOf(kinds, manifest.object);
   if (!kind) {
     if (batch.strict) {

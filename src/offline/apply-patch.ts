@@ -1,4 +1,5 @@
 import type { PatchOperation } from "../admission/json-patch.js";
+import { own, setOwn } from "../admission/own-property.js";
 
 const unescapeToken = (token: string) => token.replaceAll("~1", "/").replaceAll("~0", "~");
 
@@ -17,7 +18,7 @@ export function applyPatch(object: unknown, patch: PatchOperation[]): unknown {
       continue;
     }
     let parent = root as Record<string, unknown>;
-    for (const token of tokens) parent = parent[token] as Record<string, unknown>;
+    for (const token of tokens) parent = own(parent, token) as Record<string, unknown>;
     if (Array.isArray(parent)) {
       const index = last === "-" ? parent.length : Number(last);
       if (operation.op === "add") parent.splice(index, 0, operation.value);
@@ -26,7 +27,7 @@ export function applyPatch(object: unknown, patch: PatchOperation[]): unknown {
     } else if (operation.op === "remove") {
       delete parent[last];
     } else {
-      parent[last] = structuredClone(operation.value);
+      setOwn(parent, last, structuredClone(operation.value));
     }
   }
   return root;

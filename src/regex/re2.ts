@@ -1,25 +1,132 @@
 import { RE2JS } from "@bufbuild/re2";
+import { programSizeBound } from "./program-size.js";
 
 /**
  * User-supplied regular expressions, compiled with RE2 semantics as the operator's Go regexp does:
- * `(?i)` works, look-arounds and backreferences do not compile, and matching is linear in the input,
- * so a hostile pattern cannot stall the server. Compiled patterns are cached: many Modules share one
- * config schema.
+ * `(?i)` works, look-arounds and backreferences do not compile, and matching is linear in the input.
+ *
+ * Linear is not bounded: matching costs about the input length times the program size (RE2's
+ * instructions; `.{1000}` is 1,002 of them), and compiling costs the program size in time and memory
+ * (`.{1000}` repeated 140 times in one 980-character pattern compiles to 140,002 instructions and
+ * about 25 MB). So, as RE2's own `max_mem`, patterns are bounded by program size, and matches by a
+ * budget of instructions × characters.
  */
-const cache = new Map<string, RE2JS | { error: string }>();
-const cacheLimit = 1024;
+export const re2Limits = {
+  /** Instructions of one compiled pattern. Go accepts up to about 3.3 million; real patterns use tens. */
+  programInstructions: 2_000,
+  /** Instructions of all the patterns of one schema together: compiling them costs about 100 ms. */
+  schemaInstructions: 10_000,
+  /** Characters of a value matched against a pattern. */
+  inputChars: 64 * 1024,
+  /** Bytes of compiled patterns kept in the cache (an instruction costs about 200 bytes compiled). */
+  cacheBytes: 16 * 1024 * 1024,
+} as const;
 
-/** A compiled pattern (`test` finds a match anywhere, as Go's regexp.MatchString), or why it did not compile. */
+const bytesPerInstruction = 512;
+
+/** A compiled pattern with its program size, or why it cannot be used (`overLimit`: it compiles, but too large). */
+type Entry = { regex: RE2JS; instructions: number } | { error: string; overLimit?: true };
+
+const cache = new Map<string, { entry: Entry; bytes: number }>();
+let cachedBytes = 0;
+
+/** A compiled pattern (`test` finds a match anywhere, as Go's regexp.MatchString), or why it cannot be used. */
 export function compileRe2(pattern: string): RE2JS | { error: string } {
-  let entry = cache.get(pattern);
-  if (!entry) {
-    try {
-      entry = new RE2JS(pattern);
-    } catch (error) {
-      entry = { error: error instanceof Error ? error.message : String(error) };
-    }
-    if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
-    cache.set(pattern, entry);
+  const entry = compileCounted(pattern);
+  return "error" in entry ? entry : entry.regex;
+}
+
+/** The compiled pattern and its program size, from the cache when it was compiled recently. */
+export function compileCounted(pattern: string): Entry {
+  const cached = cache.get(pattern);
+  if (cached) {
+    // Most recently used last, so that the least recently used is evicted first.
+    cache.delete(pattern);
+    cache.set(pattern, cached);
+    return cached.entry;
+  }
+  const entry = compileUncached(pattern);
+  const bytes =
+    pattern.length * 2 +
+    ("error" in entry ? entry.error.length * 2 : entry.instructions * bytesPerInstruction);
+  while (cache.size > 0 && cachedBytes + bytes > re2Limits.cacheBytes) {
+    const [oldest, old] = cache.entries().next().value as [string, { bytes: number }];
+    cache.delete(oldest);
+    cachedBytes -= old.bytes;
+  }
+  if (bytes <= re2Limits.cacheBytes) {
+    cache.set(pattern, { entry, bytes });
+    cachedBytes += bytes;
   }
   return entry;
+}
+
+/**
+ * The patterns of one schema, compiled in order until together they reach
+ * `re2Limits.schemaInstructions`; the rest are refused without compiling. The same list gives the same
+ * answer, so the schema rules and the value rules agree on which patterns are usable.
+ */
+export function compileAll(patterns: readonly (string | undefined)[]): (Entry | undefined)[] {
+  let left = re2Limits.schemaInstructions;
+  return patterns.map((pattern) => {
+    if (pattern === undefined) return undefined;
+    if (left <= 0) {
+      return {
+        overLimit: true,
+        error: `the schema's patterns together compile to more than the ${re2Limits.schemaInstructions} RE2 instructions this webhook allows`,
+      };
+    }
+    const entry = compileCounted(pattern);
+    if (!("error" in entry)) left -= entry.instructions;
+    return entry;
+  });
+}
+
+/** What the cache holds, for tests of its bound. */
+export function re2CacheBytes(): number {
+  return cachedBytes;
+}
+
+function compileUncached(pattern: string): Entry {
+  const tooLarge = (size: string) => ({
+    overLimit: true as const,
+    error: `the pattern compiles to ${size} RE2 instructions, more than the ${re2Limits.programInstructions} this webhook allows (a bound on matching time and memory)`,
+  });
+  // Refused before compiling when even the compiled size could not be within the bound: the estimate
+  // is within a few times the real size (at most 11 times in a fuzz test against RE2JS).
+  const bound = programSizeBound(pattern);
+  if (bound > 20 * re2Limits.programInstructions) return tooLarge(`about ${bound}`);
+  try {
+    const regex = new RE2JS(pattern);
+    const instructions = regex.re2().prog.numInst();
+    if (instructions > re2Limits.programInstructions) return tooLarge(String(instructions));
+    return { regex, instructions };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * A budget of matching work (instructions × characters) shared by the matches of one review, so that
+ * a review's regex work stays bounded however many values and patterns it holds: about 100 ms here.
+ */
+export class MatchBudget {
+  constructor(private left = 8_000_000) {}
+
+  /** Whether `pattern` matches somewhere in `input`, or why the match was not tried. */
+  test(entry: { regex: RE2JS; instructions: number }, input: string): boolean | { refused: string } {
+    if (input.length > re2Limits.inputChars) {
+      return {
+        refused: `is not matched against the regular expression: longer than the ${re2Limits.inputChars} characters this webhook matches`,
+      };
+    }
+    const cost = (input.length + 1) * entry.instructions;
+    if (cost > this.left) {
+      return {
+        refused: `is not matched against the regular expression: too long for this pattern within the webhook's bound on matching work per object`,
+      };
+    }
+    this.left -= cost;
+    return entry.regex.test(input);
+  }
 }

@@ -4,8 +4,8 @@ import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
 import {
   type AdmissionRequest,
   type AdmissionResponse,
+  encodeReview,
   parseAdmissionReview,
-  reviewResponse,
 } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import type { Logger } from "./log.js";
@@ -90,6 +90,27 @@ export function createApp(options: AppOptions): RequestListener {
   };
 }
 
+/**
+ * The answer to `Expect: 100-continue`: a body declared over `limit` gets 413 at once, and the client
+ * never sends it; any other request is told to continue and served.
+ */
+export function continueWithin(app: RequestListener, limit: number): RequestListener {
+  return (req, res) => {
+    if (Number(req.headers["content-length"] ?? 0) > limit) {
+      const text = JSON.stringify({ error: `request body exceeds ${limit} bytes` });
+      res.writeHead(413, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(text),
+        connection: "close",
+      });
+      res.end(text);
+      return;
+    }
+    res.writeContinue();
+    app(req, res);
+  };
+}
+
 /** One AdmissionReview, from body to answer; resolves to the HTTP status sent. */
 async function serveReview(
   req: IncomingMessage,
@@ -108,6 +129,7 @@ async function serveReview(
   }
   const body = await readBody(req, maxBodyBytes);
   if ("tooLarge" in body) {
+    refuseUnread(req, res);
     return sendJson(res, options, 413, { error: `request body exceeds ${maxBodyBytes} bytes (7 MiB)` });
   }
   let parsedBody: unknown;
@@ -122,9 +144,9 @@ async function serveReview(
   if ("problem" in parsed)
     return sendJson(res, options, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
   const { request } = parsed;
-  const response = await reviewSafely(route, request, options);
+  const { text, response } = encodeReview(await reviewSafely(route, request, options));
   if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response));
-  sendJson(res, options, 200, reviewResponse(response));
+  sendEncoded(res, options, 200, text);
   options.log({
     msg: "admission review",
     path,
@@ -160,7 +182,7 @@ async function reviewSafely(route: Route, request: AdmissionRequest, options: Ap
       status: {
         code: 500,
         reason: "InternalError",
-        message: `internal error while reviewing: ${String(error)}`,
+        message: `internal error while reviewing: ${String(error).slice(0, 200)}`,
       },
     } satisfies AdmissionResponse;
   }
@@ -170,6 +192,19 @@ function denialCauses(response: AdmissionResponse): string[] {
   const causes = response.status?.details?.causes?.map((cause) => cause.type) ?? [];
   return causes.length > 0 ? causes : [response.status?.reason ?? "Unknown"];
 }
+
+/**
+ * For an answer sent while the client may still be sending a body we will not read: the connection
+ * closes after the answer. The socket is destroyed shortly after the answer is out rather than at
+ * once, so that the client reads the answer before the reset its unread data causes (as Go's server
+ * waits before closing).
+ */
+function refuseUnread(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader("connection", "close");
+  res.once("finish", () => setTimeout(() => req.socket.destroy(), unreadCloseDelayMs).unref());
+}
+
+const unreadCloseDelayMs = 500;
 
 /** `application/json`, any case, with or without parameters such as charset. */
 function isJson(contentType: string): boolean {
@@ -186,8 +221,11 @@ function closeIfDraining(res: ServerResponse, options: AppOptions): void {
 }
 
 function sendJson(res: ServerResponse, options: AppOptions, status: number, body: unknown): number {
+  return sendEncoded(res, options, status, JSON.stringify(body));
+}
+
+function sendEncoded(res: ServerResponse, options: AppOptions, status: number, text: string): number {
   closeIfDraining(res, options);
-  const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
   return status;

@@ -5,7 +5,8 @@ import { type MetricsServer, startMetricsServer } from "./metrics.js";
 
 export interface PrimaryOptions {
   workers: number;
-  metricsPort: number;
+  /** Where the summed metrics listen; undefined: off. */
+  metrics?: { host?: string; port: number };
   /** How long workers get to shut down after SIGTERM before they are killed. */
   graceMs: number;
   log: Logger;
@@ -19,14 +20,19 @@ export interface PrimaryOptions {
  */
 export async function runPrimary(options: PrimaryOptions): Promise<void> {
   const aggregator = new AggregatorRegistry();
-  const metricsServer = await startMetricsServer(options.metricsPort, async () => ({
-    contentType: aggregator.contentType,
-    body: await aggregator.clusterMetrics(),
-  }));
-  options.log({
-    msg: `metrics on http://localhost:${metricsServer.port}/metrics`,
-    metricsPort: metricsServer.port,
-  });
+  const metricsServer = options.metrics
+    ? await startMetricsServer(
+        options.metrics.port,
+        async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }),
+        options.metrics.host,
+      )
+    : undefined;
+  if (metricsServer) {
+    options.log({
+      msg: `metrics on http://localhost:${metricsServer.port}/metrics`,
+      metricsPort: metricsServer.port,
+    });
+  }
   let stopping = false;
   const listened = new WeakSet<Worker>();
   cluster.on("listening", (worker) => listened.add(worker));
@@ -52,7 +58,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
 }
 
 /** SIGTERM to every worker, then wait for them all to exit (killing stragglers after the grace period). */
-async function stopWorkers(metricsServer: MetricsServer, options: PrimaryOptions): Promise<boolean> {
+async function stopWorkers(
+  metricsServer: MetricsServer | undefined,
+  options: PrimaryOptions,
+): Promise<boolean> {
   const workers = Object.values(cluster.workers ?? {}).filter(
     (worker): worker is Worker => worker !== undefined,
   );
@@ -69,7 +78,7 @@ async function stopWorkers(metricsServer: MetricsServer, options: PrimaryOptions
   }, options.graceMs + 1_000);
   const clean = (await Promise.all(exits)).every(Boolean);
   clearTimeout(killer);
-  await metricsServer.close();
+  await metricsServer?.close();
   options.log({ msg: "all workers stopped", clean });
   return clean;
 }

@@ -2,14 +2,29 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import type { RuleActions } from "../admission/rule-actions.js";
-import { createApp } from "./app.js";
+import { continueWithin, createApp, maxBodyBytes } from "./app.js";
 import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";
 import type { Logger } from "./log.js";
 import type { WebhookMetrics } from "./metrics.js";
+import { tlsPolicy } from "./tls-policy.js";
 
-/** controller-runtime's webhook server: IdleTimeout 90 s, ReadHeaderTimeout 32 s. */
-export const defaultTimeouts = { keepAliveMs: 90_000, headersMs: 32_000 };
+/**
+ * How long a connection may idle, and how long a request may take to arrive:
+ * - keep-alive 90 s, controller-runtime's IdleTimeout: the API server reuses idle connections;
+ * - headers 10 s and the whole request 30 s: the API server writes a review at once and gives up on a
+ *   webhook after its timeoutSeconds (10 s by default, at most 30 s), so a request still arriving after
+ *   that is one no API server is waiting for: a slow client holding a connection (Node's default lets
+ *   it trickle for 300 s).
+ */
+export const defaultTimeouts = { keepAliveMs: 90_000, headersMs: 10_000, requestMs: 30_000 };
+
+/**
+ * Open connections at most. Each costs TLS and socket buffers (tens of KB); a few API servers keep at
+ * most about a hundred each, so 512 leaves room for them and bounds what a flood of idle connections
+ * costs (about 50 MiB) in a pod limited to 256 MiB. Connections over it are closed at once.
+ */
+export const maxConnections = 512;
 
 export interface ServeOptions {
   port: number;
@@ -58,14 +73,24 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
   });
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
   const server = createServer(
-    { ...readServingCertificate(options.certDir), minVersion: "TLSv1.2", ALPNProtocols: ["http/1.1"] },
+    {
+      ...readServingCertificate(options.certDir),
+      ...tlsPolicy,
+      ALPNProtocols: ["http/1.1"],
+      // How often the header and request timeouts are checked (Node's default, 30 s, would let a slow
+      // request live a whole extra interval).
+      connectionsCheckingInterval: 1_000,
+    },
     app,
   );
   server.keepAliveTimeout = timeouts.keepAliveMs;
   server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
+  server.maxConnections = maxConnections;
+  server.on("checkContinue", continueWithin(app, maxBodyBytes));
   const reloader = watchCertificates(
     options.certDir,
-    (pair) => server.setSecureContext({ ...pair, minVersion: "TLSv1.2" }),
+    (pair) => server.setSecureContext({ ...pair, ...tlsPolicy }),
     options.log,
   );
   server.on("close", () => reloader.stop());

@@ -1,3 +1,4 @@
+import { own, setOwn } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 
 export interface Structured {
@@ -31,18 +32,18 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
       const childPath = path ? `${path}.${key}` : key;
-      const childSchema = properties[key] ?? additional;
+      const childSchema = own(properties, key) ?? additional;
       // The API server drops a null where the schema does not say nullable, before defaulting.
       if (child === null && childSchema && childSchema.nullable !== true) continue;
       if (childSchema || keepUnknown || (root && rootFields.has(key))) {
-        out[key] = root && key === "metadata" ? child : walk(childSchema, child, childPath, false);
+        setOwn(out, key, root && key === "metadata" ? child : walk(childSchema, child, childPath, false));
       } else {
         pruned.push(childPath);
       }
     }
     for (const [key, child] of Object.entries(properties)) {
-      if (out[key] === undefined && child.default !== undefined) {
-        out[key] = walk(child, structuredClone(child.default), path ? `${path}.${key}` : key, false);
+      if (own(out, key) === undefined && child.default !== undefined) {
+        setOwn(out, key, walk(child, structuredClone(child.default), path ? `${path}.${key}` : key, false));
       }
     }
     return out;

@@ -1,8 +1,18 @@
+/**
+ * Longest key or candidate worth a suggestion: the edit distance costs the product of both lengths, and
+ * a typo in a 64-character key is not what a suggestion helps with.
+ */
+export const maxSuggestChars = 64;
+
 /** The candidate closest to `input` by edit distance, if it is close enough to be a likely typo. */
 export function closestMatch(input: string, candidates: string[]): string | undefined {
+  if (input.length > maxSuggestChars) return undefined;
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(input.length / 3)) + 1;
   for (const candidate of candidates) {
+    // The distance is at least the difference in length: no need to compute it when that is too far.
+    if (candidate.length > maxSuggestChars || Math.abs(candidate.length - input.length) >= bestDistance)
+      continue;
     const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;

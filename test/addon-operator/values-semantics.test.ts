@@ -9,10 +9,11 @@ import { applyDefaults, mergeValues } from "../../src/addon-operator/values.js";
 const plainJsonSchemaAccepts = (schema: object, value: unknown) =>
   new Ajv({ strict: false, validateFormats: false }).validate(schema, value);
 
-const messages = (values: unknown, schema: object, oldValues?: unknown) =>
-  checkValues(values, oldValues, schema as Record<string, unknown>, "mod").map(
-    (violation) => violation.message,
-  );
+/** Values built from input have no prototype: compared as plain JSON. */
+const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+const messages = (values: unknown, schema: object) =>
+  checkValues(values, schema as Record<string, unknown>, "mod").map((violation) => violation.message);
 
 describe("addon-operator values semantics, where they differ from plain JSON Schema", () => {
   it("closes objects without additionalProperties", () => {
@@ -41,13 +42,13 @@ describe("addon-operator values semantics, where they differ from plain JSON Sch
     // Plain JSON Schema sees limits without cpu; addon-operator sees cpu from the default.
     assert.equal(plainJsonSchemaAccepts(schema, value), false);
     assert.deepEqual(messages(value, schema), []);
-    assert.deepEqual(mergeValues({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2] }, d: null }), {
+    assert.deepEqual(plain(mergeValues({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2] }, d: null })), {
       a: { b: 1, c: [2] },
       d: null,
     });
   });
 
-  it("fills defaults through just-filled properties and single items schemas, but not the root's or an explicit null", () => {
+  it("fills defaults through just-filled properties and single items schemas, but not the root's, over an explicit null, or a null default", () => {
     const schema = {
       default: { ignored: true },
       properties: {
@@ -55,9 +56,11 @@ describe("addon-operator values semantics, where they differ from plain JSON Sch
         list: { items: { properties: { x: { default: "d" } } } },
         kept: { default: 1 },
         allOfOnly: { allOf: [{ default: "never" }] },
+        // defaulting.go skips `default: null` (Go cannot tell it from no default).
+        storageClass: { type: "string", default: null },
       },
     };
-    assert.deepEqual(applyDefaults({ list: [{}, { x: "y" }], kept: null }, schema), {
+    assert.deepEqual(plain(applyDefaults({ list: [{}, { x: "y" }], kept: null }, schema)), {
       outer: { inner: 5 },
       list: [{ x: "d" }, { x: "y" }],
       kept: null,
@@ -114,7 +117,7 @@ describe("addon-operator values semantics, where they differ from plain JSON Sch
     ]);
     assert.match(
       messages({ a: "ok" }, { "x-deckhouse-validations": [{ expression: "self.(", message: "m" }] })[0] ?? "",
-      /cannot be evaluated/,
+      /addon-operator refuses the values: mod: compile the 'self\.\(' rule/,
     );
   });
 
@@ -148,5 +151,21 @@ describe("addon-operator values semantics, where they differ from plain JSON Sch
     assert.equal(plainJsonSchemaAccepts(schema, {}), true);
     assert.deepEqual(messages({}, schema), []);
     assert.deepEqual(messages({}, helmSchema(schema)), ["mod.p1 in body is required"]);
+  });
+
+  it("x-required-for-helm may be a string, and applies through properties but not items", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        one: { type: "object", "x-required-for-helm": "a", properties: { a: { type: "string" } } },
+        list: {
+          type: "array",
+          items: { type: "object", "x-required-for-helm": ["b"], properties: { b: { type: "string" } } },
+        },
+      },
+    };
+    assert.deepEqual(messages({ one: {}, list: [{}] }, helmSchema(schema)), [
+      "mod.one.a in body is required",
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { run as runCel } from "@bufbuild/cel";
 import { webhookPath } from "../../src/admission/resource-kind.js";
+import { toCel } from "../../src/cel/to-cel.js";
 import { moduleKind } from "../../src/resources/module/index.js";
 import { find, helmLint, helmTemplate, type Manifest, releaseNamespace, render } from "../support/chart.js";
 import { helmBinary } from "../support/helm.js";
@@ -43,6 +44,12 @@ const variants: Record<string, object> = {
   "kyma and addon-operator": { kyma: { enabled: true }, addonOperator },
   "workspace check off": { workspaceCheck: { enabled: false } },
   "forkspacer replace mode": { forkspacer: { mode: "replace" } },
+  "network policy with metrics peers": {
+    networkPolicy: {
+      enabled: true,
+      metricsFrom: [{ namespaceSelector: { matchLabels: { team: "monitoring" } } }],
+    },
+  },
 };
 
 before(() => {
@@ -439,9 +446,11 @@ describe("least-privilege RBAC", () => {
   test("selfSigned with the Workspace check: its Secret, its two configurations, workspaces list/watch", async () => {
     const { namespaced, clusterWide } = serviceAccountRules(await render());
     const secret = { group: "", resource: "secrets", name: `${fullname}-tls` };
-    for (const verb of ["get", "update", "patch", "create"]) {
+    for (const verb of ["get", "update", "create"]) {
       assert.ok(rulesAllow(namespaced, { verb, ...secret }), verb);
     }
+    // The Secret is renewed by a whole-object update; patch was never used.
+    assert.ok(!rulesAllow(namespaced, { verb: "patch", ...secret }));
     for (const verb of ["get", "update", "delete"]) {
       assert.ok(!rulesAllow(namespaced, { verb, group: "", resource: "secrets", name: "other" }), verb);
     }
@@ -606,5 +615,147 @@ describe("optional features", () => {
     assert.equal(mount.readOnly, true);
     const volume = pod.volumes.find((v: { name: string }) => v.name === mount.name);
     assert.deepEqual(volume.persistentVolumeClaim, { claimName: "modules" });
+  });
+});
+
+describe("least privilege (issue 15)", () => {
+  const account = `system:serviceaccount:${releaseNamespace}:${fullname}`;
+
+  /** The policy's verdict on an update, as the API server evaluates it: matchConditions, then validations. */
+  const policyVerdict = (policy: Manifest, username: string, oldObject: unknown, object: unknown) => {
+    const request = new Map<string, unknown>([["userInfo", new Map([["username", username]])]]);
+    const context = { request, object: toCel(object, undefined), oldObject: toCel(oldObject, undefined) };
+    const matched = policy.spec.matchConditions.every(
+      (condition: { expression: string }) => runCel(condition.expression, context as never) === true,
+    );
+    if (!matched) return "not matched";
+    const failed = policy.spec.validations.filter(
+      (validation: { expression: string }) => runCel(validation.expression, context as never) !== true,
+    );
+    return failed.length === 0 ? "allowed" : "denied";
+  };
+
+  test("selfSigned: a ValidatingAdmissionPolicy lets the service account change only caBundle", async () => {
+    const manifests = await render();
+    const policy = find(manifests, "ValidatingAdmissionPolicy", `${fullname}-ca-bundle-only`);
+    const binding = find(manifests, "ValidatingAdmissionPolicyBinding", `${fullname}-ca-bundle-only`);
+    assert.equal(binding.spec.policyName, policy.metadata.name);
+    assert.deepEqual(binding.spec.validationActions, ["Deny"]);
+    assert.deepEqual(policy.spec.matchConstraints.resourceRules[0].resourceNames, [fullname]);
+    assert.deepEqual(policy.spec.matchConstraints.resourceRules[0].operations, ["UPDATE"]);
+    for (const kind of ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]) {
+      const stored = find(manifests, kind, fullname);
+      const changed = (change: (copy: any) => void) => {
+        const copy = structuredClone(stored);
+        change(copy);
+        return policyVerdict(policy, account, stored, copy);
+      };
+      assert.equal(
+        changed(() => {}),
+        "allowed",
+        kind,
+      );
+      assert.equal(
+        changed((c) => {
+          for (const webhook of c.webhooks) webhook.clientConfig.caBundle = "bmV3IENB";
+        }),
+        "allowed",
+        `${kind}: caBundle`,
+      );
+      const forbidden: Record<string, (c: any) => void> = {
+        "service redirected": (c) => {
+          c.webhooks[0].clientConfig.service.name = "attacker";
+        },
+        "url instead of service": (c) => {
+          delete c.webhooks[0].clientConfig.service;
+          c.webhooks[0].clientConfig.url = "https://attacker.example.com/";
+        },
+        "rules widened": (c) => {
+          c.webhooks[0].rules[0].resources = ["*"];
+        },
+        "namespaceSelector dropped": (c) => {
+          delete c.webhooks[0].namespaceSelector;
+        },
+        "failurePolicy relaxed": (c) => {
+          c.webhooks[0].failurePolicy = c.webhooks[0].failurePolicy === "Fail" ? "Ignore" : "Fail";
+        },
+        "timeout changed": (c) => {
+          c.webhooks[0].timeoutSeconds = 30;
+        },
+        "objectSelector added": (c) => {
+          c.webhooks[0].objectSelector = { matchLabels: { skip: "no" } };
+        },
+        "webhook added": (c) => {
+          c.webhooks.push({ ...structuredClone(c.webhooks[0]), name: "extra.example.com" });
+        },
+        "webhook renamed": (c) => {
+          c.webhooks[0].name = "renamed.example.com";
+        },
+        "label changed": (c) => {
+          c.metadata.labels["app.kubernetes.io/instance"] = "other";
+        },
+        "finalizer added": (c) => {
+          c.metadata.finalizers = ["example.com/stuck"];
+        },
+      };
+      for (const [name, change] of Object.entries(forbidden)) {
+        assert.equal(changed(change), "denied", `${kind}: ${name}`);
+      }
+      // Other users (helm upgrades, administrators) are not this policy's business.
+      const redirect = structuredClone(stored);
+      redirect.webhooks[0].clientConfig.service.name = "elsewhere";
+      assert.equal(policyVerdict(policy, "kubernetes-admin", stored, redirect), "not matched");
+    }
+  });
+
+  test("the policy comes only with selfSigned (no patch permission otherwise) and can be turned off", async () => {
+    for (const values of [
+      { certificates: { mode: "certManager" } },
+      { caBundlePolicy: { enabled: false } },
+    ]) {
+      const kinds = (await render(values)).map((m) => m.kind);
+      assert.ok(!kinds.includes("ValidatingAdmissionPolicy"), JSON.stringify(values));
+      assert.ok(!kinds.includes("ValidatingAdmissionPolicyBinding"), JSON.stringify(values));
+    }
+  });
+
+  test("an optional NetworkPolicy admits the webhook port only, metrics only from the peers given", async () => {
+    assert.ok(!(await render()).some((m) => m.kind === "NetworkPolicy"), "off by default");
+    const closed = find(await render({ networkPolicy: { enabled: true } }), "NetworkPolicy", fullname);
+    assert.deepEqual(closed.spec.policyTypes, ["Ingress"]);
+    assert.deepEqual(closed.spec.ingress, [{ ports: [{ port: 8443, protocol: "TCP" }] }]);
+    const manifests = await render(variants["network policy with metrics peers"]);
+    const policy = find(manifests, "NetworkPolicy", fullname);
+    const pod = find(manifests, "Deployment").spec.template;
+    assert.ok(selectorMatches(policy.spec.podSelector, pod.metadata.labels));
+    assert.deepEqual(policy.spec.ingress[1], {
+      ports: [{ port: 8080, protocol: "TCP" }],
+      from: [{ namespaceSelector: { matchLabels: { team: "monitoring" } } }],
+    });
+    const ports = pod.spec.containers[0].ports.map((p: { containerPort: number }) => p.containerPort);
+    assert.deepEqual(ports, [8443, 8080]);
+  });
+
+  test("metrics listen where --metrics-bind-address says, and the pod exposes no metrics port when off", async () => {
+    const container = (manifests: Manifest[]) =>
+      find(manifests, "Deployment").spec.template.spec.containers[0];
+    const standard = container(await render());
+    assert.ok(standard.args.includes("--metrics-bind-address=:8080"));
+    assert.deepEqual(standard.ports.find((p: { name: string }) => p.name === "metrics")?.containerPort, 8080);
+    const local = container(await render({ metricsBindAddress: "127.0.0.1:9090" }));
+    assert.ok(local.args.includes("--metrics-bind-address=127.0.0.1:9090"));
+    assert.equal(local.ports.find((p: { name: string }) => p.name === "metrics")?.containerPort, 9090);
+    const off = container(await render({ metricsBindAddress: "0" }));
+    assert.ok(off.args.includes("--metrics-bind-address=0"));
+    assert.ok(!off.ports.some((p: { name: string }) => p.name === "metrics"));
+  });
+
+  test("the pod runs at system-cluster-critical priority unless told otherwise", async () => {
+    assert.equal(
+      find(await render(), "Deployment").spec.template.spec.priorityClassName,
+      "system-cluster-critical",
+    );
+    const custom = await render({ priorityClassName: "webhooks" });
+    assert.equal(find(custom, "Deployment").spec.template.spec.priorityClassName, "webhooks");
   });
 });

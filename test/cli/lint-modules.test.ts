@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { writeTree } from "../support/addon-modules.js";
 
 const main = new URL("../../src/cli/main.ts", import.meta.url).pathname;
@@ -50,7 +53,8 @@ describe("module-admission lint-modules", () => {
       "020-twin/Chart.yaml": "name: x\n",
       "021-twin/Chart.yaml": "name: x\n",
       ".hidden/Chart.yaml": "name: x\n",
-      "030-extra-keys/values.yaml": { extraKeys: { a: 1 }, global: { b: 2 } },
+      // addon-operator's own examples set <module>Enabled in the module's values.yaml (the static extender reads it).
+      "030-extra-keys/values.yaml": { extraKeys: { a: 1 }, extraKeysEnabled: true, global: { b: 2 } },
       "031-scalar-values/values.yaml": { scalarValues: "false" },
       "032-bad-schema/openapi/config-values.yaml": "type: [object\n",
       // x-extend: host and port come from config-values; port's default fills it; required is parent-first.
@@ -68,7 +72,22 @@ describe("module-admission lint-modules", () => {
         properties: { param1: { type: "string" }, param2: { type: "string" } },
       },
       "041-helm-required/values.yaml": { helmRequired: { param2: "x" } },
+      // x-extend with any string extends from config-values.yaml (schema.ExtractExtendSettings).
+      "042-bad-extend/openapi/config-values.yaml": { type: "object", properties: { a: { type: "string" } } },
       "042-bad-extend/openapi/values.yaml": { "x-extend": { schema: "other.yaml" }, type: "object" },
+      "042-bad-extend/values.yaml": { badExtend: { a: 1 } },
+      // A $ref that does not resolve stops addon-operator loading the module (spec.ExpandSchema fails).
+      "043-bad-ref/openapi/config-values.yaml": {
+        type: "object",
+        properties: { a: { $ref: "#/definitions/nope" } },
+      },
+      // __proto__ and constructor are keys like any other (raw text: an object literal would set the prototype).
+      "044-proto/openapi/values.yaml": {
+        type: "object",
+        required: ["name"],
+        properties: { name: { type: "string" } },
+      },
+      "044-proto/values.yaml": "proto:\n  __proto__: {name: 1}\n  constructor: 2\n",
     });
     const run = lint(dir, "--output", "json");
     status = run.status;
@@ -101,9 +120,9 @@ describe("module-admission lint-modules", () => {
     ]);
   });
 
-  it("requires values.yaml to hold only the camelCase key, as a map, and schemas to parse", () => {
+  it("requires the module's key in values.yaml to be a map, schemas to parse; other keys are a warning", () => {
     assert.deepEqual(about("030-extra-keys"), [
-      'error ValuesFile: values.yaml may hold only the module\'s values key "extraKeys", not "global"',
+      'warning ValuesFile: values.yaml key "global" is ignored: the module reads only "extraKeys" (and "extraKeysEnabled")',
     ]);
     assert.deepEqual(about("031-scalar-values"), [
       "error ValuesFile: values.yaml: scalarValues must be a map of values",
@@ -113,8 +132,36 @@ describe("module-admission lint-modules", () => {
       /SchemaFile: openapi\/config-values\.yaml is not valid YAML/,
     );
     assert.deepEqual(about("042-bad-extend"), [
-      "error XExtend: x-extend must be {schema: config-values.yaml}",
+      'warning XExtend: x-extend.schema is "other.yaml", but addon-operator extends from config-values.yaml whatever it names',
+      'error ValuesSchema: badExtend.a in body must be of type string: "number"',
     ]);
+  });
+
+  it("reports a $ref that does not resolve, and judges __proto__ and constructor like any other key", () => {
+    assert.deepEqual(about("043-bad-ref"), [
+      'error SchemaFile: openapi/config-values.yaml cannot be loaded: $ref "#/definitions/nope" does not resolve: no "definitions"',
+    ]);
+    assert.deepEqual(about("044-proto"), [
+      "error ValuesSchema: proto.name in body is required",
+      "error ValuesSchema: proto.__proto__ in body is a forbidden property",
+      "error ValuesSchema: proto.constructor in body is a forbidden property",
+    ]);
+  });
+
+  it("reports a symlink that loops in the modules dir as one finding, and lints the rest", () => {
+    const dir = writeTree({ "001-fine/Chart.yaml": "name: fine\n" });
+    symlinkSync("loop", join(dir, "loop"));
+    const run = lint(dir, "--output", "json");
+    assert.equal(run.status, 1, run.stderr);
+    const found = JSON.parse(run.stdout).findings as Finding[];
+    assert.deepEqual(
+      found.map((finding) => [finding.rule, finding.file]),
+      [["ModulesDir", join(dir, "loop")]],
+    );
+    assert.match(
+      found[0]?.message ?? "",
+      /symlink "loop" cannot be resolved \(ELOOP\): addon-operator stops loading modules on it/,
+    );
   });
 
   it("checks static values against the values schema extended from config-values", () => {
@@ -145,5 +192,51 @@ describe("module-admission lint-modules", () => {
     assert.equal(result.ruleId, "ModuleName");
     assert.equal(result.level, "error");
     assert.match(result.message.text, /module Bad: module name "Bad" must be kebab-case/);
+  });
+});
+
+describe("lint-modules on real module trees (read in place): no false errors", () => {
+  const shared = fileURLToPath(new URL("../../../shared/addon-operator/", import.meta.url));
+  const trees = [
+    join(shared, "deckhouse-v1.43.1/modules"),
+    ...readdirSync(join(shared, "addon-operator"), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name === "modules")
+      .map((entry) => join(entry.parentPath, entry.name)),
+  ];
+  // Each error lint-modules reports on these trees, with the addon-operator source that makes it one.
+  const roundTrip = (module: string, key: string, back: string) =>
+    // pkg/module_manager/loader/fs/fs.go validateModuleName: strcase.ToKebab(strcase.ToCamel(name)) must be
+    // name; ettle/strcase puts no word break before a digit, so "module-1" → "module1" → "module1".
+    `error ModuleName: module name "${module}" does not survive the round trip through its values key: ${module} → ${key} → ${back}`;
+  const expected: Record<string, string[]> = {
+    // pkg/values/validation/schemas.go LoadSchemaFromBytes: spec.ExpandSchema fails on a $ref that does not resolve,
+    // and the module does not load. /deckhouse/candi is in deckhouse's image, not in this copy.
+    "deckhouse-v1.43.1/modules": ["azure", "yandex"].map(
+      (cloud) =>
+        `error SchemaFile: openapi/values.yaml cannot be loaded: $ref "/deckhouse/candi/cloud-providers/${cloud}/openapi/cluster_configuration.yaml#/apiVersions/0/openAPISpec": /deckhouse/candi/cloud-providers/${cloud}/openapi/cluster_configuration.yaml cannot be read (ENOENT)`,
+    ),
+  };
+  for (const dir of ["load_values__common_and_module_and_kube", "load_values__module_static_only"]) {
+    expected[`addon-operator/pkg/module_manager/testdata/${dir}/modules`] = [1, 2].map((n) =>
+      roundTrip(`with-values-${n}`, `withValues${n}`, `with-values${n}`),
+    );
+  }
+  expected["addon-operator/pkg/module_manager/testdata/modules_state__no_cm__simple/modules"] = [
+    1, 3, 4, 7, 8, 9,
+  ].map((n) => roundTrip(`module-${n}`, `module${n}`, `module${n}`));
+
+  it(`reports only the listed errors on ${trees.length} trees`, () => {
+    assert.ok(trees.length > 20);
+    const found: Record<string, string[]> = {};
+    for (const tree of trees) {
+      const run = lint(tree, "--output", "json");
+      assert.notEqual(run.status, 2, `${tree}: ${run.stderr}`);
+      const errors = (JSON.parse(run.stdout).findings as Finding[])
+        .filter((finding) => finding.severity === "error")
+        .map((finding) => `${finding.severity} ${finding.rule}: ${finding.message}`);
+      assert.equal(run.status, errors.length > 0 ? 1 : 0);
+      if (errors.length > 0) found[tree.slice(shared.length)] = errors;
+    }
+    assert.deepEqual(found, expected);
   });
 });

@@ -1,41 +1,16 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { describe, it } from "node:test";
 import { parseServeFlags } from "../../src/cli/serve.js";
 import { httpGet, sample } from "../support/metrics-text.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
+import { startServe } from "../support/serve-process.js";
 
 const validatePath = "/validate-batch-forkspacer-com-v1-module";
-const mainScript = new URL("../../src/cli/main.ts", import.meta.url).pathname;
-
-/** Starts `module-admission serve` and waits for the log lines that give its ports. */
-async function startServe(args: string[], workers: number) {
-  const child = spawn(process.execPath, ["--import", "tsx", mainScript, "serve", ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const logs: Record<string, unknown>[] = [];
-  const ports = await new Promise<{ port: number; metricsPort: number }>((resolve, reject) => {
-    const found: { port?: number; metricsPort?: number } = {};
-    createInterface({ input: child.stdout as NonNullable<ChildProcess["stdout"]> }).on("line", (line) => {
-      const entry = JSON.parse(line);
-      logs.push(entry);
-      found.port ??= entry.port;
-      found.metricsPort ??= entry.metricsPort;
-      const serving = logs.filter((log) => log.port !== undefined).length;
-      if (serving === workers && found.metricsPort) resolve(found as { port: number; metricsPort: number });
-    });
-    child.once("exit", (code) => reject(new Error(`serve exited with ${code} before serving`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, logs, exited, ...ports };
-}
-
 describe("module-admission serve", () => {
   it("rejects bad flag values naming the flag", () => {
     assert.throws(
@@ -47,12 +22,26 @@ describe("module-admission serve", () => {
       /--metrics-port: "http" is not an integer/,
     );
     assert.throws(() => parseServeFlags(["--drain-seconds", "-1"]), /--drain-seconds/);
+    assert.deepEqual(parseServeFlags(["--metrics-bind-address", "127.0.0.1:9090"]).metrics, {
+      host: "127.0.0.1",
+      port: 9090,
+    });
+    assert.deepEqual(parseServeFlags(["--metrics-bind-address", ":8081"]).metrics, { port: 8081 });
+    assert.deepEqual(parseServeFlags(["--metrics-bind-address", "[::1]:8080"]).metrics, {
+      host: "::1",
+      port: 8080,
+    });
+    assert.equal(parseServeFlags(["--metrics-bind-address", "0"]).metrics, undefined);
+    assert.throws(
+      () => parseServeFlags(["--metrics-bind-address", "8080"]),
+      /--metrics-bind-address: "8080" is not \[HOST\]:PORT or 0/,
+    );
     assert.deepEqual(parseServeFlags([]), {
       port: 8443,
       certDir: "certs",
       service: "module-admission",
       namespace: "module-admission",
-      metricsPort: 8080,
+      metrics: { port: 8080 },
       workers: 1,
       drainMs: 5000,
       graceMs: 25000,

@@ -150,11 +150,11 @@ describe("bad input against the live server", () => {
     assert.equal((await server.get(validatePath)).status, 405);
   });
 
-  it("answers a hostile regex against a 100 KB value in linear time", async () => {
+  it("answers a hostile regex against a 60 KB value in linear time", async () => {
     // (a+)+$ against "aaa…a!" takes a backtracking engine 2^100000 steps: it would never answer.
     const module = helmModule();
     module.config = [{ name: "Host", alias: "host", string: { regex: "(a+)+$" } }];
-    module.spec.config = { host: `${"a".repeat(100_000)}!` };
+    module.spec.config = { host: `${"a".repeat(60_000)}!` };
     if (module.spec.helm) module.spec.helm.values = [];
     const reply = await server.post(validatePath, admissionReview({ operation: "CREATE", object: module }));
     assert.equal(reply.json.response.allowed, false);

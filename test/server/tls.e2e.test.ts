@@ -88,6 +88,43 @@ describe("TLS", () => {
     assert.equal((await handshake(server.running.port, { ca: server.ca })).protocol, "TLSv1.3");
   });
 
+  it("speaks TLS 1.2 only with ECDHE and AES-GCM or ChaCha20, and refuses renegotiation", async () => {
+    const tls12 = (ciphers: string) =>
+      handshake(server.running.port, { ca: server.ca, maxVersion: "TLSv1.2", ciphers });
+    // Each offered for both certificate key types (the generated certificate's may be either).
+    const both = (suite: string) => `ECDHE-ECDSA-${suite}:ECDHE-RSA-${suite}`;
+    for (const suite of ["AES128-GCM-SHA256", "AES256-GCM-SHA384", "CHACHA20-POLY1305"]) {
+      assert.equal((await tls12(both(suite))).protocol, "TLSv1.2", suite);
+    }
+    for (const ciphers of [
+      "AES128-GCM-SHA256:AES256-GCM-SHA384",
+      both("AES128-SHA256"),
+      both("AES128-SHA"),
+      "DHE-RSA-AES128-GCM-SHA256",
+    ]) {
+      assert.ok((await tls12(ciphers)).error, `${ciphers} must be refused`);
+    }
+    const renegotiated = await new Promise<Error | null>((resolve) => {
+      const socket = connect(
+        {
+          host: "127.0.0.1",
+          port: server.running.port,
+          servername: "localhost",
+          ca: server.ca,
+          maxVersion: "TLSv1.2",
+        },
+        () => {
+          socket.renegotiate({}, (error) => {
+            socket.destroy();
+            resolve(error);
+          });
+        },
+      );
+      socket.on("error", (error) => resolve(error));
+    });
+    assert.ok(renegotiated, "the server must refuse to renegotiate");
+  });
+
   it("does not offer HTTP/2", async () => {
     const h2Only = await handshake(server.running.port, { ca: server.ca, ALPNProtocols: ["h2"] });
     assert.ok(h2Only.error !== undefined || h2Only.alpn === false, `negotiated ${h2Only.alpn}`);
@@ -95,10 +132,12 @@ describe("TLS", () => {
     assert.equal(both.alpn, "http/1.1");
   });
 
-  it("uses controller-runtime's timeouts: idle keep-alive 90 s, request headers 32 s", () => {
-    assert.deepEqual(defaultTimeouts, { keepAliveMs: 90_000, headersMs: 32_000 });
+  it("uses controller-runtime's keep-alive (90 s), and bounds headers (10 s), requests (30 s) and connections", () => {
+    assert.deepEqual(defaultTimeouts, { keepAliveMs: 90_000, headersMs: 10_000, requestMs: 30_000 });
     assert.equal(server.running.server.keepAliveTimeout, 90_000);
-    assert.equal(server.running.server.headersTimeout, 32_000);
+    assert.equal(server.running.server.headersTimeout, 10_000);
+    assert.equal(server.running.server.requestTimeout, 30_000);
+    assert.equal(server.running.server.maxConnections, 512);
   });
 
   it("closes a keep-alive connection once it has been idle for the keep-alive timeout", async () => {

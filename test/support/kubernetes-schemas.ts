@@ -2,10 +2,13 @@ import * as clientNode from "@kubernetes/client-node";
 import { Certificate, Issuer } from "@kubernetes-models/cert-manager/cert-manager.io/v1";
 import {
   MutatingWebhookConfiguration,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
   ValidatingWebhookConfiguration,
 } from "kubernetes-models/admissionregistration.k8s.io/v1";
 import { CustomResourceDefinition } from "kubernetes-models/apiextensions.k8s.io/v1";
 import { Deployment } from "kubernetes-models/apps/v1";
+import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import {
   ClusterRole,
@@ -44,6 +47,15 @@ const kinds: Record<string, { model: new (data: never) => Model; fields?: string
     model: ValidatingWebhookConfiguration,
     fields: "V1ValidatingWebhookConfiguration",
   },
+  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": {
+    model: ValidatingAdmissionPolicy,
+    fields: "V1ValidatingAdmissionPolicy",
+  },
+  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": {
+    model: ValidatingAdmissionPolicyBinding,
+    fields: "V1ValidatingAdmissionPolicyBinding",
+  },
+  "networking.k8s.io/v1/NetworkPolicy": { model: NetworkPolicy, fields: "V1NetworkPolicy" },
   "apiextensions.k8s.io/v1/CustomResourceDefinition": {
     model: CustomResourceDefinition,
     fields: "V1CustomResourceDefinition",

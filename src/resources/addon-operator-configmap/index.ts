@@ -1,10 +1,9 @@
 import { statSync } from "node:fs";
 import { isMap } from "../../addon-operator/schema.js";
-import { byRule, formatFieldError } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
-import { configMapRules, validateConfigMapData } from "./sections.js";
+import { configMapRules, validateConfigMapData, validateConfigMapTransition } from "./sections.js";
 
 export interface ConfigMapRef {
   namespace: string;
@@ -42,12 +41,7 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
   const isTarget = (object: ConfigMap, request: AdmissionRequest) =>
     (request.namespace ?? object.metadata?.namespace) === options.configMap.namespace &&
     (request.name || object.metadata?.name) === options.configMap.name;
-  const review = (object: ConfigMap, oldObject: ConfigMap | undefined, request: AdmissionRequest) => {
-    if (!isTarget(object, request)) return admitted;
-    const data = isMap(object.data) ? object.data : {};
-    const oldData = isMap(oldObject?.data) ? oldObject.data : undefined;
-    return validateConfigMapData(data, oldData, store.current());
-  };
+  const dataOf = (object: ConfigMap | undefined) => (isMap(object?.data) ? object.data : {});
   return {
     group: "",
     version: "v1",
@@ -55,15 +49,13 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     paths: { validate: "/validate-addon-operator-configmap" },
     rules: configMapRules,
     validator: {
-      validate: (object, request) => review(object, undefined, request),
-      // x-deckhouse-validations that read oldSelf are update-only rules (never ratcheted): their errors
-      // are what the sections' verdict with the stored values adds to the verdict without them.
-      validateTransition: (oldObject, object, request) => {
-        const state = new Set(review(object, undefined, request).errors.map(formatFieldError));
-        const withOld = review(object, oldObject, request).errors;
-        const added = withOld.filter((error) => !state.has(formatFieldError(error)));
-        return { errors: byRule("addon-operator-configmap.values-transition", added), warnings: [] };
-      },
+      validate: (object, request) =>
+        isTarget(object, request) ? validateConfigMapData(dataOf(object), store.current()) : admitted,
+      // x-deckhouse-validations that read oldSelf: transition rules, never ratcheted.
+      validateTransition: (oldObject, object, request) =>
+        isTarget(object, request)
+          ? validateConfigMapTransition(dataOf(oldObject), dataOf(object), store.current())
+          : admitted,
     },
   };
 }

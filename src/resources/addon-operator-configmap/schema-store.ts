@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { listModuleDirectories, readSchema } from "../../addon-operator/module-files.js";
+import { listModuleDirectories, readSchema, readYamlMap } from "../../addon-operator/module-files.js";
 import { valuesKeyOf } from "../../addon-operator/module-names.js";
 import type { Schema } from "../../addon-operator/schema.js";
 
@@ -10,10 +10,17 @@ export type SectionSchema =
   | { state: "ok"; schema: Schema }
   | { state: "broken"; problem: string };
 
+export interface KnownModule {
+  name: string;
+  schema: SectionSchema;
+  /** `<key>Enabled` from the modules dir's values.yaml or the module's own: the static extender's say. */
+  staticEnabled?: boolean;
+}
+
 export interface LoadedSchemas {
   global: SectionSchema;
-  /** By values key (`simpleModule`): the module's name and its config-values schema. */
-  modules: Map<string, { name: string; schema: SectionSchema }>;
+  /** By values key (`simpleModule`). */
+  modules: Map<string, KnownModule>;
 }
 
 export interface SchemaDirs {
@@ -29,32 +36,55 @@ function sectionSchema(dir: string): SectionSchema {
   return { state: "ok", schema: file.content };
 }
 
+/** `<key>Enabled` in a values.yaml, when it is a boolean there. */
+function enabledIn(file: string, key: string): boolean | undefined {
+  const read = readYamlMap(file);
+  const value = read.state === "ok" ? read.content[`${key}Enabled`] : undefined;
+  return typeof value === "boolean" ? value : undefined;
+}
+
 function loadSchemas(dirs: SchemaDirs): LoadedSchemas {
-  const modules = new Map<string, { name: string; schema: SectionSchema }>();
+  const modules = new Map<string, KnownModule>();
   // Sorted by directory: when two directories give one name, the later wins, as in addon-operator.
-  for (const module of listModuleDirectories(dirs.modulesDir)) {
+  for (const module of listModuleDirectories(dirs.modulesDir).modules) {
     if (module.directory.startsWith(".")) continue;
-    modules.set(valuesKeyOf(module.name), { name: module.name, schema: sectionSchema(module.path) });
+    const key = valuesKeyOf(module.name);
+    const staticEnabled =
+      enabledIn(join(module.path, "values.yaml"), key) ??
+      enabledIn(join(dirs.modulesDir, "values.yaml"), key);
+    modules.set(key, {
+      name: module.name,
+      schema: sectionSchema(module.path),
+      ...(staticEnabled !== undefined ? { staticEnabled } : {}),
+    });
   }
   const global: SectionSchema = dirs.globalHooksDir ? sectionSchema(dirs.globalHooksDir) : { state: "none" };
   return { global, modules };
 }
 
-/** What identifies the schema files' current versions: directory entries and each file's inode, size and mtime. */
-function fingerprint(dirs: SchemaDirs): string {
-  const stamp = (path: string) => {
+/** A file's inode, size and mtime, or "-" when it cannot be stat'ed for any reason (absent, not a dir, a loop). */
+function stamp(path: string): string {
+  try {
     const stat = statSync(path, { throwIfNoEntry: false });
     return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : "-";
-  };
-  const openapiFile = (dir: string) => join(dir, "openapi", "config-values.yaml");
+  } catch {
+    return "-";
+  }
+}
+
+/** What identifies the schema files' current versions: directory entries and their files' stamps. */
+function fingerprint(dirs: SchemaDirs): string {
+  const files = (dir: string) =>
+    ["openapi/config-values.yaml", "values.yaml"].map((file) => stamp(join(dir, file))).join(",");
   let entries: string[];
   try {
     entries = readdirSync(dirs.modulesDir).sort();
   } catch {
     entries = [];
   }
-  const parts = entries.map((entry) => `${entry}=${stamp(openapiFile(join(dirs.modulesDir, entry)))}`);
-  if (dirs.globalHooksDir) parts.push(`global=${stamp(openapiFile(dirs.globalHooksDir))}`);
+  const parts = entries.map((entry) => `${entry}=${files(join(dirs.modulesDir, entry))}`);
+  parts.push(`values=${stamp(join(dirs.modulesDir, "values.yaml"))}`);
+  if (dirs.globalHooksDir) parts.push(`global=${files(dirs.globalHooksDir)}`);
   return parts.join("\n");
 }
 

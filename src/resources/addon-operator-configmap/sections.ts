@@ -1,61 +1,17 @@
-import { load } from "js-yaml";
 import { checkValues } from "../../addon-operator/check-values.js";
-import { moduleNameOf, valuesKeyProblem } from "../../addon-operator/module-names.js";
-import { isMap } from "../../addon-operator/schema.js";
+import { moduleNameOf, valuesKeyOf } from "../../addon-operator/module-names.js";
+import { emptyMap, isMap } from "../../addon-operator/schema.js";
 import type { PathSegment, Violation } from "../../addon-operator/validate.js";
+import { parseYaml, type YamlDialect } from "../../addon-operator/yaml.js";
 import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { Verdict } from "../../admission/resource-kind.js";
-import type { LoadedSchemas, SectionSchema } from "./schema-store.js";
+import { fitWarning } from "../../validation/warning.js";
+import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.js";
 
 type Data = Record<string, unknown>;
 
-const maintenanceModes = ["NoResourceReconciliation", ""];
-
-/**
- * addon-operator's verdict on the `data` of ConfigMap/addon-operator: `global`, `<key>Enabled`,
- * `<key>Maintenance` and module sections, each section checked against its config-values schema.
- */
-export function validateConfigMapData(
-  data: Data,
-  oldData: Data | undefined,
-  schemas: LoadedSchemas,
-): Verdict {
-  const errors: FieldError[] = [];
-  const warnings: string[] = [];
-  const dataPath = FieldPath.root("data");
-  for (const [key, raw] of Object.entries(data)) {
-    const path = dataPath.child(key);
-    if (typeof raw !== "string") {
-      errors.push(tag("data-string", fieldError.invalid(path, raw, "ConfigMap data values must be strings")));
-    } else if (key === "global") {
-      errors.push(
-        ...byRule(rule("global-values"), checkSection(raw, oldData?.[key], schemas.global, key, path, false)),
-      );
-    } else if (key.endsWith("Enabled") && key !== "Enabled") {
-      if (raw !== "true" && raw !== "false")
-        errors.push(tag("enabled-flag", fieldError.notSupported(path, raw, ["true", "false"])));
-    } else if (key.endsWith("Maintenance") && key !== "Maintenance") {
-      if (!maintenanceModes.includes(raw))
-        errors.push(tag("maintenance-mode", fieldError.notSupported(path, raw, maintenanceModes)));
-    } else {
-      const keyProblem = valuesKeyProblem(key);
-      if (keyProblem) {
-        errors.push(tag("section-key", fieldError.invalid(path, key, `module section key ${keyProblem}`)));
-        continue;
-      }
-      const module = schemas.modules.get(key);
-      if (!module) {
-        warnings.push(
-          `data.${key}: no module "${moduleNameOf(key)}" in the modules dir; addon-operator ignores it`,
-        );
-      }
-      const section = checkSection(raw, oldData?.[key], module?.schema ?? { state: "none" }, key, path, true);
-      errors.push(...byRule(rule("module-values"), section));
-    }
-  }
-  return { errors, warnings };
-}
+const rule = (name: string) => `addon-operator-configmap.${name}`;
 
 /** The rule ids of the ConfigMap's rules (`serve --rule-action` keys). */
 export const configMapRules = [
@@ -67,54 +23,182 @@ export const configMapRules = [
   "module-values",
   "values-transition",
 ].map(rule);
+const maintenanceModes = ["NoResourceReconciliation", "noresourcereconciliation", ""];
+const dataPath = FieldPath.root("data");
 
-function rule(name: string): string {
-  return `addon-operator-configmap.${name}`;
+/**
+ * The module name a key stands for, as getModulesNamesFromConfigData reads every key but `global`
+ * (pkg/kube_config_manager/backend/configmap/configmap.go): `Enabled`, then `Maintenance` stripped, and the
+ * rest must be the camelCase values key of its own kebab-case form, or addon-operator refuses the whole
+ * ConfigMap ("bad module name").
+ */
+function keyError(key: string): FieldError | undefined {
+  const stripped = key.replace(/Enabled$/, "").replace(/Maintenance$/, "");
+  const name = moduleNameOf(stripped);
+  if (valuesKeyOf(name) === stripped) return undefined;
+  return fieldError.invalid(
+    dataPath.child(key),
+    key,
+    `bad module name ${JSON.stringify(stripped)}: must be camelCased (${JSON.stringify(stripped)} → ${JSON.stringify(name)} → ${JSON.stringify(valuesKeyOf(name))}); addon-operator refuses the whole ConfigMap`,
+  );
 }
 
-function tag(name: string, error: FieldError): FieldError {
-  return { ...error, rule: rule(name) };
+/**
+ * addon-operator's verdict on the `data` of ConfigMap/addon-operator in one state: every key's name,
+ * `<key>Enabled` and `<key>Maintenance` values, `global` and the module sections, each parsed as
+ * addon-operator parses it and checked only where `validateNewKubeConfig` checks it (module_manager.go):
+ * `global` whenever present; a module section only for a known module that is enabled (or being enabled)
+ * and not empty (`{}` and lists are stored unchecked). A disabled module's problems are warnings: they
+ * stop addon-operator the day the module is enabled.
+ */
+export function validateConfigMapData(data: Data, schemas: LoadedSchemas): Verdict {
+  const errors: FieldError[] = [];
+  const warnings: string[] = [];
+  for (const [key, raw] of Object.entries(data)) {
+    const path = dataPath.child(key);
+    if (typeof raw !== "string") {
+      errors.push(
+        ...byRule(rule("data-string"), [
+          fieldError.invalid(path, raw, "ConfigMap data values must be strings"),
+        ]),
+      );
+      continue;
+    }
+    if (key === "global") {
+      const parsed = parseSection(raw, "global");
+      if ("problem" in parsed)
+        errors.push(...byRule(rule("global-values"), [fieldError.invalid(path, raw, parsed.problem)]));
+      else errors.push(...checkSection(parsed.values, schemas.global, key, path));
+      continue;
+    }
+    const badKey = keyError(key);
+    if (badKey) {
+      errors.push(...byRule(rule("section-key"), [badKey]));
+      continue;
+    }
+    if (key.endsWith("Enabled")) {
+      if (raw !== "true" && raw !== "false")
+        errors.push(...byRule(rule("enabled-flag"), [fieldError.notSupported(path, raw, ["true", "false"])]));
+      continue;
+    }
+    if (key.endsWith("Maintenance")) {
+      if (!maintenanceModes.includes(raw))
+        errors.push(
+          ...byRule(rule("maintenance-mode"), [fieldError.notSupported(path, raw, maintenanceModes)]),
+        );
+      continue;
+    }
+    const parsed = parseSection(raw, "module", key);
+    if ("problem" in parsed) {
+      errors.push(...byRule(rule("module-values"), [fieldError.invalid(path, raw, parsed.problem)]));
+      continue;
+    }
+    const module = schemas.modules.get(key);
+    if (!module) {
+      warnings.push(
+        fitWarning(
+          `data.${key}: no module "${moduleNameOf(key)}" in the modules dir; addon-operator ignores it`,
+        ),
+      );
+      continue;
+    }
+    if (!isMap(parsed.values) || Object.keys(parsed.values).length === 0) continue;
+    const found = checkSection(parsed.values, module.schema, key, path);
+    if (isEnabled(module, data[`${key}Enabled`])) errors.push(...found);
+    else if (found.length > 0) {
+      warnings.push(
+        fitWarning(
+          `data.${key}: module disabled, so not checked by addon-operator; it refuses this once enabled: ${found[0]?.detail ?? ""}`,
+        ),
+      );
+    }
+  }
+  return { errors, warnings };
+}
+
+/**
+ * The transition rules (`x-deckhouse-validations` that read `oldSelf`) of every section checked in both
+ * the old and the new ConfigMap; `oldSelf` is the stored section without defaults.
+ */
+export function validateConfigMapTransition(oldData: Data, data: Data, schemas: LoadedSchemas): Verdict {
+  const errors: FieldError[] = [];
+  for (const [key, raw] of Object.entries(data)) {
+    const oldRaw = oldData[key];
+    if (typeof raw !== "string" || typeof oldRaw !== "string") continue;
+    const source = key === "global" ? "global" : "module";
+    const module = source === "module" ? schemas.modules.get(key) : undefined;
+    const schema = source === "global" ? schemas.global : module?.schema;
+    if (schema?.state !== "ok" || (module && !isEnabled(module, data[`${key}Enabled`]))) continue;
+    const [parsed, oldParsed] = [parseSection(raw, source, key), parseSection(oldRaw, source, key)];
+    if ("problem" in parsed || "problem" in oldParsed || !isMap(parsed.values)) continue;
+    if (source === "module" && Object.keys(parsed.values).length === 0) continue;
+    const violations = checkValues(parsed.values, schema.schema, key, {
+      rules: "transition",
+      oldValues: oldParsed.values,
+    });
+    errors.push(
+      ...byRule(
+        rule("values-transition"),
+        violations.map((violation) => toFieldError(violation, dataPath.child(key))),
+      ),
+    );
+  }
+  return { errors, warnings: [] };
+}
+
+/**
+ * Whether addon-operator validates a known module's section: `<key>Enabled: "true"` in this ConfigMap, or
+ * the module is enabled now. The webhook cannot see the running state; it takes a module as enabled
+ * unless this ConfigMap says `"false"`, or the static values.yaml says false and the ConfigMap says nothing.
+ */
+function isEnabled(module: KnownModule, enabled: unknown): boolean {
+  if (enabled === "true") return true;
+  if (enabled === "false") return false;
+  return module.staticEnabled !== false;
 }
 
 type Parsed = { values: unknown } | { problem: string };
 
-function parseSection(raw: string, isModule: boolean, key: string): Parsed {
-  let values: unknown;
-  try {
-    values = load(raw);
-  } catch (error) {
-    return {
-      problem: `is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}`,
-    };
+/**
+ * A section's text as addon-operator reads it: `global` with sigs.k8s.io/yaml into a map (empty text or
+ * only comments: an empty map); a module section with yaml.v3 and a JSON round trip, which must give a
+ * map or a list (empty text is refused: LoadFromValues wants a map or an array).
+ */
+function parseSection(raw: string, source: "global" | "module", key = "global"): Parsed {
+  const dialect: YamlDialect = source === "global" ? "sigs" : "yaml.v3";
+  const parsed = parseYaml(raw, dialect);
+  if ("problem" in parsed) {
+    const line = parsed.line !== undefined ? ` (line ${parsed.line})` : "";
+    return { problem: `addon-operator cannot read it as YAML${line}: ${parsed.problem}` };
   }
-  if (values === null || values === undefined) return { values: {} };
-  if (isMap(values) || (isModule && Array.isArray(values))) return { values };
-  if (!isModule) return { problem: "must be a YAML map of global values" };
+  const values = parsed.value;
+  if (source === "global") {
+    if (values === null || values === undefined) return { values: emptyMap() };
+    return isMap(values) ? { values } : { problem: "global must be a YAML map of global values" };
+  }
+  if (isMap(values) || Array.isArray(values)) return { values };
   const hint =
     values === false || values === "false"
       ? `; disabling a module with "false" is no longer supported: set ${key}Enabled: "false" instead`
       : "";
-  return { problem: `must be a YAML map or list of module values${hint}` };
+  return { problem: `module config should be a YAML map or list${hint}` };
 }
 
-function checkSection(
-  raw: string,
-  oldRaw: unknown,
-  schema: SectionSchema,
-  key: string,
-  path: FieldPath,
-  isModule: boolean,
-): FieldError[] {
-  const parsed = parseSection(raw, isModule, key);
-  if ("problem" in parsed) return [fieldError.invalid(path, raw, parsed.problem)];
+/** A section against its schema; errors tagged `global-values` or `module-values`. */
+function checkSection(values: unknown, schema: SectionSchema, key: string, path: FieldPath): FieldError[] {
+  const id = rule(key === "global" ? "global-values" : "module-values");
   if (schema.state === "none") return [];
   if (schema.state === "broken") {
-    return [fieldError.forbidden(path, `the schema cannot be checked against: ${schema.problem}`)];
+    return byRule(id, [
+      fieldError.forbidden(
+        path,
+        `cannot be checked: the module's schema is unusable, and addon-operator cannot load the module: ${schema.problem}`,
+      ),
+    ]);
   }
-  const oldParsed = typeof oldRaw === "string" ? parseSection(oldRaw, isModule, key) : undefined;
-  const oldValues = oldParsed && "values" in oldParsed ? oldParsed.values : undefined;
-  return checkValues(parsed.values, oldValues, schema.schema, key).map((violation) =>
-    toFieldError(violation, path),
+  return byRule(
+    id,
+    checkValues(values, schema.schema, key).map((violation) => toFieldError(violation, path)),
   );
 }
 

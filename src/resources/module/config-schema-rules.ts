@@ -1,5 +1,6 @@
-import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { byRule, type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { limits } from "../../admission/limits.js";
 import type {
   ConfigItem,
   IntegerConfig,
@@ -7,7 +8,7 @@ import type {
   OptionConfig,
   StringConfig,
 } from "../../generated/module.js";
-import { compileRe2 } from "../../regex/re2.js";
+import { compileAll, MatchBudget } from "../../regex/re2.js";
 import { fitWarning } from "../../validation/warning.js";
 import { configTypes, typesOf } from "./config-items.js";
 
@@ -30,6 +31,8 @@ export interface ConfigSchemaVerdict {
 export function validateConfigSchema(items: ConfigItem[]): ConfigSchemaVerdict {
   const verdict: ConfigSchemaVerdict = { errors: [], warnings: [] };
   const seen = new Set<string>();
+  const patterns = compileAll(items.map((item) => item.string?.regex));
+  const budget = new MatchBudget();
   items.forEach((item, i) => {
     const itemPath = configPath.index(i);
     if (seen.has(item.alias)) {
@@ -65,7 +68,7 @@ export function validateConfigSchema(items: ConfigItem[]): ConfigSchemaVerdict {
       verdict.errors.push(...found.errors);
       verdict.warnings.push(...found.warnings);
     };
-    if (item.string) add(stringRules(item.string, itemPath.child("string"), item.alias));
+    if (item.string) add(stringRules(item.string, patterns[i], budget, itemPath.child("string"), item.alias));
     if (item.integer) add(integerRules(item.integer, itemPath.child("integer"), item.alias));
     if (item.option) add(optionRules(item.option, itemPath.child("option"), item.alias));
     if (item.multipleOptions)
@@ -98,26 +101,35 @@ function defaultVerdict(
   };
 }
 
-function stringRules(spec: StringConfig, path: FieldPath, alias: string): ConfigSchemaVerdict {
-  if (spec.regex === undefined) return { errors: [], warnings: [] };
-  const regex = compileRe2(spec.regex);
+function stringRules(
+  spec: StringConfig,
+  regex: ReturnType<typeof compileAll>[number],
+  budget: MatchBudget,
+  path: FieldPath,
+  alias: string,
+): ConfigSchemaVerdict {
+  if (spec.regex === undefined || regex === undefined) return { errors: [], warnings: [] };
   if ("error" in regex) {
-    const detail = `invalid RE2 syntax: ${regex.error}`;
+    const detail = regex.overLimit ? regex.error : `invalid RE2 syntax: ${regex.error}`;
     return {
       errors: byRule("module.config-regex", [fieldError.invalid(path.child("regex"), spec.regex, detail)]),
       warnings: [],
     };
   }
   const value = spec.default ?? "";
-  const problems = regex.test(value)
-    ? []
-    : [
-        fieldError.invalid(
-          path.child("default"),
-          value,
-          `must match the regular expression ${JSON.stringify(spec.regex)}`,
-        ),
-      ];
+  const matched = budget.test(regex, value);
+  const problems =
+    typeof matched === "object"
+      ? [fieldError.invalid(path.child("default"), value, matched.refused)]
+      : matched
+        ? []
+        : [
+            fieldError.invalid(
+              path.child("default"),
+              value,
+              `must match the regular expression ${JSON.stringify(spec.regex)}`,
+            ),
+          ];
   return defaultVerdict(problems, value === "", path.child("default"), alias, JSON.stringify(value));
 }
 
@@ -178,16 +190,20 @@ export function integerBounds(value: number, spec: IntegerConfig, path: FieldPat
   return [];
 }
 
-/** A multipleOptions default: known values, no repeats, a count within min and max. */
+/** A multipleOptions default: known values, no repeats, a count within min and max; bounded reports. */
 function selectionRules(selection: string[], spec: MultipleOptionsConfig, path: FieldPath): FieldErrorList {
   const values = spec.values ?? [];
+  const known = new Set(values);
   const errors: FieldErrorList = [];
-  const seen = new Set<string>();
+  let more = 0;
   selection.forEach((choice, i) => {
-    if (!values.includes(choice)) errors.push(fieldError.notSupported(path.index(i), choice, values));
-    else if (seen.has(choice)) errors.push(fieldError.duplicate(path.index(i), choice));
-    seen.add(choice);
+    if (known.has(choice)) return;
+    if (errors.length < limits.listErrors)
+      errors.push(fieldError.notSupported(path.index(i), choice, values));
+    else more++;
   });
+  if (more > 0) errors.push(moreItems(path, more, "not among the supported values"));
+  errors.push(...duplicates(selection, path));
   if (spec.min !== undefined && selection.length < spec.min) {
     errors.push(fieldError.invalid(path, selection, `must have at least ${spec.min} items`));
   }
@@ -195,4 +211,27 @@ function selectionRules(selection: string[], spec: MultipleOptionsConfig, path: 
     errors.push(fieldError.tooMany(path, selection.length, spec.max));
   }
   return errors;
+}
+
+function duplicates(list: string[], path: FieldPath): FieldErrorList {
+  const seen = new Set<string>();
+  const errors: FieldErrorList = [];
+  let more = 0;
+  list.forEach((value, i) => {
+    if (seen.has(value)) {
+      if (errors.length < limits.listErrors) errors.push(fieldError.duplicate(path.index(i), value));
+      else more++;
+    }
+    seen.add(value);
+  });
+  if (more > 0) errors.push(moreItems(path, more, "duplicates"));
+  return errors;
+}
+
+/**
+ * The one error that stands for the items of a list past the first `limits.listErrors` errors: a
+ * million wrong items must not cost a million errors.
+ */
+export function moreItems(path: FieldPath, count: number, what: string): FieldError {
+  return { type: "invalid", field: path.toString(), detail: `${count} more items are ${what}` };
 }

@@ -1,7 +1,8 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { limits } from "../../admission/limits.js";
 import type { ConfigItem } from "../../generated/module.js";
-import { compileRe2 } from "../../regex/re2.js";
+import { compileAll, MatchBudget } from "../../regex/re2.js";
 import { closestMatch, editDistance } from "../../validation/suggest.js";
 import { fitWarning } from "../../validation/warning.js";
 import { isEditable, typesOf } from "./config-items.js";
@@ -39,7 +40,8 @@ export function compileConfigValues(
   const aliases = [...new Set(items.map((item) => item.alias))];
   const declared = new Set(aliases);
   // Duplicate aliases: the operator validates both and keeps the later; each is judged here too.
-  const checks = items.flatMap((item) => {
+  const patterns = compileAll(items.map((item) => item.string?.regex));
+  const checks = items.flatMap((item, i) => {
     const types = typesOf(item);
     const spec = types[0] ? item[types[0]] : undefined;
     if (!spec) return [];
@@ -49,14 +51,22 @@ export function compileConfigValues(
         path: valuesPath.child(item.alias),
         required: spec.required === true,
         editable: isEditable(spec),
-        rules: valueRules(item),
+        rules: valueRules(item, patterns[i]),
       },
     ];
   });
   return (values, source) => {
     const verdict: ConfigValuesVerdict = { errors: [], warnings: [] };
+    const budget = new MatchBudget();
+    // Warnings only as many as the API server shows (it keeps 4 KiB of them): 9,000 undeclared keys
+    // must not cost 9,000 did-you-mean searches.
+    let undeclared = 0;
     for (const key of Object.keys(values)) {
-      if (!declared.has(key)) verdict.warnings.push(...undeclaredKey(key, aliases, source));
+      if (declared.has(key)) continue;
+      if (++undeclared <= limits.listErrors) verdict.warnings.push(...undeclaredKey(key, aliases, source));
+    }
+    if (undeclared > limits.listErrors) {
+      verdict.warnings.push(`spec.config: ${undeclared - limits.listErrors} more keys are not declared`);
     }
     for (const check of checks) {
       if (!Object.hasOwn(values, check.alias)) {
@@ -74,7 +84,7 @@ export function compileConfigValues(
         );
         continue;
       }
-      verdict.errors.push(...check.rules(values[check.alias], check.path));
+      verdict.errors.push(...check.rules(values[check.alias], check.path, budget));
     }
     return verdict;
   };
@@ -97,10 +107,13 @@ function undeclaredKey(key: string, aliases: string[], source: ModuleSource): st
   return [fitWarning(`${path} is not declared in the config schema: the operator ignores it${hint}`)];
 }
 
-type ValueRule = (value: unknown, path: FieldPath) => FieldErrorList;
+type ValueRule = (value: unknown, path: FieldPath, budget: MatchBudget) => FieldErrorList;
 
-/** The checker for one item's values (the first type wins, as in the operator); regexes compiled once. */
-function valueRules(item: ConfigItem): ValueRule {
+/**
+ * The checker for one item's values (the first type wins, as in the operator), with its regex compiled
+ * once per config schema (a pattern that does not compile is a schema error; its values are not matched).
+ */
+function valueRules(item: ConfigItem, compiled: ReturnType<typeof compileAll>[number]): ValueRule {
   const rule = (id: string, errors: FieldErrorList) => byRule(id, errors);
   const integer = item.integer;
   if (integer) {
@@ -118,11 +131,13 @@ function valueRules(item: ConfigItem): ValueRule {
       typeof value === "boolean" ? [] : rule("module.config-value", [typeError(path, value, "boolean")]);
   if (item.string) {
     const pattern = item.string.regex;
-    const compiled = pattern === undefined ? undefined : compileRe2(pattern);
     const regex = compiled && !("error" in compiled) ? compiled : undefined;
-    return (value, path) => {
+    return (value, path, budget) => {
       if (typeof value !== "string") return rule("module.config-value", [typeError(path, value, "string")]);
-      if (regex && !regex.test(value)) {
+      const matched = regex ? budget.test(regex, value) : true;
+      if (typeof matched === "object")
+        return rule("module.config-value", [fieldError.invalid(path, value, matched.refused)]);
+      if (!matched) {
         const detail = `must match the regular expression ${JSON.stringify(pattern)}`;
         return rule("module.config-value", [fieldError.invalid(path, value, detail)]);
       }

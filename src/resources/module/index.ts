@@ -8,7 +8,7 @@ import { configValidator } from "./config-validator-cache.js";
 import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
 import { validateTemplates } from "./template-rules.js";
-import { validateSpecUpdate } from "./update-rules.js";
+import { readableSpec, validateSpecUpdate } from "./update-rules.js";
 import { moduleWarnings } from "./warnings.js";
 import { validateWorkspaceReference, type WorkspaceLookup } from "./workspace-rules.js";
 
@@ -103,13 +103,16 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
       // A Workspace deleted since the Module was stored fails the old object too, so the protocol
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
       validate: (module) => validateModule(module, workspaceRules),
+      // Never skipped: an old object that fails today's schema is read as far as it can be.
       validateTransition: (oldObject, module) => {
-        // The API server only stores valid Modules; an old object that is not one (a hand-made review)
-        // cannot anchor the update rules, so they are skipped rather than misjudged.
-        if (checkStructure(oldObject).errors.length > 0 || checkStructure(module).errors.length > 0) {
-          return { errors: [], warnings: [] };
-        }
-        return { errors: validateSpecUpdate(oldObject.spec, module.spec), warnings: [] };
+        // Both valid (what the API server stores): every immutable field. Otherwise what can be read
+        // of them, so that an off-schema stored object still keeps its release.
+        const valid =
+          checkStructure(oldObject).errors.length === 0 && checkStructure(module).errors.length === 0;
+        const [before, after] = valid
+          ? [oldObject.spec, module.spec]
+          : [readableSpec(oldObject), readableSpec(module)];
+        return { errors: validateSpecUpdate(before, after), warnings: [] };
       },
     },
     defaulter: { applyDefaults: applyModuleDefaults },

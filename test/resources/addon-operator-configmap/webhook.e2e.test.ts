@@ -195,10 +195,10 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
       causes.map((cause) => cause.field),
       ["data.SomeModule", "data.some_module", "data.someModule"],
     );
-    assert.match(causes[0]?.message ?? "", /camelCase values key/);
+    assert.match(causes[0]?.message ?? "", /bad module name "SomeModule": must be camelCased/);
     assert.match(causes[2]?.message ?? "", /set someModuleEnabled: "false" instead/);
     const scalar = await review({ global: validGlobal, someModule: "42" });
-    assert.match(causesOf(scalar)[0]?.message ?? "", /must be a YAML map or list of module values/);
+    assert.match(causesOf(scalar)[0]?.message ?? "", /module config should be a YAML map or list/);
   });
 
   it("allows sections for modules not in the modules dir, with a warning", async () => {

@@ -4,7 +4,9 @@ import fc from "fast-check";
 import type { ConfigItem } from "../../../src/generated/module.js";
 import { validateConfigSchema } from "../../../src/resources/module/config-schema-rules.js";
 import {
+  cacheBytesLimit,
   configValidator,
+  configValidatorCacheBytes,
   setConfigValidatorCache,
 } from "../../../src/resources/module/config-validator-cache.js";
 import { validateConfigValues } from "../../../src/resources/module/config-values-rules.js";
@@ -61,5 +63,22 @@ describe("cached config validators", () => {
         max < 300 ? 1 : 0,
       );
     }
+  });
+
+  it("stay within their byte bound however large and many the schemas", () => {
+    setConfigValidatorCache(true);
+    const big = (n: number): ConfigItem[] =>
+      Array.from({ length: 128 }, (_, i) => ({
+        name: "n",
+        alias: `a${n}-${i}`,
+        string: { default: "d".repeat(2000) },
+      }));
+    for (let n = 0; n < 200; n++) configValidator(big(n));
+    assert.ok(configValidatorCacheBytes() <= cacheBytesLimit, `${configValidatorCacheBytes()}`);
+    assert.ok(configValidatorCacheBytes() > cacheBytesLimit / 2);
+    const huge: ConfigItem[] = [{ name: "n", alias: "x", string: { default: "h".repeat(2 * 1024 * 1024) } }];
+    const before = configValidatorCacheBytes();
+    assert.deepEqual(configValidator(huge).validateValues({ x: "y" }, "helm").errors, []);
+    assert.equal(configValidatorCacheBytes(), before, "a schema over a quarter of the bound is not kept");
   });
 });

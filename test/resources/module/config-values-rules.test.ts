@@ -127,10 +127,32 @@ describe("spec.config against the config schema", () => {
     );
   });
 
-  it("answers a hostile regex on a 100 KB value (RE2 is linear)", () => {
+  it("answers a hostile regex on a 60 KB value (RE2 is linear), and refuses to match a value over 64 KiB", () => {
     const schema: ConfigItem[] = [{ name: "n", alias: "s", string: { regex: "(a+)+$" } }];
-    assert.deepEqual(lines({ s: `${"a".repeat(100_000)}!` }, schema), [
-      `spec.config.s: Invalid value: ${JSON.stringify(`${"a".repeat(100_000)}!`).slice(0, 200)}...: must match the regular expression "(a+)+$"`,
+    const shown = (value: string) => `${JSON.stringify(value).slice(0, 200)}...`;
+    const within = `${"a".repeat(60_000)}!`;
+    assert.deepEqual(lines({ s: within }, schema), [
+      `spec.config.s: Invalid value: ${shown(within)}: must match the regular expression "(a+)+$"`,
     ]);
+    const over = "a".repeat(64 * 1024 + 1);
+    assert.deepEqual(lines({ s: over }, schema), [
+      `spec.config.s: Invalid value: ${shown(over)}: is not matched against the regular expression: longer than the 65536 characters this webhook matches`,
+    ]);
+  });
+
+  it("bounds the matching work of one object: long values against large patterns are refused, not matched", () => {
+    const pattern = ".{1000}x";
+    const schema: ConfigItem[] = ["a", "b", "c"].map((alias) => ({
+      name: "n",
+      alias,
+      string: { regex: pattern },
+    }));
+    const value = "y".repeat(3000);
+    const found = lines({ a: value, b: value, c: value }, schema);
+    // 3,001 characters × 1,003 instructions: the first two fit the budget of 8 million, the third not.
+    assert.equal(found.length, 3);
+    assert.match(found[0] ?? "", /must match the regular expression/);
+    assert.match(found[1] ?? "", /must match the regular expression/);
+    assert.match(found[2] ?? "", /is not matched against the regular expression: too long for this pattern/);
   });
 });

@@ -1,0 +1,180 @@
+import {
+  Document,
+  type DocumentOptions,
+  type ParseOptions,
+  parseAllDocuments,
+  type SchemaOptions,
+  type Tags,
+} from "yaml";
+import { emptyMap } from "./schema.js";
+
+/**
+ * YAML as addon-operator reads it, per source:
+ *
+ * - `yaml.v3` (gopkg.in/yaml.v3, module sections of the ConfigMap): YAML 1.2 core, except that integers
+ *   are read as Go's `strconv.ParseInt(s, 0, 64)` reads them with `_` removed (`0755` is 493, `0b101` is
+ *   5, `1_000` is 1000); merge keys and `!!binary` (a string of the bytes) work; timestamps stay strings.
+ *   addon-operator then makes a JSON round trip, which fails on a map key that is not a string and on
+ *   `.inf`/`.nan`.
+ * - `sigs` (sigs.k8s.io/yaml: `global`, schema files, values.yaml files): YAML 1.1 (`yes` is true,
+ *   `0755` is 493), merge keys, timestamps stay strings, no sexagesimal numbers, a repeated key keeps
+ *   the last value; map keys become strings (`1:` is `"1"`); `.inf`/`.nan` fail the JSON conversion.
+ *
+ * Maps are built without a prototype, so `__proto__`, `constructor` and `prototype` are keys like any
+ * other. Work is bounded: aliases may expand to at most `maxAliasCount` nodes (a billion-laughs
+ * document is refused, not expanded), and nesting deeper than `maxDepth` is refused with its path.
+ */
+export type YamlDialect = "yaml.v3" | "sigs";
+
+export type ParsedYaml = { value: unknown } | { problem: string; line?: number };
+
+/** Deeper nesting than any real config or schema: beyond it a value is refused with its path. */
+export const maxDepth = 100;
+/** How many nodes aliases may expand to in one document (the `yaml` package's own default). */
+export const maxAliasCount = 100;
+
+const intTag = "tag:yaml.org,2002:int";
+const yaml11Tags = new Document(null, { version: "1.1" }).schema.tags;
+/** YAML 1.1's integers as Go reads them with base 0 (sexagesimal `1:20` is a string in Go). */
+const goIntegers = yaml11Tags.filter((tag) => tag.tag === intTag && tag.format !== "TIME");
+
+/** The tag's id (`tag:yaml.org,2002:int`) and format, for tags given as objects. */
+const tagOf = (tag: Tags[number]) =>
+  typeof tag === "string"
+    ? { tag, format: undefined }
+    : { tag: tag.tag, format: (tag as { format?: string }).format };
+
+const options: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOptions> = {
+  "yaml.v3": {
+    version: "1.2",
+    merge: true,
+    // Go's base-0 integers first; of the core schema's own integers only `0o17` stays (Go reads it too).
+    customTags: (tags: Tags) => [
+      ...goIntegers,
+      ...tags.filter((tag) => tagOf(tag).tag !== intTag || tagOf(tag).format === "OCT"),
+      "binary",
+    ],
+  },
+  sigs: {
+    version: "1.1",
+    merge: true,
+    uniqueKeys: false,
+    customTags: (tags: Tags) =>
+      tags.filter((tag) => !tagOf(tag).tag.endsWith(":timestamp") && tagOf(tag).format !== "TIME"),
+  },
+};
+
+export function parseYaml(text: string, dialect: YamlDialect): ParsedYaml {
+  // Twice the limit: up to there the parser is cheap and the conversion below names the path.
+  const tooDeep = nestingBeyond(text, 2 * maxDepth);
+  if (tooDeep !== undefined) return { problem: `nesting deeper than ${maxDepth} levels`, line: tooDeep };
+  let js: unknown;
+  try {
+    const docs = parseAllDocuments(text, options[dialect]);
+    const doc = Array.isArray(docs) ? docs[0] : undefined;
+    if (!doc) return { value: null };
+    const [error] = doc.errors;
+    if (error) {
+      const line = error.linePos?.[0].line;
+      const deep = /call stack/i.test(error.message);
+      return {
+        problem: deep ? `nesting deeper than ${maxDepth} levels` : (error.message.split("\n")[0] ?? ""),
+        ...(line !== undefined ? { line } : {}),
+      };
+    }
+    js = doc.toJS({ mapAsMap: true, maxAliasCount });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/alias/i.test(message)) {
+      return { problem: `aliases expand to more than ${maxAliasCount} nodes (refused unexpanded)` };
+    }
+    if (error instanceof RangeError) return { problem: `nesting deeper than ${maxDepth} levels` };
+    return { problem: message };
+  }
+  try {
+    return { value: toPlain(js, dialect, [], 0) };
+  } catch (error) {
+    if (error instanceof PlainError) return { problem: error.message };
+    throw error;
+  }
+}
+
+/**
+ * The line where flow collections (`[`, `{`) or compact block sequences (`- - -`) nest deeper than
+ * `limit`, found in one linear pass: the parser's own work on such input grows faster than its size
+ * (100,000 nested `[` take it seconds and hundreds of MB). Quoted text and comments are skipped;
+ * anything this misjudges is left to the parser, whose depth errors are caught.
+ */
+function nestingBeyond(text: string, limit: number): number | undefined {
+  let flow = 0;
+  let line = 1;
+  let compact = 0;
+  let atLineStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charAt(i);
+    if (char === "\n") {
+      line++;
+      compact = 0;
+      atLineStart = true;
+      continue;
+    }
+    if (atLineStart && char === "-" && /[ \t]/.test(text.charAt(i + 1))) {
+      if (++compact > limit) return line;
+      continue;
+    }
+    if (char === " " || char === "\t") continue;
+    atLineStart = false;
+    if (char === "#" && /\s/.test(text.charAt(i - 1) || " ")) {
+      while (i + 1 < text.length && text.charAt(i + 1) !== "\n") i++;
+    } else if (char === '"' || char === "'") {
+      while (i + 1 < text.length && text.charAt(i + 1) !== char && text.charAt(i + 1) !== "\n") i++;
+      i++;
+    } else if (char === "[" || char === "{") {
+      if (++flow > limit) return line;
+    } else if ((char === "]" || char === "}") && flow > 0) flow--;
+  }
+  return undefined;
+}
+
+class PlainError extends Error {}
+
+const where = (path: string[]) => (path.length === 0 ? "at the top" : `at ${path.join(".")}`);
+
+/** Go's fmt of a decoded key, as sigs.k8s.io/yaml turns it into a JSON key. */
+function sigsKey(key: unknown, path: string[]): string {
+  if (typeof key === "string") return key;
+  if (typeof key === "number" || typeof key === "boolean" || typeof key === "bigint") return String(key);
+  throw new PlainError(`a map key ${where(path)} is not a string, number or boolean: ${String(key)}`);
+}
+
+function toPlain(value: unknown, dialect: YamlDialect, path: string[], depth: number): unknown {
+  if (depth > maxDepth) throw new PlainError(`nesting deeper than ${maxDepth} levels ${where(path)}`);
+  if (value instanceof Map) {
+    const map = emptyMap();
+    for (const [rawKey, item] of value) {
+      let key: string;
+      if (dialect === "sigs") key = sigsKey(rawKey, path);
+      else if (typeof rawKey === "string") key = rawKey;
+      else {
+        throw new PlainError(
+          `map key ${JSON.stringify(rawKey) ?? String(rawKey)} ${where(path)} is not a string: addon-operator's JSON conversion fails`,
+        );
+      }
+      map[key] = toPlain(item, dialect, [...path, key], depth + 1);
+    }
+    return map;
+  }
+  if (Array.isArray(value)) {
+    return value.map((item, index) => toPlain(item, dialect, [...path, String(index)], depth + 1));
+  }
+  if (value instanceof Uint8Array) return new TextDecoder().decode(value);
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    throw new PlainError(
+      `${String(value)} ${where(path)} has no JSON form: addon-operator's JSON conversion fails`,
+    );
+  }
+  if (value instanceof Set)
+    return toPlain(new Map([...value].map((item) => [item, null])), dialect, path, depth);
+  return value;
+}

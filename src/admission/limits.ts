@@ -1,0 +1,99 @@
+import type { FieldErrorList } from "./field-errors.js";
+
+/**
+ * The bounds on what one review may answer, whatever the request. The API server stores at most 3 MiB
+ * per object, but one object can still produce millions of errors or a value echoed in each; these keep
+ * every answer small enough to build, send and read.
+ */
+export const limits = {
+  /** Causes in one denial; apimachinery's convention is to cut the list with a final "and N more". */
+  causes: 100,
+  /** Errors one rule reports for the items of one list; the rest are counted in one more error. */
+  listErrors: 50,
+  /** Characters of one cause's message (value and detail) and of one field path. */
+  messageChars: 1024,
+  fieldChars: 512,
+  /** Characters of an echoed value inside a message, as apimachinery's field errors cut long values. */
+  valueChars: 200,
+  /** The API server keeps at most 4 KiB of warnings per request (and drops those over 120 characters). */
+  warningBytes: 4096,
+  warningChars: 120,
+  /** The serialized AdmissionReview; beyond it the answer is a short code 500 denial. */
+  answerBytes: 1024 * 1024,
+} as const;
+
+/** `text`, cut to `max` characters with a trailing "..." when it is longer. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
+}
+
+/**
+ * The errors a denial shows: at most `limits.causes`, the last place kept for a cause saying how many
+ * more there are (`more`, 0 when all are shown).
+ */
+export function boundErrors(errors: FieldErrorList): { shown: FieldErrorList; more: number } {
+  if (errors.length <= limits.causes) return { shown: errors, more: 0 };
+  return { shown: errors.slice(0, limits.causes - 1), more: errors.length - (limits.causes - 1) };
+}
+
+/**
+ * JSON for `value`, cut after about `max` characters without serializing the rest: a 3 MiB value
+ * echoed in each of 100 causes must not cost 300 MiB.
+ */
+export function boundedJson(value: unknown, max: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  const add = (text: string) => {
+    parts.push(text);
+    length += text.length;
+  };
+  const write = (node: unknown): void => {
+    if (length > max) return;
+    if (typeof node === "string") add(JSON.stringify(node.length > max ? node.slice(0, max + 1) : node));
+    else if (Array.isArray(node)) {
+      add("[");
+      for (let i = 0; i < node.length && length <= max; i++) {
+        if (i > 0) add(",");
+        write(node[i] === undefined ? null : node[i]);
+      }
+      add("]");
+    } else if (node !== null && typeof node === "object") {
+      add("{");
+      let first = true;
+      for (const key in node) {
+        if (length > max) break;
+        const item = (node as Record<string, unknown>)[key];
+        if (item === undefined || typeof item === "function") continue;
+        add(`${first ? "" : ","}${JSON.stringify(key.length > max ? key.slice(0, max + 1) : key)}:`);
+        first = false;
+        write(item);
+      }
+      add("}");
+    } else add(JSON.stringify(node) ?? "null");
+  };
+  write(value);
+  const json = parts.join("");
+  return json.length > max ? `${json.slice(0, max)}...` : json;
+}
+
+/**
+ * Warnings as the API server keeps them: each at most 120 characters, all together at most 4 KiB.
+ * When some do not fit, the last one kept says how many were left out.
+ */
+export function boundWarnings(warnings: readonly string[]): string[] {
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const [i, warning] of warnings.entries()) {
+    const fitted = truncate(warning, limits.warningChars);
+    const size = Buffer.byteLength(fitted);
+    // Room for the closing note (at most 40 bytes) unless this is the last warning.
+    const reserve = i === warnings.length - 1 ? 0 : 40;
+    if (bytes + size + reserve > limits.warningBytes) {
+      kept.push(`... and ${warnings.length - i} more warnings`);
+      return kept;
+    }
+    kept.push(fitted);
+    bytes += size;
+  }
+  return kept;
+}

@@ -1,0 +1,85 @@
+import { maxDepth } from "../admission/depth.js";
+import { FieldPath } from "../admission/field-path.js";
+
+/** The API server's limit on one object (etcd's request size, less the envelope), as JSON. */
+export const maxObjectBytes = 3 * 1024 * 1024;
+
+/** Why an object read from a file can go no further, and at which field. */
+export interface BoundProblem {
+  field: string;
+  message: string;
+}
+
+class TooDeep extends Error {
+  constructor(readonly steps: (string | number)[]) {
+    super("too deep");
+  }
+}
+
+/**
+ * What the API server would never receive, found before any layer walks the object: nesting deeper
+ * than the webhook judges, or a JSON size over what the API server stores. YAML aliases share nodes
+ * (js-yaml resolves an alias to the same object), so a "billion laughs" file is small to read but
+ * billions of nodes to walk; sizes and heights here are computed once per shared node, so the check
+ * is linear in the file, and its recursion stops at the depth bound.
+ */
+export function inputBoundProblem(object: unknown): BoundProblem | undefined {
+  const heights = new Map<object, number>();
+  const sizes = new Map<object, number>();
+  // The path to the node being measured: one array, pushed and popped.
+  const steps: (string | number)[] = [];
+  const measure = (value: unknown): number => {
+    if (value === null || typeof value !== "object") return jsonSize(value);
+    const known = sizes.get(value);
+    if (known !== undefined) {
+      if (steps.length + (heights.get(value) ?? 0) > maxDepth) throw new TooDeep([...steps]);
+      return known;
+    }
+    if (steps.length >= maxDepth) throw new TooDeep([...steps]);
+    // Marked before its children: an alias to an ancestor (a cycle) is as deep as the bound.
+    sizes.set(value, Number.POSITIVE_INFINITY);
+    heights.set(value, maxDepth);
+    let size = 2;
+    let height = 0;
+    const visit = (step: string | number, child: unknown) => {
+      steps.push(step);
+      size += measure(child) + (typeof step === "string" ? jsonSize(step) + 2 : 1);
+      steps.pop();
+      if (child !== null && typeof child === "object")
+        height = Math.max(height, (heights.get(child) ?? 0) + 1);
+    };
+    if (Array.isArray(value)) for (const [i, item] of value.entries()) visit(i, item);
+    else for (const key of Object.keys(value)) visit(key, (value as Record<string, unknown>)[key]);
+    sizes.set(value, size);
+    heights.set(value, height);
+    return size;
+  };
+  try {
+    const size = measure(object);
+    if (size > maxObjectBytes) {
+      return {
+        field: "",
+        message: `the object is about ${size} bytes as JSON (YAML aliases expanded), more than the ${maxObjectBytes} the API server accepts`,
+      };
+    }
+  } catch (error) {
+    if (!(error instanceof TooDeep)) throw error;
+    return {
+      field: render(error.steps),
+      message: `nested more than ${maxDepth} levels deep (YAML aliases expanded); not judged further`,
+    };
+  }
+  return undefined;
+}
+
+function jsonSize(value: unknown): number {
+  if (typeof value === "string") return value.length + 2;
+  if (typeof value === "number") return String(value).length;
+  return 5; // true, false, null
+}
+
+function render(steps: (string | number)[]): string {
+  let path = FieldPath.root("");
+  for (const step of steps) path = typeof step === "number" ? path.index(step) : path.child(step);
+  return path.toString();
+}

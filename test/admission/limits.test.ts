@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { maxDepth, tooDeepAt } from "../../src/admission/depth.js";
+import { fieldError } from "../../src/admission/field-errors.js";
+import { FieldPath } from "../../src/admission/field-path.js";
+import { mutate, validate } from "../../src/admission/handler.js";
+import { boundedJson, boundWarnings, limits } from "../../src/admission/limits.js";
+import type { ResourceKind } from "../../src/admission/resource-kind.js";
+import { type AdmissionRequest, encodeReview } from "../../src/admission/review.js";
+
+type Bag = { apiVersion: string; kind: string; metadata: { name: string }; items?: unknown[]; warn?: number };
+
+/** A kind whose every item is an error, each echoing a long value: the protocol layer must bound it. */
+const bagKind: ResourceKind<Bag> = {
+  group: "example.com",
+  version: "v1",
+  kind: "Bag",
+  validator: {
+    validate: (bag) => ({
+      errors: (bag.items ?? []).map((item, i) =>
+        fieldError.invalid(FieldPath.root("items").index(i), item, `must be fine; ${"x".repeat(5000)}`),
+      ),
+      warnings: Array.from({ length: bag.warn ?? 0 }, (_, i) => `warning ${i}: ${"w".repeat(200)}`),
+    }),
+  },
+  defaulter: { applyDefaults: (bag) => bag },
+};
+
+const review = (object: unknown, operation: AdmissionRequest["operation"] = "CREATE", oldObject?: unknown) =>
+  ({
+    uid: "u-1",
+    kind: { group: "example.com", version: "v1", kind: "Bag" },
+    operation,
+    object,
+    oldObject,
+  }) satisfies AdmissionRequest;
+const bag = (extra: Partial<Bag>): Bag => ({
+  apiVersion: "example.com/v1",
+  kind: "Bag",
+  metadata: { name: "b" },
+  ...extra,
+});
+
+describe("bounded answers", () => {
+  it("shows at most 100 causes, the last saying how many more, each message and value cut", async () => {
+    const items = Array.from({ length: 20_000 }, () => "v".repeat(100_000));
+    const response = await validate(bagKind, review(bag({ items })));
+    const causes = response.status?.details?.causes ?? [];
+    assert.equal(causes.length, limits.causes);
+    assert.deepEqual(causes.at(-1), {
+      type: "FieldValueTooMany",
+      field: "",
+      message: "... and 19901 more errors",
+    });
+    for (const cause of causes) assert.ok(cause.message.length <= limits.messageChars);
+    assert.match(causes[0]?.message ?? "", /^Invalid value: "v{199}\.\.\.: must be fine; x+\.\.\.$/);
+    assert.ok(encodeReview(response).text.length < 300 * 1024);
+  });
+
+  it("keeps warnings within 4 KiB, saying how many were left out", () => {
+    const warnings = boundWarnings(Array.from({ length: 1000 }, (_, i) => `${i} ${"w".repeat(200)}`));
+    assert.ok(Buffer.byteLength(warnings.join("")) <= limits.warningBytes);
+    assert.ok(warnings.slice(0, -1).every((warning) => warning.length === 120));
+    assert.equal(warnings.at(-1), `... and ${1000 - (warnings.length - 1)} more warnings`);
+    assert.deepEqual(boundWarnings(["a", "b"]), ["a", "b"]);
+  });
+
+  it("answers code 500 for the same uid when the answer is too large or cannot be serialized", () => {
+    const huge = encodeReview({
+      uid: "u-2",
+      allowed: false,
+      status: { code: 422, message: "m".repeat(2 * 1024 * 1024) },
+    });
+    assert.deepEqual(JSON.parse(huge.text).response, {
+      uid: "u-2",
+      allowed: false,
+      status: {
+        code: 500,
+        reason: "InternalError",
+        message: "internal error: the answer would exceed 1048576 bytes",
+      },
+    });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const broken = encodeReview({ uid: "u-3", allowed: true, patch: cyclic as unknown as string });
+    assert.equal(JSON.parse(broken.text).response.status.code, 500);
+    assert.equal(JSON.parse(broken.text).response.uid, "u-3");
+  });
+
+  it("writes bounded JSON for huge and deep values without serializing them whole", () => {
+    assert.equal(boundedJson({ a: [1, "x", null, true] }, 200), '{"a":[1,"x",null,true]}');
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    assert.equal(boundedJson(deep, 10), `${"[".repeat(10)}...`);
+    assert.equal(boundedJson("s".repeat(1e6), 5), '"ssss...');
+  });
+
+  it("denies an object nested deeper than 1,000 levels with the field, before any rule; spares one stored so", async () => {
+    let deep: unknown = "leaf";
+    for (let i = 0; i < 5000; i++) deep = { a: deep };
+    assert.equal(tooDeepAt({ x: [{ y: deep }] }), `x[0].y${".a".repeat(maxDepth - 3)}`);
+    assert.equal(tooDeepAt({ a: { b: 1 } }), undefined);
+    const denied = await validate(bagKind, review(bag({ items: [deep] })));
+    assert.equal(denied.status?.code, 422);
+    // The field is cut to 512 characters like any other.
+    const field = `items[0]${".a".repeat(maxDepth - 2)}`;
+    assert.equal(denied.status?.details?.causes?.[0]?.field, `${field.slice(0, limits.fieldChars - 3)}...`);
+    assert.match(denied.status?.details?.causes?.[0]?.message ?? "", /nested more than 1000 levels deep/);
+    assert.equal((await mutate(bagKind, review(bag({ items: [deep] })))).allowed, false);
+    const update = await validate(bagKind, review(bag({ items: [deep] }), "UPDATE", bag({ items: [deep] })));
+    assert.equal(update.allowed, true);
+    assert.match(update.warnings?.[0] ?? "", /as before: rules not run/);
+  });
+});

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { RE2JS } from "@bufbuild/re2";
+import fc from "fast-check";
+import { programSizeBound } from "../../src/regex/program-size.js";
+import { compileAll, compileCounted, re2CacheBytes, re2Limits } from "../../src/regex/re2.js";
+
+describe("RE2 bounds", () => {
+  it("refuses a pattern whose program is over the bound, before compiling when the text shows it", () => {
+    const huge = ".{1000}".repeat(140);
+    const refused = compileCounted(huge);
+    assert.ok("error" in refused && refused.overLimit);
+    assert.match(refused.error, /more than the 2000 this webhook allows/);
+    const justOver = compileCounted(".{1000}.{1000}");
+    assert.ok("error" in justOver && /compiles to 2002 RE2 instructions/.test(justOver.error));
+    const fine = compileCounted(".{1000}");
+    assert.ok(!("error" in fine) && fine.instructions === 1002);
+  });
+
+  it("stops compiling a schema's patterns once together they reach the bound", () => {
+    const patterns = Array.from({ length: 20 }, (_, i) => `[a-z]{900}${i}`);
+    const entries = compileAll(patterns);
+    const usable = entries.filter((entry) => entry && !("error" in entry)).length;
+    assert.equal(usable, Math.ceil(re2Limits.schemaInstructions / 902));
+    assert.match((entries.at(-1) as { error: string }).error, /together compile to more than the 10000/);
+  });
+
+  it("keeps the compiled-pattern cache within its byte bound", () => {
+    for (let i = 0; i < 200; i++) compileCounted(`[a-z]{1000}[0-9]{900}${i}`);
+    assert.ok(re2CacheBytes() <= re2Limits.cacheBytes, `${re2CacheBytes()} bytes cached`);
+    assert.ok(re2CacheBytes() > re2Limits.cacheBytes / 2);
+  });
+
+  it("estimates a program size no smaller than RE2's for patterns built of repeats and groups", () => {
+    const piece = fc.constantFrom(
+      "a",
+      ".",
+      "\\d",
+      "[a-z]",
+      "(",
+      ")",
+      "(?:",
+      "|",
+      "*",
+      "{3}",
+      "{2,5}",
+      "{10,}",
+      "{100}",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 10 }), (pieces) => {
+        const pattern = pieces.join("");
+        let compiled: RE2JS;
+        try {
+          compiled = new RE2JS(pattern);
+        } catch {
+          return;
+        }
+        // Within a few instructions below (simplifications the estimate does not model), never far below.
+        assert.ok(programSizeBound(pattern) * 4 >= compiled.re2().prog.numInst(), pattern);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

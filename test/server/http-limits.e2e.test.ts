@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { connect, type TLSSocket } from "node:tls";
+import { maxBodyBytes } from "../../src/server/app.js";
+import { type LiveServer, startLiveServer } from "../support/live-server.js";
+import { helmModule } from "../support/modules.js";
+import { admissionReview } from "../support/reviews.js";
+
+const validatePath = "/validate-batch-forkspacer-com-v1-module";
+
+/** A raw TLS connection to the server: what it answers, and when it closes. */
+function open(
+  server: LiveServer,
+): Promise<{ socket: TLSSocket; received: () => string; closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({
+      host: "127.0.0.1",
+      port: server.running.port,
+      ca: server.ca,
+      servername: "localhost",
+    });
+    let text = "";
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
+    });
+    // A reset while we still send is how a refused body ends; the tests look at what was answered.
+    socket.on("error", () => {});
+    const closed = new Promise<void>((done) => socket.once("close", () => done()));
+    socket.once("secureConnect", () => resolve({ socket, received: () => text, closed }));
+    socket.once("error", reject);
+  });
+}
+
+const head = (headers: Record<string, string | number>) =>
+  `POST ${validatePath} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${Object.entries(
+    headers,
+  )
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("")}\r\n`;
+
+describe("HTTP limits (issue 15)", () => {
+  let server: LiveServer;
+  before(async () => {
+    server = await startLiveServer(undefined, { timeouts: { headersMs: 1_000, requestMs: 2_000 } });
+  });
+  after(() => server.close());
+
+  it("answers a body declared over the cap 413 and closes, without waiting for the body", async () => {
+    const connection = await open(server);
+    connection.socket.write(head({ "Content-Length": maxBodyBytes + 1 }));
+    connection.socket.write(" ".repeat(64 * 1024));
+    // The rest of the declared 7 MiB is never sent: the answer must come anyway.
+    await connection.closed;
+    assert.match(connection.received(), /^HTTP\/1\.1 413 /);
+    assert.match(connection.received(), /connection: close/i);
+  });
+
+  it("cuts off an endless chunked body once it passes the cap", async () => {
+    const connection = await open(server);
+    connection.socket.write(head({ "Transfer-Encoding": "chunked" }));
+    const chunk = `${(64 * 1024).toString(16)}\r\n${" ".repeat(64 * 1024)}\r\n`;
+    let sent = 0;
+    let connected = true;
+    connection.closed.then(() => {
+      connected = false;
+    });
+    // Sends as long as the connection takes it; a server that read on would take it forever.
+    while (connected && sent < 4 * maxBodyBytes) {
+      if (!connection.socket.write(chunk))
+        await new Promise((resolve) => connection.socket.once("drain", resolve).once("close", resolve));
+      sent += 64 * 1024;
+    }
+    await connection.closed;
+    assert.ok(sent < 4 * maxBodyBytes, `${sent} bytes sent before the cut`);
+    const answer = connection.received();
+    // The answer is read before the reset the unread data causes (the server waits before closing).
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+  });
+
+  it("refuses Expect: 100-continue over the cap with 413, never 100 Continue; continues under it", async () => {
+    const big = await open(server);
+    big.socket.write(head({ "Content-Length": 8 * 1024 * 1024, Expect: "100-continue" }));
+    await big.closed;
+    assert.match(big.received(), /^HTTP\/1\.1 413 /);
+    assert.doesNotMatch(big.received(), /100 Continue/);
+
+    const body = JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
+    const small = await open(server);
+    small.socket.write(head({ "Content-Length": Buffer.byteLength(body), Expect: "100-continue" }));
+    await new Promise<void>((resolve) => {
+      const check = () => (small.received().includes("100 Continue") ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    small.socket.end(body);
+    await small.closed;
+    assert.match(small.received(), /HTTP\/1\.1 200 OK/);
+    assert.match(small.received(), /"allowed":true/);
+  });
+
+  it("closes a request whose body trickles past the request timeout", async () => {
+    const connection = await open(server);
+    connection.socket.write(head({ "Content-Length": 1000 }));
+    const trickle = setInterval(() => connection.socket.write(" "), 100);
+    await connection.closed;
+    clearInterval(trickle);
+    assert.match(connection.received(), /^HTTP\/1\.1 408 /);
+  });
+
+  it("closes a connection that never finishes its headers", async () => {
+    const connection = await open(server);
+    connection.socket.write(`POST ${validatePath} HTTP/1.1\r\nHost: localhost\r\n`);
+    const trickle = setInterval(() => connection.socket.write("X-Slow: 1\r\n"), 100);
+    await connection.closed;
+    clearInterval(trickle);
+    assert.match(connection.received(), /^HTTP\/1\.1 408 |^$/);
+  });
+});
