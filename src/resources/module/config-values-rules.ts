@@ -3,7 +3,7 @@ import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
-import { closestMatch, editDistance } from "../../validation/suggest.js";
+import { closestMatch, editDistance, maxSuggestChars } from "../../validation/suggest.js";
 import { fitWarning } from "../../validation/warning.js";
 import { isEditable, typesOf } from "./config-items.js";
 import { integerBounds } from "./config-schema-rules.js";
@@ -93,7 +93,12 @@ export function compileConfigValues(
 function undeclaredKey(key: string, aliases: string[], source: ModuleSource): string[] {
   const path = valuesPath.child(key);
   if (source === "custom") {
-    const typo = aliases.find((alias) => editDistance(key, alias) === 1);
+    // Only short names one character apart in length can be one edit apart: bounded work.
+    const near = (alias: string) =>
+      key.length <= maxSuggestChars &&
+      Math.abs(alias.length - key.length) <= 1 &&
+      editDistance(key, alias) === 1;
+    const typo = aliases.find(near);
     return typo
       ? [
           fitWarning(
