@@ -641,10 +641,10 @@ describe("least privilege (issue 15)", () => {
     const binding = find(manifests, "ValidatingAdmissionPolicyBinding", `${fullname}-ca-bundle-only`);
     assert.equal(binding.spec.policyName, policy.metadata.name);
     assert.deepEqual(binding.spec.validationActions, ["Deny"]);
-    assert.deepEqual(policy.spec.matchConstraints.resourceRules[0].resourceNames, [fullname]);
+    assert.deepEqual(policy.spec.matchConstraints.resourceRules[0].resourceNames, [configurationName]);
     assert.deepEqual(policy.spec.matchConstraints.resourceRules[0].operations, ["UPDATE"]);
     for (const kind of ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]) {
-      const stored = find(manifests, kind, fullname);
+      const stored = find(manifests, kind, configurationName);
       const changed = (change: (copy: any) => void) => {
         const copy = structuredClone(stored);
         change(copy);
