@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Finding } from "../cli/findings.js";
+import type { Finding } from "../offline/finding.js";
 import { checkValues } from "./check-values.js";
 import { listModuleDirectories, type ModuleDirectory, readYamlMap } from "./module-files.js";
 import { moduleNameProblem, valuesKeyOf } from "./module-names.js";
