@@ -10,7 +10,7 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json ./
 COPY src ./src
 COPY schemas ./schemas
-COPY charts/module-admission/crds ./charts/module-admission/crds
+COPY charts/module-admission/files/crds ./charts/module-admission/files/crds
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # Runtime: distroless Node.js, no shell or package manager, uid 65532 (the chart's runAsUser).
@@ -22,7 +22,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/schemas ./schemas
 # install-crds applies these generated CRDs.
-COPY --from=build /app/charts/module-admission/crds ./charts/module-admission/crds
+COPY --from=build /app/charts/module-admission/files/crds ./charts/module-admission/files/crds
 USER 65532:65532
 EXPOSE 8443 8080
 ENTRYPOINT ["/nodejs/bin/node", "dist/cli/main.js"]

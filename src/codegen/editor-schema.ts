@@ -3,13 +3,15 @@ import {
   type JsonSchema,
   mapSchemaNodes,
   type SchemaSource,
+  withoutDefaultedRequired,
   withoutKeys,
 } from "./schema-source.js";
 
 /**
  * A plain JSON Schema (draft-07) of the whole resource, for editors and for offline checks. Objects are
  * closed (`additionalProperties: false`) unless the source marks them free-form, so a typo shows in the
- * editor instead of being pruned silently by the API server.
+ * editor instead of being pruned silently by the API server. A property with a `default` is not
+ * required here: the API server fills it in before anything checks it, so a manifest may omit it.
  */
 export function buildEditorSchema(source: SchemaSource): JsonSchema {
   const { crd } = source;
@@ -17,10 +19,11 @@ export function buildEditorSchema(source: SchemaSource): JsonSchema {
     const freeForm = node["x-kubernetes-preserve-unknown-fields"] === true;
     const plain = withoutKeys(node, (key) => key.startsWith("x-kubernetes-"));
     if (freeForm) return { ...plain, additionalProperties: true };
-    if (plain.type === "object" && plain.properties && plain.additionalProperties === undefined) {
-      return { ...plain, additionalProperties: false };
+    const open = withoutDefaultedRequired(plain);
+    if (open.type === "object" && open.properties && open.additionalProperties === undefined) {
+      return { ...open, additionalProperties: false };
     }
-    return plain;
+    return open;
   });
   const properties = { ...(closed.properties as Record<string, JsonSchema>) };
   properties.apiVersion = { ...properties.apiVersion, const: `${crd.group}/${crd.version}` };

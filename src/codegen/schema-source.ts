@@ -13,6 +13,12 @@ export interface CrdMetadata {
    * `files/crds/` for a template to render, instead of `crds/`, which Helm always installs.
    */
   optional?: boolean;
+  /**
+   * A CRD the chart never installs (generated into `files/crds/` too), while `install-crds` applies
+   * it by default: the Forkspacer operator's kinds, whose CRDs stay the operator's unless a cluster
+   * replaces them with ours on purpose (forkspacer.mode replace).
+   */
+  manual?: boolean;
   names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[] };
   subresources?: Record<string, unknown>;
   additionalPrinterColumns?: Record<string, unknown>[];
@@ -100,4 +106,29 @@ function isSchema(value: unknown): value is JsonSchema {
 
 export function withoutKeys(node: JsonSchema, predicate: (key: string) => boolean): JsonSchema {
   return Object.fromEntries(Object.entries(node).filter(([key]) => !predicate(key)));
+}
+
+/**
+ * The node without `required` entries for properties that have a `default` (their own, or their
+ * `$ref` target's in `defs`): the API server fills those in before anything checks the object, so a
+ * manifest, and an object a webhook is shown without a CRD in front of it, may lack them.
+ */
+export function withoutDefaultedRequired(
+  node: JsonSchema,
+  defs: Record<string, JsonSchema> = {},
+): JsonSchema {
+  if (!Array.isArray(node.required)) return node;
+  const properties = (node.properties ?? {}) as Record<string, JsonSchema>;
+  const defaultOf = (property: JsonSchema | undefined) => {
+    const ref =
+      typeof property?.$ref === "string" ? defs[property.$ref.replace(/^#\/\$defs\//, "")] : undefined;
+    return property?.default ?? ref?.default;
+  };
+  const required = (node.required as string[]).filter((key) => defaultOf(properties[key]) === undefined);
+  // Rebuilt in the same key order, so that a generated file changes only where a field did.
+  return Object.fromEntries(
+    Object.entries(node).flatMap(([key, value]) =>
+      key !== "required" ? [[key, value]] : required.length > 0 ? [[key, required]] : [],
+    ),
+  );
 }

@@ -1,11 +1,25 @@
 import { compile } from "json-schema-to-typescript";
-import { mapSchemaNodes, type SchemaSource, withoutKeys } from "./schema-source.js";
+import {
+  type JsonSchema,
+  mapSchemaNodes,
+  type SchemaSource,
+  withoutDefaultedRequired,
+  withoutKeys,
+} from "./schema-source.js";
 
-/** TypeScript types for one schema source; `title`s name the interfaces, `$ref`s share them. */
+/**
+ * TypeScript types for one schema source; `title`s name the interfaces, `$ref`s share them. A field
+ * with a default is optional: the rules also judge objects no API server has defaulted (offline, tests).
+ */
 export async function buildTypes(source: SchemaSource): Promise<string> {
-  const schema = mapSchemaNodes(source.schema, (node) => {
+  const defs = (source.schema.$defs ?? {}) as Record<string, JsonSchema>;
+  // Two passes: a node's children are rewritten before it, and the first needs their defaults.
+  const optionalDefaults = mapSchemaNodes(source.schema, (node) => withoutDefaultedRequired(node, defs));
+  const schema = mapSchemaNodes(optionalDefaults, (node) => {
     const freeForm = node["x-kubernetes-preserve-unknown-fields"] === true;
     const plain = withoutKeys(node, (key) => key.startsWith("x-kubernetes-") || key === "default");
+    // A free-form field without a type holds any JSON value.
+    if (freeForm && plain.type === undefined) return { ...plain, tsType: "unknown" };
     // Objects without declared properties (metadata, free-form values) stay open; the rest are closed.
     if (freeForm || (plain.type === "object" && !plain.properties))
       return { ...plain, additionalProperties: true };

@@ -35,8 +35,6 @@ export interface Module {
   };
   /**
    * The configuration schema: the parameters users may set in spec.config, each with a type and the constraints its values must meet.
-   *
-   * @maxItems 128
    */
   config?: ConfigItem[];
   spec: ModuleSpec;
@@ -52,7 +50,7 @@ export interface ConfigItem {
   /**
    * A human-readable name.
    */
-  name?: string;
+  name: string;
   /**
    * The key of this parameter in spec.config and in templates (.config.<alias>).
    */
@@ -73,7 +71,7 @@ export interface StringConfig {
   required?: RequiredFlag;
   editable?: EditableFlag;
   /**
-   * The value used when spec.config does not set one.
+   * The value used when spec.config does not set one ("" means none).
    */
   default?: string;
   /**
@@ -91,7 +89,7 @@ export interface IntegerConfig {
   required?: RequiredFlag;
   editable?: EditableFlag;
   /**
-   * The value used when spec.config does not set one.
+   * The value used when spec.config does not set one (0 means none).
    */
   default?: number;
   /**
@@ -127,18 +125,18 @@ export interface OptionConfig {
   required?: RequiredFlag;
   editable?: EditableFlag;
   /**
-   * The value used when spec.config does not set one; one of values.
+   * The value used when spec.config does not set one; one of values ("" means none).
    */
   default?: string;
   /**
    * The allowed values.
    *
-   * @maxItems 256
+   * @minItems 1
    */
-  values?: string[];
+  values: [string, ...string[]];
 }
 /**
- * Several values chosen from a list.
+ * Several values chosen from a list. The operator v0.1.24 refuses every value for such an item.
  *
  * This interface was referenced by `Module`'s JSON-Schema
  * via the `definition` "MultipleOptionsConfig".
@@ -153,9 +151,9 @@ export interface MultipleOptionsConfig {
   /**
    * The allowed values.
    *
-   * @maxItems 256
+   * @minItems 1
    */
-  values?: string[];
+  values: [string, ...string[]];
   /**
    * The fewest values that may be chosen.
    */
@@ -195,9 +193,9 @@ export interface ModuleSpec {
 export interface HelmModule {
   chart: ChartSource;
   /**
-   * The namespace of the Helm release. May be a template, e.g. "{{.config.env}}-apps".
+   * The namespace of the Helm release (existingRelease's namespace when that is set). May be a template, e.g. "{{.config.env}}-apps".
    */
-  namespace: string;
+  namespace?: string;
   /**
    * The Helm release name: a DNS-1035 label of at most 53 characters. Generated as <namespace>-<11 random characters> when neither it nor existingRelease is set. Immutable once set.
    */
@@ -205,14 +203,10 @@ export interface HelmModule {
   existingRelease?: ExistingRelease;
   /**
    * Sources of Helm values, merged in order.
-   *
-   * @maxItems 64
    */
   values?: ValuesSource[];
   /**
    * Values this module exposes after installation.
-   *
-   * @maxItems 64
    */
   outputs?: HelmOutput[];
   cleanup?: HelmCleanup;
@@ -367,7 +361,7 @@ export interface ValuesConfigMap {
   key?: string;
 }
 /**
- * A value exposed by the module, given directly or read from a Secret or ConfigMap.
+ * A value exposed by the module, given directly or read from a Secret.
  *
  * This interface was referenced by `Module`'s JSON-Schema
  * via the `definition` "HelmOutput".
@@ -380,9 +374,7 @@ export interface HelmOutput {
   /**
    * The output's value. May be a template.
    */
-  value?: {
-    [k: string]: unknown;
-  };
+  value?: unknown;
   valueFrom?: HelmOutputSource;
 }
 /**
@@ -390,29 +382,11 @@ export interface HelmOutput {
  */
 export interface HelmOutputSource {
   secret?: KeyReference;
-  configMap?: KeyReference1;
 }
 /**
  * A key of a Secret.
  */
 export interface KeyReference {
-  /**
-   * The object's name. May be a template.
-   */
-  name: string;
-  /**
-   * The key.
-   */
-  key: string;
-  /**
-   * The object's namespace.
-   */
-  namespace?: string;
-}
-/**
- * A key of a ConfigMap.
- */
-export interface KeyReference1 {
   /**
    * The object's name. May be a template.
    */
@@ -502,7 +476,7 @@ export interface ModuleStatus {
   /**
    * The current phase.
    */
-  phase?: "ready" | "installing" | "uninstalling" | "sleeping" | "sleeped" | "resuming" | "failed";
+  phase: "ready" | "installing" | "uninstalling" | "sleeping" | "sleeped" | "resuming" | "failed";
   /**
    * When the module last changed phase.
    */
@@ -569,12 +543,12 @@ export interface SecretReference2 {
   namespace?: string;
 }
 /**
- * A key of a Secret or ConfigMap.
+ * A key of a Secret.
  *
  * This interface was referenced by `Module`'s JSON-Schema
  * via the `definition` "KeyReference".
  */
-export interface KeyReference2 {
+export interface KeyReference1 {
   /**
    * The object's name. May be a template.
    */

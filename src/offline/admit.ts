@@ -19,7 +19,7 @@ export interface Problem {
   type: string;
   /** In kubectl's wording, field path first: `spec.config.replicas: Invalid value: 7: ...`. */
   message: string;
-  /** The webhook rule that found it (`module.config-values`), for webhook errors. */
+  /** The webhook rule that found it (`module.config-value`), for webhook errors. */
   rule?: string;
 }
 

@@ -6,10 +6,12 @@ import {
   moduleReleaseMetaKind,
 } from "./modulereleasemeta/index.js";
 import { moduleTemplateKind } from "./moduletemplate/index.js";
+import { createWorkspaceKind, workspaceKind } from "./workspace/index.js";
 
 /** Every kind the webhook serves. A new kind is a folder beside module/ and one line here. */
 export const resourceKinds: ResourceKind[] = [
   moduleKind as ResourceKind,
+  workspaceKind as ResourceKind,
   moduleTemplateKind as ResourceKind,
   moduleReleaseMetaKind as ResourceKind,
 ];
@@ -21,6 +23,7 @@ export type KindDependencies = ModuleKindDependencies & ModuleReleaseMetaKindDep
 export function createResourceKinds(dependencies: KindDependencies): ResourceKind[] {
   return resourceKinds.map((kind) => {
     if (kind === (moduleKind as ResourceKind)) return createModuleKind(dependencies) as ResourceKind;
+    if (kind === (workspaceKind as ResourceKind)) return createWorkspaceKind(dependencies) as ResourceKind;
     if (kind === (moduleReleaseMetaKind as ResourceKind)) {
       return createModuleReleaseMetaKind(dependencies) as ResourceKind;
     }

@@ -13,8 +13,9 @@ const rootFields = new Set(["apiVersion", "kind", "metadata"]);
 
 /**
  * What the API server does to a custom resource before validating it, driven by the CRD's structural
- * schema: unknown fields are pruned (unless `x-kubernetes-preserve-unknown-fields`) and `default`s fill
- * absent properties of objects that are present. Pure: returns a new object.
+ * schema: unknown fields are pruned (unless `x-kubernetes-preserve-unknown-fields`), nulls dropped where
+ * the schema does not say `nullable`, and `default`s fill absent properties of objects that are present.
+ * Pure: returns a new object.
  */
 export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured {
   const pruned: string[] = [];
@@ -32,6 +33,8 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
     for (const [key, child] of Object.entries(value)) {
       const childPath = path ? `${path}.${key}` : key;
       const childSchema = own(properties, key) ?? additional;
+      // The API server drops a null where the schema does not say nullable, before defaulting.
+      if (child === null && childSchema && childSchema.nullable !== true) continue;
       if (childSchema || keepUnknown || (root && rootFields.has(key))) {
         setOwn(out, key, root && key === "metadata" ? child : walk(childSchema, child, childPath, false));
       } else {

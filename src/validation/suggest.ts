@@ -22,7 +22,7 @@ export function closestMatch(input: string, candidates: string[]): string | unde
   return best;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

@@ -43,14 +43,15 @@ describe("ratcheting helpers", () => {
 });
 
 /**
- * A Module's state as independent choices, each field invalid for some values: an undeclared config
- * key, replicas over the max, a host failing the regex, the option default outside the values. The
- * release name only changes (an update-only rule); hibernated and labels never break a rule.
+ * A Module's state as independent choices, each field invalid for some values: the config schema's
+ * integer default over the max, its string default failing the regex, its option default outside the
+ * values ("" is the zero value the operator's CRD writes: it only warns). spec.config stays as it is
+ * (immutable, as in the operator). The release name only changes (an update-only rule); hibernated and
+ * labels never break a rule.
  */
 const choices = {
-  extra: fc.constantFrom(undefined, "a", "b"),
-  replicas: fc.constantFrom(3, 7, 8),
-  host: fc.constantFrom("redis.local", "BAD1", "BAD2"),
+  integerDefault: fc.constantFrom(1, 8, 9),
+  stringDefault: fc.constantFrom("localhost", "BAD1", "BAD2"),
   optionDefault: fc.constantFrom("21.2.9", "", "x"),
   hibernated: fc.constantFrom(undefined, true, false),
   team: fc.constantFrom(undefined, "a", "b"),
@@ -59,18 +60,17 @@ const choices = {
 type State = { [K in keyof typeof choices]: (typeof choices)[K] extends fc.Arbitrary<infer V> ? V : never };
 
 const invalid: Record<string, (state: State) => boolean> = {
-  extra: (s) => s.extra !== undefined,
-  replicas: (s) => s.replicas > 5,
-  host: (s) => s.host.startsWith("BAD"),
-  optionDefault: (s) => s.optionDefault !== "21.2.9",
+  integerDefault: (s) => s.integerDefault > 5,
+  stringDefault: (s) => s.stringDefault.startsWith("BAD"),
+  optionDefault: (s) => s.optionDefault === "x",
 };
 
 function moduleOf(state: State): Module {
   const module = helmModule();
-  const version = module.config?.[0];
+  const [version, replicas, host] = module.config ?? [];
   if (version?.option) version.option.default = state.optionDefault;
-  module.spec.config = { ...module.spec.config, replicas: state.replicas, host: state.host };
-  if (state.extra !== undefined) module.spec.config.extra = state.extra;
+  if (replicas?.integer) replicas.integer.default = state.integerDefault;
+  if (host?.string) host.string.default = state.stringDefault;
   if (state.hibernated !== undefined) module.spec.hibernated = state.hibernated;
   if (state.team !== undefined) module.metadata = { ...module.metadata, labels: { team: state.team } };
   if (module.spec.helm) module.spec.helm.releaseName = state.releaseName;

@@ -37,10 +37,11 @@ interface KindCase {
 
 const brokenModule = (): Kube => {
   const module = helmModule();
-  // The Forkspacer operator's own CRD writes option defaults of "": not one of the values.
+  // An explicit option default that is not one of the values, and a multipleOptions value (the
+  // operator v0.1.24 refuses every one): stored while the webhook was down, or before a fix.
   const version = module.config?.[0];
-  if (version?.option) version.option.default = "";
-  module.spec.config = { ...module.spec.config, extra: "undeclared" };
+  if (version?.option) version.option.default = "1.0";
+  module.spec.config = { ...module.spec.config, features: ["logging"] };
   return module as unknown as Kube;
 };
 
@@ -75,7 +76,7 @@ const cases: KindCase[] = [
     path: "/validate-batch-forkspacer-com-v1-module",
     gvk: { group: "batch.forkspacer.com", version: "v1", kind: "Module", resource: "modules" },
     stored: brokenModule,
-    storedProblems: ["config[0].option.default", "spec.config.extra"],
+    storedProblems: ["config[0].option.default", "spec.config.features"],
     specEdits: [
       { name: "spec.hibernated toggled on", edit: (m) => Object.assign(m.spec, { hibernated: true }) },
       {
@@ -83,8 +84,15 @@ const cases: KindCase[] = [
         edit: (m) => Object.assign(m.spec, { hibernated: false }),
       },
     ],
-    newProblem: { edit: (m) => Object.assign(m.spec.config, { replicas: 7 }), field: "spec.config.replicas" },
-    worsened: { edit: (m) => Object.assign(m.spec.config, { extra: "other" }), field: "spec.config.extra" },
+    // spec.config is immutable (as in the operator): new problems come from the config schema.
+    newProblem: {
+      edit: (m) => Object.assign(m.config[1].integer, { default: 9 }),
+      field: "config[1].integer.default",
+    },
+    worsened: {
+      edit: (m) => Object.assign(m.config[0].option, { default: "2.0" }),
+      field: "config[0].option.default",
+    },
     immutable: {
       edit: (m) => Object.assign(m.spec.helm, { releaseName: "redis-other" }),
       field: "spec.helm.releaseName",
@@ -363,14 +371,24 @@ describe("a Module whose Workspace is gone", () => {
     assert.deepEqual(response.warnings, [
       'already invalid before this update: spec.workspace: Not found: "default/dev-environment"',
     ]);
+    // spec.workspace is immutable, as in the operator's webhook: a move is denied for that alone
+    // when the new Workspace exists, and for both reasons when it does not.
     const moved = clone(stored);
     moved.spec.workspace = { name: "elsewhere", namespace: "default" };
     assert.deepEqual(
-      (await post(moved, stored)).status?.details?.causes?.map((cause) => cause.field),
-      ["spec.workspace"],
+      (await post(moved, stored)).status?.details?.causes?.map((cause) => `${cause.field}: ${cause.message}`),
+      [
+        'spec.workspace: Not found: "default/elsewhere" (rule module.workspace-exists)',
+        'spec.workspace: Invalid value: {"name":"elsewhere","namespace":"default"}: field is immutable (rule module.workspace-immutable)',
+      ],
     );
     const fixed = clone(stored);
     fixed.spec.workspace = { name: "dev-environment", namespace: "live" };
-    assert.equal((await post(fixed, stored)).allowed, true);
+    assert.deepEqual(
+      (await post(fixed, stored)).status?.details?.causes?.map((cause) => `${cause.field}: ${cause.message}`),
+      [
+        'spec.workspace: Invalid value: {"name":"dev-environment","namespace":"live"}: field is immutable (rule module.workspace-immutable)',
+      ],
+    );
   });
 });

@@ -12,12 +12,16 @@ import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
 
 const validatePath = "/validate-batch-forkspacer-com-v1-module";
-const flags = ["module.config-values=warn", "module.release-name=off"];
+const flags = ["module.config-value=warn", "module.config-default=off"];
 
-/** Replicas over the schema's max (module.config-values) and a release name that is not DNS-1035. */
+/**
+ * Replicas over the schema's max (module.config-value) and an option default outside its values
+ * (module.config-default): two webhook rules no CEL rule of the CRD repeats.
+ */
 function twoProblems() {
   const module = helmModule();
-  if (module.spec.helm) module.spec.helm.releaseName = "Bad_Name";
+  const version = module.config?.[0];
+  if (version?.option) version.option.default = "1.0";
   module.spec.config = { ...module.spec.config, replicas: 9 };
   return module;
 }
@@ -54,7 +58,7 @@ describe("rule ids and rule actions, in the server and in validate alike", () =>
     ).json.response as AdmissionResponse;
     assert.deepEqual(
       denied.status?.details?.causes?.map((cause) => splitCauseMessage(cause.message).rule),
-      ["module.release-name", "module.config-values"],
+      ["module.config-default", "module.config-value"],
     );
     const response = (
       await server.post(validatePath, admissionReview({ operation: "CREATE", object: twoProblems() }))
@@ -74,7 +78,7 @@ describe("rule ids and rule actions, in the server and in validate alike", () =>
       jsonFindings(denied)
         .filter((f) => f.severity === "error")
         .map((f) => f.rule),
-      ["validating-webhook/module.release-name", "validating-webhook/module.config-values"],
+      ["validating-webhook/module.config-default", "validating-webhook/module.config-value"],
     );
     const run = await validateCli([
       "-f",

@@ -10,7 +10,7 @@ import { customModule, helmModule } from "../support/modules.js";
 /** The rules exactly as the generated CRD carries them to the API server. */
 const crd = load(
   readFileSync(
-    new URL("../../charts/module-admission/crds/modules.batch.forkspacer.com.yaml", import.meta.url),
+    new URL("../../charts/module-admission/files/crds/modules.batch.forkspacer.com.yaml", import.meta.url),
     "utf8",
   ),
 ) as { spec: { versions: { schema: { openAPIV3Schema: JsonSchema } }[] } };

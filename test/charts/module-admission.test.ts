@@ -19,6 +19,8 @@ import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
 
 const fullname = "rel-module-admission";
+/** Both webhook configurations' name: it sorts before the operator's forkspacer-mutating-webhook-configuration. */
+const configurationName = `forkspacer-admission-${fullname}`;
 const caBundle = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n").toString(
   "base64",
 );
@@ -47,6 +49,7 @@ const variants: Record<string, object> = {
     workspaceCheck: { enabled: false },
   },
   "workspace check off": { workspaceCheck: { enabled: false } },
+  "forkspacer replace mode": { forkspacer: { mode: "replace" } },
   "network policy with metrics peers": {
     networkPolicy: {
       enabled: true,
@@ -108,9 +111,13 @@ describe("helm lint --strict and helm template, real helm binary", () => {
     );
   });
 
-  test("the generated Module CRD from crds/ is rendered with --include-crds and is a valid CRD", async () => {
-    const crd = find(await render(), "CustomResourceDefinition", "modules.batch.forkspacer.com");
-    assert.equal(crd.spec.group, "batch.forkspacer.com");
+  test("no Module or Workspace CRD in either mode, --include-crds or not: the operator's stays or install-crds applies ours", async () => {
+    for (const mode of ["alongside", "replace"]) {
+      const crds = (await render({ forkspacer: { mode } })).filter(
+        (m) => m.kind === "CustomResourceDefinition",
+      );
+      assert.deepEqual(crds, [], mode);
+    }
   });
 
   test("bad values stop the render with a message naming the value", async () => {
@@ -242,8 +249,8 @@ describe("webhook configurations", () => {
   });
 
   const configurations = (): [Manifest, Manifest] => [
-    find(manifests, "MutatingWebhookConfiguration", fullname),
-    find(manifests, "ValidatingWebhookConfiguration", fullname),
+    find(manifests, "MutatingWebhookConfiguration", configurationName),
+    find(manifests, "ValidatingWebhookConfiguration", configurationName),
   ];
 
   test("Module webhooks: CREATE and UPDATE of modules.batch.forkspacer.com v1 on the core's paths", () => {
@@ -277,6 +284,57 @@ describe("webhook configurations", () => {
     }
     assert.equal(mutating.webhooks[0].reinvocationPolicy, "IfNeeded");
     assert.equal(find(manifests, "Service").metadata.name, fullname);
+  });
+
+  test("alongside (default): our mutating configuration sorts before the operator's, so our release name comes first", () => {
+    const [mutating] = configurations();
+    assert.ok(mutating.metadata.name < "forkspacer-mutating-webhook-configuration", mutating.metadata.name);
+    assert.deepEqual(
+      configurations().map((c) => c.webhooks.map((w: Manifest) => w.clientConfig.service.path)),
+      [["/mutate-batch-forkspacer-com-v1-module"], ["/validate-batch-forkspacer-com-v1-module"]],
+    );
+  });
+
+  test("replace: all four of the operator's paths, Workspaces on their own, each answered by the server", async () => {
+    const rendered = await render({ forkspacer: { mode: "replace" } });
+    const webhooks = ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"].flatMap(
+      (kind) => find(rendered, kind, configurationName).webhooks as Manifest[],
+    );
+    assert.deepEqual(
+      webhooks.map((w) => [w.clientConfig.service.path, w.rules[0].resources[0]]),
+      [
+        ["/mutate-batch-forkspacer-com-v1-module", "modules"],
+        ["/mutate-batch-forkspacer-com-v1-workspace", "workspaces"],
+        ["/validate-batch-forkspacer-com-v1-module", "modules"],
+        ["/validate-batch-forkspacer-com-v1-workspace", "workspaces"],
+      ],
+    );
+    const server = await startLiveServer();
+    try {
+      for (const webhook of webhooks) {
+        const [kind, resource] =
+          webhook.rules[0].resources[0] === "workspaces"
+            ? ["Workspace", "workspaces"]
+            : ["Module", "modules"];
+        const object =
+          kind === "Module"
+            ? helmModule()
+            : {
+                apiVersion: "batch.forkspacer.com/v1",
+                kind,
+                metadata: { name: "dev", namespace: "default" },
+                spec: {},
+              };
+        const reply = await server.post(
+          webhook.clientConfig.service.path,
+          admissionReview({ operation: "CREATE", object, kind, resource }),
+        );
+        assert.equal(reply.status, 200);
+        assert.equal(reply.json.response.allowed, true, JSON.stringify(reply.json.response.status));
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   test("failurePolicy is configurable", async () => {
@@ -408,10 +466,10 @@ describe("least-privilege RBAC", () => {
     }
     for (const resource of ["mutatingwebhookconfigurations", "validatingwebhookconfigurations"]) {
       const group = "admissionregistration.k8s.io";
-      assert.ok(rulesAllow(clusterWide, { verb: "patch", group, resource, name: fullname }));
-      assert.ok(rulesAllow(clusterWide, { verb: "get", group, resource, name: fullname }));
+      assert.ok(rulesAllow(clusterWide, { verb: "patch", group, resource, name: configurationName }));
+      assert.ok(rulesAllow(clusterWide, { verb: "get", group, resource, name: configurationName }));
       assert.ok(!rulesAllow(clusterWide, { verb: "patch", group, resource, name: "someone-elses" }));
-      assert.ok(!rulesAllow(clusterWide, { verb: "delete", group, resource, name: fullname }));
+      assert.ok(!rulesAllow(clusterWide, { verb: "delete", group, resource, name: configurationName }));
     }
     const workspaces = { group: "batch.forkspacer.com", resource: "workspaces" };
     assert.ok(rulesAllow(clusterWide, { verb: "list", ...workspaces }));
@@ -456,7 +514,7 @@ describe("least-privilege RBAC", () => {
         verb: "patch",
         group: "admissionregistration.k8s.io",
         resource: "validatingwebhookconfigurations",
-        name: fullname,
+        name: configurationName,
       }),
     );
   });
@@ -469,11 +527,11 @@ describe("rule actions", () => {
   test("ruleActions become --rule-action flags, in rule id order; none by default", async () => {
     assert.ok(!args(await render()).some((arg) => arg.startsWith("--rule-action")));
     const manifests = await render({
-      ruleActions: { "module.workspace-exists": "warn", "module.config-values": "off" },
+      ruleActions: { "module.workspace-exists": "warn", "module.config-value": "off" },
     });
     assert.deepEqual(
       args(manifests).filter((arg) => arg.startsWith("--rule-action")),
-      ["--rule-action=module.config-values=off", "--rule-action=module.workspace-exists=warn"],
+      ["--rule-action=module.config-value=off", "--rule-action=module.workspace-exists=warn"],
     );
   });
 
@@ -487,7 +545,7 @@ describe("rule actions", () => {
 });
 
 describe("optional features", () => {
-  test("off by default: only the Module webhooks, only the Module CRD", async () => {
+  test("off by default: only the Module webhooks, no CRD (alongside: the operator's CRDs stay)", async () => {
     const manifests = await render();
     const webhooks = manifests
       .filter((m) => m.kind.endsWith("WebhookConfiguration"))
@@ -498,7 +556,7 @@ describe("optional features", () => {
     ]);
     assert.deepEqual(
       manifests.filter((m) => m.kind === "CustomResourceDefinition").map((m) => m.metadata.name),
-      ["modules.batch.forkspacer.com"],
+      [],
     );
   });
 
@@ -669,10 +727,10 @@ describe("least privilege (issue 15)", () => {
     const binding = find(manifests, "ValidatingAdmissionPolicyBinding", `${fullname}-ca-bundle-only`);
     assert.equal(binding.spec.policyName, policy.metadata.name);
     assert.deepEqual(binding.spec.validationActions, ["Deny"]);
-    assert.deepEqual(policy.spec.matchConstraints.resourceRules[0].resourceNames, [fullname]);
+    assert.deepEqual(policy.spec.matchConstraints.resourceRules[0].resourceNames, [configurationName]);
     assert.deepEqual(policy.spec.matchConstraints.resourceRules[0].operations, ["UPDATE"]);
     for (const kind of ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]) {
-      const stored = find(manifests, kind, fullname);
+      const stored = find(manifests, kind, configurationName);
       const changed = (change: (copy: any) => void) => {
         const copy = structuredClone(stored);
         change(copy);

@@ -29,8 +29,12 @@ describe("validate: prototype keys are keys like any other (issue 15)", () => {
 
   const cases = [
     {
-      name: "undeclared __proto__ and constructor keys in spec.config",
-      text: module("  - { name: A, alias: a, boolean: {} }", "    __proto__: { a: 1 }\n    constructor: 1"),
+      // Undeclared keys only warn (the operator ignores them): the keys are declared, not editable.
+      name: "values for non-editable __proto__ and constructor items",
+      text: module(
+        "  - { name: P, alias: __proto__, boolean: { editable: false } }\n  - { name: C, alias: constructor, integer: { editable: false } }",
+        "    __proto__: true\n    constructor: 1",
+      ),
       fields: ["spec.config.__proto__", "spec.config.constructor"],
     },
     {

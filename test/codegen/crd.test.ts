@@ -6,7 +6,7 @@ import { load } from "js-yaml";
 type Schema = Record<string, any>;
 const crd = load(
   readFileSync(
-    new URL("../../charts/module-admission/crds/modules.batch.forkspacer.com.yaml", import.meta.url),
+    new URL("../../charts/module-admission/files/crds/modules.batch.forkspacer.com.yaml", import.meta.url),
     "utf8",
   ),
 ) as Schema;
@@ -38,15 +38,17 @@ describe("the generated Module CRD", () => {
     assert.deepEqual(version.subresources, { status: {} });
   });
 
-  it("has printer columns for phase, source, workspace, release name and age", () => {
+  it("has the operator's printer columns, and the release name", () => {
     assert.deepEqual(
       version.additionalPrinterColumns.map((c: Schema) => [c.name, c.jsonPath]),
       [
         ["Phase", ".status.phase"],
         ["Source", ".status.source"],
-        ["Workspace", ".spec.workspace.name"],
+        ["Workspace NS", ".spec.workspace.namespace"],
+        ["Workspace Name", ".spec.workspace.name"],
+        ["Last Activity", ".status.lastActivity"],
+        ["Message", ".status.message"],
         ["Release", ".spec.helm.releaseName"],
-        ["Age", ".metadata.creationTimestamp"],
       ],
     );
   });
@@ -96,6 +98,7 @@ describe("the generated Module CRD", () => {
       ".spec: !has(oldSelf.helm) || has(self.helm)",
       ".spec: !has(oldSelf.custom) || has(self.custom)",
       ".spec.helm: !has(oldSelf.releaseName) || (has(self.releaseName) && self.releaseName == oldSelf.releaseName)",
+      ".spec.helm: !has(self.releaseName) || self.releaseName.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
       ".spec.helm.chart: [has(self.repo), has(self.git), has(self.configMap)].filter(x, x).size() == 1",
     ]);
     // The only value a rule compares is releaseName; the others only test presence.

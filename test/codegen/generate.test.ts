@@ -13,7 +13,9 @@ describe("npm run generate", () => {
     const second = await generateAll(root);
     assert.deepEqual(second, first);
     assert.ok(
-      first.some((file) => file.path === "charts/module-admission/crds/modules.batch.forkspacer.com.yaml"),
+      first.some(
+        (file) => file.path === "charts/module-admission/files/crds/modules.batch.forkspacer.com.yaml",
+      ),
     );
     assert.ok(first.some((file) => file.path === "src/generated/module.ts"));
     assert.ok(first.some((file) => file.path === "schemas/dist/module.schema.json"));
@@ -37,7 +39,7 @@ describe("npm run generate", () => {
     );
     const stale = staleFiles(copy, await generateAll(copy));
     assert.deepEqual(stale.sort(), [
-      "charts/module-admission/crds/modules.batch.forkspacer.com.yaml",
+      "charts/module-admission/files/crds/modules.batch.forkspacer.com.yaml",
       "schemas/dist/module.schema.json",
       "src/generated/module.ts",
     ]);

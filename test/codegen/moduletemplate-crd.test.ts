@@ -16,7 +16,9 @@ describe("the ModuleTemplate CRD, generated from schemas/moduletemplate.yaml", a
   it("goes to the chart's files/crds (optional: true), while the Module CRD stays in crds/", () => {
     assert.ok(generated, `generated paths: ${files.map((file) => file.path).join(", ")}`);
     assert.ok(
-      files.some((file) => file.path === "charts/module-admission/crds/modules.batch.forkspacer.com.yaml"),
+      files.some(
+        (file) => file.path === "charts/module-admission/files/crds/modules.batch.forkspacer.com.yaml",
+      ),
     );
     assert.ok(!files.some((file) => file.path.startsWith("charts/module-admission/crds/moduletemplates")));
   });

@@ -36,22 +36,23 @@ const expected: Record<string, (response: any) => void> = {
       /compiles to about \d+ RE2 instructions, more than the 2000/,
     );
   },
+  // Undeclared keys only warn (the operator ignores them): at most 50 warnings and one summary.
   "9,000 undeclared spec.config keys against 128 long aliases": (r) => {
-    assert.equal(r.status.code, 422);
-    assert.equal(r.status.details.causes.at(-1).message, "... and 8901 more errors");
+    assert.equal(r.allowed, true);
+    const undeclared = r.warnings.filter((w: string) => w.startsWith("spec.config"));
+    assert.equal(undeclared.length, 51, `${undeclared.length} warnings`);
+    assert.equal(undeclared.at(-1), "spec.config: 8950 more keys are not declared");
   },
+  // The operator refuses every multipleOptions value: one cause, whatever the list holds.
   "20,000 bad multipleOptions choices": (r) => {
     assert.equal(r.status.code, 422);
-    assert.equal(r.status.details.causes.length, 51);
-    assert.equal(
-      r.status.details.causes.at(-1).message,
-      "Invalid value: 19950 more items are not among the supported values (rule module.config-values)",
-    );
+    assert.equal(r.status.details.causes.length, 1);
+    assert.match(r.status.details.causes[0].message, /\(rule module\.multiple-options-value\)$/);
   },
   "100 KB of `{` in a Helm value (template scan)": (r) => assert.equal(r.allowed, true),
   "a 10 KB undeclared key against 128 long aliases (did you mean)": (r) => {
-    assert.equal(r.status.code, 422);
-    assert.doesNotMatch(r.status.details.causes[0].message, /did you mean/);
+    assert.equal(r.allowed, true);
+    assert.doesNotMatch(r.warnings.join("\n"), /did you mean/);
   },
   "an 8,000-character value against a 980-character pattern": (r) => {
     assert.equal(r.status.code, 422);
@@ -66,11 +67,8 @@ const expected: Record<string, (response: any) => void> = {
   },
   "10^6 wrong-typed items (amplification)": (r) => {
     assert.equal(r.status.code, 422);
-    assert.equal(r.status.details.causes[0].field, "spec.config.m[0]");
-    assert.equal(
-      r.status.details.causes.at(-1).message,
-      "Invalid value: 999950 more items are not of type string (rule module.config-values)",
-    );
+    assert.equal(r.status.details.causes.length, 1);
+    assert.equal(r.status.details.causes[0].field, "spec.config.m");
   },
   "an object 5,000 levels deep": (r) => {
     assert.equal(r.status.code, 422);

@@ -30,7 +30,8 @@ describe("metrics", () => {
   it("names them as controller-runtime does, counts by webhook and code, and denials by kind and cause", async () => {
     const invalid = helmModule();
     if (invalid.spec.helm) invalid.spec.helm.releaseName = "Bad_Name";
-    invalid.spec.config = { ...invalid.spec.config, replicas: 9, repliacs: 1 };
+    // Two Invalid causes and a Forbidden one (a multipleOptions value); repliacs only warns.
+    invalid.spec.config = { ...invalid.spec.config, replicas: 9, repliacs: 1, features: ["logging"] };
     await server.post(validatePath, admissionReview({ operation: "CREATE", object: helmModule() }));
     await server.post(validatePath, admissionReview({ operation: "CREATE", object: invalid }));
     await server.post(validatePath, "not json");
@@ -58,18 +59,20 @@ describe("metrics", () => {
   });
 
   it("counts updates admitted only because of ratcheting, by kind", async () => {
+    // Stored with a multipleOptions value (the operator refuses every one).
     const stored = helmModule();
-    stored.spec.config = { ...stored.spec.config, extra: 1 };
+    stored.spec.config = { ...stored.spec.config, features: ["logging"] };
     const hibernated = structuredClone(stored);
     hibernated.spec.hibernated = true;
     const worse = structuredClone(stored);
-    worse.spec.config = { ...worse.spec.config, replicas: 9 };
+    const version = worse.config?.[0];
+    if (version?.option) version.option.default = "1.0";
     const valid = helmModule();
     const validUpdate = structuredClone(valid);
     validUpdate.spec.hibernated = true;
     const post = (object: unknown, oldObject: unknown) =>
       server.post(validatePath, admissionReview({ operation: "UPDATE", object, oldObject }));
-    await post(hibernated, stored); // admitted only because ratcheting spared spec.config.extra
+    await post(hibernated, stored); // admitted only because ratcheting spared spec.config.features
     await post(hibernated, stored);
     await post(worse, stored); // denied: a new problem
     await post(validUpdate, valid); // admitted: nothing to spare

@@ -25,6 +25,7 @@ const withConfig = (config: ConfigItem[], values: Record<string, unknown>): Modu
 /** 128 aliases of 253 characters (the CRD's bounds), so every "not declared" message lists 32 KB. */
 const longAliases = (): ConfigItem[] =>
   Array.from({ length: 128 }, (_, i) => ({
+    name: "n",
     alias: `${String(i).padStart(3, "0")}${"a".repeat(250)}`,
     boolean: {},
   }));
@@ -43,6 +44,7 @@ export function hostileModules(): HostileModule[] {
       name: "128 long regexes (compiled-regex cache)",
       object: withConfig(
         Array.from({ length: 128 }, (_, i) => ({
+          name: "n",
           alias: `s${i}`,
           string: { regex: `${".{1000}".repeat(139)}${i}` },
         })),
@@ -61,8 +63,14 @@ export function hostileModules(): HostileModule[] {
       object: withConfig(
         [
           {
+            name: "n",
             alias: "m",
-            multipleOptions: { values: Array.from({ length: 256 }, (_, i) => `${i}${"v".repeat(250)}`) },
+            multipleOptions: {
+              values: Array.from({ length: 256 }, (_, i) => `${i}${"v".repeat(250)}`) as [
+                string,
+                ...string[],
+              ],
+            },
           },
         ],
         { m: Array.from({ length: 20_000 }, (_, i) => `bad${i}`) },
@@ -82,7 +90,7 @@ export function hostileModules(): HostileModule[] {
     },
     {
       name: "an 8,000-character value against a 980-character pattern",
-      object: withConfig([{ alias: "s", string: { regex: `${"(a|b){1000}".repeat(89)}x` } }], {
+      object: withConfig([{ name: "n", alias: "s", string: { regex: `${"(a|b){1000}".repeat(89)}x` } }], {
         s: "ab".repeat(4000),
       }),
     },
@@ -91,13 +99,17 @@ export function hostileModules(): HostileModule[] {
       // fit the per-object matching budget, the rest are refused.
       name: "128 patterns against 128 values of 8,000 characters (matching budget)",
       object: withConfig(
-        Array.from({ length: 128 }, (_, i) => ({ alias: `s${i}`, string: { regex: `.{60}${i % 10}` } })),
+        Array.from({ length: 128 }, (_, i) => ({
+          name: "n",
+          alias: `s${i}`,
+          string: { regex: `.{60}${i % 10}` },
+        })),
         Object.fromEntries(Array.from({ length: 128 }, (_, i) => [`s${i}`, "x".repeat(8000)])),
       ),
     },
     {
       name: "10^6 wrong-typed items (amplification)",
-      object: withConfig([{ alias: "m", multipleOptions: { values: ["a"] } }], {
+      object: withConfig([{ name: "n", alias: "m", multipleOptions: { values: ["a"] } }], {
         m: Array(1_000_000).fill(1),
       }),
     },

@@ -95,7 +95,7 @@ export const denialCases: DenialCase[] = [
     object: edit(customModule, (m) => {
       m.metadata = helmModule().metadata;
     }),
-    fields: ["spec.custom"],
+    fields: ["spec.config", "spec.helm", "spec.custom"],
   },
   {
     name: "custom switched to helm",
@@ -104,15 +104,7 @@ export const denialCases: DenialCase[] = [
     object: edit(helmModule, (m) => {
       m.metadata = customModule().metadata;
     }),
-    fields: ["spec.helm"],
-  },
-  {
-    name: "empty alias",
-    operation: "CREATE",
-    object: edit(helmModule, (m) => {
-      m.config![3]!.alias = "";
-    }),
-    fields: ["config[3].alias", "spec.config.metrics"],
+    fields: ["spec.config", "spec.helm", "spec.custom"],
   },
   {
     name: "duplicate alias",
@@ -120,7 +112,7 @@ export const denialCases: DenialCase[] = [
     object: edit(helmModule, (m) => {
       m.config![3]!.alias = "host";
     }),
-    fields: ["config[3].alias", "spec.config.metrics"],
+    fields: ["config[3].alias", "spec.config.host"],
   },
   {
     name: "item without a type",
@@ -240,24 +232,93 @@ export const denialCases: DenialCase[] = [
     name: "option not in values",
     operation: "CREATE",
     object: edit(helmModule, (m) => {
-      m.spec.config!.version = "9";
+      m.spec.config!.version = "9.x";
     }),
     fields: ["spec.config.version"],
   },
   {
-    name: "multipleOptions with unknown, duplicate and too many choices",
+    name: "a multipleOptions value (the operator refuses every one)",
     operation: "CREATE",
     object: edit(helmModule, (m) => {
-      m.spec.config!.features = ["logging", "x", "logging"];
+      m.spec.config!.features = ["logging"];
     }),
-    fields: ["spec.config.features[1]", "spec.config.features[2]", "spec.config.features"],
+    fields: ["spec.config.features"],
   },
   {
-    name: "undeclared key",
+    name: "an empty custom image",
+    operation: "CREATE",
+    object: edit(customModule, (m) => {
+      m.spec.custom!.image = "";
+    }),
+    fields: ["spec.custom.image"],
+  },
+  {
+    name: "workspace changed",
+    operation: "UPDATE",
+    oldObject: helmModule(),
+    object: edit(helmModule, (m) => {
+      m.spec.workspace = { name: "staging", namespace: "default" };
+    }),
+    fields: ["spec.workspace"],
+  },
+  {
+    name: "config values changed",
+    operation: "UPDATE",
+    oldObject: helmModule(),
+    object: edit(helmModule, (m) => {
+      m.spec.config!.replicas = 4;
+    }),
+    fields: ["spec.config"],
+  },
+  {
+    name: "helm namespace changed",
+    operation: "UPDATE",
+    oldObject: helmModule(),
+    object: edit(helmModule, (m) => {
+      helm(m).namespace = "cache";
+    }),
+    fields: ["spec.helm.namespace"],
+  },
+  {
+    name: "helm outputs changed",
+    operation: "UPDATE",
+    oldObject: helmModule(),
+    object: edit(helmModule, (m) => {
+      helm(m).outputs = [{ name: "host", value: { host: "redis.local" } }];
+    }),
+    fields: ["spec.helm.outputs"],
+  },
+  {
+    name: "custom image changed",
+    operation: "UPDATE",
+    oldObject: customModule(),
+    object: edit(customModule, (m) => {
+      m.spec.custom!.image = "my-registry/custom-app:v2.0.0";
+    }),
+    fields: ["spec.custom.image"],
+  },
+  {
+    name: "a template calls a function the operator does not have",
     operation: "CREATE",
     object: edit(helmModule, (m) => {
-      m.spec.config!.replicaCount = 1;
+      helm(m).values = [{ raw: { readReplicas: "{{ sub .config.replicas 1 }}" } }];
     }),
-    fields: ["spec.config.replicaCount"],
+    fields: ["spec.helm.values[0].raw.readReplicas"],
+  },
+  {
+    name: "a template Go cannot parse",
+    operation: "CREATE",
+    object: edit(helmModule, (m) => {
+      helm(m).namespace = "{{ if .config.metrics }}metrics";
+    }),
+    fields: ["spec.helm.namespace"],
+  },
+  {
+    name: "a template that renders a JSON number into a string field",
+    operation: "CREATE",
+    object: edit(helmModule, (m) => {
+      helm(m).chart.repo!.version = "{{ .config.replicas }}";
+    }),
+    fields: ["spec.helm.chart.repo.version"],
   },
 ];

@@ -32,7 +32,6 @@ export function helmModule(): Module {
         replicas: 3,
         host: "redis.local",
         metrics: true,
-        features: ["logging", "tracing"],
       },
     },
   };

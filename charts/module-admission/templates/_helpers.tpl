@@ -90,3 +90,13 @@ service:
 caBundle: {{ required "certificates.existingSecret.caBundle is required when certificates.mode is existingSecret" $root.Values.certificates.existingSecret.caBundle }}
 {{- end }}
 {{- end }}
+
+{{/*
+The name of both webhook configurations. The API server calls mutating webhook configurations in the
+order of their names: this one sorts before the Forkspacer operator's
+(forkspacer-mutating-webhook-configuration), so that beside it (forkspacer.mode alongside) our release
+name is set first and the operator's defaulter, which fills only an empty one, leaves it.
+*/}}
+{{- define "module-admission.webhookConfigurationName" -}}
+{{- printf "forkspacer-admission-%s" (include "module-admission.fullname" .) }}
+{{- end }}

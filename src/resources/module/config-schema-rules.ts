@@ -1,4 +1,4 @@
-import { type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { byRule, type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
 import type {
@@ -9,48 +9,96 @@ import type {
   StringConfig,
 } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
+import { fitWarning } from "../../validation/warning.js";
 import { configTypes, typesOf } from "./config-items.js";
 
 const configPath = FieldPath.root("config");
 
+/** Findings on the config schema itself: errors deny, warnings are shown. */
+export interface ConfigSchemaVerdict {
+  errors: FieldErrorList;
+  warnings: string[];
+}
+
 /**
- * The config schema itself (top-level `config`): each item has a unique alias and exactly one type, and
- * its constraints agree with each other and with its default, so that the default is a value the
- * operator would accept.
+ * The config schema itself (top-level `config`). Denied: what the operator refuses (an item without a
+ * type) and the self-checks this project adds on purpose (README: rules stricter than the operator):
+ * duplicate aliases, two types in one item, a regex RE2 does not compile, min > max, required with
+ * editable false, and an explicit non-zero default that breaks its item's constraints. A zero-value
+ * default (`""`, `0`, `false`, `[]`: what the operator's CRD writes for "no default") is never denied;
+ * when it breaks its item's constraints, a warning says what a Module that omits the value renders.
  */
-export function validateConfigSchema(items: ConfigItem[]): FieldErrorList {
-  const errors: FieldErrorList = [];
+export function validateConfigSchema(items: ConfigItem[]): ConfigSchemaVerdict {
+  const verdict: ConfigSchemaVerdict = { errors: [], warnings: [] };
   const seen = new Set<string>();
   const patterns = compileAll(items.map((item) => item.string?.regex));
   const budget = new MatchBudget();
   items.forEach((item, i) => {
     const itemPath = configPath.index(i);
-    if (item.alias.trim() === "")
-      errors.push(fieldError.required(itemPath.child("alias"), "must be non-empty"));
-    else if (seen.has(item.alias)) errors.push(fieldError.duplicate(itemPath.child("alias"), item.alias));
+    if (seen.has(item.alias)) {
+      verdict.errors.push(
+        ...byRule("module.config-duplicate-alias", [
+          fieldError.duplicate(itemPath.child("alias"), item.alias),
+        ]),
+      );
+    }
     seen.add(item.alias);
     const types = typesOf(item);
     if (types.length === 0) {
-      errors.push(fieldError.required(itemPath, `exactly one of ${configTypes.join(", ")} must be set`));
+      const detail = `exactly one of ${configTypes.join(", ")} must be set (the operator refuses an item without a type)`;
+      verdict.errors.push(...byRule("module.config-type", [fieldError.required(itemPath, detail)]));
     }
     for (const extra of types.slice(1)) {
-      errors.push(
-        fieldError.forbidden(itemPath.child(extra), `may not be set together with ${itemPath}.${types[0]}`),
+      const detail = `may not be set together with ${itemPath}.${types[0]} (the operator would ignore it)`;
+      verdict.errors.push(
+        ...byRule("module.config-type", [fieldError.forbidden(itemPath.child(extra), detail)]),
       );
     }
     const first = types[0];
     const typeSpec = first && item[first];
     if (first && typeSpec?.required && typeSpec.editable === false) {
       const detail = "a required item must be editable: no Module could both set and omit it";
-      errors.push(fieldError.invalid(itemPath.child(first).child("editable"), false, detail));
+      verdict.errors.push(
+        ...byRule("module.config-required-editable", [
+          fieldError.invalid(itemPath.child(first).child("editable"), false, detail),
+        ]),
+      );
     }
-    if (item.string) errors.push(...stringRules(item.string, patterns[i], budget, itemPath.child("string")));
-    if (item.integer) errors.push(...integerRules(item.integer, itemPath.child("integer")));
-    if (item.option) errors.push(...optionRules(item.option, itemPath.child("option")));
+    const add = (found: ConfigSchemaVerdict) => {
+      verdict.errors.push(...found.errors);
+      verdict.warnings.push(...found.warnings);
+    };
+    if (item.string) add(stringRules(item.string, patterns[i], budget, itemPath.child("string"), item.alias));
+    if (item.integer) add(integerRules(item.integer, itemPath.child("integer"), item.alias));
+    if (item.option) add(optionRules(item.option, itemPath.child("option"), item.alias));
     if (item.multipleOptions)
-      errors.push(...multipleOptionsRules(item.multipleOptions, itemPath.child("multipleOptions")));
+      add(multipleOptionsRules(item.multipleOptions, itemPath.child("multipleOptions"), item.alias));
   });
-  return errors;
+  return verdict;
+}
+
+/**
+ * A default that breaks its item's constraints: a denial when it was written on purpose (non-zero), a
+ * warning when it is the zero value the operator's CRD writes for "no default".
+ */
+function defaultVerdict(
+  problems: FieldErrorList,
+  zero: boolean,
+  path: FieldPath,
+  alias: string,
+  shown: string,
+): ConfigSchemaVerdict {
+  if (problems.length === 0) return { errors: [], warnings: [] };
+  if (!zero) return { errors: byRule("module.config-default", problems), warnings: [] };
+  const [first] = problems;
+  const why =
+    first?.type === "notSupported" ? "is not one of the values" : (first?.detail ?? "breaks its constraints");
+  return {
+    errors: [],
+    warnings: [
+      fitWarning(`${path} ${shown} ${why}: a Module that omits ${JSON.stringify(alias)} renders ${shown}`),
+    ],
+  };
 }
 
 function stringRules(
@@ -58,63 +106,77 @@ function stringRules(
   regex: ReturnType<typeof compileAll>[number],
   budget: MatchBudget,
   path: FieldPath,
-): FieldErrorList {
-  if (spec.regex === undefined || regex === undefined) return [];
-  if ("error" in regex)
-    return [
-      fieldError.invalid(
-        path.child("regex"),
-        spec.regex,
-        regex.overLimit ? regex.error : `invalid RE2 syntax: ${regex.error}`,
-      ),
-    ];
-  if (spec.default === undefined) return [];
-  const matched = budget.test(regex, spec.default);
-  if (typeof matched === "object")
-    return [fieldError.invalid(path.child("default"), spec.default, matched.refused)];
-  if (!matched) {
-    return [
-      fieldError.invalid(
-        path.child("default"),
-        spec.default,
-        `must match the regular expression ${JSON.stringify(spec.regex)}`,
-      ),
-    ];
+  alias: string,
+): ConfigSchemaVerdict {
+  if (spec.regex === undefined || regex === undefined) return { errors: [], warnings: [] };
+  if ("error" in regex) {
+    const detail = regex.overLimit ? regex.error : `invalid RE2 syntax: ${regex.error}`;
+    return {
+      errors: byRule("module.config-regex", [fieldError.invalid(path.child("regex"), spec.regex, detail)]),
+      warnings: [],
+    };
   }
-  return [];
+  const value = spec.default ?? "";
+  const matched = budget.test(regex, value);
+  const problems =
+    typeof matched === "object"
+      ? [fieldError.invalid(path.child("default"), value, matched.refused)]
+      : matched
+        ? []
+        : [
+            fieldError.invalid(
+              path.child("default"),
+              value,
+              `must match the regular expression ${JSON.stringify(spec.regex)}`,
+            ),
+          ];
+  return defaultVerdict(problems, value === "", path.child("default"), alias, JSON.stringify(value));
 }
 
-function integerRules(spec: IntegerConfig, path: FieldPath): FieldErrorList {
+function integerRules(spec: IntegerConfig, path: FieldPath, alias: string): ConfigSchemaVerdict {
   const errors = minNotAboveMax(spec, path);
-  if (spec.default !== undefined) errors.push(...integerBounds(spec.default, spec, path.child("default")));
-  return errors;
+  const value = spec.default ?? 0;
+  const found = defaultVerdict(
+    integerBounds(value, spec, path.child("default")),
+    value === 0,
+    path.child("default"),
+    alias,
+    String(value),
+  );
+  return { errors: [...errors, ...found.errors], warnings: found.warnings };
 }
 
-function optionRules(spec: OptionConfig, path: FieldPath): FieldErrorList {
+function optionRules(spec: OptionConfig, path: FieldPath, alias: string): ConfigSchemaVerdict {
   const values = spec.values ?? [];
-  const errors = valuesRules(values, path);
-  if (spec.default !== undefined && !values.includes(spec.default)) {
-    errors.push(fieldError.notSupported(path.child("default"), spec.default, values));
-  }
-  return errors;
+  const value = spec.default ?? "";
+  const problems = values.includes(value)
+    ? []
+    : [fieldError.notSupported(path.child("default"), value, values)];
+  return defaultVerdict(problems, value === "", path.child("default"), alias, JSON.stringify(value));
 }
 
-function multipleOptionsRules(spec: MultipleOptionsConfig, path: FieldPath): FieldErrorList {
-  const values = spec.values ?? [];
-  const errors = [...valuesRules(values, path), ...minNotAboveMax(spec, path)];
-  if (spec.default !== undefined) errors.push(...selectionRules(spec.default, spec, path.child("default")));
-  return errors;
-}
-
-function valuesRules(values: string[], path: FieldPath): FieldErrorList {
-  if (values.length === 0)
-    return [fieldError.required(path.child("values"), "at least one value must be listed")];
-  return duplicates(values, path.child("values"));
+function multipleOptionsRules(
+  spec: MultipleOptionsConfig,
+  path: FieldPath,
+  alias: string,
+): ConfigSchemaVerdict {
+  const errors = minNotAboveMax(spec, path);
+  const value = spec.default ?? [];
+  const found = defaultVerdict(
+    selectionRules(value, spec, path.child("default")),
+    value.length === 0,
+    path.child("default"),
+    alias,
+    "[]",
+  );
+  return { errors: [...errors, ...found.errors], warnings: found.warnings };
 }
 
 function minNotAboveMax(spec: { min?: number; max?: number }, path: FieldPath): FieldErrorList {
   if (spec.min === undefined || spec.max === undefined || spec.min <= spec.max) return [];
-  return [fieldError.invalid(path.child("min"), spec.min, `must be less than or equal to max (${spec.max})`)];
+  return byRule("module.config-min-max", [
+    fieldError.invalid(path.child("min"), spec.min, `must be less than or equal to max (${spec.max})`),
+  ]);
 }
 
 /** A value of an integer item against the item's min and max; shared with the spec.config rules. */
@@ -128,12 +190,8 @@ export function integerBounds(value: number, spec: IntegerConfig, path: FieldPat
   return [];
 }
 
-/** A selection of a multipleOptions item: known values, no repeats, a count within min and max. */
-export function selectionRules(
-  selection: string[],
-  spec: MultipleOptionsConfig,
-  path: FieldPath,
-): FieldErrorList {
+/** A multipleOptions default: known values, no repeats, a count within min and max; bounded reports. */
+function selectionRules(selection: string[], spec: MultipleOptionsConfig, path: FieldPath): FieldErrorList {
   const values = spec.values ?? [];
   const known = new Set(values);
   const errors: FieldErrorList = [];

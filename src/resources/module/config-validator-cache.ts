@@ -1,14 +1,13 @@
-import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ConfigItem } from "../../generated/module.js";
-import { validateConfigSchema } from "./config-schema-rules.js";
-import { compileConfigValues } from "./config-values-rules.js";
+import { type ConfigSchemaVerdict, validateConfigSchema } from "./config-schema-rules.js";
+import { type ConfigValuesVerdict, compileConfigValues, type ModuleSource } from "./config-values-rules.js";
 
 /** Everything the config rules need from one config schema, worked out once. */
 export interface ConfigValidator {
-  /** Problems of the config schema itself (the top-level `config`). */
-  schemaErrors: FieldErrorList;
+  /** What is wrong with the config schema itself (the top-level `config`). */
+  schema: ConfigSchemaVerdict;
   /** spec.config against that schema. */
-  validateValues(values: Record<string, unknown>): FieldErrorList;
+  validateValues(values: Record<string, unknown>, source: ModuleSource): ConfigValuesVerdict;
 }
 
 interface Entry {
@@ -81,7 +80,7 @@ export function setConfigValidatorCache(enabled: boolean): void {
 }
 
 function compileConfigValidator(items: ConfigItem[]): ConfigValidator {
-  return { schemaErrors: validateConfigSchema(items), validateValues: compileConfigValues(items) };
+  return { schema: validateConfigSchema(items), validateValues: compileConfigValues(items) };
 }
 
 /**

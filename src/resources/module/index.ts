@@ -7,6 +7,7 @@ import { fitWarning } from "../../validation/warning.js";
 import { configValidator } from "./config-validator-cache.js";
 import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
+import { validateTemplates } from "./template-rules.js";
 import { readableSpec, validateSpecUpdate } from "./update-rules.js";
 import { moduleWarnings } from "./warnings.js";
 import { validateWorkspaceReference, type WorkspaceLookup } from "./workspace-rules.js";
@@ -26,13 +27,26 @@ function validateModule(object: unknown, extraRules: (module: Module) => FieldEr
     return { errors: byRule("module.schema", structure.errors), warnings: unknown };
   const module = object as Module;
   const config = configValidator(module.config ?? []);
+  const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
+  const values = config.validateValues(module.spec.config ?? {}, source);
+  const templates = validateTemplates(module);
   const errors = [
-    ...byRule("module.config-schema", config.schemaErrors),
+    ...config.schema.errors,
     ...validateSpec(module.spec),
-    ...byRule("module.config-values", config.validateValues(module.spec.config ?? {})),
+    ...values.errors,
+    ...templates.errors,
     ...extraRules(module),
   ];
-  return { errors, warnings: [...unknown, ...moduleWarnings(module)] };
+  return {
+    errors,
+    warnings: [
+      ...unknown,
+      ...config.schema.warnings,
+      ...values.warnings,
+      ...templates.warnings,
+      ...moduleWarnings(module),
+    ],
+  };
 }
 
 /** Every rule id the Module's errors carry (`serve --rule-action` keys). */
@@ -42,12 +56,30 @@ const moduleRules = [
   "module.chart-source",
   "module.release-name",
   "module.existing-release-name",
-  "module.config-schema",
-  "module.config-values",
+  "module.custom-image",
+  "module.config-duplicate-alias",
+  "module.config-type",
+  "module.config-required-editable",
+  "module.config-regex",
+  "module.config-min-max",
+  "module.config-default",
+  "module.config-required",
+  "module.config-not-editable",
+  "module.config-value",
+  "module.config-whole-number",
+  "module.multiple-options-value",
+  "module.template-syntax",
+  "module.template-function",
+  "module.template-json-type",
   "module.workspace-exists",
-  "module.source-switch",
+  "module.workspace-immutable",
+  "module.config-immutable",
+  "module.source-immutable",
+  "module.custom-image-immutable",
   "module.release-name-immutable",
   "module.existing-release-immutable",
+  "module.helm-namespace-immutable",
+  "module.outputs-immutable",
 ] as const;
 
 export interface ModuleKindDependencies {
@@ -72,10 +104,16 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
       validate: (module) => validateModule(module, workspaceRules),
       // Never skipped: an old object that fails today's schema is read as far as it can be.
-      validateTransition: (oldObject, module) => ({
-        errors: validateSpecUpdate(readableSpec(oldObject), readableSpec(module)),
-        warnings: [],
-      }),
+      validateTransition: (oldObject, module) => {
+        // Both valid (what the API server stores): every immutable field. Otherwise what can be read
+        // of them, so that an off-schema stored object still keeps its release.
+        const valid =
+          checkStructure(oldObject).errors.length === 0 && checkStructure(module).errors.length === 0;
+        const [before, after] = valid
+          ? [oldObject.spec, module.spec]
+          : [readableSpec(oldObject), readableSpec(module)];
+        return { errors: validateSpecUpdate(before, after), warnings: [] };
+      },
     },
     defaulter: { applyDefaults: applyModuleDefaults },
   };

@@ -20,13 +20,19 @@ export function validateSpec(spec: ModuleSpec): FieldErrorList {
       ]),
     );
   } else if (!spec.helm && !spec.custom) {
+    const detail =
+      "exactly one of spec.helm or spec.custom must be set (spec.source is the operator's old API)";
+    errors.push(...byRule("module.source", [fieldError.required(specPath, detail)]));
+  }
+  if (spec.helm) errors.push(...validateHelm(spec.helm));
+  // The operator's CRD admits "", but no container runs without an image.
+  if (spec.custom && spec.custom.image.trim() === "") {
     errors.push(
-      ...byRule("module.source", [
-        fieldError.required(specPath, "exactly one of spec.helm or spec.custom must be set"),
+      ...byRule("module.custom-image", [
+        fieldError.required(specPath.child("custom").child("image"), "no container can run without an image"),
       ]),
     );
   }
-  if (spec.helm) errors.push(...validateHelm(spec.helm));
   return errors;
 }
 
@@ -34,15 +40,21 @@ function validateHelm(helm: HelmModule): FieldErrorList {
   const errors = byRule("module.chart-source", validateChartSource(helm.chart));
   if (helm.releaseName !== undefined) {
     for (const problem of dns1035LabelProblems(helm.releaseName, helmReleaseNameMaxLength)) {
-      const error = fieldError.invalid(helmPath.child("releaseName"), helm.releaseName, problem);
-      errors.push({ ...error, rule: "module.release-name" });
+      errors.push(
+        ...byRule("module.release-name", [
+          fieldError.invalid(helmPath.child("releaseName"), helm.releaseName, problem),
+        ]),
+      );
     }
   }
   if (helm.existingRelease) {
     const name = helm.existingRelease.name;
     for (const problem of helmReleaseNameProblems(name)) {
-      const error = fieldError.invalid(helmPath.child("existingRelease").child("name"), name, problem);
-      errors.push({ ...error, rule: "module.existing-release-name" });
+      errors.push(
+        ...byRule("module.existing-release-name", [
+          fieldError.invalid(helmPath.child("existingRelease").child("name"), name, problem),
+        ]),
+      );
     }
   }
   return errors;

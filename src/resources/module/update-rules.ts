@@ -1,48 +1,67 @@
-import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { isDeepStrictEqual } from "node:util";
+import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { ModuleSpec } from "../../generated/module.js";
 
 const specPath = FieldPath.root("spec");
 const helmPath = specPath.child("helm");
+const customPath = specPath.child("custom");
 
 /**
- * What may not change once a Module exists: its source kind and its Helm release. A releaseName may be
- * set on a Module that has none (one created before this webhook), never changed or removed; the
- * adopted existingRelease may not be added, changed or removed: either would switch releases.
+ * What the operator's webhook keeps immutable once a Module exists (module_webhook.go,
+ * validateModuleImmutableUpdateFields): spec.workspace, spec.config, the presence of spec.helm and of
+ * spec.custom, existingRelease, spec.helm.namespace (when neither side adopts an existing release),
+ * spec.helm.outputs and spec.custom.image. A releaseName may be set once and never changed; unlike the
+ * operator, nil → set is allowed, or Modules made by its earlier versions (without a name) are stranded.
+ * Fields the API server defaults are compared with their defaults filled in.
  */
 export function validateSpecUpdate(oldSpec: ModuleSpec, spec: ModuleSpec): FieldErrorList {
   const errors: FieldErrorList = [];
-  if (oldSpec.helm && !spec.helm && spec.custom) {
-    const error = fieldError.forbidden(specPath.child("custom"), "may not switch a helm Module to custom");
-    errors.push({ ...error, rule: "module.source-switch" });
+  const immutable = (rule: string, path: FieldPath, value: unknown, detail = "field is immutable") =>
+    errors.push(...byRule(rule, [fieldError.invalid(path, value ?? null, detail)]));
+  if (!sameWorkspace(oldSpec.workspace, spec.workspace)) {
+    immutable("module.workspace-immutable", specPath.child("workspace"), spec.workspace);
   }
-  if (oldSpec.custom && !spec.custom && spec.helm) {
-    errors.push({
-      ...fieldError.forbidden(helmPath, "may not switch a custom Module to helm"),
-      rule: "module.source-switch",
-    });
+  if (!isDeepStrictEqual(oldSpec.config ?? null, spec.config ?? null)) {
+    immutable("module.config-immutable", specPath.child("config"), spec.config);
   }
-  if (!oldSpec.helm || !spec.helm) return errors;
-  const oldRelease = oldSpec.helm.releaseName;
-  if (oldRelease !== undefined && spec.helm.releaseName !== oldRelease) {
-    errors.push({
-      ...fieldError.invalid(
-        helmPath.child("releaseName"),
-        spec.helm.releaseName ?? null,
-        "field is immutable",
-      ),
-      rule: "module.release-name-immutable",
-    });
+  const presence = (path: FieldPath, before: unknown, after: unknown) => {
+    if (!before && after)
+      immutable("module.source-immutable", path, after, "field cannot be added once the object is created");
+    if (before && !after)
+      immutable("module.source-immutable", path, null, "field cannot be removed once the object is created");
+  };
+  presence(helmPath, oldSpec.helm, spec.helm);
+  presence(customPath, oldSpec.custom, spec.custom);
+  if (oldSpec.custom && spec.custom && oldSpec.custom.image !== spec.custom.image) {
+    immutable("module.custom-image-immutable", customPath.child("image"), spec.custom.image);
   }
-  const oldExisting = oldSpec.helm.existingRelease;
-  const existing = spec.helm.existingRelease;
-  if (!sameRelease(oldExisting, existing)) {
-    errors.push({
-      ...fieldError.invalid(helmPath.child("existingRelease"), existing ?? null, "field is immutable"),
-      rule: "module.existing-release-immutable",
-    });
+  const [before, after] = [oldSpec.helm, spec.helm];
+  if (!before || !after) return errors;
+  if (before.releaseName !== undefined && after.releaseName !== before.releaseName) {
+    immutable("module.release-name-immutable", helmPath.child("releaseName"), after.releaseName);
+  }
+  if (!sameRelease(before.existingRelease, after.existingRelease)) {
+    immutable("module.existing-release-immutable", helmPath.child("existingRelease"), after.existingRelease);
+  }
+  if (!before.existingRelease && !after.existingRelease && helmNamespace(before) !== helmNamespace(after)) {
+    immutable("module.helm-namespace-immutable", helmPath.child("namespace"), after.namespace);
+  }
+  if (!isDeepStrictEqual(withDefaults(before.outputs), withDefaults(after.outputs))) {
+    immutable("module.outputs-immutable", helmPath.child("outputs"), after.outputs);
   }
   return errors;
+}
+
+// The CRD's default for a namespace the manifest leaves out.
+const defaultNamespace = "default";
+const helmNamespace = (helm: { namespace?: string }) => helm.namespace ?? defaultNamespace;
+
+function sameWorkspace(
+  a: ModuleSpec["workspace"] | undefined,
+  b: ModuleSpec["workspace"] | undefined,
+): boolean {
+  return a?.name === b?.name && (a?.namespace ?? defaultNamespace) === (b?.namespace ?? defaultNamespace);
 }
 
 /**
@@ -80,8 +99,24 @@ function record(value: unknown): Record<string, unknown> | undefined {
 
 type ReleaseRef = { name: string; namespace?: string } | undefined;
 
-// The API server fills namespace with its default; an absent namespace and "default" are one release.
 function sameRelease(a: ReleaseRef, b: ReleaseRef): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return a?.name === b?.name && (a?.namespace ?? "default") === (b?.namespace ?? "default");
+  return a.name === b.name && (a.namespace ?? defaultNamespace) === (b.namespace ?? defaultNamespace);
+}
+
+type Outputs = NonNullable<ModuleSpec["helm"]>["outputs"];
+
+/** Outputs as stored: a Secret reference's namespace defaulted; no list and an empty one alike. */
+function withDefaults(outputs: Outputs): unknown {
+  return (outputs ?? []).map((output) => {
+    const secret = output.valueFrom?.secret;
+    if (!secret) return output;
+    return {
+      ...output,
+      valueFrom: {
+        ...output.valueFrom,
+        secret: { ...secret, namespace: secret.namespace ?? defaultNamespace },
+      },
+    };
+  });
 }

@@ -1,6 +1,5 @@
 import type { Module } from "../../generated/module.js";
 import { fitWarning } from "../../validation/warning.js";
-import { templateConfigRefs } from "./template-refs.js";
 
 /** What is legal but probably a mistake: the API server shows these to the user and admits the Module. */
 export function moduleWarnings(module: Module): string[] {
@@ -19,17 +18,6 @@ export function moduleWarnings(module: Module): string[] {
       "spec.custom.permissions: controller gives the module a service account on the main cluster",
     );
   }
-  const declared = new Set((module.config ?? []).map((item) => item.alias));
-  const referenced = new Set<string>();
-  forEachString(module.spec, (text) => {
-    if (!text.includes("{{")) return;
-    for (const alias of templateConfigRefs(text)) referenced.add(alias);
-  });
-  for (const alias of referenced) {
-    if (!declared.has(alias)) {
-      warnings.push(`spec: a template uses .config.${alias}, which the config schema does not declare`);
-    }
-  }
   for (const [i, item] of (module.config ?? []).entries()) {
     const spec = item.multipleOptions;
     if (spec?.max !== undefined && spec.values && spec.max > spec.values.length) {
@@ -39,20 +27,4 @@ export function moduleWarnings(module: Module): string[] {
     }
   }
   return warnings.map(fitWarning);
-}
-
-/**
- * Every string in a JSON value, keys included. Cheaper than matching over JSON.stringify of the whole
- * spec (this runs on every admission), and a template cannot span two strings.
- */
-function forEachString(value: unknown, visit: (text: string) => void): void {
-  if (typeof value === "string") visit(value);
-  else if (Array.isArray(value)) for (const item of value) forEachString(item, visit);
-  else if (value !== null && typeof value === "object") {
-    const record = value as Record<string, unknown>;
-    for (const key in record) {
-      visit(key);
-      forEachString(record[key], visit);
-    }
-  }
 }

@@ -33,8 +33,13 @@ describe("cached config validators", () => {
           const integer = schema[index]?.integer;
           if (integer) integer.max = max;
           const validator = configValidator(schema);
-          assert.deepEqual(validator.schemaErrors, validateConfigSchema(schema));
-          assert.deepEqual(validator.validateValues(config), validateConfigValues(schema, config));
+          assert.deepEqual(validator.schema, validateConfigSchema(schema));
+          for (const source of ["helm", "custom"] as const) {
+            assert.deepEqual(
+              validator.validateValues(config, source),
+              validateConfigValues(schema, config, source),
+            );
+          }
         }),
         { numRuns: 300 },
       );
@@ -46,28 +51,35 @@ describe("cached config validators", () => {
     const schema = items();
     const before = configValidator(schema);
     (schema[1] as ConfigItem).integer = { min: 0, max: 1 };
-    assert.deepEqual(configValidator(items()).validateValues({ replicas: 3 }), []);
-    assert.equal(before.validateValues({ replicas: 3 }).length, 0);
-    assert.equal(configValidator(schema).validateValues({ replicas: 3 }).length, 1);
+    assert.deepEqual(configValidator(items()).validateValues({ replicas: 3 }, "helm").errors, []);
+    assert.equal(before.validateValues({ replicas: 3 }, "helm").errors.length, 0);
+    assert.equal(configValidator(schema).validateValues({ replicas: 3 }, "helm").errors.length, 1);
   });
 
   it("stay right beyond the cache's bound", () => {
     for (let max = 0; max < 600; max++) {
       const schema: ConfigItem[] = [{ name: "N", alias: "n", integer: { max } }];
-      assert.equal(configValidator(schema).validateValues({ n: 300 }).length, max < 300 ? 1 : 0);
+      assert.equal(
+        configValidator(schema).validateValues({ n: 300 }, "helm").errors.length,
+        max < 300 ? 1 : 0,
+      );
     }
   });
 
   it("stay within their byte bound however large and many the schemas", () => {
     setConfigValidatorCache(true);
     const big = (n: number): ConfigItem[] =>
-      Array.from({ length: 128 }, (_, i) => ({ alias: `a${n}-${i}`, string: { default: "d".repeat(2000) } }));
+      Array.from({ length: 128 }, (_, i) => ({
+        name: "n",
+        alias: `a${n}-${i}`,
+        string: { default: "d".repeat(2000) },
+      }));
     for (let n = 0; n < 200; n++) configValidator(big(n));
     assert.ok(configValidatorCacheBytes() <= cacheBytesLimit, `${configValidatorCacheBytes()}`);
     assert.ok(configValidatorCacheBytes() > cacheBytesLimit / 2);
-    const huge: ConfigItem[] = [{ alias: "x", string: { default: "h".repeat(2 * 1024 * 1024) } }];
+    const huge: ConfigItem[] = [{ name: "n", alias: "x", string: { default: "h".repeat(2 * 1024 * 1024) } }];
     const before = configValidatorCacheBytes();
-    assert.deepEqual(configValidator(huge).validateValues({ x: "y" }), []);
+    assert.deepEqual(configValidator(huge).validateValues({ x: "y" }, "helm").errors, []);
     assert.equal(configValidatorCacheBytes(), before, "a schema over a quarter of the bound is not kept");
   });
 });

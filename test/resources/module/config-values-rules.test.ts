@@ -7,7 +7,12 @@ import { helmModule } from "../../support/modules.js";
 
 const items = (): ConfigItem[] => helmModule().config ?? [];
 const lines = (values: Record<string, unknown>, schema: ConfigItem[] = items()) =>
-  validateConfigValues(schema, values).map(formatFieldError);
+  validateConfigValues(schema, values, "helm").errors.map(formatFieldError);
+const warnings = (
+  values: Record<string, unknown>,
+  source: "helm" | "custom",
+  schema: ConfigItem[] = items(),
+) => validateConfigValues(schema, values, source).warnings;
 
 describe("spec.config against the config schema", () => {
   it("accepts values that meet every constraint, and an empty config when nothing is required", () => {
@@ -15,42 +20,47 @@ describe("spec.config against the config schema", () => {
     assert.deepEqual(lines({}), []);
   });
 
-  it("refuses undeclared keys, suggesting the alias a typo meant", () => {
-    assert.deepEqual(lines({ replicsa: 1 }), [
-      'spec.config.replicsa: Forbidden: not declared in the config schema (the config schema declares version, replicas, host, metrics, features); did you mean "replicas"?',
+  it("admits undeclared keys: a warning for helm Modules (the operator ignores them), with a did-you-mean", () => {
+    assert.deepEqual(lines({ replicsa: 1, x: 1 }), []);
+    assert.deepEqual(warnings({ replicsa: 1, x: 1 }, "helm"), [
+      'spec.config.replicsa is not declared in the config schema: the operator ignores it; did you mean "replicas"?',
+      "spec.config.x is not declared in the config schema: the operator ignores it",
     ]);
-    assert.deepEqual(lines({ x: 1 }, []), [
-      "spec.config.x: Forbidden: not declared in the config schema (the Module declares no config)",
-    ]);
+  });
+
+  it("admits undeclared keys of custom Modules (the runner gets them), warning only one edit from an alias", () => {
+    assert.deepEqual(validateConfigValues(items(), { replica: 1, LOG_LEVEL: "debug" }, "custom"), {
+      errors: [],
+      warnings: ['spec.config.replica is not declared, but passed to the runner; did you mean "replicas"?'],
+    });
   });
 
   it("requires a required key even when it has a default", () => {
     const schema: ConfigItem[] = [
-      { alias: "env", option: { required: true, default: "dev", values: ["dev"] } },
+      { name: "n", alias: "env", option: { required: true, default: "dev", values: ["dev"] } },
     ];
     assert.deepEqual(lines({}, schema), [
-      "spec.config.env: Required value: required by the config schema, even with a default",
+      "spec.config.env: Required value: required by the config schema (the operator refuses it even with a default)",
     ]);
     assert.deepEqual(lines({ env: "dev" }, schema), []);
   });
 
   it("refuses any value for a non-editable key, its default included; absent editable means editable", () => {
     const schema: ConfigItem[] = [
-      { alias: "locked", string: { editable: false, default: "v1" } },
-      { alias: "open", string: { default: "v1" } },
+      { name: "n", alias: "locked", string: { editable: false, default: "v1" } },
+      { name: "n", alias: "open", string: { default: "v1" } },
     ];
     assert.deepEqual(lines({ locked: "v1", open: "v2" }, schema), [
-      "spec.config.locked: Forbidden: not editable: the config schema sets editable: false",
+      "spec.config.locked: Forbidden: not editable: the config schema sets editable: false (the operator refuses any value)",
     ]);
   });
 
   it("checks types: integers are whole numbers, never strings", () => {
-    assert.deepEqual(lines({ replicas: 3.5, host: 5, metrics: "true", version: 1, features: "logging" }), [
+    assert.deepEqual(lines({ replicas: 3.5, host: 5, metrics: "true", version: 1 }), [
       "spec.config.version: Invalid value: 1: must be of type string",
-      "spec.config.replicas: Invalid value: 3.5: must be a whole number",
+      "spec.config.replicas: Invalid value: 3.5: must be a whole number (the operator would silently use 3)",
       "spec.config.host: Invalid value: 5: must be of type string",
       'spec.config.metrics: Invalid value: "true": must be of type boolean',
-      'spec.config.features: Invalid value: "logging": must be of type array',
     ]);
     assert.deepEqual(lines({ replicas: "3" }), [
       'spec.config.replicas: Invalid value: "3": must be of type integer',
@@ -73,30 +83,52 @@ describe("spec.config against the config schema", () => {
   });
 
   it("matches regexes unanchored with RE2 flags, as Go's regexp.MatchString", () => {
-    const schema: ConfigItem[] = [{ alias: "s", string: { regex: "(?i)gi" } }];
+    const schema: ConfigItem[] = [{ name: "n", alias: "s", string: { regex: "(?i)gi" } }];
     assert.deepEqual(lines({ s: "20GI-volume" }, schema), []);
     assert.equal(lines({ s: "20Mi" }, schema).length, 1);
   });
 
-  it("checks option and multipleOptions choices", () => {
+  it("checks option choices", () => {
     assert.deepEqual(lines({ version: "1.0" }), [
       'spec.config.version: Unsupported value: "1.0": supported values: "21.2.9", "21.2.7"',
     ]);
-    assert.deepEqual(lines({ features: ["logging", "profiling", "logging"] }), [
-      'spec.config.features[1]: Unsupported value: "profiling": supported values: "logging", "metrics", "tracing"',
-      'spec.config.features[2]: Duplicate value: "logging"',
-      "spec.config.features: Too many: 3: must have at most 2 items",
-    ]);
-    assert.deepEqual(lines({ features: [] }), [
-      "spec.config.features: Invalid value: []: must have at least 1 items",
-    ]);
-    assert.deepEqual(lines({ features: ["logging", 3] }), [
-      "spec.config.features[1]: Invalid value: 3: must be of type string",
-    ]);
+  });
+
+  it("refuses every multipleOptions value, valid or not, as the operator v0.1.24 does", () => {
+    for (const value of [["logging"], [], "logging"]) {
+      const { errors } = validateConfigValues(items(), { features: value }, "helm");
+      assert.deepEqual(
+        errors.map((error) => [formatFieldError(error), error.rule]),
+        [
+          [
+            'spec.config.features: Forbidden: the Forkspacer operator v0.1.24 refuses every multipleOptions value ("input is not an string array"); omit it to use the default',
+            "module.multiple-options-value",
+          ],
+        ],
+      );
+    }
+  });
+
+  it("tags every error with its rule id", () => {
+    const schema: ConfigItem[] = [
+      ...items(),
+      { name: "n", alias: "env", option: { required: true, values: ["dev"] } },
+      { name: "n", alias: "locked", boolean: { editable: false } },
+    ];
+    const { errors } = validateConfigValues(schema, { replicas: 2.5, host: "X", locked: true }, "helm");
+    assert.deepEqual(
+      errors.map((error) => [error.field, error.rule]),
+      [
+        ["spec.config.replicas", "module.config-whole-number"],
+        ["spec.config.host", "module.config-value"],
+        ["spec.config.env", "module.config-required"],
+        ["spec.config.locked", "module.config-not-editable"],
+      ],
+    );
   });
 
   it("answers a hostile regex on a 60 KB value (RE2 is linear), and refuses to match a value over 64 KiB", () => {
-    const schema: ConfigItem[] = [{ alias: "s", string: { regex: "(a+)+$" } }];
+    const schema: ConfigItem[] = [{ name: "n", alias: "s", string: { regex: "(a+)+$" } }];
     const shown = (value: string) => `${JSON.stringify(value).slice(0, 200)}...`;
     const within = `${"a".repeat(60_000)}!`;
     assert.deepEqual(lines({ s: within }, schema), [
@@ -110,7 +142,11 @@ describe("spec.config against the config schema", () => {
 
   it("bounds the matching work of one object: long values against large patterns are refused, not matched", () => {
     const pattern = ".{1000}x";
-    const schema: ConfigItem[] = ["a", "b", "c"].map((alias) => ({ alias, string: { regex: pattern } }));
+    const schema: ConfigItem[] = ["a", "b", "c"].map((alias) => ({
+      name: "n",
+      alias,
+      string: { regex: pattern },
+    }));
     const value = "y".repeat(3000);
     const found = lines({ a: value, b: value, c: value }, schema);
     // 3,001 characters × 1,003 instructions: the first two fit the budget of 8 million, the third not.

@@ -16,7 +16,7 @@ describe("Module spec rules", () => {
     const neither = customModule().spec;
     delete neither.custom;
     assert.deepEqual(lines(neither), [
-      "spec: Required value: exactly one of spec.helm or spec.custom must be set",
+      "spec: Required value: exactly one of spec.helm or spec.custom must be set (spec.source is the operator's old API)",
     ]);
     const both = helmModule().spec;
     both.custom = { image: "x" };

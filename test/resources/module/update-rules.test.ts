@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import type { Module } from "../../../src/generated/module.js";
 import { validateSpecUpdate } from "../../../src/resources/module/update-rules.js";
 import { customModule, helmModule } from "../../support/modules.js";
 
@@ -53,11 +54,65 @@ describe("Module update rules", () => {
   });
 
   it("refuses switching helm to custom and custom to helm", () => {
-    assert.deepEqual(validateSpecUpdate(helmModule().spec, customModule().spec).map(formatFieldError), [
-      "spec.custom: Forbidden: may not switch a helm Module to custom",
-    ]);
-    assert.deepEqual(validateSpecUpdate(customModule().spec, helmModule().spec).map(formatFieldError), [
-      "spec.helm: Forbidden: may not switch a custom Module to helm",
-    ]);
+    const withoutConfig = (module: Module) => ({ ...module.spec, config: undefined });
+    assert.deepEqual(
+      validateSpecUpdate(withoutConfig(helmModule()), withoutConfig(customModule())).map(formatFieldError),
+      [
+        "spec.helm: Invalid value: null: field cannot be removed once the object is created",
+        'spec.custom: Invalid value: {"image":"my-registry/custom-app:v1.0.0","permissions":["workspace"]}: field cannot be added once the object is created',
+      ],
+    );
+    assert.deepEqual(
+      validateSpecUpdate(withoutConfig(customModule()), withoutConfig(helmModule())).map(
+        (error) => error.field,
+      ),
+      ["spec.helm", "spec.custom"],
+    );
+  });
+
+  it("keeps immutable what the operator's webhook keeps immutable, each with its rule id", () => {
+    const before = helmModule();
+    const after = helmModule();
+    after.spec.workspace = { name: "other", namespace: "default" };
+    after.spec.config = { ...after.spec.config, replicas: 4 };
+    if (!after.spec.helm) throw new Error("helm");
+    after.spec.helm.namespace = "cache";
+    after.spec.helm.outputs = [{ name: "host", valueFrom: { secret: { name: "s", key: "k" } } }];
+    assert.deepEqual(
+      validateSpecUpdate(before.spec, after.spec).map((error) => [error.field, error.rule]),
+      [
+        ["spec.workspace", "module.workspace-immutable"],
+        ["spec.config", "module.config-immutable"],
+        ["spec.helm.namespace", "module.helm-namespace-immutable"],
+        ["spec.helm.outputs", "module.outputs-immutable"],
+      ],
+    );
+    const custom = customModule();
+    const retagged = customModule();
+    if (!retagged.spec.custom) throw new Error("custom");
+    retagged.spec.custom.image = "my-registry/custom-app:v2";
+    assert.deepEqual(
+      validateSpecUpdate(custom.spec, retagged.spec).map((error) => [error.field, error.rule]),
+      [["spec.custom.image", "module.custom-image-immutable"]],
+    );
+  });
+
+  it("compares with the API server's defaults filled in, and lets the namespace follow an adopted release", () => {
+    const before = helmModule();
+    const after = helmModule();
+    if (!before.spec.helm || !after.spec.helm) throw new Error("helm");
+    before.spec.workspace = { name: "dev-environment" };
+    delete before.spec.helm.namespace;
+    after.spec.helm.namespace = "default";
+    before.spec.helm.outputs = [{ name: "o", valueFrom: { secret: { name: "s", key: "k" } } }];
+    after.spec.helm.outputs = [
+      { name: "o", valueFrom: { secret: { name: "s", key: "k", namespace: "default" } } },
+    ];
+    assert.deepEqual(validateSpecUpdate(before.spec, after.spec), []);
+    before.spec.helm.existingRelease = { name: "redis", namespace: "cache" };
+    after.spec.helm.existingRelease = { name: "redis", namespace: "cache" };
+    before.spec.helm.namespace = "a";
+    after.spec.helm.namespace = "b";
+    assert.deepEqual(validateSpecUpdate(before.spec, after.spec), []);
   });
 });

@@ -15,7 +15,6 @@ describe("Module warnings", () => {
     assert.ok(helm?.chart.repo);
     helm.existingRelease = { name: "redis" };
     delete helm.chart.repo.version;
-    helm.values = [{ raw: { image: "{{ .config.imageTag }}", size: "{{.config.replicas}}" } }];
     const features = module.config?.[4]?.multipleOptions;
     assert.ok(features);
     features.max = 9;
@@ -25,18 +24,8 @@ describe("Module warnings", () => {
     assert.deepEqual(warnings, [
       "spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name",
       "spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version",
-      "spec: a template uses .config.imageTag, which the config schema does not declare",
       "config[4].multipleOptions.max is 9, but only 3 values exist",
       "spec.custom.permissions: controller gives the module a service account on the main cluster",
     ]);
-  });
-
-  it("cuts a long warning to 120 characters", () => {
-    const module = helmModule();
-    const alias = "x".repeat(150);
-    if (module.spec.helm) module.spec.helm.namespace = `{{.config.${alias}}}`;
-    const [warning] = moduleWarnings(module);
-    assert.equal(warning?.length, 120);
-    assert.ok(warning?.endsWith("..."));
   });
 });

@@ -46,7 +46,10 @@ describe("spec.workspace must name an existing Workspace", () => {
     const denied = await update(moved);
     assert.deepEqual(
       denied.status?.details?.causes?.map((cause) => `${cause.field}: ${cause.message}`),
-      ['spec.workspace: Not found: "prod/also-gone" (rule module.workspace-exists)'],
+      [
+        'spec.workspace: Not found: "prod/also-gone" (rule module.workspace-exists)',
+        'spec.workspace: Invalid value: {"name":"also-gone","namespace":"prod"}: field is immutable (rule module.workspace-immutable)',
+      ],
     );
   });
 });

@@ -1,0 +1,29 @@
+import type { AdmissionRequest } from "../../admission/review.js";
+import type { Workspace } from "../../generated/workspace.js";
+
+/**
+ * The operator's Workspace defaulting (workspace_webhook.go, Default), on CREATE and UPDATE: a managed
+ * Workspace is connected through the kubeconfig Secret its managed cluster writes,
+ * `forkspacer-<name>/vc-kubeconfig-<name>`, key `config`. Two things the operator's defaulter also does
+ * are left out: `status.lastActivity` (the API server drops status a webhook sets on a kind with a status
+ * subresource) and copying `autoHibernation` from the `from` Workspace (a live read of another object).
+ * Idempotent: a Workspace already so connected is returned unchanged.
+ */
+export function applyWorkspaceDefaults(workspace: Workspace, request: AdmissionRequest): Workspace {
+  if (workspace?.spec?.type !== "managed") return workspace;
+  const name = String((workspace.metadata as { name?: unknown } | undefined)?.name ?? request.name ?? "");
+  const connection = {
+    type: "kubeconfig" as const,
+    secretReference: { name: `vc-kubeconfig-${name}`, namespace: `forkspacer-${name}`, key: "config" },
+  };
+  const current = workspace.spec.connection;
+  if (
+    current?.type === connection.type &&
+    current.secretReference?.name === connection.secretReference.name &&
+    current.secretReference.namespace === connection.secretReference.namespace &&
+    current.secretReference.key === connection.secretReference.key
+  ) {
+    return workspace;
+  }
+  return { ...workspace, spec: { ...workspace.spec, connection } };
+}

@@ -1,0 +1,60 @@
+import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { FieldPath } from "../../admission/field-path.js";
+import type { WorkspaceSpec } from "../../generated/workspace.js";
+import { cronScheduleError } from "../../robfig-cron/parse.js";
+
+const specPath = FieldPath.root("spec");
+
+/**
+ * The operator's Workspace rules on one object's state (workspace_webhook.go, validateWorkspaceSpec):
+ * schedules that robfig/cron parses with the operator's options, a wake schedule other than the
+ * hibernation schedule, and a Secret reference for a kubeconfig connection. The operator also reads
+ * the Secret and parses its kubeconfig; that needs read access to Secrets, which this webhook does not
+ * take, so it is left to the operator.
+ */
+export function validateWorkspaceSpec(spec: WorkspaceSpec): FieldErrorList {
+  const errors: FieldErrorList = [];
+  const hibernation = spec.autoHibernation;
+  if (hibernation) {
+    const path = specPath.child("autoHibernation");
+    const scheduleError = cronScheduleError(hibernation.schedule);
+    if (scheduleError) {
+      errors.push(
+        ...byRule("workspace.schedule", [
+          fieldError.invalid(path.child("schedule"), hibernation.schedule, scheduleError),
+        ]),
+      );
+    }
+    const wake = hibernation.wakeSchedule;
+    if (wake !== undefined) {
+      const wakeError = cronScheduleError(wake);
+      if (wakeError) {
+        errors.push(
+          ...byRule("workspace.schedule", [fieldError.invalid(path.child("wakeSchedule"), wake, wakeError)]),
+        );
+      } else if (wake === hibernation.schedule) {
+        errors.push(
+          ...byRule("workspace.wake-schedule", [
+            fieldError.invalid(
+              path.child("wakeSchedule"),
+              wake,
+              "wakeSchedule cannot be the same as schedule",
+            ),
+          ]),
+        );
+      }
+    }
+  }
+  const connection = spec.connection;
+  if (spec.type !== "managed" && connection?.type === "kubeconfig" && !connection.secretReference) {
+    errors.push(
+      ...byRule("workspace.kubeconfig-secret", [
+        fieldError.required(
+          specPath.child("connection").child("secretReference"),
+          "secretReference is required when connection type is kubeconfig",
+        ),
+      ]),
+    );
+  }
+  return errors;
+}

@@ -1,0 +1,51 @@
+import { isDeepStrictEqual } from "node:util";
+import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { FieldPath } from "../../admission/field-path.js";
+import type { WorkspaceSpec } from "../../generated/workspace.js";
+
+const specPath = FieldPath.root("spec");
+
+/**
+ * What the operator's webhook keeps immutable (validateWorkspaceImmutableUpdateFields): spec.type,
+ * spec.from and spec.connection, compared with the CRD's defaults filled in.
+ */
+export function validateWorkspaceUpdate(oldSpec: WorkspaceSpec, spec: WorkspaceSpec): FieldErrorList {
+  const errors: FieldErrorList = [];
+  const immutable = (rule: string, field: string, before: unknown, after: unknown, value: unknown) => {
+    if (!isDeepStrictEqual(before, after)) {
+      errors.push(
+        ...byRule(rule, [fieldError.invalid(specPath.child(field), value ?? null, "field is immutable")]),
+      );
+    }
+  };
+  immutable("workspace.type-immutable", "type", typeOf(oldSpec), typeOf(spec), spec.type);
+  immutable("workspace.from-immutable", "from", fromOf(oldSpec), fromOf(spec), spec.from);
+  immutable(
+    "workspace.connection-immutable",
+    "connection",
+    connectionOf(oldSpec),
+    connectionOf(spec),
+    spec.connection,
+  );
+  return errors;
+}
+
+const typeOf = (spec: WorkspaceSpec) => spec.type ?? "kubernetes";
+
+function fromOf(spec: WorkspaceSpec) {
+  const from = spec.from;
+  return from && { ...from, namespace: from.namespace ?? "default", migrateData: from.migrateData ?? false };
+}
+
+function connectionOf(spec: WorkspaceSpec) {
+  const connection = spec.connection ?? { type: "in-cluster" };
+  const secret = connection.secretReference;
+  return {
+    type: connection.type ?? "in-cluster",
+    secretReference: secret && {
+      name: secret.name,
+      namespace: secret.namespace ?? "default",
+      key: secret.key ?? "kubeconfig",
+    },
+  };
+}

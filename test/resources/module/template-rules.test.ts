@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { formatFieldError } from "../../../src/admission/field-errors.js";
+import type { Module } from "../../../src/generated/module.js";
+import { validateTemplates } from "../../../src/resources/module/template-rules.js";
+import { customModule, helmModule } from "../../support/modules.js";
+
+const helmWith = (
+  change: (module: Module & { spec: { helm: NonNullable<Module["spec"]["helm"]> } }) => void,
+) => {
+  const module = helmModule() as Module & { spec: { helm: NonNullable<Module["spec"]["helm"]> } };
+  change(module);
+  return module;
+};
+const errors = (module: Module) => validateTemplates(module).errors.map((e) => [formatFieldError(e), e.rule]);
+
+describe("templates, as the operator renders them", () => {
+  it("admits the fixture's templates and strings without both {{ and }}", () => {
+    const module = helmWith((m) => {
+      m.spec.helm.namespace = "plain {{ text";
+    });
+    assert.deepEqual(validateTemplates(module), { errors: [], warnings: [] });
+  });
+
+  it("denies a function Go and the operator do not have, naming it (the docs' own `sub` example)", () => {
+    const module = helmWith((m) => {
+      m.spec.helm.values = [
+        { raw: { readReplicas: "{{ sub .config.replicas 1 }}", id: "{{ randBase62 8 }}" } },
+      ];
+    });
+    assert.deepEqual(errors(module), [
+      [
+        'spec.helm.values[0].raw.readReplicas: Invalid value: "{{ sub .config.replicas 1 }}": template: :1: function "sub" not defined (the operator cannot render it)',
+        "module.template-function",
+      ],
+    ]);
+  });
+
+  it("denies what Go's parser refuses: unclosed actions, a stray end, undefined variables", () => {
+    for (const text of [
+      "{{ .config.replicas }} {{",
+      "{{ end }}",
+      "{{ $x }}",
+      "{{ if .config.metrics }}on{{ else }}off",
+    ]) {
+      const module = helmWith((m) => {
+        m.spec.helm.values = [{ raw: { a: text } }];
+      });
+      const found = validateTemplates(module).errors;
+      assert.equal(found.length, 1, text);
+      assert.equal(found[0]?.rule, "module.template-syntax", text);
+      assert.match(found[0]?.detail ?? "", /^template: :1: /, text);
+    }
+  });
+
+  it("warns about data the operator does not pass: it renders <no value>", () => {
+    const helm = helmWith((m) => {
+      m.spec.helm.namespace = "{{ .namespace }}-{{ .config.region }}";
+      m.spec.helm.values = [{ raw: { a: "{{ .releaseName }}.{{ .namespace }}.{{ .cluster }}" } }];
+    });
+    assert.deepEqual(validateTemplates(helm).warnings, [
+      "spec.helm.namespace: .namespace is not passed here (namespace is rendered first): it renders <no value>",
+      "spec.helm.namespace: .config.region is not declared in the config schema: it renders <no value>",
+      "spec.helm.values[0].raw.a: .cluster is not passed (the operator passes config, releaseName and namespace): it renders...",
+    ]);
+    const custom = customModule();
+    if (custom.spec.custom) custom.spec.custom.image = "registry/app:{{ .releaseName }}";
+    assert.deepEqual(validateTemplates(custom).warnings, [
+      "spec.custom.image: .releaseName is not passed here (only config): it renders <no value>",
+    ]);
+  });
+
+  it("denies output that certainly decodes to a JSON number or boolean in a string field; free-form fields keep it", () => {
+    const module = helmWith((m) => {
+      m.config?.push({ name: "Chart", alias: "chartVersion", string: { default: "1.2" } });
+      m.spec.helm.chart.repo = {
+        url: "https://charts.example.com",
+        chart: "redis",
+        version: "{{ .config.chartVersion }}",
+      };
+      m.spec.helm.values = [{ raw: { replicas: "{{ .config.replicas }}", on: "{{ .config.metrics }}" } }];
+      m.spec.helm.outputs = [{ name: "{{ .config.metrics }}", value: "{{ .config.replicas }}" }];
+    });
+    assert.deepEqual(errors(module), [
+      [
+        'spec.helm.chart.repo.version: Invalid value: "{{ .config.chartVersion }}": renders as a JSON number, which the operator cannot decode into this string field',
+        "module.template-json-type",
+      ],
+      [
+        'spec.helm.outputs[0].name: Invalid value: "{{ .config.metrics }}": renders as a JSON boolean, which the operator cannot decode into this string field',
+        "module.template-json-type",
+      ],
+    ]);
+    // The value set in spec.config counts, not the default: "1.2.0" is no JSON number.
+    module.spec.config = { ...module.spec.config, chartVersion: "1.2.0" };
+    assert.equal(errors(module).length, 1);
+  });
+
+  it("warns when the output may decode to a non-string: a random string may be all digits", () => {
+    const module = helmWith((m) => {
+      m.spec.helm.namespace = "{{ randBase62 4 }}";
+    });
+    assert.deepEqual(validateTemplates(module), {
+      errors: [],
+      warnings: [
+        "spec.helm.namespace may render as a JSON number or boolean or array or object: the operator would fail on it",
+      ],
+    });
+    module.spec.helm.namespace = "{{ .config.host }}-{{ randBase62 4 }}";
+    assert.deepEqual(validateTemplates(module), { errors: [], warnings: [] });
+  });
+
+  it("walks a deeply nested raw value without exhausting the stack", () => {
+    let nested: unknown = "{{ sub 2 1 }}";
+    for (let i = 0; i < 100_000; i++) nested = [nested];
+    const module = helmWith((m) => {
+      m.spec.helm.values = [{ raw: { deep: nested } }];
+    });
+    assert.deepEqual(
+      validateTemplates(module).errors.map((error) => error.rule),
+      ["module.template-function"],
+    );
+  });
+
+  it("cuts a long warning to 120 characters", () => {
+    const module = helmWith((m) => {
+      m.spec.helm.namespace = `{{.config.${"x".repeat(150)}}}`;
+    });
+    const [warning] = validateTemplates(module).warnings;
+    assert.equal(warning?.length, 120);
+    assert.ok(warning?.endsWith("..."));
+  });
+});
