@@ -47,15 +47,11 @@ function helmModule(withReleaseName: boolean) {
       { name: "Replicas", alias: "replicas", integer: { default: 1, min: 0, max: 5 } },
       { name: "Host name", alias: "host", string: { default: "localhost", regex: "^[a-z][a-z0-9.-]*$" } },
       { name: "Metrics", alias: "metrics", boolean: { default: false } },
+      // Not multipleOptions: the operator v0.1.24 refuses every value of one, and so do we.
       {
-        name: "Features",
-        alias: "features",
-        multipleOptions: {
-          default: ["logging"],
-          values: ["logging", "metrics", "tracing", "audit"],
-          min: 1,
-          max: 3,
-        },
+        name: "Log level",
+        alias: "logLevel",
+        option: { default: "info", values: ["debug", "info", "warn"] },
       },
       {
         name: "Memory (MiB)",
@@ -134,7 +130,7 @@ function helmModule(withReleaseName: boolean) {
         replicas: 3,
         host: "redis.payments.svc",
         metrics: true,
-        features: ["logging", "tracing"],
+        logLevel: "warn",
         memory: 512,
       },
     },
@@ -183,13 +179,14 @@ export const validateBody = JSON.stringify(review(moduleTarget, helmModule(true)
 export const mutateBody = JSON.stringify(review(moduleTarget, helmModule(false)));
 
 /**
- * The update request: a stored Module with a problem (an undeclared config key) gets spec.hibernated
+ * The update request: a stored Module with a problem (a config value that is not whole) gets spec.hibernated
  * toggled. Ratcheting admits it, so every rule runs twice: on the new object and on the old one (two
  * verdicts), then the transition rules.
  */
 export const updateBody = (() => {
   const stored = helmModule(true);
-  Object.assign(stored.spec.config, { retired: true });
+  // A memory that is not a whole number: the operator would truncate it silently; we deny it.
+  Object.assign(stored.spec.config, { memory: 512.5 });
   const hibernated = structuredClone(stored);
   Object.assign(hibernated.spec, { hibernated: true });
   return JSON.stringify(review(moduleTarget, hibernated, stored));

@@ -599,11 +599,7 @@ describe("optional features", () => {
         scope: "Namespaced",
       },
     ]);
-    assert.deepEqual(
-      crdNames(manifests),
-      ["modules.batch.forkspacer.com"],
-      "Kyma's CRDs stay lifecycle-manager's",
-    );
+    assert.deepEqual(crdNames(manifests), [], "Kyma's CRDs stay lifecycle-manager's");
     const { clusterWide } = serviceAccountRules(manifests);
     const templates = { group: "operator.kyma-project.io", resource: "moduletemplates" };
     assert.ok(rulesAllow(clusterWide, { verb: "list", ...templates }));
@@ -627,7 +623,7 @@ describe("optional features", () => {
 
   test("kyma.crd.install alone: both Kyma CRDs (both versions), kept on uninstall, no Kyma webhook or RBAC", async () => {
     const manifests = await render({ kyma: { crd: { install: true } } });
-    assert.deepEqual(crdNames(manifests).sort(), [...kymaCrds, "modules.batch.forkspacer.com"].sort());
+    assert.deepEqual(crdNames(manifests).sort(), [...kymaCrds].sort());
     for (const name of kymaCrds) {
       assert.equal(
         find(manifests, "CustomResourceDefinition", name).metadata.annotations["helm.sh/resource-policy"],

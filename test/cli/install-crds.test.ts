@@ -10,7 +10,7 @@ import { type FakeKubeApi, type KubeObject, startFakeKubeApi } from "../support/
 const crdsDir = new URL("../../charts/module-admission/files/crds/", import.meta.url);
 // What install-crds applies by default: every generated CRD but the optional ones (Kyma's).
 const chartCrds = readdirSync(crdsDir)
-  .filter((file) => !file.startsWith("moduletemplates."))
+  .filter((file) => !file.endsWith(".operator.kyma-project.io.yaml"))
   .map((file) => readFileSync(new URL(file, crdsDir), "utf8"));
 const moduleCrd = "modules.batch.forkspacer.com";
 const crdApi = "apiextensions.k8s.io/v1";
