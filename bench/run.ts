@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ensureCertDir } from "../src/server/certificates.js";
@@ -240,31 +242,41 @@ async function soak(target: BenchServer) {
   };
 }
 
-const comparison = (name: string) => startServer(name, ca, `bench/servers/${name}.ts`, [certDir, "$PORT"]);
+// Every server runs compiled, as users run it: the project's build (dist/, what `npm start` runs) and
+// the comparison servers with bench/tsconfig.json.
+const root = fileURLToPath(new URL("..", import.meta.url));
+for (const project of ["tsconfig.json", "bench/tsconfig.json"]) {
+  const build = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", project], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  if (build.status !== 0) throw new Error(`tsc -p ${project} failed:\n${build.stdout}${build.stderr}`);
+}
+const compiled = (name: string) => join(root, ".bench-build/bench/servers", `${name}.js`);
+const comparison = (name: string) => startServer(name, ca, [compiled(name), certDir, "$PORT"]);
 try {
   servers.bare = await comparison("bare");
   servers.floor = await comparison("floor");
   servers.express = await comparison("express-floor");
-  servers["module-admission"] = await startServer(
-    "module-admission",
-    ca,
-    "bench/serve-module-admission.ts",
-    [
-      "--port",
-      "$PORT",
-      "--cert-dir",
-      certDir,
-      "--metrics-port",
-      "0",
-      "--drain-seconds",
-      "0",
-      "--modules-dir",
-      join(deckhouseDir, "modules"),
-      "--global-hooks-dir",
-      join(deckhouseDir, "global-hooks"),
-    ],
-    flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", flags["cpu-prof"]] : [],
-  );
+  servers["module-admission"] = await startServer("module-admission", ca, [
+    ...(flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", flags["cpu-prof"]] : []),
+    "--import",
+    pathToFileURL(compiled("memory-probe")).href,
+    join(root, "dist/cli/main.js"),
+    "serve",
+    "--port",
+    "$PORT",
+    "--cert-dir",
+    certDir,
+    "--metrics-port",
+    "0",
+    "--drain-seconds",
+    "0",
+    "--modules-dir",
+    join(deckhouseDir, "modules"),
+    "--global-hooks-dir",
+    join(deckhouseDir, "global-hooks"),
+  ]);
   for (const scenario of scenarios) {
     const problem = scenario.expect(await post(ca, scenario.server().port, scenario.path, scenario.body));
     if (problem) throw new Error(`${scenario.id}: ${problem}`);

@@ -74,27 +74,15 @@ async function waitReady(ca: string, port: number, child: ChildProcess): Promise
 }
 
 /**
- * Starts `script` under tsx in its own process ($PORT in `args` is replaced by a free port), with an
- * IPC channel and --expose-gc (plus `nodeArgs`, e.g. --cpu-prof), and waits until GET /readyz answers 200.
+ * Starts node with `argv` (compiled JavaScript, as users run it: tsx would wrap every closure in a
+ * naming helper and inflate the figures; $PORT is replaced by a free port) in its own process, with an
+ * IPC channel and --expose-gc, and waits until GET /readyz answers 200.
  */
-export async function startServer(
-  name: string,
-  ca: string,
-  script: string,
-  args: string[],
-  nodeArgs: string[] = [],
-): Promise<BenchServer> {
+export async function startServer(name: string, ca: string, argv: string[]): Promise<BenchServer> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [
-      "--expose-gc",
-      ...nodeArgs,
-      "--import",
-      "tsx",
-      script,
-      ...args.map((arg) => arg.replace("$PORT", String(port))),
-    ],
+    ["--expose-gc", ...argv.map((arg) => arg.replace("$PORT", String(port)))],
     { stdio: ["ignore", "pipe", "inherit", "ipc"] },
   );
   // Logs go to a pipe, as in a pod, and are drained unread.
@@ -113,7 +101,7 @@ export async function startServer(
   };
 }
 
-/** The server's heap used after a forced GC and its RSS (bench/serve-module-admission.ts answers). */
+/** The server's heap used after a forced GC and its RSS (bench/servers/memory-probe.ts answers). */
 export function memoryOf(server: BenchServer): Promise<{ heapUsed: number | null; rss: number }> {
   return new Promise((resolve) => {
     server.child.once("message", (message) => resolve(message as { heapUsed: number | null; rss: number }));

@@ -4,7 +4,7 @@ import { benchTls, listen } from "./common.js";
 /**
  * Bare node:https with module-admission's TLS setup: drains the body unread and answers every request
  * with one fixed allowed AdmissionReview. What TLS and HTTP alone cost; no correct webhook is cheaper.
- * Usage: tsx bench/servers/bare.ts CERT_DIR PORT
+ * Usage: node .bench-build/bench/servers/bare.js CERT_DIR PORT (compiled by bench/run.ts)
  */
 const answer = JSON.stringify({
   apiVersion: "admission.k8s.io/v1",

@@ -5,7 +5,7 @@ import { allowedAnswer, benchTls, listen } from "./common.js";
 /**
  * The floor written with express 5 and express.json() (etag and x-powered-by off): what the framework
  * the design card first named would cost before any rule runs.
- * Usage: tsx bench/servers/express-floor.ts CERT_DIR PORT
+ * Usage: node .bench-build/bench/servers/express-floor.js CERT_DIR PORT (compiled by bench/run.ts)
  */
 const app = express();
 app.set("etag", false);

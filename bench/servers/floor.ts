@@ -4,7 +4,7 @@ import { allowedAnswer, benchTls, listen } from "./common.js";
 /**
  * The floor: the least any correct webhook does. node:https that reads the whole body, JSON.parses it
  * and answers with its uid. module-admission's figures are ratios to this one.
- * Usage: tsx bench/servers/floor.ts CERT_DIR PORT
+ * Usage: node .bench-build/bench/servers/floor.js CERT_DIR PORT (compiled by bench/run.ts)
  */
 listen(
   createServer(benchTls(), (req, res) => {
