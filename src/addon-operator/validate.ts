@@ -212,11 +212,12 @@ function checkArray(value: unknown[], schema: Schema, at: At): Violation[] {
  * A schema's `properties` as a map and its `patternProperties`, derived once per schema object rather than
  * on every object checked: schemas are never changed after loading (see closedSchema in check-values.ts).
  */
-const objectKeywordsOf = new WeakMap<
-  Schema,
-  { properties: Map<string, Schema>; patterns: [string, Schema][] }
->();
-function objectKeywords(schema: Schema): { properties: Map<string, Schema>; patterns: [string, Schema][] } {
+interface ObjectKeywords {
+  properties: Map<string, Schema>;
+  patterns: readonly (readonly [string, Schema])[];
+}
+const objectKeywordsOf = new WeakMap<Schema, ObjectKeywords>();
+function objectKeywords(schema: Schema): ObjectKeywords {
   let keywords = objectKeywordsOf.get(schema);
   if (keywords === undefined) {
     keywords = {
