@@ -301,10 +301,14 @@ try {
   for (let round = 0; round < rounds; round++) {
     const order = others.map((_, i) => others[(i + round) % others.length] as Scenario);
     for (const scenario of order) {
-      const floor = await cpuPerReview(floorScenario, reviews);
+      // The floor parses the same request: its cost grows with the body (TLS, JSON.parse), and a
+      // scenario must not be compared with a floor that reads a larger or smaller one.
+      const floor = await cpuPerReview({ ...floorScenario, body: scenario.body }, reviews);
       const measured = await cpuPerReview(scenario, reviews);
-      micros.floor?.push(floor);
-      ratios.floor?.push(1);
+      if (scenario.body === floorScenario.body) {
+        micros.floor?.push(floor);
+        ratios.floor?.push(1);
+      }
       micros[scenario.id]?.push(measured);
       ratios[scenario.id]?.push(measured / floor);
     }
