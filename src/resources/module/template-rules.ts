@@ -43,7 +43,7 @@ export function validateTemplates(module: Module): TemplateVerdict {
       namespace: hasTemplate(namespace) ? undefined : literal(namespace),
     };
     const helmPath = FieldPath.root("spec").child("helm");
-    forEachString(helm, helmPath, (text, path, freeForm) => {
+    forEachTemplate(helm, helmPath, (text, path, freeForm) => {
       // The namespace is rendered first, with data that has no namespace yet.
       const data = path.toString() === "spec.helm.namespace" ? { ...root, namespace: null } : root;
       checkTemplate(text, path, freeForm, data, "helm", verdict);
@@ -51,7 +51,7 @@ export function validateTemplates(module: Module): TemplateVerdict {
   }
   if (module.spec.custom) {
     const customPath = FieldPath.root("spec").child("custom");
-    forEachString(module.spec.custom, customPath, (text, path, freeForm) =>
+    forEachTemplate(module.spec.custom, customPath, (text, path, freeForm) =>
       checkTemplate(text, path, freeForm, { config }, "custom", verdict),
     );
   }
@@ -184,32 +184,107 @@ const stringKinds = new Set<JsonKind>(["text", "string", "null"]);
 const describe = (kinds: JsonKind[]) => kinds.join(" or ");
 
 /**
- * Every string value under `value` (map keys are not rendered), with its path and whether it sits in
- * a free-form field (values[].raw, outputs[].value), which keeps whatever type the string decodes to.
+ * Where a node's rendered path ends, as far as the free-form rule needs: `….values`, `….outputs`, an
+ * element of either (`….values[3]`), anything else, or inside a free-form field already.
+ */
+enum Tail {
+  Other,
+  ValuesList,
+  OutputsList,
+  ValuesItem,
+  OutputsItem,
+  FreeForm,
+}
+
+const valuesItemKey = /\.values\[\d+\]$/;
+const outputsItemKey = /\.outputs\[\d+\]$/;
+
+/**
+ * The tail of a path whose last step is `.key`. A key step starts with the only dot `.values[3]`
+ * has, so the whole of `.values[3]` (or `.values`) falls within `.key`: the key alone decides.
+ */
+function keyTail(key: string): Tail {
+  if (key.endsWith("]")) {
+    const step = `.${key}`;
+    return valuesItemKey.test(step)
+      ? Tail.ValuesItem
+      : outputsItemKey.test(step)
+        ? Tail.OutputsItem
+        : Tail.Other;
+  }
+  if (key === "values" || key.endsWith(".values")) return Tail.ValuesList;
+  if (key === "outputs" || key.endsWith(".outputs")) return Tail.OutputsList;
+  return Tail.Other;
+}
+
+/**
+ * Every string value under `root` that has a template (map keys are not rendered), with its path and
+ * whether it sits in a free-form field (values[].raw, outputs[].value), which keeps whatever type the
+ * string decodes to. A path is rendered only for such a string: the walk keeps the steps to the
+ * current node, and the free-form rule reads the end of a path (which key, which list) from the steps.
  * Iterative: a deeply nested raw value cannot exhaust the stack.
  */
-function forEachString(
+function forEachTemplate(
   root: unknown,
   rootPath: FieldPath,
   visit: (text: string, path: FieldPath, freeForm: boolean) => void,
 ): void {
-  const stack: [unknown, FieldPath, boolean][] = [[root, rootPath, false]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [value, path, freeForm] = next;
-    if (typeof value === "string") visit(value, path, freeForm);
-    else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], path.index(i), freeForm]);
+  // The nodes still to visit, as parallel stacks: value, the step to it, its depth, its tail.
+  const values: unknown[] = [root];
+  const steps: (string | number)[] = [0];
+  const depths: number[] = [0];
+  // The roots, spec.helm and spec.custom, are no list and no element of one.
+  const tails: Tail[] = [Tail.Other];
+  // The steps from the root to the node being visited.
+  const path: (string | number)[] = [];
+  while (values.length > 0) {
+    const value = values.pop();
+    const step = steps.pop() as string | number;
+    const depth = depths.pop() as number;
+    const tail = tails.pop() as Tail;
+    if (depth > 0) {
+      path.length = depth - 1;
+      path.push(step);
+    }
+    if (typeof value === "string") {
+      if (hasTemplate(value)) visit(value, render(rootPath, path), tail === Tail.FreeForm);
+    } else if (Array.isArray(value)) {
+      const child =
+        tail === Tail.FreeForm
+          ? Tail.FreeForm
+          : tail === Tail.ValuesList
+            ? Tail.ValuesItem
+            : tail === Tail.OutputsList
+              ? Tail.OutputsItem
+              : Tail.Other;
+      for (let i = value.length - 1; i >= 0; i--) {
+        values.push(value[i]);
+        steps.push(i);
+        depths.push(depth + 1);
+        tails.push(child);
+      }
     } else if (value !== null && typeof value === "object") {
-      const at = path.toString();
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i] as [string, unknown];
-        const free =
-          freeForm ||
-          (key === "raw" && /\.values\[\d+\]$/.test(at)) ||
-          (key === "value" && /\.outputs\[\d+\]$/.test(at));
-        stack.push([child, path.child(key), free]);
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        values.push((value as Record<string, unknown>)[key]);
+        steps.push(key);
+        depths.push(depth + 1);
+        tails.push(
+          tail === Tail.FreeForm ||
+            (key === "raw" && tail === Tail.ValuesItem) ||
+            (key === "value" && tail === Tail.OutputsItem)
+            ? Tail.FreeForm
+            : keyTail(key),
+        );
       }
     }
   }
+}
+
+/** `rootPath` and the steps after it, as the walk would have built it node by node. */
+function render(rootPath: FieldPath, steps: readonly (string | number)[]): FieldPath {
+  let path = rootPath;
+  for (const step of steps) path = typeof step === "number" ? path.index(step) : path.child(step);
+  return path;
 }

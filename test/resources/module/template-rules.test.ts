@@ -110,6 +110,33 @@ describe("templates, as the operator renders them", () => {
     assert.deepEqual(validateTemplates(module), { errors: [], warnings: [] });
   });
 
+  it("tells free-form fields by their rendered path, whatever the keys hold", () => {
+    const number = "{{ .config.replicas }}";
+    const module = helmWith((m) => {
+      const helm = m.spec.helm as unknown as Record<string, unknown>;
+      helm.values = [{ raw: { a: number, b: [{ c: number }] }, rawx: number }, [{ raw: number }]];
+      helm.outputs = [{ name: "n", value: number }, { name: number }];
+      helm["x.values"] = [{ raw: number }];
+      helm["values[1]"] = { raw: number };
+      helm["a.outputs[12]"] = { value: number, raw: number };
+      helm.xvalues = [{ raw: number }];
+      helm["values[x]"] = { raw: number };
+      helm.extra = { values: { "0": { raw: number } }, outputs: [{ value: [number] }] };
+    });
+    assert.deepEqual(
+      validateTemplates(module).errors.map((error) => error.field),
+      [
+        "spec.helm.values[0].rawx",
+        "spec.helm.values[1][0].raw",
+        "spec.helm.outputs[1].name",
+        "spec.helm.a.outputs[12].raw",
+        "spec.helm.xvalues[0].raw",
+        "spec.helm.values[x].raw",
+        "spec.helm.extra.values.0.raw",
+      ],
+    );
+  });
+
   it("walks a deeply nested raw value without exhausting the stack", () => {
     let nested: unknown = "{{ sub 2 1 }}";
     for (let i = 0; i < 100_000; i++) nested = [nested];
