@@ -217,11 +217,19 @@ function keyTail(key: string): Tail {
   return Tail.Other;
 }
 
+/** A map or list being walked: its keys (none for a list), the next position, and its tail. */
+interface Frame {
+  node: object;
+  keys: string[] | undefined;
+  next: number;
+  tail: Tail;
+}
+
 /**
  * Every string value under `root` that has a template (map keys are not rendered), with its path and
  * whether it sits in a free-form field (values[].raw, outputs[].value), which keeps whatever type the
- * string decodes to. A path is rendered only for such a string: the walk keeps the steps to the
- * current node, and the free-form rule reads the end of a path (which key, which list) from the steps.
+ * string decodes to. A path is rendered only for such a string, from the maps and lists open above it;
+ * the free-form rule reads the end of a path (which key, which list) from its last steps.
  * Iterative: a deeply nested raw value cannot exhaust the stack.
  */
 function forEachTemplate(
@@ -229,62 +237,68 @@ function forEachTemplate(
   rootPath: FieldPath,
   visit: (text: string, path: FieldPath, freeForm: boolean) => void,
 ): void {
-  // The nodes still to visit, as parallel stacks: value, the step to it, its depth, its tail.
-  const values: unknown[] = [root];
-  const steps: (string | number)[] = [0];
-  const depths: number[] = [0];
+  if (typeof root === "string") {
+    if (hasTemplate(root)) visit(root, rootPath, false);
+    return;
+  }
+  if (root === null || typeof root !== "object") return;
   // The roots, spec.helm and spec.custom, are no list and no element of one.
-  const tails: Tail[] = [Tail.Other];
-  // The steps from the root to the node being visited.
-  const path: (string | number)[] = [];
-  while (values.length > 0) {
-    const value = values.pop();
-    const step = steps.pop() as string | number;
-    const depth = depths.pop() as number;
-    const tail = tails.pop() as Tail;
-    if (depth > 0) {
-      path.length = depth - 1;
-      path.push(step);
+  const frames: Frame[] = [frame(root, Tail.Other)];
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1] as Frame;
+    const { node, keys, tail } = top;
+    const position = top.next++;
+    let child: unknown;
+    let free: boolean;
+    let key: string | undefined;
+    if (keys === undefined) {
+      if (position >= (node as unknown[]).length) {
+        frames.pop();
+        continue;
+      }
+      child = (node as unknown[])[position];
+      free = tail === Tail.FreeForm;
+    } else {
+      if (position >= keys.length) {
+        frames.pop();
+        continue;
+      }
+      key = keys[position] as string;
+      child = (node as Record<string, unknown>)[key];
+      free =
+        tail === Tail.FreeForm ||
+        (key === "raw" && tail === Tail.ValuesItem) ||
+        (key === "value" && tail === Tail.OutputsItem);
     }
-    if (typeof value === "string") {
-      if (hasTemplate(value)) visit(value, render(rootPath, path), tail === Tail.FreeForm);
-    } else if (Array.isArray(value)) {
-      const child =
-        tail === Tail.FreeForm
-          ? Tail.FreeForm
+    if (typeof child === "string") {
+      if (hasTemplate(child)) visit(child, render(rootPath, frames), free);
+    } else if (child !== null && typeof child === "object") {
+      const childTail = free
+        ? Tail.FreeForm
+        : key !== undefined
+          ? keyTail(key)
           : tail === Tail.ValuesList
             ? Tail.ValuesItem
             : tail === Tail.OutputsList
               ? Tail.OutputsItem
               : Tail.Other;
-      for (let i = value.length - 1; i >= 0; i--) {
-        values.push(value[i]);
-        steps.push(i);
-        depths.push(depth + 1);
-        tails.push(child);
-      }
-    } else if (value !== null && typeof value === "object") {
-      const keys = Object.keys(value);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i] as string;
-        values.push((value as Record<string, unknown>)[key]);
-        steps.push(key);
-        depths.push(depth + 1);
-        tails.push(
-          tail === Tail.FreeForm ||
-            (key === "raw" && tail === Tail.ValuesItem) ||
-            (key === "value" && tail === Tail.OutputsItem)
-            ? Tail.FreeForm
-            : keyTail(key),
-        );
-      }
+      frames.push(frame(child, childTail));
     }
   }
 }
 
-/** `rootPath` and the steps after it, as the walk would have built it node by node. */
-function render(rootPath: FieldPath, steps: readonly (string | number)[]): FieldPath {
+const frame = (node: object, tail: Tail): Frame => ({
+  node,
+  keys: Array.isArray(node) ? undefined : Object.keys(node),
+  next: 0,
+  tail,
+});
+
+/** The path to the value each open map or list is at, built as the walk would have node by node. */
+function render(rootPath: FieldPath, frames: readonly Frame[]): FieldPath {
   let path = rootPath;
-  for (const step of steps) path = typeof step === "number" ? path.index(step) : path.child(step);
+  for (const { keys, next } of frames) {
+    path = keys === undefined ? path.index(next - 1) : path.child(keys[next - 1] as string);
+  }
   return path;
 }
