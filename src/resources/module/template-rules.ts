@@ -217,14 +217,6 @@ function keyTail(key: string): Tail {
   return Tail.Other;
 }
 
-/** A map or list being walked: its keys (none for a list), the next position, and its tail. */
-interface Frame {
-  node: object;
-  keys: string[] | undefined;
-  next: number;
-  tail: Tail;
-}
-
 /**
  * Every string value under `root` that has a template (map keys are not rendered), with its path and
  * whether it sits in a free-form field (values[].raw, outputs[].value), which keeps whatever type the
@@ -242,38 +234,47 @@ function forEachTemplate(
     return;
   }
   if (root === null || typeof root !== "object") return;
+  // The maps and lists open, outermost first (parallel stacks, `depth` of them in use): the node,
+  // its keys (none for a list), the position of the child being visited, and the node's tail.
+  const nodes: object[] = [root];
+  const keyLists: (string[] | undefined)[] = [Array.isArray(root) ? undefined : Object.keys(root)];
+  const positions: number[] = [-1];
   // The roots, spec.helm and spec.custom, are no list and no element of one.
-  const frames: Frame[] = [frame(root, Tail.Other)];
-  while (frames.length > 0) {
-    const top = frames[frames.length - 1] as Frame;
-    const { node, keys, tail } = top;
-    const position = top.next++;
+  const tails: Tail[] = [Tail.Other];
+  let depth = 1;
+  while (depth > 0) {
+    const top = depth - 1;
+    const node = nodes[top] as object;
+    const keys = keyLists[top];
+    const tail = tails[top] as Tail;
+    const position = (positions[top] as number) + 1;
+    positions[top] = position;
     let child: unknown;
-    let free: boolean;
+    let free = tail === Tail.FreeForm;
     let key: string | undefined;
     if (keys === undefined) {
       if (position >= (node as unknown[]).length) {
-        frames.pop();
+        depth--;
         continue;
       }
       child = (node as unknown[])[position];
-      free = tail === Tail.FreeForm;
     } else {
       if (position >= keys.length) {
-        frames.pop();
+        depth--;
         continue;
       }
       key = keys[position] as string;
       child = (node as Record<string, unknown>)[key];
-      free =
-        tail === Tail.FreeForm ||
-        (key === "raw" && tail === Tail.ValuesItem) ||
-        (key === "value" && tail === Tail.OutputsItem);
+      free ||= (key === "raw" && tail === Tail.ValuesItem) || (key === "value" && tail === Tail.OutputsItem);
     }
     if (typeof child === "string") {
-      if (hasTemplate(child)) visit(child, render(rootPath, frames), free);
+      if (hasTemplate(child)) visit(child, render(rootPath, keyLists, positions, depth), free);
     } else if (child !== null && typeof child === "object") {
-      const childTail = free
+      const list = Array.isArray(child);
+      nodes[depth] = child;
+      keyLists[depth] = list ? undefined : Object.keys(child);
+      positions[depth] = -1;
+      tails[depth] = free
         ? Tail.FreeForm
         : key !== undefined
           ? keyTail(key)
@@ -282,23 +283,23 @@ function forEachTemplate(
             : tail === Tail.OutputsList
               ? Tail.OutputsItem
               : Tail.Other;
-      frames.push(frame(child, childTail));
+      depth++;
     }
   }
 }
 
-const frame = (node: object, tail: Tail): Frame => ({
-  node,
-  keys: Array.isArray(node) ? undefined : Object.keys(node),
-  next: 0,
-  tail,
-});
-
-/** The path to the value each open map or list is at, built as the walk would have node by node. */
-function render(rootPath: FieldPath, frames: readonly Frame[]): FieldPath {
+/** The path to the value the `depth` open maps and lists are at, built as the walk would have node by node. */
+function render(
+  rootPath: FieldPath,
+  keyLists: readonly (string[] | undefined)[],
+  positions: readonly number[],
+  depth: number,
+): FieldPath {
   let path = rootPath;
-  for (const { keys, next } of frames) {
-    path = keys === undefined ? path.index(next - 1) : path.child(keys[next - 1] as string);
+  for (let i = 0; i < depth; i++) {
+    const keys = keyLists[i];
+    const position = positions[i] as number;
+    path = keys === undefined ? path.index(position) : path.child(keys[position] as string);
   }
   return path;
 }
