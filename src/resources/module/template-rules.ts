@@ -60,23 +60,28 @@ export function validateTemplates(module: Module): TemplateVerdict {
 
 /**
  * Parsed templates by text: Modules made from one chart share their templates, and an object is
- * validated again on every update. Bounded in entries and in the length of a text kept.
+ * validated again on every update (the API server sends the stored spec again with every status,
+ * label or finalizer change, and ratcheting validates the old object as well). A parse depends on the
+ * text alone (the function list is fixed), so the text is the whole key. Bounded in entries and in the
+ * length of a text kept: two generations of at most `parseCacheLimit / 2` texts each. A hit in the
+ * current one costs one lookup; a hit in the previous one moves the text to the current one; when the
+ * current one is full it becomes the previous one, and what was not used since is dropped: an LRU
+ * approximation without reordering a map on every hit.
  */
-const parseCache = new Map<string, ParseResult>();
+let parseCache = new Map<string, ParseResult>();
+let previousParses = new Map<string, ParseResult>();
 const parseCacheLimit = 1024;
 const parseCacheMaxText = 4096;
 
 function parsedTemplate(text: string): ParseResult {
   const cached = parseCache.get(text);
-  if (cached) {
-    // Most recently used last, so that the least recently used is evicted first.
-    parseCache.delete(text);
-    parseCache.set(text, cached);
-    return cached;
-  }
-  const parsed = parseTemplate(text, { functions: operatorFunctions });
+  if (cached) return cached;
+  const parsed = previousParses.get(text) ?? parseTemplate(text, { functions: operatorFunctions });
   if (text.length <= parseCacheMaxText) {
-    if (parseCache.size >= parseCacheLimit) parseCache.delete(parseCache.keys().next().value as string);
+    if (parseCache.size >= parseCacheLimit / 2) {
+      previousParses = parseCache;
+      parseCache = new Map();
+    }
     parseCache.set(text, parsed);
   }
   return parsed;
@@ -97,7 +102,17 @@ function configPrinter(module: Module): (alias: string) => PrintedValue {
   const items = new Map<string, NonNullable<Module["config"]>[number]>();
   // Duplicate aliases: the operator keeps the later item's value.
   for (const item of module.config ?? []) items.set(item.alias, item);
+  // What each alias prints, worked out once per Module (a template may read one several times).
+  const printed = new Map<string, PrintedValue>();
   return (alias) => {
+    let value = printed.get(alias);
+    if (value === undefined) {
+      value = print(alias);
+      printed.set(alias, value);
+    }
+    return value;
+  };
+  function print(alias: string): PrintedValue {
     const item = items.get(alias);
     if (!item) return noValue;
     const given = Object.hasOwn(values, alias) ? values[alias] : undefined;
@@ -113,7 +128,7 @@ function configPrinter(module: Module): (alias: string) => PrintedValue {
     const spec = item.string ?? item.option;
     if (spec) return { kind: "text", text: typeof given === "string" ? given : (spec.default ?? "") };
     return { kind: "any" };
-  };
+  }
 }
 
 function checkTemplate(
@@ -124,7 +139,6 @@ function checkTemplate(
   source: "helm" | "custom",
   verdict: TemplateVerdict,
 ): void {
-  if (!hasTemplate(text)) return;
   const parsed = parsedTemplate(text);
   if (!parsed.ok) {
     const rule = /function ".*" not defined/.test(parsed.error.message)
@@ -138,19 +152,24 @@ function checkTemplate(
     return;
   }
   const passed = source === "helm" ? "config, releaseName and namespace" : "only config";
-  const absent = new Set<string>();
+  // Why fields render <no value>, each once, in the order first met.
+  let absent: Set<string> | undefined;
+  const note = (why: string) => {
+    absent ??= new Set();
+    absent.add(why);
+  };
   const resolve = (field: string[]): PrintedValue => {
     const [head, alias] = field;
     if (head === "config") {
       if (alias === undefined || field.length > 2) return { kind: "any" };
       const printed = data.config(alias);
-      if (printed === noValue) absent.add(`.config.${alias} is not declared in the config schema`);
+      if (printed === noValue) note(`.config.${alias} is not declared in the config schema`);
       return printed;
     }
     if ((head === "releaseName" || head === "namespace") && field.length === 1) {
       const printed = data[head];
       if (printed === null || (source === "custom" && printed === undefined)) {
-        absent.add(
+        note(
           `.${head} is not passed here (${head === "namespace" ? "namespace is rendered first" : passed})`,
         );
         return noValue;
@@ -158,17 +177,23 @@ function checkTemplate(
       return printed ?? { kind: "any" };
     }
     if (head !== undefined && field.length === 1) {
-      absent.add(`.${head} is not passed (the operator passes ${passed})`);
+      note(`.${head} is not passed (the operator passes ${passed})`);
       return noValue;
     }
     return { kind: "any" };
   };
   for (const field of parsed.template.analysis.fields) resolve(field.path);
-  for (const why of absent) verdict.warnings.push(fitWarning(`${path}: ${why}: it renders <no value>`));
+  if (absent)
+    for (const why of absent) verdict.warnings.push(fitWarning(`${path}: ${why}: it renders <no value>`));
   if (freeForm) return;
   const kinds = outputJsonKinds(parsed.template.analysis.output, resolve);
-  const wrong = [...kinds].filter((kind) => !stringKinds.has(kind));
-  if (wrong.length === 0) return;
+  let wrong: JsonKind[] | undefined;
+  for (const kind of kinds) {
+    if (stringKinds.has(kind)) continue;
+    wrong ??= [];
+    wrong.push(kind);
+  }
+  if (wrong === undefined) return;
   if (wrong.length === kinds.size) {
     const detail = `renders as a JSON ${describe(wrong)}, which the operator cannot decode into this string field`;
     verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
