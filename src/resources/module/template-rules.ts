@@ -212,14 +212,8 @@ const describe = (kinds: JsonKind[]) => kinds.join(" or ");
  * Where a node's rendered path ends, as far as the free-form rule needs: `….values`, `….outputs`, an
  * element of either (`….values[3]`), anything else, or inside a free-form field already.
  */
-enum Tail {
-  Other,
-  ValuesList,
-  OutputsList,
-  ValuesItem,
-  OutputsItem,
-  FreeForm,
-}
+const Tail = { Other: 0, ValuesList: 1, OutputsList: 2, ValuesItem: 3, OutputsItem: 4, FreeForm: 5 } as const;
+type Tail = (typeof Tail)[keyof typeof Tail];
 
 const valuesItemKey = /\.values\[\d+\]$/;
 const outputsItemKey = /\.outputs\[\d+\]$/;
