@@ -236,12 +236,15 @@ function keyTail(key: string): Tail {
   return Tail.Other;
 }
 
+/** Nesting walked by recursion; deeper values (never seen in a real chart) are walked iteratively. */
+const recursionLimit = 200;
+
 /**
  * Every string value under `root` that has a template (map keys are not rendered), with its path and
  * whether it sits in a free-form field (values[].raw, outputs[].value), which keeps whatever type the
- * string decodes to. A path is rendered only for such a string, from the maps and lists open above it;
- * the free-form rule reads the end of a path (which key, which list) from its last steps.
- * Iterative: a deeply nested raw value cannot exhaust the stack.
+ * string decodes to. A path is rendered only for such a string, from the steps to it; the free-form
+ * rule reads the end of a path (which key, which list) from its last steps. A deeply nested raw
+ * value cannot exhaust the stack: beyond `recursionLimit` levels the walk goes on iteratively.
  */
 function forEachTemplate(
   root: unknown,
@@ -252,73 +255,145 @@ function forEachTemplate(
     if (hasTemplate(root)) visit(root, rootPath, false);
     return;
   }
-  if (root === null || typeof root !== "object") return;
-  // The maps and lists open, outermost first (parallel stacks, `depth` of them in use): the node,
-  // its keys (none for a list), the position of the child being visited, and the node's tail.
-  const nodes: object[] = [root];
-  const keyLists: (string[] | undefined)[] = [Array.isArray(root) ? undefined : Object.keys(root)];
-  const positions: number[] = [-1];
   // The roots, spec.helm and spec.custom, are no list and no element of one.
-  const tails: Tail[] = [Tail.Other];
-  let depth = 1;
-  while (depth > 0) {
-    const top = depth - 1;
-    const node = nodes[top] as object;
-    const keys = keyLists[top];
-    const tail = tails[top] as Tail;
-    const position = (positions[top] as number) + 1;
-    positions[top] = position;
-    let child: unknown;
-    let free = tail === Tail.FreeForm;
-    let key: string | undefined;
-    if (keys === undefined) {
-      if (position >= (node as unknown[]).length) {
-        depth--;
-        continue;
+  if (root !== null && typeof root === "object") new TemplateWalk(rootPath, visit).walk(root, Tail.Other, 0);
+}
+
+class TemplateWalk {
+  /** The keys and positions from the root to the value being visited (the first `depth` of them). */
+  private readonly steps: (string | number)[] = [];
+  /**
+   * Whether for...in lists exactly Object.keys for an object whose prototype is Object.prototype:
+   * it does unless something made a property of Object.prototype enumerable. for...in reads each
+   * value through V8's enum cache, where Object.keys would read it by a looked-up key.
+   */
+  private readonly forInIsOwnKeys = !hasEnumerableKey(Object.prototype);
+
+  constructor(
+    private readonly rootPath: FieldPath,
+    private readonly visit: (text: string, path: FieldPath, freeForm: boolean) => void,
+  ) {}
+
+  walk(node: object, tail: Tail, depth: number): void {
+    if (depth >= recursionLimit) {
+      this.walkIteratively(node, tail, depth);
+      return;
+    }
+    if (Array.isArray(node)) {
+      const childTail = elementTail(tail);
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i];
+        if (typeof child === "string") {
+          if (!hasTemplate(child)) continue;
+          this.steps[depth] = i;
+          this.visit(child, this.path(depth + 1), childTail === Tail.FreeForm);
+        } else if (child !== null && typeof child === "object") {
+          this.steps[depth] = i;
+          this.walk(child, childTail, depth + 1);
+        }
       }
-      child = (node as unknown[])[position];
+      return;
+    }
+    const proto = Object.getPrototypeOf(node);
+    if (proto === null || (proto === Object.prototype && this.forInIsOwnKeys)) {
+      for (const key in node) this.entry(key, (node as Record<string, unknown>)[key], tail, depth);
     } else {
-      if (position >= keys.length) {
-        depth--;
-        continue;
-      }
-      key = keys[position] as string;
-      child = (node as Record<string, unknown>)[key];
-      free ||= (key === "raw" && tail === Tail.ValuesItem) || (key === "value" && tail === Tail.OutputsItem);
+      for (const key of Object.keys(node))
+        this.entry(key, (node as Record<string, unknown>)[key], tail, depth);
     }
+  }
+
+  private entry(key: string, child: unknown, tail: Tail, depth: number): void {
     if (typeof child === "string") {
-      if (hasTemplate(child)) visit(child, render(rootPath, keyLists, positions, depth), free);
+      if (!hasTemplate(child)) return;
+      this.steps[depth] = key;
+      this.visit(child, this.path(depth + 1), memberTail(key, tail) === Tail.FreeForm);
     } else if (child !== null && typeof child === "object") {
-      const list = Array.isArray(child);
-      nodes[depth] = child;
-      keyLists[depth] = list ? undefined : Object.keys(child);
-      positions[depth] = -1;
-      tails[depth] = free
-        ? Tail.FreeForm
-        : key !== undefined
-          ? keyTail(key)
-          : tail === Tail.ValuesList
-            ? Tail.ValuesItem
-            : tail === Tail.OutputsList
-              ? Tail.OutputsItem
-              : Tail.Other;
-      depth++;
+      this.steps[depth] = key;
+      this.walk(child, memberTail(key, tail), depth + 1);
     }
+  }
+
+  /**
+   * The same walk without recursion, below `base` steps: the maps and lists open, innermost last, in
+   * parallel stacks (`open` of them in use): the node, its keys (none for a list), the position of
+   * the child being visited, and the node's tail.
+   */
+  private walkIteratively(root: object, rootTail: Tail, base: number): void {
+    const nodes: object[] = [root];
+    const keyLists: (string[] | undefined)[] = [Array.isArray(root) ? undefined : Object.keys(root)];
+    const positions: number[] = [-1];
+    const tails: Tail[] = [rootTail];
+    let open = 1;
+    while (open > 0) {
+      const top = open - 1;
+      const node = nodes[top] as object;
+      const keys = keyLists[top];
+      const tail = tails[top] as Tail;
+      const position = (positions[top] as number) + 1;
+      positions[top] = position;
+      let child: unknown;
+      let childTail: Tail;
+      if (keys === undefined) {
+        if (position >= (node as unknown[]).length) {
+          open--;
+          continue;
+        }
+        child = (node as unknown[])[position];
+        this.steps[base + top] = position;
+        childTail = elementTail(tail);
+      } else {
+        if (position >= keys.length) {
+          open--;
+          continue;
+        }
+        const key = keys[position] as string;
+        child = (node as Record<string, unknown>)[key];
+        this.steps[base + top] = key;
+        childTail = memberTail(key, tail);
+      }
+      if (typeof child === "string") {
+        if (hasTemplate(child)) this.visit(child, this.path(base + open), childTail === Tail.FreeForm);
+      } else if (child !== null && typeof child === "object") {
+        nodes[open] = child;
+        keyLists[open] = Array.isArray(child) ? undefined : Object.keys(child);
+        positions[open] = -1;
+        tails[open] = childTail;
+        open++;
+      }
+    }
+  }
+
+  /** The path of the first `length` steps, built as FieldPath builds it step by step. */
+  private path(length: number): FieldPath {
+    let path = this.rootPath;
+    for (let i = 0; i < length; i++) {
+      const step = this.steps[i] as string | number;
+      path = typeof step === "number" ? path.index(step) : path.child(step);
+    }
+    return path;
   }
 }
 
-/** The path to the value the `depth` open maps and lists are at, built as the walk would have node by node. */
-function render(
-  rootPath: FieldPath,
-  keyLists: readonly (string[] | undefined)[],
-  positions: readonly number[],
-  depth: number,
-): FieldPath {
-  let path = rootPath;
-  for (let i = 0; i < depth; i++) {
-    const keys = keyLists[i];
-    const position = positions[i] as number;
-    path = keys === undefined ? path.index(position) : path.child(keys[position] as string);
-  }
-  return path;
+/** The tail of an element of a list with tail `tail`. */
+const elementTail = (tail: Tail): Tail =>
+  tail === Tail.FreeForm
+    ? Tail.FreeForm
+    : tail === Tail.ValuesList
+      ? Tail.ValuesItem
+      : tail === Tail.OutputsList
+        ? Tail.OutputsItem
+        : Tail.Other;
+
+/** The tail of the member `key` of a map with tail `tail`: values[N].raw and outputs[N].value are free-form. */
+const memberTail = (key: string, tail: Tail): Tail =>
+  tail === Tail.FreeForm ||
+  (key === "raw" && tail === Tail.ValuesItem) ||
+  (key === "value" && tail === Tail.OutputsItem)
+    ? Tail.FreeForm
+    : keyTail(key);
+
+function hasEnumerableKey(object: object): boolean {
+  for (const _ in object) return true;
+  return false;
 }

@@ -137,6 +137,57 @@ describe("templates, as the operator renders them", () => {
     );
   });
 
+  it("gives the same paths and free-form fields however deep, recursion or not", () => {
+    const number = "{{ .config.replicas }}";
+    for (const depth of [1, 150, 199, 200, 201, 450]) {
+      let nested: unknown = { n: number, values: [{ raw: number }, [{ raw: number }]] };
+      let path = "";
+      for (let i = depth; i > 0; i--) {
+        nested = i % 2 ? { [`k${i}`]: nested } : [1, nested];
+        path = i % 2 ? `.k${i}${path}` : `[1]${path}`;
+      }
+      const module = helmWith((m) => {
+        (m.spec.helm as unknown as Record<string, unknown>).extra = nested;
+        m.spec.helm.values = [{ raw: { deep: nested } }];
+      });
+      assert.deepEqual(
+        validateTemplates(module).errors.map((error) => error.field),
+        [`spec.helm.extra${path}.n`, `spec.helm.extra${path}.values[1][0].raw`],
+        `depth ${depth}`,
+      );
+    }
+  });
+
+  it("reads own keys only, whatever a prototype holds", () => {
+    const number = "{{ .config.replicas }}";
+    class Inherited {
+      constructor(readonly own: string) {}
+    }
+    Object.defineProperty(Inherited.prototype, "inherited", { value: number, enumerable: true });
+    const module = helmWith((m) => {
+      const helm = m.spec.helm as unknown as Record<string, unknown>;
+      helm.a = new Inherited(number);
+      helm.b = Object.assign(Object.create(null), { c: number });
+    });
+    Object.defineProperty(Object.prototype, "polluted", {
+      value: number,
+      enumerable: true,
+      configurable: true,
+    });
+    try {
+      assert.deepEqual(
+        validateTemplates(module).errors.map((error) => error.field),
+        ["spec.helm.a.own", "spec.helm.b.c"],
+      );
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    assert.deepEqual(
+      validateTemplates(module).errors.map((error) => error.field),
+      ["spec.helm.a.own", "spec.helm.b.c"],
+    );
+  });
+
   it("walks a deeply nested raw value without exhausting the stack", () => {
     let nested: unknown = "{{ sub 2 1 }}";
     for (let i = 0; i < 100_000; i++) nested = [nested];
