@@ -99,9 +99,8 @@ const literal = (text: string | undefined): PrintedValue | undefined =>
 
 function configPrinter(module: Module): (alias: string) => PrintedValue {
   const values = module.spec.config ?? {};
-  const items = new Map<string, NonNullable<Module["config"]>[number]>();
-  // Duplicate aliases: the operator keeps the later item's value.
-  for (const item of module.config ?? []) items.set(item.alias, item);
+  // Built when a template first reads config. Duplicate aliases: the operator keeps the later item's value.
+  let items: Map<string, NonNullable<Module["config"]>[number]> | undefined;
   // What each alias prints, worked out once per Module (a template may read one several times).
   const printed = new Map<string, PrintedValue>();
   return (alias) => {
@@ -113,6 +112,10 @@ function configPrinter(module: Module): (alias: string) => PrintedValue {
     return value;
   };
   function print(alias: string): PrintedValue {
+    if (items === undefined) {
+      items = new Map();
+      for (const item of module.config ?? []) items.set(item.alias, item);
+    }
     const item = items.get(alias);
     if (!item) return noValue;
     const given = Object.hasOwn(values, alias) ? values[alias] : undefined;
