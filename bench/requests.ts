@@ -192,6 +192,20 @@ export const updateBody = (() => {
   return JSON.stringify(review(moduleTarget, hibernated, stored));
 })();
 
+/**
+ * A DELETE of the same Module: the API server sends the stored object as oldObject and no object, and no
+ * rule runs. What module-admission costs beyond the floor here is its HTTP and protocol layer alone.
+ */
+export const deleteBody = (() => {
+  const deletion = review(moduleTarget, helmModule(true));
+  if (deletion.request) {
+    deletion.request.operation = "DELETE";
+    deletion.request.oldObject = deletion.request.object;
+    deletion.request.object = null;
+  }
+  return JSON.stringify(deletion);
+})();
+
 /** Real data from ../shared, read in place; the benchmark runs from the project root. */
 const shared = new URL("../../shared/", import.meta.url);
 

@@ -11,6 +11,7 @@ import { cpuSeconds, median, percentile } from "./process-stats.js";
 import {
   configMapBody,
   deckhouseDir,
+  deleteBody,
   moduleTemplateBody,
   mutateBody,
   updateBody,
@@ -132,6 +133,14 @@ const scenarios: Scenario[] = [
     server: server("express"),
     path: validatePath,
     body: validateBody,
+    expect: allowed,
+  },
+  {
+    id: "protocol",
+    label: "module-admission: a Module DELETE (no rule runs: HTTP and protocol layer)",
+    server: server("module-admission"),
+    path: validatePath,
+    body: deleteBody,
     expect: allowed,
   },
   {

@@ -103,3 +103,26 @@ export function runDeckhouseValidations(
   }
   return violations;
 }
+
+/**
+ * Whether `x-deckhouse-validations` appears anywhere runDeckhouseValidations may look: the schema and,
+ * recursively, its `properties`. When not, it returns no violation and throws nothing for any value, so a
+ * caller may skip it. Computed once per schema object (schemas are never changed after loading).
+ */
+export function hasDeckhouseValidations(schema: Schema): boolean {
+  let known = withValidations.get(schema);
+  if (known === undefined) {
+    known = reachesValidations(schema, new Set());
+    withValidations.set(schema, known);
+  }
+  return known;
+}
+
+const withValidations = new WeakMap<Schema, boolean>();
+
+function reachesValidations(schema: Schema, seen: Set<Schema>): boolean {
+  if (seen.has(schema)) return false;
+  seen.add(schema);
+  if (hasKey(schema, "x-deckhouse-validations")) return true;
+  return schemaMap(schema, "properties").some(([, property]) => reachesValidations(property, seen));
+}

@@ -19,14 +19,33 @@ export const copyMap = (value: Record<string, unknown>): Record<string, unknown>
 /** Whether the map has the key itself (never through a prototype). */
 export const hasKey = (map: Record<string, unknown>, key: string): boolean => Object.hasOwn(map, key);
 
-/** The schemas under a map-of-schemas keyword (`properties`, `patternProperties`). */
-export function schemaMap(schema: Schema, keyword: string): [string, Schema][] {
-  const map = asSchema(schema[keyword]);
-  if (!map) return [];
-  return Object.entries(map).flatMap(([key, value]) =>
-    isMap(value) ? [[key, value] as [string, Schema]] : [],
-  );
+/**
+ * The schemas under a map-of-schemas keyword (`properties`, `patternProperties`). Derived once per schema
+ * object and keyword, not on every value checked against it: schemas are plain data that is never changed
+ * once loaded (a schema file's new content is a new object), so the entries of one object stay the same.
+ */
+export function schemaMap(schema: Schema, keyword: string): readonly (readonly [string, Schema])[] {
+  let byKeyword = schemaMaps.get(schema);
+  if (byKeyword === undefined) {
+    byKeyword = new Map();
+    schemaMaps.set(schema, byKeyword);
+  }
+  let entries = byKeyword.get(keyword);
+  if (entries === undefined) {
+    const map = asSchema(schema[keyword]);
+    entries = Object.freeze(
+      map
+        ? Object.entries(map).flatMap(([key, value]) =>
+            isMap(value) ? [Object.freeze([key, value] as const)] : [],
+          )
+        : [],
+    );
+    byKeyword.set(keyword, entries);
+  }
+  return entries;
 }
+
+const schemaMaps = new WeakMap<Schema, Map<string, readonly (readonly [string, Schema])[]>>();
 
 /**
  * The schema as addon-operator's AdditionalPropertiesTransformer leaves it: `additionalProperties: false`

@@ -208,6 +208,27 @@ function checkArray(value: unknown[], schema: Schema, at: At): Violation[] {
   return violations;
 }
 
+/**
+ * A schema's `properties` as a map and its `patternProperties`, derived once per schema object rather than
+ * on every object checked: schemas are never changed after loading (see closedSchema in check-values.ts).
+ */
+interface ObjectKeywords {
+  properties: Map<string, Schema>;
+  patterns: readonly (readonly [string, Schema])[];
+}
+const objectKeywordsOf = new WeakMap<Schema, ObjectKeywords>();
+function objectKeywords(schema: Schema): ObjectKeywords {
+  let keywords = objectKeywordsOf.get(schema);
+  if (keywords === undefined) {
+    keywords = {
+      properties: new Map(schemaMap(schema, "properties")),
+      patterns: schemaMap(schema, "patternProperties"),
+    };
+    objectKeywordsOf.set(schema, keywords);
+  }
+  return keywords;
+}
+
 function checkObject(value: Record<string, unknown>, schema: Schema, at: At): Violation[] {
   const violations: Violation[] = [];
   const count = Object.keys(value).length;
@@ -219,7 +240,7 @@ function checkObject(value: Record<string, unknown>, schema: Schema, at: At): Vi
   if (minProperties !== undefined && count < minProperties) {
     violations.push(invalid(at, value, `should have at least ${minProperties} properties`));
   }
-  const properties = new Map(schemaMap(schema, "properties"));
+  const { properties, patterns } = objectKeywords(schema);
   for (const required of Array.isArray(schema.required) ? schema.required : []) {
     const key = String(required);
     // go-openapi: a required property with a default is never missing (the default would fill it).
@@ -233,7 +254,6 @@ function checkObject(value: Record<string, unknown>, schema: Schema, at: At): Vi
       });
     }
   }
-  const patterns = schemaMap(schema, "patternProperties");
   for (const [key, item] of Object.entries(value)) {
     const property = properties.get(key);
     if (property) violations.push(...check(item, property, below(at, key)));

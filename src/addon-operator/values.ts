@@ -26,7 +26,21 @@ export function applyDefaults(value: unknown, schema: Schema): unknown {
 
 /** What addon-operator checks for a section: the schema's defaults on an empty object, overridden by the user's values. */
 export function effectiveValues(userValues: unknown, schema: Schema): unknown {
-  return mergeValues(applyDefaults({}, schema), userValues);
+  return mergeValues(clone(defaultsOf(schema)), userValues);
+}
+
+/**
+ * The schema's defaults on an empty object, computed once per schema object (schemas are never changed
+ * once loaded); callers get a clone, as applyDefaults returns a new value every time.
+ */
+const emptyDefaults = new WeakMap<Schema, unknown>();
+function defaultsOf(schema: Schema): unknown {
+  let defaults = emptyDefaults.get(schema);
+  if (defaults === undefined) {
+    defaults = applyDefaults({}, schema);
+    emptyDefaults.set(schema, defaults);
+  }
+  return defaults;
 }
 
 /** A deep copy whose maps have no prototype. */

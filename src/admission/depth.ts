@@ -22,6 +22,43 @@ interface Node {
  */
 export function tooDeepAt(object: unknown, max: number = maxDepth): string | undefined {
   if (object === null || typeof object !== "object") return undefined;
+  // Every review walks its object once: the walk that keeps no path is the one paid for each time.
+  if (!nestsDeeperThan(object, max)) return undefined;
+  return firstTooDeep(object, max);
+}
+
+/**
+ * Whether any value lies `max` levels deep or deeper: the same search with two stacks of plain values
+ * and no path, which allocates nothing per node.
+ */
+function nestsDeeperThan(root: object, max: number): boolean {
+  const values: object[] = [root];
+  const depths: number[] = [0];
+  for (let value = values.pop(); value !== undefined; value = values.pop()) {
+    const depth = depths.pop() as number;
+    if (depth >= max) return true;
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        if (item !== null && typeof item === "object") {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in value) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item !== null && typeof item === "object") {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/** The first value found `max` levels deep, with the steps that lead to it. */
+function firstTooDeep(object: object, max: number): string | undefined {
   const stack: Node[] = [{ value: object, depth: 0 }];
   while (stack.length > 0) {
     const node = stack.pop() as Node;

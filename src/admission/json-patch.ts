@@ -4,7 +4,8 @@ export type PatchOperation =
   | { op: "replace"; path: string; value: unknown }
   | { op: "remove"; path: string };
 
-const escapeToken = (token: string) => token.replaceAll("~", "~0").replaceAll("/", "~1");
+const escapeToken = (token: string) =>
+  token.includes("~") || token.includes("/") ? token.replaceAll("~", "~0").replaceAll("/", "~1") : token;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
@@ -23,8 +24,11 @@ export function diffToPatch(before: unknown, after: unknown, path = ""): PatchOp
       if (!Object.hasOwn(after, key)) ops.push({ op: "remove", path: `${path}/${escapeToken(key)}` });
     }
     for (const [key, value] of Object.entries(after)) {
+      const had = Object.hasOwn(before, key);
+      // The path is rendered only where something changed.
+      if (had && before[key] === value) continue;
       const childPath = `${path}/${escapeToken(key)}`;
-      if (!Object.hasOwn(before, key)) ops.push({ op: "add", path: childPath, value });
+      if (!had) ops.push({ op: "add", path: childPath, value });
       else ops.push(...diffToPatch(before[key], value, childPath));
     }
     return ops;

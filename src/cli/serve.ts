@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { webhooksOf } from "../admission/resource-kind.js";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { addonOperatorKinds } from "../resources/addon-operator-configmap/index.js";
+import { type ReviewLogging, reviewLoggings } from "../server/app.js";
 import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
 import { runPrimary } from "../server/cluster.js";
 import { startHttpsServer } from "../server/https-server.js";
@@ -45,7 +46,9 @@ export const serveUsage = `serve   Serve the admission webhooks over HTTPS
           --global-hooks-dir DIR  addon-operator global hooks (openapi/ holds the global schema)
           --addon-configmap NS/NAME  the ConfigMap addon-operator reads (default addon-operator/addon-operator)
           --rule-action ID=deny|warn|off
-                              a rule's errors deny (default), only warn, or are off; repeatable`;
+                              a rule's errors deny (default), only warn, or are off; repeatable
+          --log-reviews denied|all|none
+                              a JSON line per review that denied (default), per review, or none`;
 
 export interface ServeFlags {
   port: number;
@@ -66,6 +69,7 @@ export interface ServeFlags {
   globalHooksDir?: string;
   addonConfigMap: string;
   ruleActions: RuleActions;
+  logReviews: ReviewLogging;
 }
 
 export function parseServeFlags(args: string[]): ServeFlags {
@@ -90,6 +94,7 @@ export function parseServeFlags(args: string[]): ServeFlags {
       "global-hooks-dir": { type: "string" },
       "addon-configmap": { type: "string", default: "addon-operator/addon-operator" },
       "rule-action": { type: "string", multiple: true },
+      "log-reviews": { type: "string", default: "denied" },
     },
   });
   return {
@@ -110,7 +115,16 @@ export function parseServeFlags(args: string[]): ServeFlags {
     globalHooksDir: values["global-hooks-dir"],
     addonConfigMap: values["addon-configmap"],
     ruleActions: parseRuleActions(values["rule-action"] ?? []),
+    logReviews: reviewLogging(values["log-reviews"]),
   };
+}
+
+function reviewLogging(text: string | boolean | string[] | undefined): ReviewLogging {
+  const choice = reviewLoggings.find((option) => option === text);
+  if (choice === undefined) {
+    throw new Error(`--log-reviews: ${JSON.stringify(text)} is not one of ${reviewLoggings.join(", ")}`);
+  }
+  return choice;
 }
 
 /** `--metrics-bind-address` when given (`0`: off), else every interface on `--metrics-port`. */
@@ -192,8 +206,9 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     }),
   ];
   checkRuleIds(flags.ruleActions, kinds);
-  const metrics = new WebhookMetrics();
-  if (cluster.isWorker) reportToClusterPrimary(metrics);
+  // Nothing is recorded when nothing serves it (--metrics-bind-address 0).
+  const metrics = flags.metrics ? new WebhookMetrics() : undefined;
+  if (metrics && cluster.isWorker) reportToClusterPrimary(metrics);
   const running = await startHttpsServer({
     port: flags.port,
     certDir: flags.certDir,
@@ -202,12 +217,13 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     isReady: clusterFeatures.isReady,
     metrics,
     ruleActions: flags.ruleActions,
+    logReviews: flags.logReviews,
     drainMs: flags.drainMs,
     graceMs: flags.graceMs,
   });
   clusterFeatures.attach(running.server);
   let metricsServer: { port: number; close(): Promise<void> } | undefined;
-  if (cluster.isPrimary && flags.metrics) {
+  if (cluster.isPrimary && flags.metrics && metrics) {
     metricsServer = await startMetricsServer(
       flags.metrics.port,
       registryCollector(metrics.registry),

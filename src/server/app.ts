@@ -25,7 +25,17 @@ export interface AppOptions {
   metrics?: WebhookMetrics;
   /** `--rule-action`: rules whose errors warn or are off instead of denying. */
   ruleActions?: RuleActions;
+  /** Which reviews get a log line (default: denied). */
+  logReviews?: ReviewLogging;
 }
+
+/**
+ * Which reviews are logged: those that denied (serve's default, as Gatekeeper logs denials: the API
+ * server's audit log already records every admitted request, and a line per review cost more CPU than
+ * a review's rules), all of them, or none.
+ */
+export const reviewLoggings = ["denied", "all", "none"] as const;
+export type ReviewLogging = (typeof reviewLoggings)[number];
 
 type Review = (
   kind: ResourceKind,
@@ -147,6 +157,8 @@ async function serveReview(
   const { text, response } = encodeReview(await reviewSafely(route, request, options));
   if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response));
   sendEncoded(res, options, 200, text);
+  const logging = options.logReviews ?? "denied";
+  if (logging === "none" || (logging === "denied" && response.allowed)) return 200;
   options.log({
     msg: "admission review",
     path,

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import type { RuleActions } from "../admission/rule-actions.js";
-import { continueWithin, createApp, maxBodyBytes } from "./app.js";
+import { continueWithin, createApp, maxBodyBytes, type ReviewLogging } from "./app.js";
 import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";
 import type { Logger } from "./log.js";
@@ -35,6 +35,7 @@ export interface ServeOptions {
   isReady?: () => boolean;
   metrics?: WebhookMetrics;
   ruleActions?: RuleActions;
+  logReviews?: ReviewLogging;
   /** After SIGTERM: how long to keep answering (with `Connection: close`) before refusing new connections. */
   drainMs?: number;
   /** After SIGTERM: how long until connections still open are cut and shutdown completes. */
@@ -70,6 +71,7 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
     isDraining: () => draining,
     metrics: options.metrics,
     ruleActions: options.ruleActions,
+    logReviews: options.logReviews,
   });
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
   const server = createServer(

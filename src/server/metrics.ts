@@ -46,15 +46,35 @@ export class WebhookMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  /**
+   * Each path's labelled series, looked up once: prom-client hashes the label values on every
+   * `labels()` call, three times per request before.
+   */
+  private readonly byPath = new Map<string, PathSeries>();
+
   /** Call when a webhook request arrives; the returned function records its end. */
   started(webhook: string): (code: number) => void {
-    const inFlight = this.inFlight.labels(webhook);
-    const stopTimer = this.latency.labels(webhook).startTimer();
+    let series = this.byPath.get(webhook);
+    if (!series) {
+      series = {
+        latency: this.latency.labels(webhook),
+        inFlight: this.inFlight.labels(webhook),
+        requests: new Map(),
+      };
+      this.byPath.set(webhook, series);
+    }
+    const { latency, inFlight, requests } = series;
+    const started = process.hrtime.bigint();
     inFlight.inc();
     return (code) => {
-      stopTimer();
+      latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
       inFlight.dec();
-      this.requests.labels(webhook, String(code)).inc();
+      let counter = requests.get(code);
+      if (!counter) {
+        counter = this.requests.labels(webhook, String(code));
+        requests.set(code, counter);
+      }
+      counter.inc();
     };
   }
 
@@ -67,6 +87,14 @@ export class WebhookMetrics {
   denied(kind: string, causes: readonly string[]): void {
     for (const cause of new Set(causes)) this.denials.labels(kind, cause).inc();
   }
+}
+
+/** The series of one webhook path (served paths only: the map is bounded by the routes). */
+interface PathSeries {
+  latency: { observe(seconds: number): void };
+  inFlight: { inc(): void; dec(): void };
+  /** By HTTP status code: a handful (200, 400, 405, 413, 500). */
+  requests: Map<number, { inc(): void }>;
 }
 
 export interface MetricsServer {

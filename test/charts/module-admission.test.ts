@@ -535,6 +535,15 @@ describe("rule actions", () => {
     );
   });
 
+  test("logReviews becomes --log-reviews: denials by default; another value fails the install", async () => {
+    assert.deepEqual(
+      args(await render()).filter((arg) => arg.startsWith("--log-reviews")),
+      ["--log-reviews=denied"],
+    );
+    assert.ok(args(await render({ logReviews: "all" })).includes("--log-reviews=all"));
+    await assert.rejects(render({ logReviews: "verbose" }), /logReviews/);
+  });
+
   test("an action other than deny, warn or off, or a malformed id, fails the install", async () => {
     await assert.rejects(render({ ruleActions: { "module.source": "block" } }), /ruleActions/);
     await assert.rejects(

@@ -54,7 +54,13 @@ describe("module-admission serve", () => {
       globalHooksDir: undefined,
       addonConfigMap: "addon-operator/addon-operator",
       ruleActions: new Map(),
+      logReviews: "denied",
     });
+    assert.equal(parseServeFlags(["--log-reviews", "all"]).logReviews, "all");
+    assert.throws(
+      () => parseServeFlags(["--log-reviews", "every"]),
+      /--log-reviews: "every" is not one of denied, all, none/,
+    );
     const flags = parseServeFlags([
       "--rule-action",
       "module.source=warn",

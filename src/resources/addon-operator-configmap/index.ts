@@ -34,7 +34,8 @@ const admitted: Verdict = { errors: [], warnings: [] };
 
 /**
  * ConfigMap/addon-operator, admitted only when addon-operator would apply it. The schemas come from
- * the modules dir (and global hooks dir) and are reloaded when their files change.
+ * the modules dir (and global hooks dir) and are reloaded when their files change (checked at most once
+ * per `recheckMs`, a second by default).
  */
 export function addonOperatorConfigMapKind(options: AddonOperatorOptions): ResourceKind<ConfigMap> {
   const store = schemaStore(options);

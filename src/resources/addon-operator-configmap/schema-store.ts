@@ -26,7 +26,17 @@ export interface LoadedSchemas {
 export interface SchemaDirs {
   modulesDir: string;
   globalHooksDir?: string;
+  /**
+   * How long a check of the files is trusted, in ms (default 1000): within it, reviews use the loaded
+   * schemas without stat'ing anything. 0 checks on every review.
+   */
+  recheckMs?: number;
+  /** The clock for `recheckMs` (default: performance.now, monotonic); tests step it by hand. */
+  now?: () => number;
 }
+
+/** The default of `recheckMs`. */
+export const defaultRecheckMs = 1000;
 
 function sectionSchema(dir: string): SectionSchema {
   const file = readSchema(dir, "config-values.yaml");
@@ -89,17 +99,23 @@ function fingerprint(dirs: SchemaDirs): string {
 }
 
 /**
- * The schemas, reloaded when the files change. Each review compares a fingerprint of the files (a stat
- * per module, cheap for the one ConfigMap that is rarely edited) instead of a file watcher: that also
- * sees a mounted ConfigMap's atomic symlink swap, and needs no timing.
+ * The schemas, reloaded when the files change. A fingerprint of the files (a stat per module) is compared
+ * instead of a file watcher: that also sees a mounted ConfigMap's atomic symlink swap, and needs no event
+ * timing. It is compared at most once per `recheckMs`, not on every review: stat'ing every module
+ * directory (~90 in deckhouse) cost more than everything else a review does. A change is therefore seen
+ * up to `recheckMs` later, within the delay the kubelet itself takes to update a mounted volume.
  */
 export function schemaStore(dirs: SchemaDirs): { current(): LoadedSchemas } {
+  const recheckMs = dirs.recheckMs ?? defaultRecheckMs;
+  const now = dirs.now ?? (() => performance.now());
   let loadedFor: string | undefined;
+  let checkedAt = 0;
   let loaded: LoadedSchemas = { global: { state: "none" }, modules: new Map() };
   return {
     current() {
-      const now = fingerprint(dirs);
-      if (now !== loadedFor) {
+      if (loadedFor !== undefined && now() - checkedAt < recheckMs) return loaded;
+      const fingerprinted = fingerprint(dirs);
+      if (fingerprinted !== loadedFor) {
         try {
           loaded = loadSchemas(dirs);
         } catch {
@@ -109,8 +125,10 @@ export function schemaStore(dirs: SchemaDirs): { current(): LoadedSchemas } {
             modules: new Map(),
           };
         }
-        loadedFor = now;
+        loadedFor = fingerprinted;
       }
+      // After the check (a load takes a while): the next one is due recheckMs after this one ended.
+      checkedAt = now();
       return loaded;
     },
   };

@@ -1,12 +1,14 @@
 import { checkValues } from "../../addon-operator/check-values.js";
+import { hasDeckhouseValidations } from "../../addon-operator/deckhouse-validations.js";
 import { moduleNameOf, valuesKeyOf } from "../../addon-operator/module-names.js";
-import { emptyMap, isMap } from "../../addon-operator/schema.js";
+import { emptyMap, isMap, type Schema } from "../../addon-operator/schema.js";
 import type { PathSegment, Violation } from "../../addon-operator/validate.js";
 import { parseYaml, type YamlDialect } from "../../addon-operator/yaml.js";
 import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { Verdict } from "../../admission/resource-kind.js";
 import { fitWarning } from "../../validation/warning.js";
+import { BoundedCache } from "./bounded-cache.js";
 import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.js";
 
 type Data = Record<string, unknown>;
@@ -54,66 +56,129 @@ function keyError(key: string): FieldError | undefined {
 export function validateConfigMapData(data: Data, schemas: LoadedSchemas): Verdict {
   const errors: FieldError[] = [];
   const warnings: string[] = [];
+  const cache = cacheOf(schemas);
   for (const [key, raw] of Object.entries(data)) {
-    const path = dataPath.child(key);
     if (typeof raw !== "string") {
       errors.push(
         ...byRule(rule("data-string"), [
-          fieldError.invalid(path, raw, "ConfigMap data values must be strings"),
+          fieldError.invalid(dataPath.child(key), raw, "ConfigMap data values must be strings"),
         ]),
       );
       continue;
     }
-    if (key === "global") {
-      const parsed = parseSection(raw, "global");
-      if ("problem" in parsed)
-        errors.push(...byRule(rule("global-values"), [fieldError.invalid(path, raw, parsed.problem)]));
-      else errors.push(...checkSection(parsed.values, schemas.global, key, path));
-      continue;
+    const enabled = enabledFlag(data[`${key}Enabled`]);
+    // What an entry's verdict depends on: its key and text, the schemas (one cache per load) and, for a
+    // module section, its `<key>Enabled` in the same ConfigMap; nothing else of the ConfigMap.
+    const cacheKey = `S${enabled}${key.length}:${key}${raw}`;
+    let verdict = cache.get(cacheKey);
+    if (verdict === undefined) {
+      verdict = judgeEntry(key, raw, enabled, schemas);
+      cache.set(cacheKey, verdict, verdictBytes(verdict));
     }
-    const badKey = keyError(key);
-    if (badKey) {
-      errors.push(...byRule(rule("section-key"), [badKey]));
-      continue;
-    }
-    if (key.endsWith("Enabled")) {
-      if (raw !== "true" && raw !== "false")
-        errors.push(...byRule(rule("enabled-flag"), [fieldError.notSupported(path, raw, ["true", "false"])]));
-      continue;
-    }
-    if (key.endsWith("Maintenance")) {
-      if (!maintenanceModes.includes(raw))
-        errors.push(
-          ...byRule(rule("maintenance-mode"), [fieldError.notSupported(path, raw, maintenanceModes)]),
-        );
-      continue;
-    }
-    const parsed = parseSection(raw, "module", key);
-    if ("problem" in parsed) {
-      errors.push(...byRule(rule("module-values"), [fieldError.invalid(path, raw, parsed.problem)]));
-      continue;
-    }
-    const module = schemas.modules.get(key);
-    if (!module) {
-      warnings.push(
+    for (const error of verdict.errors) errors.push(error);
+    for (const warning of verdict.warnings) warnings.push(warning);
+  }
+  return { errors, warnings };
+}
+
+/** An entry's errors (tagged with their rules) and warnings; frozen, as the cache shares them. */
+interface EntryVerdict {
+  readonly errors: readonly FieldError[];
+  readonly warnings: readonly string[];
+}
+
+const noProblems: EntryVerdict = Object.freeze({ errors: Object.freeze([]), warnings: Object.freeze([]) });
+
+function entryVerdict(errors: FieldError[], warnings: string[] = []): EntryVerdict {
+  if (errors.length === 0 && warnings.length === 0) return noProblems;
+  for (const error of errors) Object.freeze(error);
+  return Object.freeze({ errors: Object.freeze(errors), warnings: Object.freeze(warnings) });
+}
+
+/** What a verdict retains, in bytes, roughly: its JSON twice over (UTF-16), plus the objects' overhead. */
+function verdictBytes(verdict: EntryVerdict): number {
+  if (verdict === noProblems) return 64;
+  return 2 * JSON.stringify(verdict).length + 256 * (verdict.errors.length + verdict.warnings.length);
+}
+
+/** `<key>Enabled` as isEnabled reads it: only "true" and "false" count. */
+function enabledFlag(value: unknown): "true" | "false" | "" {
+  return value === "true" || value === "false" ? value : "";
+}
+
+/**
+ * Entry verdicts, one cache per load of the schemas: a reload makes a new LoadedSchemas, and its old
+ * cache goes with the old schemas. Real traffic repeats entries: a ConfigMap update changes one key of
+ * many and the rest are judged again; controllers and GitOps re-apply it unchanged; on UPDATE the old
+ * ConfigMap is judged too (ratcheting), its entries mostly the new one's. Bounded by entries (a full
+ * deckhouse ConfigMap has ~300 keys) and bytes (a ConfigMap's data is at most 1 MiB).
+ */
+const caches = new WeakMap<LoadedSchemas, BoundedCache<EntryVerdict>>();
+function cacheOf(schemas: LoadedSchemas): BoundedCache<EntryVerdict> {
+  let cache = caches.get(schemas);
+  if (cache === undefined) {
+    cache = new BoundedCache(2048, 16 * 1024 * 1024);
+    caches.set(schemas, cache);
+  }
+  return cache;
+}
+
+/** One entry of `data`, a string: its key's name, then its value as that key reads it. */
+function judgeEntry(
+  key: string,
+  raw: string,
+  enabled: "true" | "false" | "",
+  schemas: LoadedSchemas,
+): EntryVerdict {
+  const path = dataPath.child(key);
+  if (key === "global") {
+    const parsed = parseSection(raw, "global");
+    if ("problem" in parsed)
+      return entryVerdict(byRule(rule("global-values"), [fieldError.invalid(path, raw, parsed.problem)]));
+    return entryVerdict(checkSection(parsed.values, schemas.global, key, path));
+  }
+  const badKey = keyError(key);
+  if (badKey) return entryVerdict(byRule(rule("section-key"), [badKey]));
+  if (key.endsWith("Enabled")) {
+    if (raw !== "true" && raw !== "false")
+      return entryVerdict(
+        byRule(rule("enabled-flag"), [fieldError.notSupported(path, raw, ["true", "false"])]),
+      );
+    return noProblems;
+  }
+  if (key.endsWith("Maintenance")) {
+    if (!maintenanceModes.includes(raw))
+      return entryVerdict(
+        byRule(rule("maintenance-mode"), [fieldError.notSupported(path, raw, maintenanceModes)]),
+      );
+    return noProblems;
+  }
+  const parsed = parseSection(raw, "module", key);
+  if ("problem" in parsed)
+    return entryVerdict(byRule(rule("module-values"), [fieldError.invalid(path, raw, parsed.problem)]));
+  const module = schemas.modules.get(key);
+  if (!module) {
+    return entryVerdict(
+      [],
+      [
         fitWarning(
           `data.${key}: no module "${moduleNameOf(key)}" in the modules dir; addon-operator ignores it`,
         ),
-      );
-      continue;
-    }
-    if (!isMap(parsed.values) || Object.keys(parsed.values).length === 0) continue;
-    const found = checkSection(parsed.values, module.schema, key, path);
-    if (isEnabled(module, data[`${key}Enabled`])) errors.push(...found);
-    else if (found.length > 0) {
-      warnings.push(
-        fitWarning(
-          `data.${key}: module disabled, so not checked by addon-operator; it refuses this once enabled: ${found[0]?.detail ?? ""}`,
-        ),
-      );
-    }
+      ],
+    );
   }
-  return { errors, warnings };
+  if (!isMap(parsed.values) || Object.keys(parsed.values).length === 0) return noProblems;
+  const found = checkSection(parsed.values, module.schema, key, path);
+  if (isEnabled(module, enabled)) return entryVerdict(found);
+  if (found.length === 0) return noProblems;
+  return entryVerdict(
+    [],
+    [
+      fitWarning(
+        `data.${key}: module disabled, so not checked by addon-operator; it refuses this once enabled: ${found[0]?.detail ?? ""}`,
+      ),
+    ],
+  );
 }
 
 /**
@@ -122,6 +187,7 @@ export function validateConfigMapData(data: Data, schemas: LoadedSchemas): Verdi
  */
 export function validateConfigMapTransition(oldData: Data, data: Data, schemas: LoadedSchemas): Verdict {
   const errors: FieldError[] = [];
+  const cache = cacheOf(schemas);
   for (const [key, raw] of Object.entries(data)) {
     const oldRaw = oldData[key];
     if (typeof raw !== "string" || typeof oldRaw !== "string") continue;
@@ -129,21 +195,38 @@ export function validateConfigMapTransition(oldData: Data, data: Data, schemas: 
     const module = source === "module" ? schemas.modules.get(key) : undefined;
     const schema = source === "global" ? schemas.global : module?.schema;
     if (schema?.state !== "ok" || (module && !isEnabled(module, data[`${key}Enabled`]))) continue;
-    const [parsed, oldParsed] = [parseSection(raw, source, key), parseSection(oldRaw, source, key)];
-    if ("problem" in parsed || "problem" in oldParsed || !isMap(parsed.values)) continue;
-    if (source === "module" && Object.keys(parsed.values).length === 0) continue;
-    const violations = checkValues(parsed.values, schema.schema, key, {
-      rules: "transition",
-      oldValues: oldParsed.values,
-    });
-    errors.push(
-      ...byRule(
-        rule("values-transition"),
-        violations.map((violation) => toFieldError(violation, dataPath.child(key))),
-      ),
-    );
+    // Without any x-deckhouse-validations there is no transition rule to run, nor a rule list to refuse.
+    if (!hasDeckhouseValidations(schema.schema)) continue;
+    // Depends on the key, both texts and the schema (the cache is per load); enabled is settled above.
+    const cacheKey = `T${key.length}:${key}${raw.length}:${raw}${oldRaw}`;
+    let verdict = cache.get(cacheKey);
+    if (verdict === undefined) {
+      verdict = entryVerdict(transitionErrors(key, raw, oldRaw, source, schema.schema));
+      cache.set(cacheKey, verdict, verdictBytes(verdict));
+    }
+    for (const error of verdict.errors) errors.push(error);
   }
   return { errors, warnings: [] };
+}
+
+function transitionErrors(
+  key: string,
+  raw: string,
+  oldRaw: string,
+  source: "global" | "module",
+  schema: Schema,
+): FieldError[] {
+  const [parsed, oldParsed] = [parseSection(raw, source, key), parseSection(oldRaw, source, key)];
+  if ("problem" in parsed || "problem" in oldParsed || !isMap(parsed.values)) return [];
+  if (source === "module" && Object.keys(parsed.values).length === 0) return [];
+  const violations = checkValues(parsed.values, schema, key, {
+    rules: "transition",
+    oldValues: oldParsed.values,
+  });
+  return byRule(
+    rule("values-transition"),
+    violations.map((violation) => toFieldError(violation, dataPath.child(key))),
+  );
 }
 
 /**

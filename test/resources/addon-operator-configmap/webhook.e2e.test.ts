@@ -110,6 +110,8 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
     const kind = addonOperatorConfigMapKind({
       modulesDir,
       globalHooksDir,
+      // Check the files on every review: "reloads schemas when the files change" edits them between reviews.
+      recheckMs: 0,
       configMap: { namespace: "addon-operator", name: "addon-operator" },
     });
     server = await startLiveServer([kind]);

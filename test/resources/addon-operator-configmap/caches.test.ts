@@ -1,0 +1,227 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { checkValues } from "../../../src/addon-operator/check-values.js";
+import { hasDeckhouseValidations } from "../../../src/addon-operator/deckhouse-validations.js";
+import { BoundedCache } from "../../../src/resources/addon-operator-configmap/bounded-cache.js";
+import {
+  type LoadedSchemas,
+  schemaStore,
+} from "../../../src/resources/addon-operator-configmap/schema-store.js";
+import {
+  validateConfigMapData,
+  validateConfigMapTransition,
+} from "../../../src/resources/addon-operator-configmap/sections.js";
+import { writeFiles, writeTree } from "../../support/addon-modules.js";
+
+describe("BoundedCache: least recently used, bounded by entries and bytes", () => {
+  it("evicts the least recently used entry beyond maxEntries; get refreshes an entry", () => {
+    const cache = new BoundedCache<number>(2, 1_000_000);
+    cache.set("a", 1, 0);
+    cache.set("b", 2, 0);
+    assert.equal(cache.get("a"), 1);
+    cache.set("c", 3, 0);
+    assert.equal(cache.get("b"), undefined, "b was the least recently used");
+    assert.equal(cache.get("a"), 1);
+    assert.equal(cache.get("c"), 3);
+    assert.equal(cache.size, 2);
+  });
+
+  it("charges each entry its bytes and its key's, evicts to stay within maxBytes, keeps no oversized entry", () => {
+    const cache = new BoundedCache<string>(100, 1000);
+    cache.set("k1", "x", 196);
+    assert.equal(cache.bytes, 200);
+    cache.set("k2", "y", 196);
+    cache.set("k3", "z", 196);
+    cache.set("k4", "w", 196);
+    assert.equal(cache.bytes, 800);
+    cache.set("k5", "v", 246);
+    assert.equal(cache.get("k1"), undefined, "the oldest went to make room");
+    assert.equal(cache.bytes, 850);
+    cache.set("big", "too big", 300);
+    assert.equal(cache.get("big"), undefined, "more than a quarter of the budget is not kept");
+    assert.equal(cache.bytes, 850);
+  });
+
+  it("replacing a key recharges it", () => {
+    const cache = new BoundedCache<string>(10, 1000);
+    cache.set("k", "a", 100);
+    cache.set("k", "b", 10);
+    assert.equal(cache.get("k"), "b");
+    assert.equal(cache.bytes, 12);
+    assert.equal(cache.size, 1);
+  });
+});
+
+describe("schemaStore: files checked at most once per recheckMs", () => {
+  it("sees a change only once recheckMs has passed since the last check, and keeps the load otherwise", () => {
+    const modulesDir = writeTree({ "001-first/openapi/config-values.yaml": { type: "object" } });
+    let clock = 0;
+    const store = schemaStore({ modulesDir, recheckMs: 1000, now: () => clock });
+    const first = store.current();
+    assert.deepEqual([...first.modules.keys()], ["first"]);
+    writeFiles(modulesDir, { "002-second/openapi/config-values.yaml": { type: "object" } });
+    clock = 999;
+    assert.equal(store.current(), first, "within recheckMs: not checked");
+    clock = 1000;
+    const second = store.current();
+    assert.notEqual(second, first);
+    assert.deepEqual([...second.modules.keys()], ["first", "second"]);
+    clock = 5000;
+    assert.equal(store.current(), second, "checked, unchanged: the same load (and its caches) stays");
+  });
+
+  it("with recheckMs 0 checks on every call", () => {
+    const modulesDir = writeTree({ "001-first/openapi/config-values.yaml": { type: "object" } });
+    const store = schemaStore({ modulesDir, recheckMs: 0, now: () => 0 });
+    const first = store.current();
+    assert.equal(store.current(), first);
+    writeFiles(modulesDir, { "001-first/openapi/config-values.yaml": "type: [object\n" });
+    assert.equal(store.current().modules.get("first")?.schema.state, "broken");
+  });
+});
+
+const guarded = {
+  type: "object",
+  properties: {
+    size: { type: "integer", maximum: 5 },
+    name: {
+      type: "string",
+      "x-deckhouse-validations": [{ expression: "self == oldSelf", message: "name is immutable" }],
+    },
+  },
+};
+
+function loaded(): LoadedSchemas {
+  const modulesDir = writeTree({
+    "001-some-module/openapi/config-values.yaml": guarded,
+    "002-off-module/openapi/config-values.yaml": {
+      type: "object",
+      properties: { size: { type: "integer" } },
+    },
+    "002-off-module/values.yaml": { offModuleEnabled: false },
+    "003-plain/Chart.yaml": { name: "plain" },
+  });
+  const globalHooksDir = writeTree({
+    "openapi/config-values.yaml": {
+      type: "object",
+      required: ["project"],
+      properties: { project: { type: "string" } },
+    },
+  });
+  return schemaStore({ modulesDir, globalHooksDir, recheckMs: 0 }).current();
+}
+
+/** A verdict as JSON: what the webhook's answer is made of. */
+const json = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+describe("ConfigMap entry verdicts cached per schema load", () => {
+  const datas: Record<string, unknown>[] = [
+    { global: "project: p\n", someModule: "size: 3\n" },
+    { global: "project: p\n", someModule: "size: 9\n" },
+    { global: "project: p\n", someModule: "size: 9\n", someModuleEnabled: "false" },
+    { global: "project: p\n", someModule: "size: 9\n", someModuleEnabled: "true" },
+    { global: "project: p\n", someModule: "size: 9\n", someModuleEnabled: "maybe" },
+    { global: "{}", offModule: "size: x\n" },
+    { global: "{}", offModule: "size: x\n", offModuleEnabled: "true" },
+    { global: "{}", offModule: "size: x\n", offModuleEnabled: "false" },
+    { global: "[", someModule: "false", unknownModule: "a: 1\n", SomeModuleEnabled: "true" },
+    { someModuleMaintenance: "Sometimes", plain: "a: 1\n", bad: 3, listy: "- 1\n" },
+    { someModule: "size: 9\n", someModuleEnabled: "false" },
+  ];
+
+  it("agrees with a fresh load's verdict for every data, in any order, warm or cold", () => {
+    const schemas = loaded();
+    for (const round of [0, 1]) {
+      for (const data of round === 0 ? datas : [...datas].reverse()) {
+        const warm = validateConfigMapData(data, schemas);
+        const cold = validateConfigMapData(data, { ...schemas });
+        assert.deepEqual(json(warm), json(cold), JSON.stringify(data));
+      }
+    }
+  });
+
+  it("a section's verdict follows <key>Enabled in the same ConfigMap", () => {
+    const schemas = loaded();
+    const on = validateConfigMapData({ someModule: "size: 9\n" }, schemas);
+    assert.deepEqual(
+      on.errors.map((error) => error.field),
+      ["data.someModule.size"],
+    );
+    const off = validateConfigMapData({ someModule: "size: 9\n", someModuleEnabled: "false" }, schemas);
+    assert.deepEqual(off.errors, []);
+    assert.match(off.warnings[0] ?? "", /module disabled/);
+    const again = validateConfigMapData({ someModule: "size: 9\n" }, schemas);
+    assert.deepEqual(json(again), json(on));
+  });
+
+  it("a reload judges the same text by the new schema", () => {
+    const modulesDir = writeTree({ "001-some-module/openapi/config-values.yaml": { type: "object" } });
+    const store = schemaStore({ modulesDir, recheckMs: 0 });
+    const data = { someModule: "size: big\n" };
+    assert.match(validateConfigMapData(data, store.current()).errors[0]?.detail ?? "", /forbidden property/);
+    writeFiles(modulesDir, {
+      "001-some-module/openapi/config-values.yaml": {
+        type: "object",
+        properties: { size: { type: "string" } },
+      },
+    });
+    assert.deepEqual(validateConfigMapData(data, store.current()).errors, []);
+  });
+
+  it("cached errors are frozen: a caller cannot change what the next review gets", () => {
+    const schemas = loaded();
+    const [error] = validateConfigMapData({ someModule: "size: 9\n" }, schemas).errors;
+    assert.ok(error && Object.isFrozen(error));
+  });
+
+  it("transition verdicts depend on both texts", () => {
+    const schemas = loaded();
+    const same = validateConfigMapTransition(
+      { someModule: "name: a\n" },
+      { someModule: "name: a\n" },
+      schemas,
+    );
+    assert.deepEqual(same.errors, []);
+    const changed = validateConfigMapTransition(
+      { someModule: "name: a\n" },
+      { someModule: "name: b\n" },
+      schemas,
+    );
+    assert.deepEqual(
+      changed.errors.map((error) => [error.field, error.detail]),
+      [["data.someModule.name", "name is immutable"]],
+    );
+    const again = validateConfigMapTransition(
+      { someModule: "name: a\n" },
+      { someModule: "name: b\n" },
+      schemas,
+    );
+    assert.deepEqual(json(again), json(changed));
+    const fresh = validateConfigMapTransition(
+      { someModule: "name: a\n" },
+      { someModule: "name: b\n" },
+      { ...schemas },
+    );
+    assert.deepEqual(json(fresh), json(changed));
+  });
+});
+
+describe("hasDeckhouseValidations: whether runDeckhouseValidations can find a rule", () => {
+  it("looks at the node and, recursively, its properties only, as the rules are run", () => {
+    assert.equal(hasDeckhouseValidations(guarded), true);
+    assert.equal(hasDeckhouseValidations({ type: "object", properties: { a: { type: "string" } } }), false);
+    const rule = [{ expression: "self != oldSelf", message: "must change" }];
+    const underItems = { type: "array", items: { type: "string", "x-deckhouse-validations": rule } };
+    const underAllOf = { type: "object", allOf: [{ "x-deckhouse-validations": rule }] };
+    for (const schema of [underItems, underAllOf]) {
+      assert.equal(hasDeckhouseValidations(schema), false);
+      const values = schema === underItems ? ["a"] : { a: 1 };
+      assert.deepEqual(checkValues(values, schema, "m", { rules: "transition", oldValues: values }), []);
+    }
+    // A malformed list counts too: addon-operator refuses the values over it.
+    assert.equal(
+      hasDeckhouseValidations({ properties: { a: { "x-deckhouse-validations": "nonsense" } } }),
+      true,
+    );
+  });
+});
