@@ -77,8 +77,16 @@ function outputTexts(output: readonly OutputPart[], resolve: Resolve): string[] 
   for (const part of output) {
     const options = partTexts(part, resolve);
     if (options === null || texts.length * options.length > maxCombinations) return null;
-    const next = texts.flatMap((t) => options.map((o) => t + o));
-    if (next.reduce((n, t) => n + t.length, 0) > maxWork) return null;
+    const next: string[] = [];
+    let work = 0;
+    for (const text of texts) {
+      for (const option of options) {
+        const joined = text + option;
+        work += joined.length;
+        next.push(joined);
+      }
+    }
+    if (work > maxWork) return null;
     texts = next;
   }
   return texts;
@@ -103,5 +111,7 @@ function fixedPrefix(output: readonly OutputPart[], resolve: Resolve): string {
 export function outputJsonKinds(output: readonly OutputPart[], resolve: Resolve): Set<JsonKind> {
   const texts = outputTexts(output, resolve);
   if (texts === null) return kindsAfterPrefix(fixedPrefix(output, resolve));
-  return new Set(texts.map(jsonKind));
+  const kinds = new Set<JsonKind>();
+  for (const text of texts) kinds.add(jsonKind(text));
+  return kinds;
 }

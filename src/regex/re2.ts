@@ -127,6 +127,43 @@ export class MatchBudget {
       };
     }
     this.left -= cost;
-    return entry.regex.test(input);
+    return memoizedTest(entry.regex, input);
   }
+}
+
+/**
+ * Results of recent matches, by pattern and input. Whether a pattern matches a text depends on the two
+ * texts alone (every pattern here is compiled from its text without flags), so they are the whole key;
+ * a budget is still charged for a remembered match, so the verdicts stay what matching would give.
+ * Real traffic repeats matches: spec.config is immutable, so every UPDATE of a Module (status,
+ * finalizer and label changes included) matches the same values, once for the new object and once
+ * for the old one (ratcheting); GitOps tools re-apply unchanged objects. Bounded: keys of at most
+ * `matchMemoMaxKey` characters, two generations of at most `matchMemoLimit / 2` keys each (a hit in
+ * the previous generation moves the key to the current one; a full current generation replaces the
+ * previous one): at most 2,048 keys of 1 KiB.
+ */
+let matches = new Map<string, boolean>();
+let previousMatches = new Map<string, boolean>();
+export const matchMemoLimit = 2048;
+const matchMemoMaxKey = 512;
+
+function memoizedTest(regex: RE2JS, input: string): boolean {
+  const pattern = regex.pattern();
+  if (pattern.length + input.length > matchMemoMaxKey) return regex.test(input);
+  // The pattern's length first: no other pair of texts makes the same key.
+  const key = `${pattern.length}:${pattern}${input}`;
+  const known = matches.get(key);
+  if (known !== undefined) return known;
+  const matched = previousMatches.get(key) ?? regex.test(input);
+  if (matches.size >= matchMemoLimit / 2) {
+    previousMatches = matches;
+    matches = new Map();
+  }
+  matches.set(key, matched);
+  return matched;
+}
+
+/** How many match results are remembered, for the test of the bound. */
+export function matchMemoSize(): number {
+  return matches.size + previousMatches.size;
 }

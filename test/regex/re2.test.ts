@@ -3,7 +3,15 @@ import { describe, it } from "node:test";
 import { RE2JS } from "@bufbuild/re2";
 import fc from "fast-check";
 import { programSizeBound } from "../../src/regex/program-size.js";
-import { compileAll, compileCounted, re2CacheBytes, re2Limits } from "../../src/regex/re2.js";
+import {
+  compileAll,
+  compileCounted,
+  MatchBudget,
+  matchMemoLimit,
+  matchMemoSize,
+  re2CacheBytes,
+  re2Limits,
+} from "../../src/regex/re2.js";
 
 describe("RE2 bounds", () => {
   it("refuses a pattern whose program is over the bound, before compiling when the text shows it", () => {
@@ -60,6 +68,45 @@ describe("RE2 bounds", () => {
         assert.ok(programSizeBound(pattern) * 4 >= compiled.re2().prog.numInst(), pattern);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe("remembered matches", () => {
+  it("answer as matching does, per pattern and input, and stay within their bound", () => {
+    const patterns = ["^[a-z]+$", "^[a-z]+", "(?i)^[A-Z]+$", "1:^a", "^a", "a$"];
+    const inputs = ["abc", "abc1", "ABC", "1:^aa", "a", "^aa", "", "x".repeat(600)];
+    for (let round = 0; round < 3; round++) {
+      for (const pattern of patterns) {
+        const entry = compileCounted(pattern);
+        assert.ok(!("error" in entry));
+        for (const input of inputs) {
+          assert.equal(
+            new MatchBudget().test(entry, input),
+            new RE2JS(pattern).test(input),
+            `${pattern} ${input}`,
+          );
+        }
+      }
+    }
+    for (let i = 0; i < 3 * matchMemoLimit; i++) {
+      const entry = compileCounted("^[0-9]+$");
+      assert.ok(!("error" in entry));
+      assert.equal(new MatchBudget().test(entry, String(i)), true);
+    }
+    assert.ok(matchMemoSize() <= matchMemoLimit, `${matchMemoSize()} remembered`);
+  });
+
+  it("still charge the budget, so that a review's verdicts do not depend on what was matched before", () => {
+    const entry = compileCounted("^[a-z]+$");
+    assert.ok(!("error" in entry));
+    const text = "a".repeat(1000);
+    assert.equal(new MatchBudget().test(entry, text), true);
+    const budget = new MatchBudget((text.length + 1) * entry.instructions);
+    assert.equal(budget.test(entry, text), true);
+    assert.match(
+      String((budget.test(entry, text) as { refused: string }).refused),
+      /too long for this pattern/,
     );
   });
 });

@@ -43,7 +43,7 @@ export function validateTemplates(module: Module): TemplateVerdict {
       namespace: hasTemplate(namespace) ? undefined : literal(namespace),
     };
     const helmPath = FieldPath.root("spec").child("helm");
-    forEachString(helm, helmPath, (text, path, freeForm) => {
+    forEachTemplate(helm, helmPath, (text, path, freeForm) => {
       // The namespace is rendered first, with data that has no namespace yet.
       const data = path.toString() === "spec.helm.namespace" ? { ...root, namespace: null } : root;
       checkTemplate(text, path, freeForm, data, "helm", verdict);
@@ -51,7 +51,7 @@ export function validateTemplates(module: Module): TemplateVerdict {
   }
   if (module.spec.custom) {
     const customPath = FieldPath.root("spec").child("custom");
-    forEachString(module.spec.custom, customPath, (text, path, freeForm) =>
+    forEachTemplate(module.spec.custom, customPath, (text, path, freeForm) =>
       checkTemplate(text, path, freeForm, { config }, "custom", verdict),
     );
   }
@@ -60,23 +60,28 @@ export function validateTemplates(module: Module): TemplateVerdict {
 
 /**
  * Parsed templates by text: Modules made from one chart share their templates, and an object is
- * validated again on every update. Bounded in entries and in the length of a text kept.
+ * validated again on every update (the API server sends the stored spec again with every status,
+ * label or finalizer change, and ratcheting validates the old object as well). A parse depends on the
+ * text alone (the function list is fixed), so the text is the whole key. Bounded in entries and in the
+ * length of a text kept: two generations of at most `parseCacheLimit / 2` texts each. A hit in the
+ * current one costs one lookup; a hit in the previous one moves the text to the current one; when the
+ * current one is full it becomes the previous one, and what was not used since is dropped: an LRU
+ * approximation without reordering a map on every hit.
  */
-const parseCache = new Map<string, ParseResult>();
+let parseCache = new Map<string, ParseResult>();
+let previousParses = new Map<string, ParseResult>();
 const parseCacheLimit = 1024;
 const parseCacheMaxText = 4096;
 
 function parsedTemplate(text: string): ParseResult {
   const cached = parseCache.get(text);
-  if (cached) {
-    // Most recently used last, so that the least recently used is evicted first.
-    parseCache.delete(text);
-    parseCache.set(text, cached);
-    return cached;
-  }
-  const parsed = parseTemplate(text, { functions: operatorFunctions });
+  if (cached) return cached;
+  const parsed = previousParses.get(text) ?? parseTemplate(text, { functions: operatorFunctions });
   if (text.length <= parseCacheMaxText) {
-    if (parseCache.size >= parseCacheLimit) parseCache.delete(parseCache.keys().next().value as string);
+    if (parseCache.size >= parseCacheLimit / 2) {
+      previousParses = parseCache;
+      parseCache = new Map();
+    }
     parseCache.set(text, parsed);
   }
   return parsed;
@@ -94,10 +99,23 @@ const literal = (text: string | undefined): PrintedValue | undefined =>
 
 function configPrinter(module: Module): (alias: string) => PrintedValue {
   const values = module.spec.config ?? {};
-  const items = new Map<string, NonNullable<Module["config"]>[number]>();
-  // Duplicate aliases: the operator keeps the later item's value.
-  for (const item of module.config ?? []) items.set(item.alias, item);
+  // Built when a template first reads config. Duplicate aliases: the operator keeps the later item's value.
+  let items: Map<string, NonNullable<Module["config"]>[number]> | undefined;
+  // What each alias prints, worked out once per Module (a template may read one several times).
+  const printed = new Map<string, PrintedValue>();
   return (alias) => {
+    let value = printed.get(alias);
+    if (value === undefined) {
+      value = print(alias);
+      printed.set(alias, value);
+    }
+    return value;
+  };
+  function print(alias: string): PrintedValue {
+    if (items === undefined) {
+      items = new Map();
+      for (const item of module.config ?? []) items.set(item.alias, item);
+    }
     const item = items.get(alias);
     if (!item) return noValue;
     const given = Object.hasOwn(values, alias) ? values[alias] : undefined;
@@ -113,7 +131,7 @@ function configPrinter(module: Module): (alias: string) => PrintedValue {
     const spec = item.string ?? item.option;
     if (spec) return { kind: "text", text: typeof given === "string" ? given : (spec.default ?? "") };
     return { kind: "any" };
-  };
+  }
 }
 
 function checkTemplate(
@@ -124,7 +142,6 @@ function checkTemplate(
   source: "helm" | "custom",
   verdict: TemplateVerdict,
 ): void {
-  if (!hasTemplate(text)) return;
   const parsed = parsedTemplate(text);
   if (!parsed.ok) {
     const rule = /function ".*" not defined/.test(parsed.error.message)
@@ -138,19 +155,24 @@ function checkTemplate(
     return;
   }
   const passed = source === "helm" ? "config, releaseName and namespace" : "only config";
-  const absent = new Set<string>();
+  // Why fields render <no value>, each once, in the order first met.
+  let absent: Set<string> | undefined;
+  const note = (why: string) => {
+    absent ??= new Set();
+    absent.add(why);
+  };
   const resolve = (field: string[]): PrintedValue => {
     const [head, alias] = field;
     if (head === "config") {
       if (alias === undefined || field.length > 2) return { kind: "any" };
       const printed = data.config(alias);
-      if (printed === noValue) absent.add(`.config.${alias} is not declared in the config schema`);
+      if (printed === noValue) note(`.config.${alias} is not declared in the config schema`);
       return printed;
     }
     if ((head === "releaseName" || head === "namespace") && field.length === 1) {
       const printed = data[head];
       if (printed === null || (source === "custom" && printed === undefined)) {
-        absent.add(
+        note(
           `.${head} is not passed here (${head === "namespace" ? "namespace is rendered first" : passed})`,
         );
         return noValue;
@@ -158,17 +180,23 @@ function checkTemplate(
       return printed ?? { kind: "any" };
     }
     if (head !== undefined && field.length === 1) {
-      absent.add(`.${head} is not passed (the operator passes ${passed})`);
+      note(`.${head} is not passed (the operator passes ${passed})`);
       return noValue;
     }
     return { kind: "any" };
   };
   for (const field of parsed.template.analysis.fields) resolve(field.path);
-  for (const why of absent) verdict.warnings.push(fitWarning(`${path}: ${why}: it renders <no value>`));
+  if (absent)
+    for (const why of absent) verdict.warnings.push(fitWarning(`${path}: ${why}: it renders <no value>`));
   if (freeForm) return;
   const kinds = outputJsonKinds(parsed.template.analysis.output, resolve);
-  const wrong = [...kinds].filter((kind) => !stringKinds.has(kind));
-  if (wrong.length === 0) return;
+  let wrong: JsonKind[] | undefined;
+  for (const kind of kinds) {
+    if (stringKinds.has(kind)) continue;
+    wrong ??= [];
+    wrong.push(kind);
+  }
+  if (wrong === undefined) return;
   if (wrong.length === kinds.size) {
     const detail = `renders as a JSON ${describe(wrong)}, which the operator cannot decode into this string field`;
     verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
@@ -184,32 +212,191 @@ const stringKinds = new Set<JsonKind>(["text", "string", "null"]);
 const describe = (kinds: JsonKind[]) => kinds.join(" or ");
 
 /**
- * Every string value under `value` (map keys are not rendered), with its path and whether it sits in
- * a free-form field (values[].raw, outputs[].value), which keeps whatever type the string decodes to.
- * Iterative: a deeply nested raw value cannot exhaust the stack.
+ * Where a node's rendered path ends, as far as the free-form rule needs: `….values`, `….outputs`, an
+ * element of either (`….values[3]`), anything else, or inside a free-form field already.
  */
-function forEachString(
+const Tail = { Other: 0, ValuesList: 1, OutputsList: 2, ValuesItem: 3, OutputsItem: 4, FreeForm: 5 } as const;
+type Tail = (typeof Tail)[keyof typeof Tail];
+
+const valuesItemKey = /\.values\[\d+\]$/;
+const outputsItemKey = /\.outputs\[\d+\]$/;
+
+/**
+ * The tail of a path whose last step is `.key`. A key step starts with the only dot `.values[3]`
+ * has, so the whole of `.values[3]` (or `.values`) falls within `.key`: the key alone decides.
+ */
+function keyTail(key: string): Tail {
+  if (key.endsWith("]")) {
+    const step = `.${key}`;
+    return valuesItemKey.test(step)
+      ? Tail.ValuesItem
+      : outputsItemKey.test(step)
+        ? Tail.OutputsItem
+        : Tail.Other;
+  }
+  if (key === "values" || key.endsWith(".values")) return Tail.ValuesList;
+  if (key === "outputs" || key.endsWith(".outputs")) return Tail.OutputsList;
+  return Tail.Other;
+}
+
+/** Nesting walked by recursion; deeper values (never seen in a real chart) are walked iteratively. */
+const recursionLimit = 200;
+
+/**
+ * Every string value under `root` that has a template (map keys are not rendered), with its path and
+ * whether it sits in a free-form field (values[].raw, outputs[].value), which keeps whatever type the
+ * string decodes to. A path is rendered only for such a string, from the steps to it; the free-form
+ * rule reads the end of a path (which key, which list) from its last steps. A deeply nested raw
+ * value cannot exhaust the stack: beyond `recursionLimit` levels the walk goes on iteratively.
+ */
+function forEachTemplate(
   root: unknown,
   rootPath: FieldPath,
   visit: (text: string, path: FieldPath, freeForm: boolean) => void,
 ): void {
-  const stack: [unknown, FieldPath, boolean][] = [[root, rootPath, false]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [value, path, freeForm] = next;
-    if (typeof value === "string") visit(value, path, freeForm);
-    else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], path.index(i), freeForm]);
-    } else if (value !== null && typeof value === "object") {
-      const at = path.toString();
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i] as [string, unknown];
-        const free =
-          freeForm ||
-          (key === "raw" && /\.values\[\d+\]$/.test(at)) ||
-          (key === "value" && /\.outputs\[\d+\]$/.test(at));
-        stack.push([child, path.child(key), free]);
+  if (typeof root === "string") {
+    if (hasTemplate(root)) visit(root, rootPath, false);
+    return;
+  }
+  // The roots, spec.helm and spec.custom, are no list and no element of one.
+  if (root !== null && typeof root === "object") new TemplateWalk(rootPath, visit).walk(root, Tail.Other, 0);
+}
+
+class TemplateWalk {
+  /** The keys and positions from the root to the value being visited (the first `depth` of them). */
+  private readonly steps: (string | number)[] = [];
+  /**
+   * Whether for...in lists exactly Object.keys for an object whose prototype is Object.prototype:
+   * it does unless something made a property of Object.prototype enumerable. for...in reads each
+   * value through V8's enum cache, where Object.keys would read it by a looked-up key.
+   */
+  private readonly forInIsOwnKeys = !hasEnumerableKey(Object.prototype);
+
+  constructor(
+    private readonly rootPath: FieldPath,
+    private readonly visit: (text: string, path: FieldPath, freeForm: boolean) => void,
+  ) {}
+
+  walk(node: object, tail: Tail, depth: number): void {
+    if (depth >= recursionLimit) {
+      this.walkIteratively(node, tail, depth);
+      return;
+    }
+    if (Array.isArray(node)) {
+      const childTail = elementTail(tail);
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i];
+        if (typeof child === "string") {
+          if (!hasTemplate(child)) continue;
+          this.steps[depth] = i;
+          this.visit(child, this.path(depth + 1), childTail === Tail.FreeForm);
+        } else if (child !== null && typeof child === "object") {
+          this.steps[depth] = i;
+          this.walk(child, childTail, depth + 1);
+        }
+      }
+      return;
+    }
+    const proto = Object.getPrototypeOf(node);
+    if (proto === null || (proto === Object.prototype && this.forInIsOwnKeys)) {
+      for (const key in node) this.entry(key, (node as Record<string, unknown>)[key], tail, depth);
+    } else {
+      for (const key of Object.keys(node))
+        this.entry(key, (node as Record<string, unknown>)[key], tail, depth);
+    }
+  }
+
+  private entry(key: string, child: unknown, tail: Tail, depth: number): void {
+    if (typeof child === "string") {
+      if (!hasTemplate(child)) return;
+      this.steps[depth] = key;
+      this.visit(child, this.path(depth + 1), memberTail(key, tail) === Tail.FreeForm);
+    } else if (child !== null && typeof child === "object") {
+      this.steps[depth] = key;
+      this.walk(child, memberTail(key, tail), depth + 1);
+    }
+  }
+
+  /**
+   * The same walk without recursion, below `base` steps: the maps and lists open, innermost last, in
+   * parallel stacks (`open` of them in use): the node, its keys (none for a list), the position of
+   * the child being visited, and the node's tail.
+   */
+  private walkIteratively(root: object, rootTail: Tail, base: number): void {
+    const nodes: object[] = [root];
+    const keyLists: (string[] | undefined)[] = [Array.isArray(root) ? undefined : Object.keys(root)];
+    const positions: number[] = [-1];
+    const tails: Tail[] = [rootTail];
+    let open = 1;
+    while (open > 0) {
+      const top = open - 1;
+      const node = nodes[top] as object;
+      const keys = keyLists[top];
+      const tail = tails[top] as Tail;
+      const position = (positions[top] as number) + 1;
+      positions[top] = position;
+      let child: unknown;
+      let childTail: Tail;
+      if (keys === undefined) {
+        if (position >= (node as unknown[]).length) {
+          open--;
+          continue;
+        }
+        child = (node as unknown[])[position];
+        this.steps[base + top] = position;
+        childTail = elementTail(tail);
+      } else {
+        if (position >= keys.length) {
+          open--;
+          continue;
+        }
+        const key = keys[position] as string;
+        child = (node as Record<string, unknown>)[key];
+        this.steps[base + top] = key;
+        childTail = memberTail(key, tail);
+      }
+      if (typeof child === "string") {
+        if (hasTemplate(child)) this.visit(child, this.path(base + open), childTail === Tail.FreeForm);
+      } else if (child !== null && typeof child === "object") {
+        nodes[open] = child;
+        keyLists[open] = Array.isArray(child) ? undefined : Object.keys(child);
+        positions[open] = -1;
+        tails[open] = childTail;
+        open++;
       }
     }
   }
+
+  /** The path of the first `length` steps, built as FieldPath builds it step by step. */
+  private path(length: number): FieldPath {
+    let path = this.rootPath;
+    for (let i = 0; i < length; i++) {
+      const step = this.steps[i] as string | number;
+      path = typeof step === "number" ? path.index(step) : path.child(step);
+    }
+    return path;
+  }
+}
+
+/** The tail of an element of a list with tail `tail`. */
+const elementTail = (tail: Tail): Tail =>
+  tail === Tail.FreeForm
+    ? Tail.FreeForm
+    : tail === Tail.ValuesList
+      ? Tail.ValuesItem
+      : tail === Tail.OutputsList
+        ? Tail.OutputsItem
+        : Tail.Other;
+
+/** The tail of the member `key` of a map with tail `tail`: values[N].raw and outputs[N].value are free-form. */
+const memberTail = (key: string, tail: Tail): Tail =>
+  tail === Tail.FreeForm ||
+  (key === "raw" && tail === Tail.ValuesItem) ||
+  (key === "value" && tail === Tail.OutputsItem)
+    ? Tail.FreeForm
+    : keyTail(key);
+
+function hasEnumerableKey(object: object): boolean {
+  for (const _ in object) return true;
+  return false;
 }

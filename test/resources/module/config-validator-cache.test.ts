@@ -7,8 +7,9 @@ import {
   cacheBytesLimit,
   configValidator,
   configValidatorCacheBytes,
-  sameJson,
+  matchesShape,
   setConfigValidatorCache,
+  shapeOf,
 } from "../../../src/resources/module/config-validator-cache.js";
 import { validateConfigValues } from "../../../src/resources/module/config-values-rules.js";
 import { helmModule } from "../../support/modules.js";
@@ -84,8 +85,9 @@ describe("cached config validators", () => {
   });
 });
 
-describe("sameJson", () => {
+describe("matchesShape", () => {
   const json = fc.jsonValue();
+  const sameJson = (a: unknown, b: unknown) => matchesShape(a, shapeOf(b));
   it("agrees with comparing JSON texts, key order included", () => {
     fc.assert(
       fc.property(json, json, (a, b) => {
@@ -97,5 +99,26 @@ describe("sameJson", () => {
     assert.equal(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 }), false);
     assert.equal(sameJson([1, [2]], [1, [2]]), true);
     assert.equal(sameJson({ 0: "x" }, ["x"]), false);
+    assert.equal(sameJson(["x"], { 0: "x" }), false);
+    assert.equal(sameJson({ a: 1 }, { a: 1, b: 2 }), false);
+    assert.equal(sameJson({ a: 1, b: 2 }, { a: 1 }), false);
+    assert.equal(sameJson(JSON.parse('{"__proto__": 1}'), JSON.parse('{"__proto__": 1}')), true);
+    assert.equal(sameJson(JSON.parse('{"__proto__": 1}'), JSON.parse('{"__proto__": 2}')), false);
+    assert.equal(sameJson(Object.create({ inherited: 1 }), {}), false, "an inherited key is no match");
+  });
+});
+
+describe("the cache's most recent entry", () => {
+  it("is found again without reordering, and a changed schema is no hit", () => {
+    setConfigValidatorCache(true);
+    const first = configValidator(items());
+    assert.equal(configValidator(items()), first);
+    assert.equal(configValidator(items()), first);
+    const changed = items();
+    (changed[1] as ConfigItem).integer = { min: 0, max: 1 };
+    const second = configValidator(changed);
+    assert.notEqual(second, first);
+    assert.equal(configValidator(items()), first);
+    assert.equal(configValidator(structuredClone(changed)), second);
   });
 });

@@ -110,6 +110,84 @@ describe("templates, as the operator renders them", () => {
     assert.deepEqual(validateTemplates(module), { errors: [], warnings: [] });
   });
 
+  it("tells free-form fields by their rendered path, whatever the keys hold", () => {
+    const number = "{{ .config.replicas }}";
+    const module = helmWith((m) => {
+      const helm = m.spec.helm as unknown as Record<string, unknown>;
+      helm.values = [{ raw: { a: number, b: [{ c: number }] }, rawx: number }, [{ raw: number }]];
+      helm.outputs = [{ name: "n", value: number }, { name: number }];
+      helm["x.values"] = [{ raw: number }];
+      helm["values[1]"] = { raw: number };
+      helm["a.outputs[12]"] = { value: number, raw: number };
+      helm.xvalues = [{ raw: number }];
+      helm["values[x]"] = { raw: number };
+      helm.extra = { values: { "0": { raw: number } }, outputs: [{ value: [number] }] };
+    });
+    assert.deepEqual(
+      validateTemplates(module).errors.map((error) => error.field),
+      [
+        "spec.helm.values[0].rawx",
+        "spec.helm.values[1][0].raw",
+        "spec.helm.outputs[1].name",
+        "spec.helm.a.outputs[12].raw",
+        "spec.helm.xvalues[0].raw",
+        "spec.helm.values[x].raw",
+        "spec.helm.extra.values.0.raw",
+      ],
+    );
+  });
+
+  it("gives the same paths and free-form fields however deep, recursion or not", () => {
+    const number = "{{ .config.replicas }}";
+    for (const depth of [1, 150, 199, 200, 201, 450]) {
+      let nested: unknown = { n: number, values: [{ raw: number }, [{ raw: number }]] };
+      let path = "";
+      for (let i = depth; i > 0; i--) {
+        nested = i % 2 ? { [`k${i}`]: nested } : [1, nested];
+        path = i % 2 ? `.k${i}${path}` : `[1]${path}`;
+      }
+      const module = helmWith((m) => {
+        (m.spec.helm as unknown as Record<string, unknown>).extra = nested;
+        m.spec.helm.values = [{ raw: { deep: nested } }];
+      });
+      assert.deepEqual(
+        validateTemplates(module).errors.map((error) => error.field),
+        [`spec.helm.extra${path}.n`, `spec.helm.extra${path}.values[1][0].raw`],
+        `depth ${depth}`,
+      );
+    }
+  });
+
+  it("reads own keys only, whatever a prototype holds", () => {
+    const number = "{{ .config.replicas }}";
+    class Inherited {
+      constructor(readonly own: string) {}
+    }
+    Object.defineProperty(Inherited.prototype, "inherited", { value: number, enumerable: true });
+    const module = helmWith((m) => {
+      const helm = m.spec.helm as unknown as Record<string, unknown>;
+      helm.a = new Inherited(number);
+      helm.b = Object.assign(Object.create(null), { c: number });
+    });
+    Object.defineProperty(Object.prototype, "polluted", {
+      value: number,
+      enumerable: true,
+      configurable: true,
+    });
+    try {
+      assert.deepEqual(
+        validateTemplates(module).errors.map((error) => error.field),
+        ["spec.helm.a.own", "spec.helm.b.c"],
+      );
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    assert.deepEqual(
+      validateTemplates(module).errors.map((error) => error.field),
+      ["spec.helm.a.own", "spec.helm.b.c"],
+    );
+  });
+
   it("walks a deeply nested raw value without exhausting the stack", () => {
     let nested: unknown = "{{ sub 2 1 }}";
     for (let i = 0; i < 100_000; i++) nested = [nested];
