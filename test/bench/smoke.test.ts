@@ -21,7 +21,7 @@ describe("npm run bench --smoke", () => {
     assert.equal(results.smoke, true);
     assert.deepEqual(
       results.rows.map((row: { id: string }) => row.id),
-      ["bare", "floor", "express", "validate", "mutate", "update", "moduletemplate", "configmap"],
+      ["bare", "floor", "express", "protocol", "validate", "mutate", "update", "moduletemplate", "configmap"],
     );
     for (const row of results.rows) assert.ok(row.cpuMicrosPerReview > 0, `${row.id} used no CPU`);
     assert.equal(results.rows.find((row: { id: string }) => row.id === "floor").ratioToFloor, 1);
