@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { AggregatorRegistry, Counter, collectDefaultMetrics, Registry } from "prom-client";
+import { PairCounter, PathCounter, PathHistogram } from "./path-series.js";
 
 /**
  * The webhook's Prometheus metrics, named as controller-runtime names its webhook metrics so that
@@ -10,24 +11,22 @@ import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, R
  */
 export class WebhookMetrics {
   readonly registry = new Registry();
-  private readonly latency = new Histogram({
-    name: "controller_runtime_webhook_latency_seconds",
-    help: "Histogram of the latency of processing admission requests",
-    labelNames: ["webhook"],
-    registers: [this.registry],
-  });
-  private readonly requests = new Counter({
-    name: "controller_runtime_webhook_requests_total",
-    help: "Total number of admission requests by HTTP status code.",
-    labelNames: ["webhook", "code"],
-    registers: [this.registry],
-  });
-  private readonly inFlight = new Gauge({
-    name: "controller_runtime_webhook_requests_in_flight",
-    help: "Current number of admission requests being served.",
-    labelNames: ["webhook"],
-    registers: [this.registry],
-  });
+  private readonly latency = new PathHistogram(
+    "controller_runtime_webhook_latency_seconds",
+    "Histogram of the latency of processing admission requests",
+    "webhook",
+  );
+  private readonly requests = new PairCounter(
+    "controller_runtime_webhook_requests_total",
+    "Total number of admission requests by HTTP status code.",
+    ["webhook", "code"],
+  );
+  private readonly inFlight = new PathCounter(
+    "gauge",
+    "controller_runtime_webhook_requests_in_flight",
+    "Current number of admission requests being served.",
+    "webhook",
+  );
   private readonly denials = new Counter({
     name: "module_admission_denials_total",
     help: "Admission requests denied, by kind and by cause (StatusCause type, or status reason when the denial has no causes).",
@@ -43,38 +42,22 @@ export class WebhookMetrics {
   });
 
   constructor() {
+    for (const metric of [this.latency, this.requests, this.inFlight]) {
+      // The registry reads name, help, type, aggregator and get(), which these have as its own metrics do.
+      this.registry.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0]);
+    }
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /**
-   * Each path's labelled series, looked up once: prom-client hashes the label values on every
-   * `labels()` call, three times per request before.
-   */
-  private readonly byPath = new Map<string, PathSeries>();
-
   /** Call when a webhook request arrives; the returned function records its end. */
   started(webhook: string): (code: number) => void {
-    let series = this.byPath.get(webhook);
-    if (!series) {
-      series = {
-        latency: this.latency.labels(webhook),
-        inFlight: this.inFlight.labels(webhook),
-        requests: new Map(),
-      };
-      this.byPath.set(webhook, series);
-    }
-    const { latency, inFlight, requests } = series;
+    const inFlight = this.inFlight.cell(webhook);
     const started = process.hrtime.bigint();
-    inFlight.inc();
+    inFlight.value++;
     return (code) => {
-      latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
-      inFlight.dec();
-      let counter = requests.get(code);
-      if (!counter) {
-        counter = this.requests.labels(webhook, String(code));
-        requests.set(code, counter);
-      }
-      counter.inc();
+      this.latency.observe(this.latency.cell(webhook), Number(process.hrtime.bigint() - started) / 1e9);
+      inFlight.value--;
+      this.requests.cell(webhook, String(code)).value++;
     };
   }
 
@@ -87,14 +70,6 @@ export class WebhookMetrics {
   denied(kind: string, causes: readonly string[]): void {
     for (const cause of new Set(causes)) this.denials.labels(kind, cause).inc();
   }
-}
-
-/** The series of one webhook path (served paths only: the map is bounded by the routes). */
-interface PathSeries {
-  latency: { observe(seconds: number): void };
-  inFlight: { inc(): void; dec(): void };
-  /** By HTTP status code: a handful (200, 400, 405, 413, 500). */
-  requests: Map<number, { inc(): void }>;
 }
 
 export interface MetricsServer {
