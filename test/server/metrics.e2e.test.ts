@@ -55,6 +55,10 @@ describe("metrics", () => {
       "no field paths or user keys in labels",
     );
     assert.ok((sample(text, "process_resident_memory_bytes") ?? 0) > 0);
+    assert.ok((sample(text, "process_cpu_seconds_total") ?? 0) > 0);
+    assert.ok((sample(text, "nodejs_heap_size_used_bytes") ?? 0) > 0);
+    const utilization = sample(text, "nodejs_eventloop_utilization") ?? -1;
+    assert.ok(utilization >= 0 && utilization <= 1, `event loop utilization ${utilization}`);
     assert.equal((await httpGet(metricsServer.port, "/other")).status, 404);
   });
 
