@@ -41,6 +41,8 @@ const { values: flags } = parseArgs({
     only: { type: "string" },
     out: { type: "string", default: "bench/results.json" },
     smoke: { type: "boolean", default: false },
+    // module-admission with --metrics-bind-address 0: what recording metrics costs.
+    "no-metrics": { type: "boolean", default: false },
   },
 });
 const smoke = flags.smoke;
@@ -277,7 +279,7 @@ try {
     "$PORT",
     "--cert-dir",
     certDir,
-    ...(process.env.BENCH_NO_METRICS ? ["--metrics-bind-address", "0"] : ["--metrics-port", "0"]),
+    ...(flags["no-metrics"] ? ["--metrics-bind-address", "0"] : ["--metrics-port", "0"]),
     "--drain-seconds",
     "0",
     "--modules-dir",
