@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { AggregatorRegistry, Counter, Gauge, Registry } from "prom-client";
-import { PairCounter, PathCounter, PathHistogram } from "./path-series.js";
+import { CounterSeries, PathHistogram } from "./path-series.js";
 
 /**
  * The webhook's Prometheus metrics, named as controller-runtime names its webhook metrics so that
@@ -17,16 +17,17 @@ export class WebhookMetrics {
     "Histogram of the latency of processing admission requests",
     "webhook",
   );
-  private readonly requests = new PairCounter(
+  private readonly requests = new CounterSeries(
+    "counter",
     "controller_runtime_webhook_requests_total",
     "Total number of admission requests by HTTP status code.",
     ["webhook", "code"],
   );
-  private readonly inFlight = new PathCounter(
+  private readonly inFlight = new CounterSeries(
     "gauge",
     "controller_runtime_webhook_requests_in_flight",
     "Current number of admission requests being served.",
-    "webhook",
+    ["webhook"],
   );
   private readonly denials = new Counter({
     name: "module_admission_denials_total",

@@ -54,47 +54,22 @@ abstract class Series<T> implements RegistrableMetric {
   }
 }
 
-/** A counter or gauge with one label. */
-export class PathCounter extends Series<{ value: number }> {
+/** A counter or gauge: one number per combination of label values. */
+export class CounterSeries extends Series<{ value: number }> {
   constructor(
     readonly type: "counter" | "gauge",
     name: string,
     help: string,
-    private readonly labelName: string,
+    private readonly labelNames: readonly string[],
   ) {
     super(name, help);
   }
 
-  /** The series for `labelValue`: a live cell to add to. */
-  cell(labelValue: string): { value: number } {
+  /** The series for these label values (in the order of the label names): a live cell to add to. */
+  cell(...labelValues: string[]): { value: number } {
     return this.stateOf(
-      labelValue,
-      () => ({ [this.labelName]: labelValue }),
-      () => ({ value: 0 }),
-    );
-  }
-
-  protected values(labels: LabelValues, state: { value: number }): MetricValue[] {
-    return [{ value: state.value, labels }];
-  }
-}
-
-/** A counter with two labels, looked up by the first and then the second. */
-export class PairCounter extends Series<{ value: number }> {
-  readonly type = "counter" as const;
-
-  constructor(
-    name: string,
-    help: string,
-    private readonly labelNames: readonly [string, string],
-  ) {
-    super(name, help);
-  }
-
-  cell(first: string, second: string): { value: number } {
-    return this.stateOf(
-      `${first}\u0000${second}`,
-      () => ({ [this.labelNames[0]]: first, [this.labelNames[1]]: second }),
+      labelValues.join("\u0000"),
+      () => Object.fromEntries(this.labelNames.map((label, i) => [label, labelValues[i] ?? ""])),
       () => ({ value: 0 }),
     );
   }

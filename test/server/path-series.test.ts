@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from "prom-client";
-import {
-  PairCounter,
-  PathCounter,
-  PathHistogram,
-  type RegistrableMetric,
-} from "../../src/server/path-series.js";
+import { CounterSeries, PathHistogram, type RegistrableMetric } from "../../src/server/path-series.js";
 
 const register = (registry: Registry, metric: RegistrableMetric) =>
   registry.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0]);
@@ -54,8 +49,8 @@ describe("path series", () => {
   function ours() {
     const registry = new Registry();
     const histogram = new PathHistogram("h", "a histogram", "webhook");
-    const counter = new PairCounter("c", "a counter", ["webhook", "code"]);
-    const gauge = new PathCounter("gauge", "g", "a gauge", "webhook");
+    const counter = new CounterSeries("counter", "c", "a counter", ["webhook", "code"]);
+    const gauge = new CounterSeries("gauge", "g", "a gauge", ["webhook"]);
     for (const metric of [histogram, counter, gauge]) register(registry, metric);
     for (const [path, seconds] of observations) histogram.observe(histogram.cell(path), seconds);
     for (const [path, code] of codes) counter.cell(path, code).value++;
