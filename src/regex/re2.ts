@@ -1,4 +1,5 @@
 import { RE2JS } from "@bufbuild/re2";
+import { RecentResults } from "../memo/recent-results.js";
 import { programSizeBound } from "./program-size.js";
 
 /**
@@ -138,32 +139,20 @@ export class MatchBudget {
  * Real traffic repeats matches: spec.config is immutable, so every UPDATE of a Module (status,
  * finalizer and label changes included) matches the same values, once for the new object and once
  * for the old one (ratcheting); GitOps tools re-apply unchanged objects. Bounded: keys of at most
- * `matchMemoMaxKey` characters, two generations of at most `matchMemoLimit / 2` keys each (a hit in
- * the previous generation moves the key to the current one; a full current generation replaces the
- * previous one): at most 2,048 keys of 1 KiB.
+ * `matchMemoMaxKey` characters, at most `matchMemoLimit` of them (see RecentResults).
  */
-let matches = new Map<string, boolean>();
-let previousMatches = new Map<string, boolean>();
 export const matchMemoLimit = 2048;
+const matches = new RecentResults<boolean>(matchMemoLimit);
 const matchMemoMaxKey = 512;
 
 function memoizedTest(regex: RE2JS, input: string): boolean {
   const pattern = regex.pattern();
   if (pattern.length + input.length > matchMemoMaxKey) return regex.test(input);
   // The pattern's length first: no other pair of texts makes the same key.
-  const key = `${pattern.length}:${pattern}${input}`;
-  const known = matches.get(key);
-  if (known !== undefined) return known;
-  const matched = previousMatches.get(key) ?? regex.test(input);
-  if (matches.size >= matchMemoLimit / 2) {
-    previousMatches = matches;
-    matches = new Map();
-  }
-  matches.set(key, matched);
-  return matched;
+  return matches.get(`${pattern.length}:${pattern}${input}`, () => regex.test(input));
 }
 
 /** How many match results are remembered, for the test of the bound. */
 export function matchMemoSize(): number {
-  return matches.size + previousMatches.size;
+  return matches.size;
 }

@@ -9,6 +9,7 @@ import {
   type PrintedValue,
   parseTemplate,
 } from "../../go-template/index.js";
+import { RecentResults } from "../../memo/recent-results.js";
 import { fitWarning } from "../../validation/warning.js";
 
 /** The one function the operator adds to Go's built-ins (api/v1/module_types.go, getTemplateFuncMap). */
@@ -63,28 +64,14 @@ export function validateTemplates(module: Module): TemplateVerdict {
  * validated again on every update (the API server sends the stored spec again with every status,
  * label or finalizer change, and ratcheting validates the old object as well). A parse depends on the
  * text alone (the function list is fixed), so the text is the whole key. Bounded in entries and in the
- * length of a text kept: two generations of at most `parseCacheLimit / 2` texts each. A hit in the
- * current one costs one lookup; a hit in the previous one moves the text to the current one; when the
- * current one is full it becomes the previous one, and what was not used since is dropped: an LRU
- * approximation without reordering a map on every hit.
+ * length of a text kept (at most 1,024 texts of 4 KiB: see RecentResults).
  */
-let parseCache = new Map<string, ParseResult>();
-let previousParses = new Map<string, ParseResult>();
-const parseCacheLimit = 1024;
+const parseCache = new RecentResults<ParseResult>(1024);
 const parseCacheMaxText = 4096;
 
 function parsedTemplate(text: string): ParseResult {
-  const cached = parseCache.get(text);
-  if (cached) return cached;
-  const parsed = previousParses.get(text) ?? parseTemplate(text, { functions: operatorFunctions });
-  if (text.length <= parseCacheMaxText) {
-    if (parseCache.size >= parseCacheLimit / 2) {
-      previousParses = parseCache;
-      parseCache = new Map();
-    }
-    parseCache.set(text, parsed);
-  }
-  return parsed;
+  const parse = () => parseTemplate(text, { functions: operatorFunctions });
+  return text.length <= parseCacheMaxText ? parseCache.get(text, parse) : parse();
 }
 
 /** What each root key prints: undefined when unknown, null when the operator does not pass it. */
