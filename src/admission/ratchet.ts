@@ -101,7 +101,7 @@ export async function ratchetUpdate(
   stateErrors: FieldErrorList,
 ): Promise<RatchetedVerdict> {
   if (stateErrors.length === 0) return { errors: [], warnings: [], spared: [] };
-  const oldErrors = await oldStateErrors(validator, request);
+  const oldErrors = await oldStateErrors(validator, request, stateErrors);
   const { introduced, preexisting } = splitByOld(stateErrors, oldErrors, request.object, request.oldObject);
   const warnings = preexisting.map((error) =>
     fitWarning(`already invalid before this update: ${formatFieldError(error)}`),
@@ -116,18 +116,22 @@ export async function ratchetUpdate(
 
 /**
  * The old object judged as it would be created today (with today's cluster state): the baseline of
- * what the update did not introduce. An old object that is not an object, or on which the rules fail,
- * has no baseline; every error then counts as new.
+ * what the update did not introduce. Only the rules the new object failed are asked for (the old
+ * object's other errors could spare nothing), unless some error has no rule id. An old object that is
+ * not an object, or on which the rules fail, has no baseline; every error then counts as new.
  */
 async function oldStateErrors(
   validator: Validator<unknown>,
   request: AdmissionRequest,
+  stateErrors: FieldErrorList,
 ): Promise<FieldErrorList> {
   if (!isObject(request.oldObject)) return [];
+  const rules = stateErrors.map((error) => error.rule);
+  const focus = rules.every((rule) => rule !== undefined) ? { errorsOf: new Set(rules) } : undefined;
+  const { oldObject: _old, ...rest } = request;
+  const asCreate: AdmissionRequest = { ...rest, operation: "CREATE", object: request.oldObject };
   try {
-    const asCreate: AdmissionRequest = { ...request, operation: "CREATE", object: request.oldObject };
-    delete asCreate.oldObject;
-    return (await validator.validate(request.oldObject, asCreate)).errors;
+    return (await validator.validate(request.oldObject, asCreate, focus)).errors;
   } catch {
     return [];
   }

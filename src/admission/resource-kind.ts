@@ -8,13 +8,22 @@ export interface Verdict {
 }
 
 /**
+ * What ratcheting asks of the old object: only the errors of these rules (the rules the new object
+ * failed), and no warnings. A validator may skip the rules not named, or ignore the focus and judge
+ * everything: ratcheting compares only the errors of the named rules either way.
+ */
+export interface Focus {
+  errorsOf: ReadonlySet<string>;
+}
+
+/**
  * Validation for one kind: pure functions of the objects. The split is what lets the protocol layer
  * ratchet on UPDATE for every kind alike: `validate` judges one object's state and runs on CREATE and,
  * on UPDATE, on the new object (and on the old one, so that problems it already had do not deny);
  * `validateTransition` holds the update-only rules (immutability), which are never ratcheted.
  */
 export interface Validator<T> {
-  validate(object: T, request: AdmissionRequest): Verdict | Promise<Verdict>;
+  validate(object: T, request: AdmissionRequest, focus?: Focus): Verdict | Promise<Verdict>;
   validateTransition?(oldObject: T, object: T, request: AdmissionRequest): Verdict | Promise<Verdict>;
 }
 

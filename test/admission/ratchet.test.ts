@@ -116,3 +116,64 @@ describe("ratcheting, as a property", () => {
     );
   });
 });
+
+describe("ratcheting's look at the old object", () => {
+  /** A kind whose errors are the object's `problems` ({ field, rule }), recording each call's focus. */
+  const recording = () => {
+    const calls: { object: unknown; focus: ReadonlySet<string> | undefined }[] = [];
+    const kind: ResourceKind = {
+      group: "batch.forkspacer.com",
+      version: "v1",
+      kind: "Module",
+      validator: {
+        validate: (object, _request, focus) => {
+          calls.push({ object, focus: focus?.errorsOf });
+          const problems = (object as { problems: { field: string; rule?: string }[] }).problems;
+          const errors = problems.map(({ field, rule }) => ({
+            type: "invalid" as const,
+            field,
+            value: "bad",
+            detail: "wrong",
+            ...(rule ? { rule } : {}),
+          }));
+          return { errors, warnings: [] };
+        },
+      },
+    };
+    return { kind, calls };
+  };
+  const update = (object: unknown, oldObject: unknown) => {
+    const request = admissionReview({ operation: "UPDATE", object, oldObject }).request;
+    assert.ok(request);
+    return request;
+  };
+
+  it("asks only for the rules the new object failed, and spares what the old object had", async () => {
+    const { kind, calls } = recording();
+    const problems = [
+      { field: "spec.a", rule: "x.a" },
+      { field: "spec.b", rule: "x.b" },
+    ];
+    const answer = await validate(kind, update({ problems }, { problems }));
+    assert.equal(answer.allowed, true, JSON.stringify(answer));
+    assert.equal(answer.warnings?.length, 2);
+    assert.equal(calls.length, 2);
+    assert.equal(calls[0]?.focus, undefined, "the new object is judged whole");
+    assert.deepEqual([...(calls[1]?.focus ?? [])].sort(), ["x.a", "x.b"]);
+  });
+
+  it("asks for everything when an error has no rule id", async () => {
+    const { kind, calls } = recording();
+    const problems = [{ field: "spec.a", rule: "x.a" }, { field: "spec.b" }];
+    const answer = await validate(kind, update({ problems }, { problems }));
+    assert.equal(answer.allowed, true, JSON.stringify(answer));
+    assert.equal(calls[1]?.focus, undefined);
+  });
+
+  it("does not look at the old object when the new one has no errors", async () => {
+    const { kind, calls } = recording();
+    const answer = await validate(kind, update({ problems: [] }, { problems: [{ field: "spec.a" }] }));
+    assert.equal(answer.allowed, true);
+    assert.equal(calls.length, 1);
+  });
+});

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
-import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { Module } from "../../generated/module.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
@@ -17,61 +17,40 @@ const schemaUrl = new URL("../../../schemas/dist/module.schema.json", import.met
 const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8")));
 
 /**
- * Every rule for one Module. The structural check comes first: the rules after it rely on the
- * generated types, as they can in a cluster, where the API server has checked the schema already.
+ * The state rules' ids, by the part of `validateModule` that finds them: ratcheting's look at the old
+ * object runs only the parts whose rules the new object failed.
  */
-function validateModule(object: unknown, extraRules: (module: Module) => FieldErrorList = () => []): Verdict {
-  const structure = checkStructure(object);
-  const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-  if (structure.errors.length > 0)
-    return { errors: byRule("module.schema", structure.errors), warnings: unknown };
-  const module = object as Module;
-  const config = configValidator(module.config ?? []);
-  const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
-  const values = config.validateValues(module.spec.config ?? {}, source);
-  const templates = validateTemplates(module);
-  const errors = [
-    ...config.schema.errors,
-    ...validateSpec(module.spec),
-    ...values.errors,
-    ...templates.errors,
-    ...extraRules(module),
-  ];
-  return {
-    errors,
-    warnings: [
-      ...unknown,
-      ...config.schema.warnings,
-      ...values.warnings,
-      ...templates.warnings,
-      ...moduleWarnings(module),
-    ],
-  };
-}
+const stateRules = {
+  configSchema: [
+    "module.config-duplicate-alias",
+    "module.config-type",
+    "module.config-required-editable",
+    "module.config-regex",
+    "module.config-min-max",
+    "module.config-default",
+  ],
+  spec: [
+    "module.source",
+    "module.chart-source",
+    "module.release-name",
+    "module.existing-release-name",
+    "module.custom-image",
+  ],
+  configValues: [
+    "module.config-required",
+    "module.config-not-editable",
+    "module.config-value",
+    "module.config-whole-number",
+    "module.multiple-options-value",
+  ],
+  templates: ["module.template-syntax", "module.template-function", "module.template-json-type"],
+  workspace: ["module.workspace-exists"],
+} as const;
 
-/** Every rule id the Module's errors carry (`serve --rule-action` keys). */
-const moduleRules = [
-  "module.schema",
-  "module.source",
-  "module.chart-source",
-  "module.release-name",
-  "module.existing-release-name",
-  "module.custom-image",
-  "module.config-duplicate-alias",
-  "module.config-type",
-  "module.config-required-editable",
-  "module.config-regex",
-  "module.config-min-max",
-  "module.config-default",
-  "module.config-required",
-  "module.config-not-editable",
-  "module.config-value",
-  "module.config-whole-number",
-  "module.multiple-options-value",
-  "module.template-syntax",
-  "module.template-function",
-  "module.template-json-type",
-  "module.workspace-exists",
+type RuleGroup = keyof typeof stateRules;
+
+/** The update-only rules (`validateTransition`): never ratcheted, so never asked of an old object. */
+const transitionRules = [
   "module.workspace-immutable",
   "module.config-immutable",
   "module.source-immutable",
@@ -81,6 +60,56 @@ const moduleRules = [
   "module.helm-namespace-immutable",
   "module.outputs-immutable",
 ] as const;
+
+/** Every rule id the Module's errors carry (`serve --rule-action` keys). */
+const moduleRules = ["module.schema", ...Object.values(stateRules).flat(), ...transitionRules] as const;
+
+/** Whether a part of the rules must run: always, unless a focus names none of its rules. */
+function runs(group: RuleGroup, focus: Focus | undefined): boolean {
+  return !focus || stateRules[group].some((rule) => focus.errorsOf.has(rule));
+}
+
+/**
+ * Every rule for one Module. The structural check comes first: the rules after it rely on the
+ * generated types, as they can in a cluster, where the API server has checked the schema already.
+ * With a focus, only the parts with a rule it names run, and no warnings are gathered.
+ */
+function validateModule(
+  object: unknown,
+  workspaceRules: (module: Module) => FieldErrorList,
+  focus?: Focus,
+): Verdict {
+  const structure = checkStructure(object);
+  const unknown = focus ? [] : structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
+  if (structure.errors.length > 0)
+    return { errors: byRule("module.schema", structure.errors), warnings: unknown };
+  const module = object as Module;
+  const errors: FieldErrorList = [];
+  const warnings = unknown;
+  const config =
+    runs("configSchema", focus) || runs("configValues", focus)
+      ? configValidator(module.config ?? [])
+      : undefined;
+  if (config) {
+    errors.push(...config.schema.errors);
+    warnings.push(...config.schema.warnings);
+  }
+  if (runs("spec", focus)) errors.push(...validateSpec(module.spec));
+  if (config) {
+    const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
+    const values = config.validateValues(module.spec.config ?? {}, source);
+    errors.push(...values.errors);
+    warnings.push(...values.warnings);
+  }
+  if (runs("templates", focus)) {
+    const templates = validateTemplates(module);
+    errors.push(...templates.errors);
+    warnings.push(...templates.warnings);
+  }
+  if (runs("workspace", focus)) errors.push(...workspaceRules(module));
+  if (focus) return { errors, warnings: [] };
+  return { errors, warnings: [...warnings, ...moduleWarnings(module)] };
+}
 
 export interface ModuleKindDependencies {
   /** Without it, spec.workspace is not checked (no cluster to ask). */
@@ -102,7 +131,7 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     validator: {
       // A Workspace deleted since the Module was stored fails the old object too, so the protocol
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
-      validate: (module) => validateModule(module, workspaceRules),
+      validate: (module, _request, focus) => validateModule(module, workspaceRules, focus),
       // Never skipped: an old object that fails today's schema is read as far as it can be.
       validateTransition: (oldObject, module) => {
         // Both valid (what the API server stores): every immutable field. Otherwise what can be read

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { validate } from "../../../src/admission/handler.js";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
 import { createModuleKind } from "../../../src/resources/module/index.js";
+import { denialCases } from "../../support/module-cases.js";
 import { helmModule } from "../../support/modules.js";
 
 const request: AdmissionRequest = {
@@ -45,5 +46,50 @@ describe("the Module kind's validator", () => {
     const unchanged = await validate(kind, { ...request, object: structuredClone(oldObject), oldObject });
     assert.ok(!answer.status?.details?.causes?.some((c) => c.field === "status"), "ratcheted state errors");
     assert.equal(unchanged.allowed, true, JSON.stringify(unchanged));
+  });
+});
+
+describe("the Module validator's focus (ratcheting's look at the old object)", () => {
+  const kind = createModuleKind({ workspaceExists: () => false });
+  const validator = kind.validator;
+  assert.ok(validator);
+  const creates = denialCases.filter((c) => c.operation === "CREATE");
+
+  it("finds every error of the rules it names, and gathers no warnings", async () => {
+    const rulesSeen = new Set<string>();
+    for (const denial of creates) {
+      const full = await validator.validate(denial.object, { ...request, operation: "CREATE" });
+      assert.ok(full.errors.length > 0, denial.name);
+      for (const rule of new Set(full.errors.map((error) => error.rule ?? ""))) {
+        rulesSeen.add(rule);
+        const focus = { errorsOf: new Set([rule]) };
+        const focused = await validator.validate(denial.object, { ...request, operation: "CREATE" }, focus);
+        const ofRule = (errors: typeof full.errors) => errors.filter((error) => error.rule === rule);
+        assert.deepEqual(ofRule(focused.errors), ofRule(full.errors), `${denial.name}: ${rule}`);
+        assert.deepEqual(focused.warnings, [], denial.name);
+      }
+    }
+    // Every part of the state rules had an error to find: the property is not vacuous.
+    for (const rule of ["module.schema", "module.source", "module.release-name", "module.config-value"])
+      assert.ok(rulesSeen.has(rule), `no case for ${rule}: ${[...rulesSeen].join(", ")}`);
+    for (const rule of ["module.template-syntax", "module.config-type", "module.workspace-exists"])
+      assert.ok(rulesSeen.has(rule), `no case for ${rule}: ${[...rulesSeen].join(", ")}`);
+  });
+
+  it("skips the parts whose rules it does not name", async () => {
+    const module = helmModule();
+    if (module.spec.helm) {
+      module.spec.helm.releaseName = "Redis";
+      module.spec.helm.values = [{ raw: { replicas: "{{ if }}" } }];
+    }
+    const full = await validator.validate(module, { ...request, operation: "CREATE" });
+    const rules = full.errors.map((error) => error.rule);
+    assert.ok(rules.includes("module.template-syntax") && rules.includes("module.release-name"), `${rules}`);
+    const focus = { errorsOf: new Set(["module.release-name"]) };
+    const focused = await validator.validate(module, { ...request, operation: "CREATE" }, focus);
+    assert.deepEqual(
+      focused.errors.map((error) => error.rule),
+      ["module.release-name"],
+    );
   });
 });
