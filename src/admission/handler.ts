@@ -137,9 +137,9 @@ function tooDeep(kind: ResourceKind, request: AdmissionRequest): AdmissionRespon
 }
 
 function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | undefined {
-  const expected = `${kind.group}/${kind.version}, Kind=${kind.kind}`;
-  const got = `${request.kind.group}/${request.kind.version}, Kind=${request.kind.kind}`;
   if (request.kind.group !== kind.group || request.kind.kind !== kind.kind) {
+    const expected = `${kind.group}/${kind.version}, Kind=${kind.kind}`;
+    const got = `${request.kind.group}/${request.kind.version}, Kind=${request.kind.kind}`;
     return `this webhook admits ${expected} only, but the request is for ${truncate(got, limits.fieldChars)}`;
   }
   if (request.object === null || typeof request.object !== "object" || Array.isArray(request.object)) {

@@ -111,7 +111,9 @@ export function encodeReview(response: AdmissionResponse): { text: string; respo
   let problem: string;
   try {
     const text = JSON.stringify(reviewResponse(bounded));
-    if (Buffer.byteLength(text) <= limits.answerBytes) return { text, response: bounded };
+    // No character takes more than 3 bytes in UTF-8 (a surrogate pair, 2 characters, takes 4).
+    if (text.length * 3 <= limits.answerBytes || Buffer.byteLength(text) <= limits.answerBytes)
+      return { text, response: bounded };
     problem = `the answer would exceed ${limits.answerBytes} bytes`;
   } catch (error) {
     problem = `the answer could not be serialized (${String(error).slice(0, 200)})`;

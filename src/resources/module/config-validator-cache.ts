@@ -41,6 +41,8 @@ let newest: Entry | undefined;
 /** The validator for a config schema, from the cache when the same schema was seen recently. */
 export function configValidator(items: ConfigItem[]): ConfigValidator {
   if (!cacheEnabled) return compileConfigValidator(items);
+  // The schema used last, first: a match means the same aliases, so its key need not be built.
+  if (newest && matchesShape(items, newest.shape)) return newest.validator;
   const key = items.map((item) => item.alias).join("\n");
   const variants = cache.get(key);
   const hit = variants?.find((variant) => matchesShape(items, variant.shape));

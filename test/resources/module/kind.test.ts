@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { FieldErrorList } from "../../../src/admission/field-errors.js";
 import { validate } from "../../../src/admission/handler.js";
+import type { Verdict } from "../../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
 import { createModuleKind } from "../../../src/resources/module/index.js";
 import { denialCases } from "../../support/module-cases.js";
@@ -58,13 +60,17 @@ describe("the Module validator's focus (ratcheting's look at the old object)", (
   it("finds every error of the rules it names, and gathers no warnings", async () => {
     const rulesSeen = new Set<string>();
     for (const denial of creates) {
-      const full = await validator.validate(denial.object, { ...request, operation: "CREATE" });
+      const full: Verdict = await validator.validate(denial.object, { ...request, operation: "CREATE" });
       assert.ok(full.errors.length > 0, denial.name);
       for (const rule of new Set(full.errors.map((error) => error.rule ?? ""))) {
         rulesSeen.add(rule);
-        const focus = { errorsOf: new Set([rule]) };
-        const focused = await validator.validate(denial.object, { ...request, operation: "CREATE" }, focus);
-        const ofRule = (errors: typeof full.errors) => errors.filter((error) => error.rule === rule);
+        const focus = { errorsOf: new Set<string>([rule]) };
+        const focused: Verdict = await validator.validate(
+          denial.object,
+          { ...request, operation: "CREATE" },
+          focus,
+        );
+        const ofRule = (errors: FieldErrorList) => errors.filter((error) => error.rule === rule);
         assert.deepEqual(ofRule(focused.errors), ofRule(full.errors), `${denial.name}: ${rule}`);
         assert.deepEqual(focused.warnings, [], denial.name);
       }
