@@ -1,10 +1,12 @@
 import { isDeepStrictEqual } from "node:util";
 import { type CelInput, type CelResult, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
+import { RE2JS } from "@bufbuild/re2";
 import { type FieldError, fieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import { own } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
+import { RecentResults } from "../memo/recent-results.js";
 import { toCel } from "./to-cel.js";
 
 /** One `x-kubernetes-validations` entry, as apiextensions.k8s.io/v1 defines it. */
@@ -24,7 +26,20 @@ interface CompiledRule {
   message?: (bindings: { self: unknown; oldSelf: unknown }) => CelResult;
 }
 
-const env = celEnv({ funcs: strings });
+/**
+ * `matches` patterns, compiled once: a CRD's rules match the same few patterns against every object
+ * (CEL's own `matches` compiles its pattern on every call). Same engine, RE2; bounded in entries, and
+ * a very long pattern is compiled each time rather than kept.
+ */
+const compiledPatterns = new RecentResults<RE2JS>(256);
+const re2 = {
+  compile: (pattern: string) =>
+    pattern.length <= 1024
+      ? compiledPatterns.get(pattern, () => RE2JS.compile(pattern))
+      : RE2JS.compile(pattern),
+};
+
+const env = celEnv({ funcs: strings, re2 });
 
 function compile(expression: string) {
   const planned = plan(env, parse(expression));
