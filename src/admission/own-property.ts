@@ -11,7 +11,15 @@ export function own<T>(record: Readonly<Record<string, T>> | undefined, key: str
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-/** Sets `record[key]` as an own, enumerable property, whatever the key. */
+/**
+ * Sets `record[key]` as an own, enumerable property of a plain object, whatever the key. Only
+ * `__proto__` needs defining: assigning any other key to a plain object creates its own property
+ * (and is several times faster than defineProperty).
+ */
 export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__") {
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    record[key] = value;
+  }
 }

@@ -23,30 +23,52 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
     if (!node || value === null || typeof value !== "object") return value;
     if (Array.isArray(value)) {
       const items = node.items as JsonSchema | undefined;
-      return value.map((item, index) => walk(items, item, `${path}[${index}]`, false));
+      if (!items) return value.slice();
+      return value.map((item, index) =>
+        item !== null && typeof item === "object" ? walk(items, item, `${path}[${index}]`, false) : item,
+      );
     }
-    const properties = (node.properties ?? {}) as Record<string, JsonSchema>;
+    const properties = (node.properties ?? noProperties) as Record<string, JsonSchema>;
     const additional =
       typeof node.additionalProperties === "object" ? (node.additionalProperties as JsonSchema) : undefined;
     const keepUnknown = node["x-kubernetes-preserve-unknown-fields"] === true || additional !== undefined;
     const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      const childPath = path ? `${path}.${key}` : key;
+    for (const key of Object.keys(value)) {
+      const child = (value as Record<string, unknown>)[key];
       const childSchema = own(properties, key) ?? additional;
       // The API server drops a null where the schema does not say nullable, before defaulting.
       if (child === null && childSchema && childSchema.nullable !== true) continue;
       if (childSchema || keepUnknown || (root && rootFields.has(key))) {
-        setOwn(out, key, root && key === "metadata" ? child : walk(childSchema, child, childPath, false));
+        // A path is rendered only for a container: only below one can a field be pruned.
+        const kept =
+          (root && key === "metadata") || !childSchema || child === null || typeof child !== "object"
+            ? child
+            : walk(childSchema, child, path ? `${path}.${key}` : key, false);
+        setOwn(out, key, kept);
       } else {
-        pruned.push(childPath);
+        pruned.push(path ? `${path}.${key}` : key);
       }
     }
-    for (const [key, child] of Object.entries(properties)) {
-      if (own(out, key) === undefined && child.default !== undefined) {
+    for (const [key, child] of propertiesWithDefaults(properties)) {
+      if (own(out, key) === undefined) {
         setOwn(out, key, walk(child, structuredClone(child.default), path ? `${path}.${key}` : key, false));
       }
     }
     return out;
   };
   return { object: walk(schema, object, "", true), pruned };
+}
+
+const noProperties: Record<string, JsonSchema> = {};
+
+/** Each schema's properties that have a default, found once: most have none, and every object is walked. */
+const withDefaults = new WeakMap<Record<string, JsonSchema>, [string, JsonSchema][]>();
+
+function propertiesWithDefaults(properties: Record<string, JsonSchema>): [string, JsonSchema][] {
+  let found = withDefaults.get(properties);
+  if (!found) {
+    found = Object.entries(properties).filter(([, child]) => child.default !== undefined);
+    withDefaults.set(properties, found);
+  }
+  return found;
 }
