@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ensureCertDir } from "../src/server/certificates.js";
 import { fixedRate } from "./fixed-rate.js";
+import { measureOffline, offlineTarget } from "./offline.js";
 import { cpuSeconds, median, percentile } from "./process-stats.js";
 import {
   configMapBody,
@@ -41,6 +42,8 @@ const { values: flags } = parseArgs({
     only: { type: "string" },
     out: { type: "string", default: "bench/results.json" },
     smoke: { type: "boolean", default: false },
+    // validate (offline) on this many manifests against its parse-only baseline, after the servers.
+    manifests: { type: "string", default: "10000" },
     // module-admission with --metrics-bind-address 0: what recording metrics costs.
     "no-metrics": { type: "boolean", default: false },
   },
@@ -59,6 +62,7 @@ const targets = {
     number
   >,
   p99Ratio: 1.5,
+  offlineRatio: offlineTarget,
   heapGrowth: 0.05,
   rssGrowth: 0.1,
 };
@@ -321,7 +325,9 @@ try {
       `round ${round + 1}/${rounds}: ${others.map((s) => `${s.id} ${micros[s.id]?.at(-1)?.toFixed(0)} µs (${ratios[s.id]?.at(-1)?.toFixed(2)}×)`).join(", ")}\n`,
     );
   }
-  const rows = scenarios.map((scenario) => {
+  // With --only and no scenario on the validate body, the floor has no row of its own.
+  const measured = scenarios.filter((scenario) => (micros[scenario.id]?.length ?? 0) > 0);
+  const rows = measured.map((scenario) => {
     const cpu = micros[scenario.id] as number[];
     const paired = ratios[scenario.id] as number[];
     return {
@@ -377,7 +383,13 @@ async function latencyAndSoak(rows: Row[]) {
   };
   latencyRow.ratio = latencyRow.moduleAdmissionP99Ms / latencyRow.floorP99Ms;
   const soakResult = await soak(moduleAdmission);
-  report(rows, latencyRow, soakResult);
+  const offline = measureOffline({
+    root,
+    built: join(root, ".bench-build"),
+    total: smoke ? 300 : Number(flags.manifests),
+    rounds: smoke ? 1 : 3,
+  });
+  report(rows, latencyRow, soakResult, offline);
 }
 
 function cpuTable(rows: Row[]): string {
@@ -395,6 +407,7 @@ function report(
   rows: Row[],
   latency: { floorP99Ms: number; moduleAdmissionP99Ms: number; ratio: number },
   soakResult: Awaited<ReturnType<typeof soak>>,
+  offline: ReturnType<typeof measureOffline>,
 ) {
   const met = {
     ratios: rows.every((row) => row.target === null || row.ratioToFloor <= row.target),
@@ -402,16 +415,18 @@ function report(
     heap: Math.abs(soakResult.heapGrowth) <= targets.heapGrowth,
     rss: Math.abs(soakResult.rssGrowth) <= targets.rssGrowth,
     noFailures: soakResult.failed === 0,
+    offline: offline.cpuRatioToParseOnly <= targets.offlineRatio,
   };
   const table = cpuTable(rows);
   const fmt = (n: number) => n.toFixed(1);
   process.stdout.write(
     `\n${table}\n\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
       `soak: ${soakResult.rate} reviews/s for ${soakResult.seconds} s, ${soakResult.requests} reviews, ${soakResult.failed} failed; heap after GC ${soakResult.heapAfterGcMiB.map(fmt).join(" → ")} MiB (${(soakResult.heapGrowth * 100).toFixed(1)}%), RSS ${soakResult.rssMiB.map(fmt).join(" → ")} MiB (${(soakResult.rssGrowth * 100).toFixed(1)}%)\n` +
+      `validate on ${offline.manifests} manifests: ${offline.validateCpuSeconds} s of CPU against ${offline.parseOnlyCpuSeconds} s to parse them, ${offline.cpuRatioToParseOnly}× (target ≤ ${targets.offlineRatio}×; wall ${offline.wallRatioToParseOnly}×)\n` +
       `${rounds} rounds of ${reviews} reviews on ${connections} connections; load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")} on ${cpus().length} CPUs\n` +
-      `targets: ratios ${met.ratios ? "met" : "MISSED"}, p99 ${met.p99 ? "met" : "MISSED"}, heap ${met.heap ? "met" : "MISSED"}, RSS ${met.rss ? "met" : "MISSED"}, no failures ${met.noFailures ? "met" : "MISSED"}\n`,
+      `targets: ratios ${met.ratios ? "met" : "MISSED"}, p99 ${met.p99 ? "met" : "MISSED"}, heap ${met.heap ? "met" : "MISSED"}, RSS ${met.rss ? "met" : "MISSED"}, no failures ${met.noFailures ? "met" : "MISSED"}, offline ${met.offline ? "met" : "MISSED"}\n`,
   );
   const machine = {
     cpus: cpus().length,
@@ -421,6 +436,6 @@ function report(
   };
   writeFileSync(
     flags.out,
-    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, reviews, connections }, targets, met, rows, latency, soak: soakResult }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, reviews, connections }, targets, met, rows, latency, soak: soakResult, offline }, null, 2)}\n`,
   );
 }

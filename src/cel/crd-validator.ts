@@ -103,7 +103,7 @@ function visit(
   path: FieldPath,
   context: Context,
 ): void {
-  if (value === undefined || value === null) return;
+  if (value === undefined || value === null || !hasRulesWithin(schema)) return;
   for (const rule of context.rulesOf(schema)) {
     if (typeof rule === "function") context.errors.push(rule(path));
     else evaluate(rule, schema, value, oldValue, path, context);
@@ -127,6 +127,25 @@ function visit(
     const childSchema = own(properties, key) ?? additional;
     if (childSchema) visit(childSchema, child, own(old, key), path.child(key), context);
   }
+}
+
+/** Whether a schema node or any node below it has rules, found once per node: most subtrees have none. */
+const rulesWithin = new WeakMap<JsonSchema, boolean>();
+
+function hasRulesWithin(schema: JsonSchema): boolean {
+  let found = rulesWithin.get(schema);
+  if (found === undefined) {
+    const children = [
+      ...Object.values((schema.properties ?? {}) as Record<string, JsonSchema>),
+      ...[schema.items, schema.additionalProperties].filter(
+        (child): child is JsonSchema => child !== null && typeof child === "object",
+      ),
+    ];
+    const rules = schema["x-kubernetes-validations"];
+    found = (Array.isArray(rules) && rules.length > 0) || children.some(hasRulesWithin);
+    rulesWithin.set(schema, found);
+  }
+  return found;
 }
 
 /** Old list items matched to new ones: by their keys in a `map` list, not at all otherwise. */

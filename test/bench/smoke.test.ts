@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 
 /** `npm run bench -- --smoke`: the benchmark still runs end to end (figures from so short a run mean nothing). */
 describe("npm run bench --smoke", () => {
-  it("measures every server and scenario, the p99 at a fixed rate and the soak, and writes results", async () => {
+  it("measures every server and scenario, the p99 at a fixed rate, the soak and validate offline, and writes results", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "bench-smoke-")), "results.json");
     await promisify(execFile)(
       process.execPath,
@@ -27,6 +27,9 @@ describe("npm run bench --smoke", () => {
     assert.equal(results.rows.find((row: { id: string }) => row.id === "floor").ratioToFloor, 1);
     assert.ok(results.latency.floorP99Ms > 0 && results.latency.moduleAdmissionP99Ms > 0);
     assert.equal(results.soak.failed, 0);
+    assert.equal(results.offline.manifests, 300);
+    assert.equal(results.offline.findings, 120, "one Module in ten denied, with four findings");
+    assert.ok(results.offline.cpuRatioToParseOnly > 0 && results.offline.parseOnlyCpuSeconds > 0);
     assert.ok(
       results.soak.heapAfterGcMiB.every((mib: number) => mib > 0),
       "the server reports its heap after GC",

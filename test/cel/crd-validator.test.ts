@@ -131,6 +131,30 @@ describe("CEL rule evaluation", () => {
     );
   });
 
+  it("finds rules deep in items and map values, past siblings that have none", () => {
+    const positive = {
+      type: "integer",
+      "x-kubernetes-validations": [{ rule: "self > 0", message: "positive" }],
+    };
+    const validator = crdRuleValidator({
+      type: "object",
+      properties: {
+        plain: { type: "object", properties: { a: { type: "string" } } },
+        lists: { type: "array", items: { type: "object", properties: { n: positive } } },
+        maps: { type: "object", additionalProperties: { type: "object", properties: { n: positive } } },
+      },
+    });
+    const errors = validator({
+      plain: { a: "x" },
+      lists: [{ n: 1 }, { n: 0 }],
+      maps: { first: { n: -1 }, second: { n: 2 } },
+    });
+    assert.deepEqual(errors.map(formatFieldError), [
+      'lists[1].n: Invalid value: "integer": positive',
+      'maps.first.n: Invalid value: "integer": positive',
+    ]);
+  });
+
   it("uses the rule's reason and a default message naming the rule", () => {
     const validator = crdRuleValidator(schemaWith([{ rule: "!has(self.x)", reason: "FieldValueForbidden" }]));
     const [error] = validator({ spec: { x: 1 } });
