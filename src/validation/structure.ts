@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { type FieldError, fieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
+import { RecentResults } from "../memo/recent-results.js";
 
 /** The outcome of checking an object against its kind's generated JSON Schema. */
 export interface StructureVerdict {
@@ -36,7 +37,17 @@ export function structureChecker(schema: object): (object: unknown) => Structure
   };
 }
 
+/**
+ * Compiled checkers by schema text: `validate` checks an object against its kind's CRD schema and the
+ * kind's webhook checks it against the same schema again (both generated from one source).
+ */
+const compiledSchemas = new RecentResults<ValidateFunction>(32);
+
 function compileChecker(schema: object): ValidateFunction {
+  return compiledSchemas.get(JSON.stringify(schema), () => compileUncached(schema));
+}
+
+function compileUncached(schema: object): ValidateFunction {
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats.default(ajv);
   ajv.addFormat("uri", isRequestUri);
