@@ -5,17 +5,45 @@ import type { AdmissionRequest } from "./review.js";
 import { fitWarning } from "./warning.js";
 
 /**
- * The identity of a problem for ratcheting: where, what kind, why, and the offending value. A changed
- * invalid value is a new problem, as in the API server's CRD validation ratcheting (KEP-4008), which
- * spares only values the update left unchanged.
+ * Whether two errors are the same problem for ratcheting: where, what kind, why, and the offending
+ * value. A changed invalid value is a new problem, as in the API server's CRD validation ratcheting
+ * (KEP-4008), which spares only values the update left unchanged.
  */
-function problemKey(error: FieldError): string {
-  return JSON.stringify([error.field, error.type, error.detail ?? "", "value" in error ? error.value : null]);
+function sameProblem(error: FieldError, other: FieldError): boolean {
+  return (
+    error.field === other.field &&
+    error.type === other.type &&
+    (error.detail ?? "") === (other.detail ?? "") &&
+    isDeepStrictEqual(offendingValue(error), offendingValue(other))
+  );
 }
 
+/** The value an error names; none and undefined alike. */
+const offendingValue = (error: FieldError): unknown => ("value" in error ? error.value : null) ?? null;
+
 /** The steps of a rendered field path: `config[0].option`, `metadata.labels[app.kubernetes.io/name]`. */
-function pathSteps(field: string): string[] {
-  return [...field.matchAll(/\[([^\]]*)\]|([^.[\]]+)/g)].map((match) => match[1] ?? match[2] ?? "");
+export function pathSteps(field: string): string[] {
+  const steps: string[] = [];
+  let at = 0;
+  while (at < field.length) {
+    if (field[at] === ".") {
+      at++;
+    } else if (field[at] === "[") {
+      const end = field.indexOf("]", at + 1);
+      if (end === -1) {
+        at++; // an unclosed bracket is no step; what follows it is read as keys
+        continue;
+      }
+      steps.push(field.slice(at + 1, end));
+      at = end + 1;
+    } else {
+      let end = at;
+      while (end < field.length && field[end] !== "." && field[end] !== "[" && field[end] !== "]") end++;
+      if (end > at) steps.push(field.slice(at, end));
+      at = end === at ? at + 1 : end;
+    }
+  }
+  return steps;
 }
 
 /**
@@ -47,16 +75,21 @@ export function splitByOld(
   object: unknown,
   oldObject: unknown,
 ): { introduced: FieldErrorList; preexisting: FieldErrorList } {
-  // A multiset: each problem the old object had spares one occurrence in the new one.
-  const spare = new Map<string, number>();
-  for (const error of oldErrors) spare.set(problemKey(error), (spare.get(problemKey(error)) ?? 0) + 1);
+  // A multiset: each problem the old object had spares one occurrence in the new one. Problems are
+  // looked up by field first: an object has few errors, and the full comparison runs only within one.
+  const spare = new Map<string, FieldError[]>();
+  for (const error of oldErrors) {
+    const same = spare.get(error.field);
+    if (same) same.push(error);
+    else spare.set(error.field, [error]);
+  }
   const introduced: FieldErrorList = [];
   const preexisting: FieldErrorList = [];
   for (const error of errors) {
-    const key = problemKey(error);
-    const left = spare.get(key) ?? 0;
-    if (left > 0 && unchangedAt(object, oldObject, error.field)) {
-      spare.set(key, left - 1);
+    const candidates = spare.get(error.field);
+    const match = candidates?.findIndex((old) => sameProblem(error, old)) ?? -1;
+    if (match >= 0 && unchangedAt(object, oldObject, error.field)) {
+      candidates?.splice(match, 1);
       preexisting.push(error);
     } else {
       introduced.push(error);

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { FieldError } from "../../src/admission/field-errors.js";
 import { validate } from "../../src/admission/handler.js";
-import { isHousekeeping, splitByOld, valueAt } from "../../src/admission/ratchet.js";
+import { isHousekeeping, pathSteps, splitByOld, valueAt } from "../../src/admission/ratchet.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { Module } from "../../src/generated/module.js";
 import { moduleKind } from "../../src/resources/module/index.js";
@@ -29,6 +29,27 @@ describe("ratcheting helpers", () => {
     const changed = { spec: { config: { extra: "b" } } };
     assert.deepEqual(splitByOld([error], [error], changed, old).introduced, [error]);
     assert.deepEqual(splitByOld([error, error], [error], old, old).introduced, [error], "one spares one");
+  });
+
+  it("takes an offending value in another key order, or a missing value and null, as the same problem", () => {
+    const error = (value: unknown): FieldError => ({
+      type: "invalid",
+      field: "spec.x",
+      value,
+      detail: "bad",
+    });
+    const old = { spec: { x: { a: 1, b: 2 } } };
+    const reordered = { spec: { x: { b: 2, a: 1 } } };
+    assert.equal(
+      splitByOld([error({ b: 2, a: 1 })], [error({ a: 1, b: 2 })], reordered, old).introduced.length,
+      0,
+    );
+    const required: FieldError = { type: "required", field: "spec.y", detail: "must be set" };
+    assert.equal(
+      splitByOld([required], [{ ...required, value: null } as FieldError], old, old).introduced.length,
+      0,
+    );
+    assert.equal(splitByOld([error({ a: 1 })], [error({ a: 2 })], old, old).introduced.length, 1);
   });
 
   it("tells housekeeping (metadata, status, deletion) from content changes", () => {
@@ -175,5 +196,32 @@ describe("ratcheting's look at the old object", () => {
     const answer = await validate(kind, update({ problems: [] }, { problems: [{ field: "spec.a" }] }));
     assert.equal(answer.allowed, true);
     assert.equal(calls.length, 1);
+  });
+});
+
+describe("field path steps", () => {
+  /** What the steps were read with before: a regex per match. */
+  const byRegex = (field: string) =>
+    [...field.matchAll(/\[([^\]]*)\]|([^.[\]]+)/g)].map((match) => match[1] ?? match[2] ?? "");
+
+  it("reads keys, indexes and bracketed keys", () => {
+    assert.deepEqual(pathSteps("config[0].option"), ["config", "0", "option"]);
+    assert.deepEqual(pathSteps("metadata.labels[app.kubernetes.io/name]"), [
+      "metadata",
+      "labels",
+      "app.kubernetes.io/name",
+    ]);
+    assert.deepEqual(pathSteps(""), []);
+  });
+
+  it("agrees with the regex it replaced on any text", () => {
+    const alphabet = fc.constantFrom(".", "[", "]", "a", "b", "0", "/", "-", " ");
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 24 }), (chars) => {
+        const field = chars.join("");
+        assert.deepEqual(pathSteps(field), byRegex(field), JSON.stringify(field));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
