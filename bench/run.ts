@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ensureCertDir } from "../src/server/certificates.js";
+import { buildForBench } from "./build.js";
 import { fixedRate } from "./fixed-rate.js";
 import { measureOffline, offlineTarget } from "./offline.js";
 import { cpuSeconds, median, percentile } from "./process-stats.js";
@@ -257,16 +257,8 @@ async function soak(target: BenchServer) {
   };
 }
 
-// Every server runs compiled, as users run it: the project's build (dist/, what `npm start` runs) and
-// the comparison servers with bench/tsconfig.json.
 const root = fileURLToPath(new URL("..", import.meta.url));
-for (const project of ["tsconfig.json", "bench/tsconfig.json"]) {
-  const build = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", project], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  if (build.status !== 0) throw new Error(`tsc -p ${project} failed:\n${build.stdout}${build.stderr}`);
-}
+buildForBench(root);
 const compiled = (name: string) => join(root, ".bench-build/bench/servers", `${name}.js`);
 const comparison = (name: string) => startServer(name, ca, [compiled(name), certDir, "$PORT"]);
 try {

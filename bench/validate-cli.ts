@@ -3,20 +3,14 @@
  * baseline (bench/offline.ts), alone; `npm run bench` measures the same as part of its results.
  * MANIFESTS and ROUNDS change the defaults (10,000 and 3).
  */
-import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildForBench } from "./build.js";
 import { measureOffline } from "./offline.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-for (const project of ["tsconfig.json", "bench/tsconfig.json"]) {
-  const build = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", project], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  if (build.status !== 0) throw new Error(`tsc -p ${project} failed:\n${build.stdout}${build.stderr}`);
-}
+buildForBench(root);
 const result = measureOffline({
   root,
   built: join(root, ".bench-build"),
