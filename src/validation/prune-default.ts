@@ -2,7 +2,7 @@ import { own, setOwn } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 
 export interface Structured {
-  /** A copy of the object as the API server stores it: defaults applied, unknown fields dropped. */
+  /** The object as the API server stores it: defaults applied, unknown fields dropped. */
   object: unknown;
   /** Field paths the API server would prune silently (`spec.helm.relaseName`). */
   pruned: string[];
@@ -15,7 +15,8 @@ const rootFields = new Set(["apiVersion", "kind", "metadata"]);
  * What the API server does to a custom resource before validating it, driven by the CRD's structural
  * schema: unknown fields are pruned (unless `x-kubernetes-preserve-unknown-fields`), nulls dropped where
  * the schema does not say `nullable`, and `default`s fill absent properties of objects that are present.
- * Pure: returns a new object.
+ * Pure: the input is never changed. What pruning and defaulting leave as it was is shared with the
+ * input, not copied (most of an object is, and `validate` reads every manifest through here).
  */
 export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured {
   const pruned: string[] = [];
@@ -23,38 +24,58 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
     if (!node || value === null || typeof value !== "object") return value;
     if (Array.isArray(value)) {
       const items = node.items as JsonSchema | undefined;
-      if (!items) return value.slice();
-      return value.map((item, index) =>
-        item !== null && typeof item === "object" ? walk(items, item, `${path}[${index}]`, false) : item,
-      );
+      if (!items) return value;
+      let copy: unknown[] | undefined;
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
+        if (item === null || typeof item !== "object") continue;
+        const kept = walk(items, item, `${path}[${index}]`, false);
+        if (kept === item) continue;
+        copy ??= value.slice();
+        copy[index] = kept;
+      }
+      return copy ?? value;
     }
+    const record = value as Record<string, unknown>;
     const properties = (node.properties ?? noProperties) as Record<string, JsonSchema>;
     const additional =
       typeof node.additionalProperties === "object" ? (node.additionalProperties as JsonSchema) : undefined;
     const keepUnknown = node["x-kubernetes-preserve-unknown-fields"] === true || additional !== undefined;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const child = (value as Record<string, unknown>)[key];
+    const keys = Object.keys(record);
+    // Made at the first change, with the keys before it (all kept as they were).
+    let out: Record<string, unknown> | undefined;
+    const change = (upTo: number) => {
+      if (out) return out;
+      out = {};
+      for (const key of keys.slice(0, upTo)) setOwn(out, key, record[key]);
+      return out;
+    };
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const child = record[key];
       const childSchema = own(properties, key) ?? additional;
+      const kept = childSchema || keepUnknown || (root && rootFields.has(key));
+      if (!kept) pruned.push(path ? `${path}.${key}` : key);
       // The API server drops a null where the schema does not say nullable, before defaulting.
-      if (child === null && childSchema && childSchema.nullable !== true) continue;
-      if (childSchema || keepUnknown || (root && rootFields.has(key))) {
-        // A path is rendered only for a container: only below one can a field be pruned.
-        const kept =
-          (root && key === "metadata") || !childSchema || child === null || typeof child !== "object"
-            ? child
-            : walk(childSchema, child, path ? `${path}.${key}` : key, false);
-        setOwn(out, key, kept);
-      } else {
-        pruned.push(path ? `${path}.${key}` : key);
+      if (!kept || (child === null && childSchema && childSchema.nullable !== true)) {
+        change(i);
+        continue;
       }
+      // A path is rendered only for a container: only below one can a field be pruned.
+      const walked =
+        (root && key === "metadata") || !childSchema || child === null || typeof child !== "object"
+          ? child
+          : walk(childSchema, child, path ? `${path}.${key}` : key, false);
+      if (walked !== child) change(i);
+      if (out) setOwn(out, key, walked);
     }
     for (const [key, child] of propertiesWithDefaults(properties)) {
-      if (own(out, key) === undefined) {
-        setOwn(out, key, walk(child, structuredClone(child.default), path ? `${path}.${key}` : key, false));
+      if (own(out ?? record, key) === undefined) {
+        const filled = walk(child, structuredClone(child.default), path ? `${path}.${key}` : key, false);
+        setOwn(change(keys.length), key, filled);
       }
     }
-    return out;
+    return out ?? value;
   };
   return { object: walk(schema, object, "", true), pruned };
 }

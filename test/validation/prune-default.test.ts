@@ -61,4 +61,39 @@ describe("pruneAndDefault", () => {
     assert.deepEqual(pruned, []);
     assert.equal((result as { spec: { hibernated?: boolean } }).spec.hibernated, false);
   });
+
+  it("shares what it leaves as it was, copies only along a change, and never changes its input", () => {
+    const object = {
+      spec: {
+        replicas: 2,
+        nested: { mode: "slow" },
+        labels: { a: "b" },
+        free: { any: { thing: 1 } },
+        items: [{ name: "kept" }, { name: "n", nam: "pruned" }, null],
+        absent: null,
+      },
+    };
+    const before = structuredClone(object);
+    const { object: result, pruned } = pruneAndDefault(schema, object);
+    const spec = (result as { spec: typeof object.spec }).spec;
+    assert.deepEqual(pruned, ["spec.items[1].nam", "spec.absent"]);
+    assert.notEqual(spec, object.spec, "spec changed below");
+    assert.equal(spec.nested, object.spec.nested, "an unchanged object is shared");
+    assert.equal(spec.free, object.spec.free);
+    assert.equal(spec.labels, object.spec.labels);
+    assert.notEqual(spec.items, object.spec.items);
+    assert.equal(spec.items[0], object.spec.items[0], "an unchanged item is shared");
+    assert.deepEqual(spec.items, [{ name: "kept" }, { name: "n" }, null]);
+    assert.deepEqual(Object.keys(spec), ["replicas", "nested", "labels", "free", "items"]);
+    assert.deepEqual(object, before, "the input is not changed");
+    const unchanged = { spec: { replicas: 3, nested: { mode: "x" } } };
+    assert.equal(pruneAndDefault(schema, unchanged).object, unchanged, "nothing to do: the same object");
+  });
+
+  it("drops a null the schema does not allow, then defaults it, keeping the key order of the rest", () => {
+    const { object: result } = pruneAndDefault(schema, {
+      spec: { nested: null, replicas: null, labels: {} },
+    });
+    assert.deepEqual(result, { spec: { labels: {}, replicas: 1 } });
+  });
 });
