@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { load as loadYaml } from "js-yaml";
 import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
+import { type LineTree, lineAlong, scanBlockYaml } from "./yaml-lines.js";
 
 /** Input the user named that cannot be read or parsed: `validate` exits 2 with this reason. */
 export class InputError extends Error {}
@@ -54,7 +55,7 @@ export function readInput(file: string, readStdin: () => string): string {
 const blank = /^(?:(?:---|\.\.\.)?[ \t]*(?:#.*)?(?:\r?\n|$))*$/;
 
 /** One YAML document of a file: its text (from its `---` line) and the file line it starts on. */
-interface Chunk {
+export interface Chunk {
   text: string;
   firstLine: number;
 }
@@ -92,13 +93,18 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown): Manifest[] {
     throw new InputError(`${file}:${chunk.firstLine}: a manifest must be an object, not ${what}`);
   }
   const record = value as Record<string, unknown>;
-  let source: { root: CST.Token | undefined; lines: LineCounter } | undefined;
-  // Parsed on first use only: most objects have no finding to locate.
+  let blockLines: LineTree | undefined | typeof unread = unread;
+  let source: SyntaxTree | undefined;
+  // Read on first use only: most objects have no finding to locate. The line scanner answers for
+  // block YAML; the parser that builds a syntax tree, a hundred times slower, for the rest.
   const located = (prefix: string[], field: string) => {
-    source ??= concreteSyntax(chunk.text);
     const steps = [...prefix, ...fieldSteps(field)];
-    const offset = offsetAt(source.root, steps, field === "");
-    return offset === undefined ? chunk.firstLine : chunk.firstLine - 1 + source.lines.linePos(offset).line;
+    if (blockLines === unread) blockLines = scanBlockYaml(chunk.text);
+    const scanned = blockLines === undefined ? undefined : lineAlong(blockLines, steps, field === "");
+    if (scanned !== undefined) return chunk.firstLine - 1 + scanned;
+    source ??= concreteSyntax(chunk.text);
+    const line = lineInSyntaxTree(source, steps, field === "");
+    return line === undefined ? chunk.firstLine : chunk.firstLine - 1 + line;
   };
   const items = record.kind === "List" && Array.isArray(record.items) ? record.items : undefined;
   if (!items) return [{ file, object: record, lineOf: (field) => located([], field) }];
@@ -116,7 +122,7 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown): Manifest[] {
 }
 
 /** Splits at `---` lines, which always start a document at column 0 (block scalars are indented). */
-function documentChunks(text: string): Chunk[] {
+export function documentChunks(text: string): Chunk[] {
   const lines = text.split("\n");
   const chunks: Chunk[] = [];
   let start = 0;
@@ -129,8 +135,29 @@ function documentChunks(text: string): Chunk[] {
   return chunks;
 }
 
+const unread = Symbol("unread");
+
+type SyntaxTree = { root: CST.Token | undefined; lines: LineCounter };
+
+/**
+ * The 1-based line, in a document's text, of the key (or list item) deepest along `steps`, from the
+ * document's concrete syntax tree, parsed once (what the line scanner must agree with); undefined if
+ * it has none.
+ */
+export function syntaxTreeLines(
+  text: string,
+): (steps: string[], firstKeyOfLast: boolean) => number | undefined {
+  const tree = concreteSyntax(text);
+  return (steps, firstKeyOfLast) => lineInSyntaxTree(tree, steps, firstKeyOfLast);
+}
+
+function lineInSyntaxTree(tree: SyntaxTree, steps: string[], firstKeyOfLast: boolean): number | undefined {
+  const offset = offsetAt(tree.root, steps, firstKeyOfLast);
+  return offset === undefined ? undefined : tree.lines.linePos(offset).line;
+}
+
 /** The document's concrete syntax tree: positions without building values, half the cost of a Document. */
-function concreteSyntax(text: string): { root: CST.Token | undefined; lines: LineCounter } {
+function concreteSyntax(text: string): SyntaxTree {
   const lines = new LineCounter();
   for (const token of new Parser(lines.addNewLine).parse(text)) {
     if (token.type === "document") return { root: token.value, lines };
