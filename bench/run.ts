@@ -23,17 +23,17 @@ import { type BenchServer, memoryOf, post, startServer } from "./servers.js";
 /**
  * `npm run bench`: server CPU time per review, the figure a shared 2-core machine can measure (requests
  * per second depend on the load generator's share of the CPUs; CPU time per review does not). Each
- * server runs in its own process; its utime + stime from /proc/<pid>/stat before and after a fixed
- * number of reviews, divided by that number, is its cost per review. Rounds are interleaved (every
- * scenario once per round, the order rotating, each measurement paired with a floor measurement just
- * before it); the ratio to the floor (a correct webhook that does nothing but parse) in each pair is the
+ * server runs in its own process; its utime + stime from /proc/<pid>/stat over a window of load,
+ * divided by the reviews it answered in it, is its cost per review. Rounds are interleaved (every
+ * scenario once per round, the order rotating, each measurement taken over the same seconds as a floor
+ * measurement on the same request); the ratio to the floor (a correct webhook that does nothing but parse) in each pair is the
  * robust figure, and each scenario's result is the median over rounds. Then the
  * p99 latency at a fixed rate, floor against module-admission, and a soak for memory growth.
  */
 const { values: flags } = parseArgs({
   options: {
     rounds: { type: "string", default: "5" },
-    reviews: { type: "string", default: "10000" },
+    seconds: { type: "string", default: "4" },
     connections: { type: "string", default: "10" },
     rate: { type: "string", default: "500" },
     "latency-seconds": { type: "string", default: "10" },
@@ -50,7 +50,7 @@ const { values: flags } = parseArgs({
 });
 const smoke = flags.smoke;
 const rounds = smoke ? 1 : Number(flags.rounds);
-const reviews = smoke ? 200 : Number(flags.reviews);
+const seconds = smoke ? 0.5 : Number(flags.seconds);
 const connections = Number(flags.connections);
 const rate = Number(flags.rate);
 const latencySeconds = smoke ? 1 : Number(flags["latency-seconds"]);
@@ -197,8 +197,13 @@ if (flags.only) {
   scenarios.splice(0, scenarios.length, ...scenarios.filter((scenario) => only.has(scenario.id)));
 }
 
-/** Server CPU microseconds per review over `count` reviews sent on `connections` keep-alive connections. */
-async function cpuPerReview(scenario: Scenario, count: number): Promise<number> {
+/**
+ * Server CPU microseconds per review over `seconds` of load on `connections` keep-alive connections:
+ * its CPU time over that window divided by the reviews it answered in it. A window of time rather
+ * than a number of reviews, so that a scenario and the floor measured with it share every second
+ * of it (with a number of reviews, the faster one finishes first and the other runs its tail alone).
+ */
+async function cpuPerReview(scenario: Scenario, seconds: number): Promise<number> {
   const target = scenario.server();
   const pid = target.child.pid as number;
   const before = cpuSeconds(pid);
@@ -208,14 +213,14 @@ async function cpuPerReview(scenario: Scenario, count: number): Promise<number> 
     headers: { "content-type": "application/json" },
     body: scenario.body,
     connections,
-    amount: count,
+    duration: seconds,
   });
   const used = cpuSeconds(pid) - before;
-  if (result.errors + result.timeouts + result.non2xx > 0)
+  if (result.errors + result.timeouts + result.non2xx > 0 || result["2xx"] === 0)
     throw new Error(
-      `${scenario.id}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
+      `${scenario.id}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx, ${result["2xx"]} answered`,
     );
-  return (used / count) * 1e6;
+  return (used / result["2xx"]) * 1e6;
 }
 
 async function p99(target: BenchServer, requests: { path: string; body: string }[]) {
@@ -287,7 +292,7 @@ try {
     const problem = scenario.expect(await post(ca, scenario.server().port, scenario.path, scenario.body));
     if (problem) throw new Error(`${scenario.id}: ${problem}`);
     // Warm-up: the JIT has seen the hot path before anything is measured.
-    await cpuPerReview(scenario, Math.max(100, reviews / 5));
+    await cpuPerReview(scenario, Math.max(0.5, seconds / 4));
   }
   // Each scenario's measurement is paired with a floor measurement just before it, so that both see the
   // same machine load; the ratio of each pair is the robust figure, its median over rounds the result.
@@ -303,8 +308,8 @@ try {
       // Both at once, over the same seconds: the machine's load (other processes, CPU frequency) then
       // weighs on the pair alike. One after the other, pair ratios spread by 2x on this shared machine.
       const [floor, measured] = await Promise.all([
-        cpuPerReview({ ...floorScenario, body: scenario.body }, reviews),
-        cpuPerReview(scenario, reviews),
+        cpuPerReview({ ...floorScenario, body: scenario.body }, seconds),
+        cpuPerReview(scenario, seconds),
       ]);
       if (scenario.body === floorScenario.body) {
         micros.floor?.push(floor);
@@ -415,7 +420,7 @@ function report(
     `\n${table}\n\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
       `soak: ${soakResult.rate} reviews/s for ${soakResult.seconds} s, ${soakResult.requests} reviews, ${soakResult.failed} failed; heap after GC ${soakResult.heapAfterGcMiB.map(fmt).join(" → ")} MiB (${(soakResult.heapGrowth * 100).toFixed(1)}%), RSS ${soakResult.rssMiB.map(fmt).join(" → ")} MiB (${(soakResult.rssGrowth * 100).toFixed(1)}%)\n` +
       `validate on ${offline.manifests} manifests: ${offline.validateCpuSeconds} s of CPU against ${offline.parseOnlyCpuSeconds} s to parse them, ${offline.cpuRatioToParseOnly}× (target ≤ ${targets.offlineRatio}×; wall ${offline.wallRatioToParseOnly}×)\n` +
-      `${rounds} rounds of ${reviews} reviews on ${connections} connections; load average ${loadavg()
+      `${rounds} rounds of ${seconds} s on ${connections} connections; load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")} on ${cpus().length} CPUs\n` +
       `targets: ratios ${met.ratios ? "met" : "MISSED"}, p99 ${met.p99 ? "met" : "MISSED"}, heap ${met.heap ? "met" : "MISSED"}, RSS ${met.rss ? "met" : "MISSED"}, no failures ${met.noFailures ? "met" : "MISSED"}, offline ${met.offline ? "met" : "MISSED"}\n`,
@@ -428,6 +433,6 @@ function report(
   };
   writeFileSync(
     flags.out,
-    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, reviews, connections }, targets, met, rows, latency, soak: soakResult, offline }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, secondsPerMeasurement: seconds, connections }, targets, met, rows, latency, soak: soakResult, offline }, null, 2)}\n`,
   );
 }
