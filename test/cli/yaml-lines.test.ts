@@ -11,9 +11,11 @@ import { lineAlong, scanBlockYaml } from "../../src/cli/yaml-lines.js";
 function pathsOf(value: unknown, prefix: string[] = [], out: string[][] = [], limit = 3000): string[][] {
   if (out.length >= limit) return out;
   out.push(prefix);
-  if (Array.isArray(value)) value.forEach((item, i) => pathsOf(item, [...prefix, String(i)], out, limit));
-  else if (value !== null && typeof value === "object")
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) pathsOf(item, [...prefix, String(i)], out, limit);
+  } else if (value !== null && typeof value === "object") {
     for (const [key, child] of Object.entries(value)) pathsOf(child, [...prefix, key], out, limit);
+  }
   return out;
 }
 
