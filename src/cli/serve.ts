@@ -14,6 +14,7 @@ import {
   startMetricsServer,
   WebhookMetrics,
 } from "../server/metrics.js";
+import { compileStructureCheckers } from "../validation/structure.js";
 import { prepareClusterFeatures } from "./serve-cluster.js";
 
 export const serveUsage = `serve   Serve the admission webhooks over HTTPS
@@ -206,6 +207,8 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     }),
   ];
   checkRuleIds(flags.ruleActions, kinds);
+  // The kinds' structure checkers compile on first use; a server compiles them before it listens.
+  compileStructureCheckers();
   // Nothing is recorded when nothing serves it (--metrics-bind-address 0).
   const metrics = flags.metrics ? new WebhookMetrics() : undefined;
   if (metrics && cluster.isWorker) reportToClusterPrimary(metrics);

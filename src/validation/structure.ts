@@ -18,11 +18,15 @@ export interface StructureVerdict {
  */
 export function structureChecker(schema: object): (object: unknown) => StructureVerdict {
   // Compiled on first use (tens of milliseconds each): `validate` on Modules alone never compiles the
-  // other kinds' checkers, and a command starts sooner.
+  // other kinds' checkers, and a command starts sooner. `serve` compiles them all before it listens.
   let compiled: ValidateFunction | undefined;
-  return (object) => {
+  const compile = () => {
     compiled ??= compileChecker(schema);
-    const check = compiled;
+    return compiled;
+  };
+  uncompiled.add(compile);
+  return (object) => {
+    const check = compiled ?? compile();
     if (check(object)) return { errors: [], unknownFields: [] };
     const verdict: StructureVerdict = { errors: [], unknownFields: [] };
     for (const error of check.errors ?? []) {
@@ -35,6 +39,16 @@ export function structureChecker(schema: object): (object: unknown) => Structure
     }
     return verdict;
   };
+}
+
+const uncompiled = new Set<() => unknown>();
+
+/** Compiles every checker made so far, for a server whose first review should not wait for it. */
+export function compileStructureCheckers(): void {
+  for (const compile of uncompiled) {
+    uncompiled.delete(compile);
+    compile();
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../src/admission/field-errors.js";
-import { structureChecker } from "../../src/validation/structure.js";
+import { compileStructureCheckers, structureChecker } from "../../src/validation/structure.js";
 import { helmModule } from "../support/modules.js";
 
 const schema = JSON.parse(
@@ -62,5 +62,18 @@ describe("structure check against the generated schema", () => {
         `link: Invalid value: ${JSON.stringify(link)}: must be a valid uri`,
       ]);
     }
+  });
+});
+
+describe("compiling structure checkers", () => {
+  it("waits for the first check, or for compileStructureCheckers", () => {
+    const broken = { type: "object", properties: { a: { $ref: "#/definitions/missing" } } };
+    const check = structureChecker(broken);
+    assert.throws(() => compileStructureCheckers(), /missing/);
+    assert.throws(() => check({ a: 1 }), /missing/, "a schema that does not compile fails when used");
+    const fine = structureChecker({ type: "object", properties: { a: { type: "string" } } });
+    compileStructureCheckers();
+    assert.deepEqual(fine({ a: "x" }), { errors: [], unknownFields: [] });
+    assert.equal(fine({ a: 1 }).errors.length, 1);
   });
 });
