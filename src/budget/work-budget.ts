@@ -1,0 +1,51 @@
+/**
+ * One review's allowance of work. Every loop whose cost grows with the input charges it, in units of
+ * roughly one small step (a node visited, a character scanned, a pair compared), so that no input can
+ * make one review cost more than a bounded time, however its work is spread over rules, templates,
+ * hints or errors. The protocol layer makes one per review (the offline `validate` one per object) and
+ * hands it to every rule; a rule that runs out either stops optional work (hints, warnings) or, for a
+ * required check, lets `WorkBudgetExceeded` reach the protocol layer, which denies with a clear cause.
+ */
+export class WorkBudget {
+  private spentUnits = 0;
+
+  constructor(readonly limit: number = defaultWorkUnits) {}
+
+  /** Charges `units` of work for `what`; throws WorkBudgetExceeded once the budget is used up. */
+  charge(units: number, what: string): void {
+    this.spentUnits += units;
+    if (this.spentUnits > this.limit) throw new WorkBudgetExceeded(what, this.limit);
+  }
+
+  /**
+   * For optional work (hints, warnings): charges and says true when `units` still fit, and charges
+   * nothing and says false when they do not, so that the required checks after it keep their share.
+   */
+  tryCharge(units: number): boolean {
+    if (this.spentUnits + units > this.limit) return false;
+    this.spentUnits += units;
+    return true;
+  }
+
+  get spent(): number {
+    return this.spentUnits;
+  }
+
+  get exhausted(): boolean {
+    return this.spentUnits >= this.limit;
+  }
+}
+
+/** Thrown by `WorkBudget.charge` when a review has used up its work; `what` names the work it was doing. */
+export class WorkBudgetExceeded extends Error {
+  constructor(
+    readonly what: string,
+    readonly limit: number,
+  ) {
+    super(`${what} exceeds the webhook's work budget`);
+    this.name = "WorkBudgetExceeded";
+  }
+}
+
+/** Units of work per review: placeholder, calibrated against server CPU per review (issue 21). */
+export const defaultWorkUnits = 20_000_000;
