@@ -1,21 +1,55 @@
-import { parseArgs } from "node:util";
+import { Command, Option } from "commander";
 import { apiErrorMessage, httpStatus } from "../kube/api-errors.js";
 import { findClusterAccess } from "../kube/config.js";
 import { listPages } from "../kube/list-objects.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
 import { type OfflineKind, offlineKinds } from "../offline/kinds.js";
+import { resourceKinds } from "../resources/index.js";
+import { type Outcome, optionValues, parseOptionValues } from "./command.js";
 import { type Finding, formatFindings, type OutputFormat, outputFormats } from "./findings.js";
 import { objectLabel } from "./validate-batch.js";
 
-export const auditUsage = `audit   What today's rules say of the objects stored in the cluster: every rule, whatever
-        its --rule-action, as validate would say it of each object created today
-          --kind KIND              Module or ModuleTemplate (default: every kind with a schema)
-          -n, --namespace NS       (default: the kubeconfig context's namespace, else default)
-          -A, --all-namespaces     every namespace
-          -o, --output FORMAT      text (default), json or sarif
-          --kubeconfig FILE        cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)
-          --chunk-size N           objects per list request (default 500, as kubectl)
-          Exit status: 0 every object admitted, 1 any denied, 2 usage error or the cluster refused`;
+/** `audit`'s options: its help and its parsing both come from here. */
+function auditOptions(): Command {
+  return new Command("audit")
+    .summary("what today's rules say of the objects stored in the cluster")
+    .description(
+      "What today's rules say of the objects stored in the cluster: every rule, whatever its " +
+        "--rule-action, as validate would say it of each object created today.",
+    )
+    .option("--kind <KIND>", `one kind (default: every kind with a schema): ${kindNames()}`)
+    .option(
+      "-n, --namespace <NS>",
+      "the namespace (default: the kubeconfig context's namespace, else default)",
+    )
+    .option("-A, --all-namespaces", "every namespace")
+    .addOption(new Option("-o, --output <format>", "output format").choices(outputFormats).default("text"))
+    .option("--kubeconfig <FILE>", "cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)")
+    .option("--chunk-size <N>", "objects per list request, as kubectl", "500")
+    .addHelpText(
+      "after",
+      "\nExit status:\n  0  every object admitted\n  1  an object is denied\n  2  usage error or the cluster refused",
+    );
+}
+
+function kindNames(): string {
+  return resourceKinds.map((kind) => kind.kind).join(", ");
+}
+
+interface AuditValues {
+  kind?: string;
+  namespace?: string;
+  "all-namespaces"?: boolean;
+  output: string;
+  kubeconfig?: string;
+  "chunk-size": string;
+}
+
+export function auditDefinition(outcome: Outcome): Command {
+  return auditOptions().action(async (_options: unknown, command: Command) => {
+    outcome.status = await auditWith(optionValues(command) as unknown as AuditValues, processIo);
+  });
+}
 
 export interface AuditIo {
   out: (text: string) => void;
@@ -29,23 +63,12 @@ const processIo: AuditIo = {
   env: process.env,
 };
 
-export async function auditCommand(args: string[]): Promise<void> {
-  process.exitCode = await runAudit(args, processIo);
-}
-
 /** `module-admission audit`: returns the exit status. */
 export async function runAudit(args: string[], io: AuditIo = processIo): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      kind: { type: "string" },
-      namespace: { type: "string", short: "n" },
-      "all-namespaces": { type: "boolean", short: "A", default: false },
-      output: { type: "string", short: "o", default: "text" },
-      kubeconfig: { type: "string" },
-      "chunk-size": { type: "string", default: "500" },
-    },
-  });
+  return auditWith(parseOptionValues(auditOptions(), args) as unknown as AuditValues, io);
+}
+
+async function auditWith(values: AuditValues, io: AuditIo): Promise<number> {
   const output = values.output as OutputFormat;
   if (!outputFormats.includes(output)) {
     throw new Error(

@@ -1,4 +1,8 @@
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Finding } from "../offline/finding.js";
+import { ruleHelp } from "./rule-help.js";
+import { toolVersion } from "./version.js";
 
 export type { Finding };
 
@@ -6,25 +10,75 @@ export type OutputFormat = "text" | "json" | "sarif";
 
 export const outputFormats: readonly OutputFormat[] = ["text", "json", "sarif"];
 
+/** What a run read and did: the counts every output ends with, so nothing passes unseen. */
+export interface Summary {
+  /** Files read (stdin counts as one). */
+  files: number;
+  /** Inputs that could not be read or parsed: each is an error finding. */
+  unreadable: number;
+  objects: number;
+  /** Objects of a kind this tool checks (or meant for one: a near miss is denied). */
+  checked: number;
+  /** Objects skipped, by `apiVersion kind`: kinds this tool has no schema for. */
+  skipped: Record<string, number>;
+  denied: number;
+  /** Checked objects with at least one warning. */
+  warned: number;
+}
+
+export interface Report {
+  findings: Finding[];
+  summary?: Summary;
+  /** The tool could not do its whole job (an input unreadable): SARIF's executionSuccessful is false. */
+  failed?: boolean;
+  /** SARIF URIs are relative to this folder (originalUriBaseIds); without it, the files as given. */
+  baseDir?: string;
+}
+
 /** Findings as text (one line each, `file:line: object: message`), JSON, or SARIF 2.1.0. */
 export function formatFindings(
-  findings: Finding[],
+  input: Finding[] | Report,
   format: OutputFormat,
   toolName = "module-admission",
 ): string {
-  if (format === "json") return `${JSON.stringify({ findings }, null, 2)}\n`;
-  if (format === "sarif") return `${JSON.stringify(toSarif(findings, toolName), null, 2)}\n`;
-  return findings
-    .map((finding) => {
-      const where = finding.line ? `${finding.file}:${finding.line}` : finding.file;
-      const prefix = finding.severity === "warning" ? "warning: " : "";
-      return `${where}: ${prefix}${finding.object ? `${finding.object}: ` : ""}${finding.message}\n`;
-    })
-    .join("");
+  const report = Array.isArray(input) ? { findings: input } : input;
+  const { findings, summary } = report;
+  if (format === "json") {
+    const failed = report.failed === undefined ? {} : { executionSuccessful: !report.failed };
+    return `${JSON.stringify({ findings, ...(summary ? { summary } : {}), ...failed }, null, 2)}\n`;
+  }
+  if (format === "sarif") return `${JSON.stringify(toSarif(report, toolName), null, 2)}\n`;
+  return findings.map(findingLine).join("");
 }
 
-function toSarif(findings: Finding[], toolName: string) {
+function findingLine(finding: Finding): string {
+  const where = finding.line ? `${finding.file}:${finding.line}` : finding.file;
+  const prefix = finding.severity === "warning" ? "warning: " : "";
+  return `${where}: ${prefix}${finding.object ? `${finding.object}: ` : ""}${finding.message}\n`;
+}
+
+/** The summary as one line: `3 files, 7 objects: 4 checked (1 denied, 2 warned), 3 skipped (...)`. */
+export function summaryLine(summary: Summary): string {
+  const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  const skipped = Object.entries(summary.skipped)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([kind, n]) => `${n} ${kind}`);
+  const skippedTotal = Object.values(summary.skipped).reduce((sum, n) => sum + n, 0);
+  const parts = [
+    `${count(summary.files, "file")}, ${count(summary.objects, "object")} read`,
+    `${summary.checked} checked (${summary.denied} denied, ${summary.warned} warned)`,
+    `${skippedTotal} skipped${skipped.length > 0 ? ` (no schema: ${skipped.join(", ")})` : ""}`,
+    ...(summary.unreadable > 0 ? [`${count(summary.unreadable, "input")} unreadable`] : []),
+  ];
+  return `${parts.join("; ")}\n`;
+}
+
+const sourceRoot = "SRCROOT";
+
+function toSarif(report: Report, toolName: string) {
+  const { findings } = report;
   const rules = [...new Set(findings.map((finding) => finding.rule))].sort();
+  const base = report.baseDir === undefined ? undefined : resolve(report.baseDir);
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -33,10 +87,31 @@ function toSarif(findings: Finding[], toolName: string) {
         tool: {
           driver: {
             name: toolName,
+            version: toolVersion,
             informationUri: "https://github.com/forkspacer",
-            rules: rules.map((id) => ({ id })),
+            rules: rules.map((id) => {
+              const help = ruleHelp(id);
+              return {
+                id,
+                shortDescription: { text: help.short },
+                fullDescription: { text: help.full },
+                help: { text: help.help },
+                // The level its findings have here: a rule set to warn (--rule-action) reports warnings.
+                defaultConfiguration: {
+                  level: findings.some((f) => f.rule === id && f.severity === "error") ? "error" : "warning",
+                },
+              };
+            }),
           },
         },
+        ...(base === undefined
+          ? {}
+          : {
+              originalUriBaseIds: {
+                [sourceRoot]: { uri: `${pathToFileURL(base).href.replace(/\/?$/, "/")}` },
+              },
+            }),
+        invocations: [{ executionSuccessful: report.failed !== true }],
         results: findings.map((finding) => ({
           ruleId: finding.rule,
           ruleIndex: rules.indexOf(finding.rule),
@@ -45,14 +120,29 @@ function toSarif(findings: Finding[], toolName: string) {
           locations: [
             {
               physicalLocation: {
-                // A URI reference: `<stdin>` or a path with spaces must be percent-encoded.
-                artifactLocation: { uri: encodeURI(finding.file) },
+                artifactLocation: artifactLocation(finding.file, base),
                 ...(finding.line ? { region: { startLine: finding.line } } : {}),
               },
             },
           ],
         })),
+        ...(report.summary ? { properties: { summary: report.summary } } : {}),
       },
     ],
   };
+}
+
+/**
+ * An RFC 3986 URI reference for a file: relative to the base (uriBaseId) when inside it, every path
+ * segment percent-encoded (`#`, `?`, `%`, spaces, `<stdin>`), so GitHub finds the file and shows its name.
+ */
+function artifactLocation(file: string, base: string | undefined): { uri: string; uriBaseId?: string } {
+  const segments = (path: string) => path.split(/[\\/]/).map(encodeURIComponent).join("/");
+  if (base === undefined) return { uri: segments(file) };
+  const absolute = resolve(base, file);
+  const inside = relative(base, absolute);
+  if (inside !== "" && !inside.startsWith(`..${sep}`) && inside !== ".." && !isAbsolute(inside)) {
+    return { uri: segments(inside), uriBaseId: sourceRoot };
+  }
+  return { uri: pathToFileURL(absolute).href };
 }

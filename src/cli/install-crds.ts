@@ -1,15 +1,39 @@
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { Command } from "commander";
 import { dump as dumpYaml } from "js-yaml";
 import { findClusterAccess } from "../kube/config.js";
 import { applyCrd, fieldManager, projectCrds, waitEstablished } from "../kube/crds.js";
+import { type Outcome, optionValues, parseOptionValues } from "./command.js";
 
-export const installCrdsUsage = `install-crds   Server-side apply the CRDs (field manager ${fieldManager}) and wait until Established
-          --kubeconfig FILE   cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)
-          --force-conflicts   take ownership of fields another manager (Helm, kubectl) set
-          --include-optional  also the optional CRDs (crd.optional: Kyma's ModuleTemplate, ModuleReleaseMeta)
-          --dry-run           print the CRDs as YAML instead of applying them
-          --timeout SECONDS   how long to wait for Established (default 60)`;
+/** `install-crds`'s options: its help and its parsing both come from here. */
+function installCrdsOptions(): Command {
+  return new Command("install-crds")
+    .summary(`server-side apply the CRDs (field manager ${fieldManager}) and wait until Established`)
+    .description(`Server-side apply the CRDs (field manager ${fieldManager}) and wait until Established.`)
+    .option("--kubeconfig <FILE>", "cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)")
+    .option("--force-conflicts", "take ownership of fields another manager (Helm, kubectl) set")
+    .option(
+      "--include-optional",
+      "also the optional CRDs (crd.optional: Kyma's ModuleTemplate, ModuleReleaseMeta)",
+    )
+    .option("--dry-run", "print the CRDs as YAML instead of applying them")
+    .option("--timeout <SECONDS>", "how long to wait for Established", "60");
+}
+
+interface InstallCrdsValues {
+  kubeconfig?: string;
+  "force-conflicts"?: boolean;
+  "include-optional"?: boolean;
+  "dry-run"?: boolean;
+  timeout: string;
+}
+
+export function installCrdsDefinition(outcome: Outcome): Command {
+  return installCrdsOptions().action(async (_options: unknown, command: Command) => {
+    await installCrdsWith(optionValues(command) as unknown as InstallCrdsValues, defaultIo);
+    outcome.status = 0;
+  });
+}
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
 const schemasDir = fileURLToPath(new URL("../../schemas", import.meta.url));
@@ -22,25 +46,18 @@ export interface InstallCrdsIo {
   pollMs?: number;
 }
 
-export async function installCrds(
-  args: string[],
-  io: InstallCrdsIo = { out: (text) => process.stdout.write(text), env: process.env },
-): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      kubeconfig: { type: "string" },
-      "force-conflicts": { type: "boolean", default: false },
-      "dry-run": { type: "boolean", default: false },
-      "include-optional": { type: "boolean", default: false },
-      timeout: { type: "string", default: "60" },
-    },
-  });
+const defaultIo: InstallCrdsIo = { out: (text) => process.stdout.write(text), env: process.env };
+
+export async function installCrds(args: string[], io: InstallCrdsIo = defaultIo): Promise<void> {
+  await installCrdsWith(parseOptionValues(installCrdsOptions(), args) as unknown as InstallCrdsValues, io);
+}
+
+async function installCrdsWith(values: InstallCrdsValues, io: InstallCrdsIo): Promise<void> {
   const timeoutSeconds = Number(values.timeout);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
     throw new Error(`--timeout must be a positive number of seconds, got ${JSON.stringify(values.timeout)}`);
   }
-  const crds = projectCrds(io.schemasDir ?? schemasDir, values["include-optional"]);
+  const crds = projectCrds(io.schemasDir ?? schemasDir, values["include-optional"] === true);
   if (values["dry-run"]) {
     io.out(crds.map((crd) => dumpYaml(crd, { lineWidth: -1, noRefs: true })).join("---\n"));
     return;
@@ -48,7 +65,7 @@ export async function installCrds(
   const access = findClusterAccess(values.kubeconfig, io.env);
   if (!access) throw new Error("install-crds needs cluster access: no kubeconfig and not in a cluster");
   for (const crd of crds) {
-    await applyCrd(access.kubeConfig, crd, values["force-conflicts"]);
+    await applyCrd(access.kubeConfig, crd, values["force-conflicts"] === true);
     io.out(`customresourcedefinition.apiextensions.k8s.io/${crd.metadata.name} serverside-applied\n`);
   }
   for (const crd of crds) {

@@ -1,29 +1,38 @@
 import { statSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { Command, Option } from "commander";
 import { lintModulesDir } from "../addon-operator/lint.js";
+import { listModuleDirectories } from "../addon-operator/module-files.js";
+import { exitStatus, type Outcome, UsageError } from "./command.js";
 import { formatFindings, type OutputFormat, outputFormats } from "./findings.js";
 
-export const lintModulesUsage = `lint-modules DIR   Check an addon-operator modules directory the way addon-operator reads it
-          -o, --output FORMAT  text (default), json or sarif
-          exit 0 clean, 1 errors found, 2 usage or unreadable DIR`;
+export function lintModulesDefinition(outcome: Outcome): Command {
+  return new Command("lint-modules")
+    .summary("check an addon-operator modules directory the way addon-operator reads it")
+    .description("Check an addon-operator modules directory the way addon-operator reads it.")
+    .argument("<dir>", "the modules directory (addon-operator's MODULES_DIR)")
+    .addOption(new Option("-o, --output <format>", "output format").choices(outputFormats).default("text"))
+    .addHelpText(
+      "after",
+      "\nExit status:\n  0  clean (warnings allowed)\n  1  errors found\n  2  usage error, unreadable DIR, or no modules in it",
+    )
+    .action((dir: string, options: { output: OutputFormat }) => {
+      outcome.status = lintModules(dir, options.output);
+    });
+}
 
-export async function lintModules(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { output: { type: "string", short: "o", default: "text" } },
-  });
-  const format = values.output as OutputFormat;
-  if (!outputFormats.includes(format)) {
-    throw new Error(
-      `--output must be one of ${outputFormats.join(", ")}, got ${JSON.stringify(values.output)}`,
-    );
+function lintModules(dir: string, format: OutputFormat): number {
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`${dir}: not a readable directory`);
   }
-  const [dir, ...extra] = positionals;
-  if (dir === undefined || extra.length > 0) throw new Error(`usage: ${lintModulesUsage.split("\n")[0]}`);
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
-    throw new Error(`${dir}: not a readable directory`);
   const findings = lintModulesDir(dir);
-  process.stdout.write(formatFindings(findings, format));
-  if (findings.some((finding) => finding.severity === "error")) process.exitCode = 1;
+  process.stdout.write(formatFindings({ findings, baseDir: process.cwd() }, format));
+  if (findings.some((finding) => finding.severity === "error")) return exitStatus.denied;
+  // A wrong path (the repository root instead of its modules/) must not pass as a clean tree.
+  if (listModuleDirectories(dir).modules.length === 0) {
+    process.stderr.write(
+      `module-admission lint-modules: nothing to check: no module directories in ${dir} (addon-operator loads each subdirectory, such as 001-my-module)\n`,
+    );
+    return exitStatus.usage;
+  }
+  return exitStatus.ok;
 }

@@ -1,11 +1,22 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { load as loadYaml } from "js-yaml";
 import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
 import { type LineTree, lineAlong, scanBlockYaml } from "./yaml-lines.js";
 
-/** Input the user named that cannot be read or parsed: `validate` exits 2 with this reason. */
-export class InputError extends Error {}
+/**
+ * Input the user named that cannot be read or parsed: a finding at its file (and line), the other
+ * files still checked, and `validate` exits 2.
+ */
+export class InputError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly reason: string,
+  ) {
+    super(`${line === undefined ? file : `${file}:${line}`}: ${reason}`);
+  }
+}
 
 /** One object read from a manifest file, with what it takes to point at its fields. */
 export interface Manifest {
@@ -30,11 +41,19 @@ export function manifestFiles(paths: string[]): string[] {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new InputError(
-        `${path}: ${code === "ENOENT" ? "no such file or directory" : (error as Error).message}`,
+        path,
+        undefined,
+        code === "ENOENT" ? "no such file or directory" : (error as Error).message,
       );
     }
     if (!stat.isDirectory()) return [path];
-    const entries = readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path, { withFileTypes: true });
+    } catch (error) {
+      throw new InputError(path, undefined, (error as Error).message);
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
     return entries.flatMap((entry) => {
       const child = join(path, entry.name);
       if (entry.isDirectory()) return manifestFiles([child]);
@@ -47,7 +66,7 @@ export function readInput(file: string, readStdin: () => string): string {
   try {
     return file === "-" ? readStdin() : readFileSync(file, "utf8");
   } catch (error) {
-    throw new InputError(`${file}: ${(error as Error).message}`);
+    throw new InputError(file, undefined, (error as Error).message);
   }
 }
 
@@ -62,7 +81,7 @@ export interface Chunk {
 
 /**
  * Every object in a YAML (or JSON) text, multi-document aware; the items of a `kind: List` count as
- * objects; empty documents are skipped. Values come from js-yaml, three times faster than a parser
+ * objects (and those of a KRM ResourceList); empty documents are skipped. Values come from js-yaml, three times faster than a parser
  * that keeps source positions; positions are parsed only for a document a finding points into.
  * A syntax error is an InputError naming file and line.
  */
@@ -77,10 +96,11 @@ export function parseManifests(file: string, text: string): Manifest[] {
       const mark = (error as { mark?: { line?: number } }).mark;
       if (/nesting exceeded maxDepth/.test(String(error)) || error instanceof RangeError) {
         const line = chunk.firstLine + (mark?.line ?? 0);
-        throw new InputError(`${file}:${line}: nested too deeply: the YAML reader stops at 100 levels`);
+        throw new InputError(file, line, "nested too deeply: the YAML reader stops at 100 levels");
       }
       syntaxError(file, text);
-      throw new InputError(`${file}: ${(error as Error).message.split("\n")[0]}`);
+      const line = mark?.line === undefined ? undefined : chunk.firstLine + mark.line;
+      throw new InputError(file, line, (error as Error).message.split("\n")[0] ?? "");
     }
   });
   return chunks.flatMap((chunk, index) => manifestsOf(file, chunk, values[index]));
@@ -90,7 +110,7 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown): Manifest[] {
   if (value === null || value === undefined) return [];
   if (typeof value !== "object" || Array.isArray(value)) {
     const what = Array.isArray(value) ? "a list" : typeof value;
-    throw new InputError(`${file}:${chunk.firstLine}: a manifest must be an object, not ${what}`);
+    throw new InputError(file, chunk.firstLine, `a manifest must be an object, not ${what}`);
   }
   const record = value as Record<string, unknown>;
   let blockLines: LineTree | undefined | typeof unread = unread;
@@ -106,7 +126,7 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown): Manifest[] {
     const line = lineInSyntaxTree(source, steps, field === "");
     return line === undefined ? chunk.firstLine : chunk.firstLine - 1 + line;
   };
-  const items = record.kind === "List" && Array.isArray(record.items) ? record.items : undefined;
+  const items = isList(record) && Array.isArray(record.items) ? record.items : undefined;
   if (!items) return [{ file, object: record, lineOf: (field) => located([], field) }];
   return items.flatMap((item, index) =>
     item !== null && typeof item === "object" && !Array.isArray(item)
@@ -119,6 +139,19 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown): Manifest[] {
         ]
       : [],
   );
+}
+
+/**
+ * A `kind: List`, or the ResourceList that kustomize and kpt hand a KRM function (its `items` are the
+ * objects; its `functionConfig` is the function's own configuration, not an object to judge).
+ */
+function isList(record: Record<string, unknown>): boolean {
+  return record.kind === "List" || isResourceList(record);
+}
+
+export function isResourceList(value: unknown): boolean {
+  const record = value as Record<string, unknown> | null;
+  return record?.kind === "ResourceList" && record.apiVersion === "config.kubernetes.io/v1";
 }
 
 /** Splits at `---` lines, which always start a document at column 0 (block scalars are indented). */
@@ -170,8 +203,10 @@ function syntaxError(file: string, text: string): void {
   const lines = new LineCounter();
   for (const document of parseAllDocuments(text, { lineCounter: lines })) {
     const [error] = document.errors;
-    if (error)
-      throw new InputError(`${file}:${lines.linePos(error.pos[0]).line}: ${error.message.split("\n")[0]}`);
+    if (error) {
+      const reason = (error.message.split("\n")[0] ?? "").replace(/:$/, "");
+      throw new InputError(file, lines.linePos(error.pos[0]).line, reason);
+    }
   }
 }
 

@@ -1,13 +1,21 @@
+import { Command } from "commander";
 import { buildEditorSchema } from "../codegen/editor-schema.js";
 import { loadSchemaSources } from "../codegen/schema-source.js";
 import { schemasDir } from "../offline/kinds.js";
-import { InputError } from "./manifests.js";
+import { type Outcome, UsageError } from "./command.js";
 
-export const schemaUsage = `schema    Print the JSON Schema of a kind, for editors (yaml-language-server, VS Code)
-          [kind]                     Module, module or modules; may be left out while there is one kind`;
-
-export async function schemaCommand(args: string[]): Promise<void> {
-  process.stdout.write(schemaFor(args[0]));
+export function schemaDefinition(outcome: Outcome): Command {
+  const kinds = loadSchemaSources(schemasDir)
+    .map((source) => source.crd.names.kind)
+    .join(", ");
+  return new Command("schema")
+    .summary("print the JSON Schema of a kind, for editors (yaml-language-server, VS Code)")
+    .description("Print the JSON Schema of a kind, for editors (yaml-language-server, VS Code).")
+    .argument("<kind>", `the kind, its plural, singular or a short name: ${kinds}`)
+    .action((kind: string) => {
+      process.stdout.write(schemaFor(kind));
+      outcome.status = 0;
+    });
 }
 
 /** The editor JSON Schema generated from the kind's schema source (the same text as schemas/dist/). */
@@ -24,7 +32,7 @@ export function schemaFor(requested: string | undefined): string {
   const matches = requested ? sources.filter((s) => names(s).includes(requested.toLowerCase())) : sources;
   const known = sources.map((s) => s.crd.names.kind).join(", ");
   if (matches.length !== 1) {
-    throw new InputError(
+    throw new UsageError(
       requested ? `no kind ${JSON.stringify(requested)}: kinds are ${known}` : `name a kind: ${known}`,
     );
   }

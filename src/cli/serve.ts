@@ -1,5 +1,5 @@
 import cluster from "node:cluster";
-import { parseArgs } from "node:util";
+import { Command } from "commander";
 import { webhooksOf } from "../admission/resource-kind.js";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { addonOperatorKinds } from "../resources/addon-operator-configmap/index.js";
@@ -15,41 +15,74 @@ import {
   WebhookMetrics,
 } from "../server/metrics.js";
 import { compileStructureCheckers } from "../validation/structure.js";
+import { collect, type Outcome, optionValues, parseOptionValues } from "./command.js";
 import { prepareClusterFeatures } from "./serve-cluster.js";
 
-export const serveUsage = `serve   Serve the admission webhooks over HTTPS
-          --port N            port to listen on (default 8443)
-          --cert-dir DIR      tls.crt, tls.key (and ca.crt); generated when absent, reloaded when
-                              they change (default certs)
-          --service NAME      Service name for generated certificates (default module-admission)
-          --namespace NS      Service namespace for generated certificates (default module-admission)
-          --metrics-port N    Prometheus metrics over plain HTTP at /metrics (default 8080)
-          --metrics-bind-address [HOST]:PORT|0
-                              where metrics listen, as controller-runtime's flag (default :8080, every
-                              interface; 127.0.0.1:8080 keeps them in the pod); 0 turns them off
-          --workers N         processes sharing the port, to use N cores (default 1)
-          --drain-seconds S   after SIGTERM: answer with Connection: close, unready (default 5)
-          --grace-seconds S   after SIGTERM: exit at the latest, cutting what is left (default 25)
-          --kubeconfig FILE   cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)
-          --workspace-check auto|off
-                              deny Modules whose spec.workspace does not exist; auto: when there is
-                              cluster access (default auto)
-          --moduletemplate-check auto|off
-                              deny Kyma ModuleReleaseMetas whose channel versions have no ModuleTemplate
-                              <moduleName>-<version>; auto: when there is cluster access (default auto)
-          --self-signed-secret NS/NAME
-                              keep a self-signed CA and serving certificate in this kubernetes.io/tls
-                              Secret: issued when empty or expiring, written to --cert-dir, renewed
-          --webhook-configuration NAME
-                              with --self-signed-secret: inject the CA into the caBundle of the
-                              Mutating- and ValidatingWebhookConfiguration of this name
-          --modules-dir DIR   addon-operator modules: serve /validate-addon-operator-configmap
-          --global-hooks-dir DIR  addon-operator global hooks (openapi/ holds the global schema)
-          --addon-configmap NS/NAME  the ConfigMap addon-operator reads (default addon-operator/addon-operator)
-          --rule-action ID=deny|warn|off
-                              a rule's errors deny (default), only warn, or are off; repeatable
-          --log-reviews denied|all|none
-                              a JSON line per review that denied (default), per review, or none`;
+/** `serve`'s options: its help and its parsing both come from here. */
+function serveOptions(): Command {
+  return new Command("serve")
+    .summary("serve the admission webhooks over HTTPS")
+    .description("Serve the admission webhooks over HTTPS.")
+    .option("--port <N>", "port to listen on", "8443")
+    .option(
+      "--cert-dir <DIR>",
+      "tls.crt, tls.key (and ca.crt); generated when absent, reloaded when they change",
+      "certs",
+    )
+    .option("--service <NAME>", "Service name for generated certificates", "module-admission")
+    .option("--namespace <NS>", "Service namespace for generated certificates", "module-admission")
+    .option("--metrics-port <N>", "Prometheus metrics over plain HTTP at /metrics", "8080")
+    .option(
+      "--metrics-bind-address <[HOST]:PORT|0>",
+      "where metrics listen, as controller-runtime's flag (default :8080, every interface; 127.0.0.1:8080 keeps them in the pod); 0 turns them off",
+    )
+    .option("--workers <N>", "processes sharing the port, to use N cores", "1")
+    .option("--drain-seconds <S>", "after SIGTERM: answer with Connection: close, unready", "5")
+    .option("--grace-seconds <S>", "after SIGTERM: exit at the latest, cutting what is left", "25")
+    .option("--kubeconfig <FILE>", "cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)")
+    .option(
+      "--workspace-check <auto|off>",
+      "deny Modules whose spec.workspace does not exist; auto: when there is cluster access",
+      "auto",
+    )
+    .option(
+      "--moduletemplate-check <auto|off>",
+      "deny Kyma ModuleReleaseMetas whose channel versions have no ModuleTemplate <moduleName>-<version>; auto: when there is cluster access",
+      "auto",
+    )
+    .option(
+      "--self-signed-secret <NS/NAME>",
+      "keep a self-signed CA and serving certificate in this kubernetes.io/tls Secret: issued when empty or expiring, written to --cert-dir, renewed",
+    )
+    .option(
+      "--webhook-configuration <NAME>",
+      "with --self-signed-secret: inject the CA into the caBundle of the Mutating- and ValidatingWebhookConfiguration of this name",
+    )
+    .option("--modules-dir <DIR>", "addon-operator modules: serve /validate-addon-operator-configmap")
+    .option("--global-hooks-dir <DIR>", "addon-operator global hooks (openapi/ holds the global schema)")
+    .option(
+      "--addon-configmap <NS/NAME>",
+      "the ConfigMap addon-operator reads",
+      "addon-operator/addon-operator",
+    )
+    .option(
+      "--rule-action <ID=deny|warn|off>",
+      "a rule's errors deny (default), only warn, or are off; repeatable",
+      collect,
+    )
+    .option(
+      "--log-reviews <denied|all|none>",
+      "a JSON line per review that denied, per review, or none",
+      "denied",
+    );
+}
+
+export function serveDefinition(outcome: Outcome): Command {
+  return serveOptions().action(async (_options: unknown, command: Command) => {
+    await serve(parsedFlags(optionValues(command)));
+    outcome.status = 0;
+  });
+}
 
 export interface ServeFlags {
   port: number;
@@ -74,48 +107,31 @@ export interface ServeFlags {
 }
 
 export function parseServeFlags(args: string[]): ServeFlags {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: "string", default: "8443" },
-      "cert-dir": { type: "string", default: "certs" },
-      service: { type: "string", default: "module-admission" },
-      namespace: { type: "string", default: "module-admission" },
-      "metrics-port": { type: "string", default: "8080" },
-      "metrics-bind-address": { type: "string" },
-      workers: { type: "string", default: "1" },
-      "drain-seconds": { type: "string", default: "5" },
-      "grace-seconds": { type: "string", default: "25" },
-      kubeconfig: { type: "string" },
-      "workspace-check": { type: "string", default: "auto" },
-      "moduletemplate-check": { type: "string", default: "auto" },
-      "self-signed-secret": { type: "string" },
-      "webhook-configuration": { type: "string" },
-      "modules-dir": { type: "string" },
-      "global-hooks-dir": { type: "string" },
-      "addon-configmap": { type: "string", default: "addon-operator/addon-operator" },
-      "rule-action": { type: "string", multiple: true },
-      "log-reviews": { type: "string", default: "denied" },
-    },
-  });
+  return parsedFlags(parseOptionValues(serveOptions(), args));
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+function parsedFlags(values: Values): ServeFlags {
+  const text = (flag: string) => values[flag] as string;
   return {
     port: number(values, "port", { integer: true, max: 65535 }),
-    certDir: values["cert-dir"],
-    service: values.service,
-    namespace: values.namespace,
+    certDir: text("cert-dir"),
+    service: text("service"),
+    namespace: text("namespace"),
     metrics: metricsAddress(values),
     workers: number(values, "workers", { integer: true, min: 1, max: 256 }),
     drainMs: number(values, "drain-seconds", {}) * 1000,
     graceMs: number(values, "grace-seconds", {}) * 1000,
-    kubeconfig: values.kubeconfig,
-    workspaceCheck: values["workspace-check"],
-    moduleTemplateCheck: values["moduletemplate-check"],
-    selfSignedSecret: values["self-signed-secret"],
-    webhookConfiguration: values["webhook-configuration"],
-    modulesDir: values["modules-dir"],
-    globalHooksDir: values["global-hooks-dir"],
-    addonConfigMap: values["addon-configmap"],
-    ruleActions: parseRuleActions(values["rule-action"] ?? []),
+    kubeconfig: values.kubeconfig as string | undefined,
+    workspaceCheck: text("workspace-check"),
+    moduleTemplateCheck: text("moduletemplate-check"),
+    selfSignedSecret: values["self-signed-secret"] as string | undefined,
+    webhookConfiguration: values["webhook-configuration"] as string | undefined,
+    modulesDir: values["modules-dir"] as string | undefined,
+    globalHooksDir: values["global-hooks-dir"] as string | undefined,
+    addonConfigMap: text("addon-configmap"),
+    ruleActions: parseRuleActions((values["rule-action"] as string[] | undefined) ?? []),
     logReviews: reviewLogging(values["log-reviews"]),
   };
 }
@@ -167,8 +183,7 @@ function number(
   return value;
 }
 
-export async function serve(args: string[]): Promise<void> {
-  const flags = parseServeFlags(args);
+export async function serve(flags: ServeFlags): Promise<void> {
   if (cluster.isPrimary && flags.workers > 1) {
     // Workers must share one certificate: generate it once here, before they start. (A selfSigned
     // Secret is shared by design; each worker reads it.)

@@ -1,10 +1,11 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
+import type { ResourceRef } from "../offline/finding.js";
 import { inputBoundProblem } from "../offline/input-bounds.js";
-import { kindOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
-import type { Finding } from "./findings.js";
-import { type Manifest, parseManifests } from "./manifests.js";
+import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
+import type { Finding, Summary } from "./findings.js";
+import { InputError, type Manifest, parseManifests } from "./manifests.js";
 
 export interface Input {
   /** The name findings show: the path as given, or `<stdin>`. */
@@ -15,6 +16,8 @@ export interface Input {
 /** `validate`'s work: the inputs read, and the options that change what is reported. */
 export interface Batch {
   inputs: Input[];
+  /** Inputs named that could not be read (a missing file, a folder without permission). */
+  unreadable?: InputError[];
   /** Previous versions of the objects (--old), matched by apiVersion, kind, namespace and name. */
   old: Input[];
   strict: boolean;
@@ -34,6 +37,9 @@ export interface BatchResult {
   findings: Finding[];
   mutations: Mutation[];
   denied: boolean;
+  /** Some input could not be read or parsed: its findings say where; `validate` exits 2. */
+  failed: boolean;
+  summary: Summary;
 }
 
 /**
@@ -50,9 +56,36 @@ export async function validateBatch(
       .flatMap((input) => parseManifests(input.file, input.text))
       .map((old) => [identity(old.object), old.object]),
   );
-  const result: BatchResult = { findings: [], mutations: [], denied: false };
+  const unreadable = batch.unreadable ?? [];
+  const result: BatchResult = {
+    findings: unreadable.map(inputErrorFinding),
+    mutations: [],
+    denied: false,
+    failed: unreadable.length > 0,
+    summary: {
+      files: batch.inputs.length,
+      unreadable: unreadable.length,
+      objects: 0,
+      checked: 0,
+      denied: 0,
+      warned: 0,
+      skipped: {},
+    },
+  };
   for (const input of batch.inputs) {
-    const manifests = parseManifests(input.file, input.text);
+    let manifests: Manifest[];
+    try {
+      manifests = parseManifests(input.file, input.text);
+    } catch (error) {
+      // One broken file is a finding at its line; every other file is still checked.
+      if (!(error instanceof InputError)) throw error;
+      result.failed = true;
+      result.summary.unreadable++;
+      result.findings.push(inputErrorFinding(error));
+      onProgress(input.text.length);
+      continue;
+    }
+    result.summary.objects += manifests.length;
     for (const manifest of manifests) {
       await validateManifest(manifest, kinds, previous, batch, result);
       onProgress(input.text.length / manifests.length);
@@ -60,6 +93,16 @@ export async function validateBatch(
     if (manifests.length === 0) onProgress(input.text.length);
   }
   return result;
+}
+
+function inputErrorFinding(error: InputError): Finding {
+  return {
+    severity: "error",
+    file: error.file,
+    ...(error.line === undefined ? {} : { line: error.line }),
+    rule: "input/Unreadable",
+    message: error.reason,
+  };
 }
 
 async function validateManifest(
@@ -72,6 +115,8 @@ async function validateManifest(
   const bound = inputBoundProblem(manifest.object);
   if (bound) {
     result.denied = true;
+    result.summary.checked++;
+    result.summary.denied++;
     result.findings.push({
       severity: "error",
       file: manifest.file,
@@ -79,20 +124,38 @@ async function validateManifest(
       object: objectLabel(manifest.object),
       rule: "input/TooLarge",
       message: bound.field ? `${bound.field}: ${bound.message}` : bound.message,
+      ...(bound.field ? { field: bound.field } : {}),
+      resource: resourceRef(manifest.object),
     });
     return;
   }
   const kind = kindOf(kinds, manifest.object);
   if (!kind) {
+    const nearMiss = nearMissOf(kinds, manifest.object);
+    if (nearMiss) {
+      result.denied = true;
+      result.findings.push(unknownKindFinding(manifest, nearMiss, "input/UnknownVersionOrKind"));
+      result.summary.checked++;
+      result.summary.denied++;
+      return;
+    }
+    const { apiVersion, kind: name } = manifest.object;
+    const key = `${String(apiVersion)} ${String(name)}`;
+    result.summary.skipped[key] = (result.summary.skipped[key] ?? 0) + 1;
     if (batch.strict) {
       result.denied = true;
-      result.findings.push(unknownKindFinding(manifest, kinds));
+      const known = kinds.map((k) => `${k.kind.group}/${k.kind.version} ${k.kind.kind}`).join(", ");
+      const message = `no schema for ${key} (--strict): validate knows ${known}`;
+      result.findings.push(unknownKindFinding(manifest, message, "input/UnknownKind"));
     }
     return;
   }
   const old = previous.get(identity(manifest.object));
   const verdict = await admitOffline(kind, manifest.object, old, batch.ruleActions);
   result.denied ||= !verdict.allowed;
+  result.summary.checked++;
+  if (!verdict.allowed) result.summary.denied++;
+  if (verdict.warnings.length > 0) result.summary.warned++;
   const object = objectLabel(manifest.object);
   result.findings.push(...verdict.errors.map((p) => toFinding(manifest, object, p, "error")));
   result.findings.push(...verdict.warnings.map((p) => toFinding(manifest, object, p, "warning")));
@@ -127,18 +190,29 @@ function toFinding(
     object,
     rule: `${problem.stage}/${problem.rule ?? problem.type}`,
     message: problem.message,
+    ...(problem.field ? { field: problem.field } : {}),
+    resource: resourceRef(manifest.object),
   };
 }
 
-function unknownKindFinding(manifest: Manifest, kinds: OfflineKind[]): Finding {
-  const known = kinds.map((k) => `${k.kind.group}/${k.kind.version} ${k.kind.kind}`).join(", ");
-  const { apiVersion, kind } = manifest.object;
+function resourceRef(object: Record<string, unknown>): ResourceRef {
+  const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  return {
+    apiVersion: String(object.apiVersion),
+    kind: String(object.kind),
+    ...(typeof metadata.name === "string" ? { name: metadata.name } : {}),
+    ...(typeof metadata.namespace === "string" ? { namespace: metadata.namespace } : {}),
+  };
+}
+
+function unknownKindFinding(manifest: Manifest, message: string, rule: string): Finding {
   return {
     severity: "error",
     file: manifest.file,
     line: manifest.lineOf(""),
     object: objectLabel(manifest.object),
-    rule: "input/UnknownKind",
-    message: `no schema for ${String(apiVersion)} ${String(kind)} (--strict): validate knows ${known}`,
+    rule,
+    message,
+    resource: resourceRef(manifest.object),
   };
 }

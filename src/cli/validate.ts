@@ -1,21 +1,14 @@
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { Command, Option } from "commander";
+import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { resourceKinds } from "../resources/index.js";
-import { formatFindings, type OutputFormat, outputFormats } from "./findings.js";
-import { InputError, manifestFiles, readInput } from "./manifests.js";
+import { collect, exitStatus, type Outcome, runCommand, UsageError } from "./command.js";
+import { formatFindings, type OutputFormat, outputFormats, summaryLine } from "./findings.js";
+import { krmOutput } from "./krm.js";
+import { InputError, isResourceList, manifestFiles, readInput } from "./manifests.js";
 import { progressBar } from "./progress.js";
 import { type Batch, type BatchResult, type Input, type Mutation, validateBatch } from "./validate-batch.js";
-
-export const validateUsage = `validate  Give the verdict the cluster would give on manifests, before the push (offline)
-          -f, --filename FILE|DIR|-  manifests (repeatable); directories recursively, - for stdin
-          --old FILE|DIR|-           the objects' previous versions: update and transition rules apply
-          --strict                   objects of kinds without a schema are errors (default: skipped)
-          --show-mutations           show the mutating webhook's JSON Patch for each object
-          --rule-action ID=deny|warn|off
-                                     as serve's flag: a rule's errors warn, or are off (repeatable)
-          -o, --output FORMAT        text (default), json or sarif
-          Exit status: 0 all admitted, 1 any denied, 2 usage error or unreadable input`;
 
 export interface CliIo {
   readStdin: () => string;
@@ -25,7 +18,7 @@ export interface CliIo {
   interactive: boolean;
 }
 
-const processIo: CliIo = {
+export const processIo: CliIo = {
   readStdin: () => readFileSync(0, "utf8"),
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
@@ -35,112 +28,174 @@ const processIo: CliIo = {
 /** Inputs of at least this size get a progress bar (on a terminal): below it, it only flickers. */
 const largeInput = 1 << 20;
 
-export async function validateCommand(args: string[]): Promise<void> {
-  // `validate ... | head` closes the pipe early: that is the reader's choice, not an error to trace.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    process.exit(process.exitCode ?? 0);
-  });
-  process.exitCode = await runValidate(args, processIo);
+export const exitStatusHelp = `
+Exit status:
+  0  every object checked is admitted (warnings allowed)
+  1  an object is denied (including an apiVersion or kind its group does not serve)
+  2  usage error, an input that cannot be read or parsed, or nothing to check at all`;
+
+interface ValidateOptions {
+  filename?: string[];
+  old?: string[];
+  strict?: boolean;
+  showMutations?: boolean;
+  ruleAction?: string[];
+  output: OutputFormat;
+  stdinFilename?: string;
+  krm?: boolean;
+}
+
+/** The `validate` command's definition: its help is generated from it. */
+export function validateDefinition(io: CliIo, outcome: Outcome): Command {
+  return new Command("validate")
+    .summary("give the verdict the cluster would give on manifests, before the push (offline)")
+    .description(
+      "Give the verdict the cluster would give on manifests, before the push, without a cluster: the CRD's " +
+        "schema and CEL rules, the mutating and validating webhooks, in the API server's order. A KRM " +
+        "ResourceList (kustomize, kpt) is read as its items and answered with one (see --krm).",
+    )
+    .argument("[paths...]", "manifests: files, directories (*.yaml, *.yml, *.json, recursively), - for stdin")
+    .option("-f, --filename <FILE|DIR|->", "manifests, as the positional paths (repeatable)", collect)
+    .option(
+      "--old <FILE|DIR|->",
+      "the objects' previous versions: update and transition rules apply",
+      collect,
+    )
+    .option("--strict", "objects of kinds without a schema are errors (default: skipped, and counted)")
+    .option("--show-mutations", "show the mutating webhook's JSON Patch for each object")
+    .option(
+      "--rule-action <ID=deny|warn|off>",
+      "as serve's flag: a rule's errors or warnings warn, or are off (repeatable)",
+      collect,
+    )
+    .addOption(new Option("-o, --output <format>", "output format").choices(outputFormats).default("text"))
+    .option("--stdin-filename <path>", "the file name findings give to stdin (default <stdin>)")
+    .option("--krm", "answer as a KRM function: a ResourceList with results (also when stdin is one)")
+    .addHelpText("after", exitStatusHelp)
+    .action(async (paths: string[], options: ValidateOptions) => {
+      outcome.status = await validateWith([...(options.filename ?? []), ...paths], options, io);
+    });
 }
 
 /** `module-admission validate`: returns the exit status. */
 export async function runValidate(args: string[], io: CliIo = processIo): Promise<number> {
-  try {
-    const options = parseOptions(args);
-    const inputs = readAll(options.files, io);
-    const total = inputs.reduce((sum, input) => sum + input.text.length, 0);
-    const batch: Batch = {
-      inputs,
-      old: readAll(options.old, io),
-      strict: options.strict,
-      showMutations: options.showMutations,
-      ruleActions: options.ruleActions,
-    };
-    const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
-    let done = 0;
-    const result = await validateBatch(batch, (bytes) => {
-      done += bytes;
-      progress?.(Math.min(done, total));
-    });
-    progress?.(total);
-    io.stdout(render(result, options.output));
-    return result.denied ? 1 : 0;
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    io.stderr(`module-admission validate: ${error.message}\n`);
-    return 2;
-  }
+  const outcome: Outcome = { status: exitStatus.ok };
+  return runCommand(validateDefinition(io, outcome), args, io, outcome);
 }
 
-interface Options {
-  files: string[];
-  old: string[];
-  strict: boolean;
-  showMutations: boolean;
-  output: OutputFormat;
-  ruleActions: RuleActions;
-}
-
-function parseOptions(args: string[]): Options {
-  const parse = (argv: string[]) =>
-    parseArgs({
-      args: argv,
-      options: {
-        filename: { type: "string", short: "f", multiple: true },
-        old: { type: "string", multiple: true },
-        strict: { type: "boolean", default: false },
-        "show-mutations": { type: "boolean", default: false },
-        output: { type: "string", short: "o", default: "text" },
-        "rule-action": { type: "string", multiple: true },
-      },
-    });
-  let values: ReturnType<typeof parse>["values"];
-  try {
-    values = parse(args).values;
-  } catch (error) {
-    throw new InputError((error as Error).message);
-  }
-  if (!values.filename?.length) throw new InputError("no input: give -f FILE, -f DIR or -f - (stdin)");
-  if (!outputFormats.includes(values.output as OutputFormat)) {
-    throw new InputError(
-      `--output must be one of ${outputFormats.join(", ")}, not ${JSON.stringify(values.output)}`,
-    );
-  }
+async function validateWith(paths: string[], options: ValidateOptions, io: CliIo): Promise<number> {
+  if (paths.length === 0)
+    throw new UsageError("no input: give FILE, DIR or - (stdin), as arguments or with -f");
   let ruleActions: RuleActions;
   try {
-    ruleActions = parseRuleActions(values["rule-action"] ?? []);
+    ruleActions = parseRuleActions(options.ruleAction ?? []);
     checkRuleIds(ruleActions, resourceKinds);
   } catch (error) {
-    throw new InputError((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
-  return {
+  const stdinName = options.stdinFilename ?? "<stdin>";
+  const read = readAll(paths, io, stdinName);
+  const inputs = read.inputs;
+  const krm =
+    options.krm === true ||
+    (inputs.length === 1 && inputs[0]?.file === stdinName && isKrmInput(inputs[0].text));
+  if (inputs.length === 0 && read.unreadable.length === 0) {
+    io.stderr(
+      `module-admission validate: nothing to check: no *.yaml, *.yml or *.json files in ${paths.join(", ")}\n`,
+    );
+    return exitStatus.usage;
+  }
+  const total = inputs.reduce((sum, input) => sum + input.text.length, 0);
+  const old = readAll(options.old ?? [], io, "<stdin>");
+  const batch: Batch = {
+    inputs,
+    unreadable: [...read.unreadable, ...old.unreadable],
+    old: old.inputs,
+    strict: options.strict === true,
+    showMutations: options.showMutations === true,
     ruleActions,
-    files: values.filename,
-    old: values.old ?? [],
-    strict: values.strict ?? false,
-    showMutations: values["show-mutations"] ?? false,
-    output: values.output as OutputFormat,
   };
+  const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
+  let done = 0;
+  const result = await validateBatch(batch, (bytes) => {
+    done += bytes;
+    progress?.(Math.min(done, total));
+  });
+  progress?.(total);
+  const status = result.failed ? exitStatus.usage : result.denied ? exitStatus.denied : exitStatus.ok;
+  if (krm) {
+    io.stdout(krmOutput(inputs, result));
+    return status;
+  }
+  io.stdout(render(result, options.output));
+  const { summary } = result;
+  if (summary.objects === 0 && !result.failed) {
+    const named = paths.map((path) => (path === "-" ? "stdin" : path)).join(", ");
+    io.stderr(`module-admission validate: nothing to check: no objects in ${named}\n`);
+    return exitStatus.usage;
+  }
+  if (summary.checked === 0 && !result.failed) {
+    io.stderr(
+      `module-admission validate: nothing checked: none of the ${summary.objects} objects is of a kind validate knows (${knownKinds()})\n`,
+    );
+  }
+  return status;
 }
 
-function readAll(paths: string[], io: CliIo): Input[] {
+function knownKinds(): string {
+  return resourceKinds.map((kind) => kind.kind).join(", ");
+}
+
+/** Whether stdin is a KRM ResourceList (what kustomize and kpt give a function): parsed only when it may be. */
+function isKrmInput(text: string): boolean {
+  if (!/^kind:\s*ResourceList\s*$/m.test(text)) return false;
+  try {
+    return isResourceList(loadYaml(text));
+  } catch {
+    return false;
+  }
+}
+
+function readAll(
+  paths: string[],
+  io: CliIo,
+  stdinName: string,
+): { inputs: Input[]; unreadable: InputError[] } {
   let stdin: string | undefined;
   const readStdin = () => {
     stdin ??= io.readStdin();
     return stdin;
   };
-  return manifestFiles(paths).map((file) => ({
-    file: file === "-" ? "<stdin>" : file,
-    text: readInput(file, readStdin),
-  }));
+  const inputs: Input[] = [];
+  const unreadable: InputError[] = [];
+  for (const path of paths) {
+    try {
+      for (const file of manifestFiles([path])) {
+        const name = file === "-" ? stdinName : file;
+        try {
+          inputs.push({ file: name, text: readInput(file, readStdin) });
+        } catch (error) {
+          if (!(error instanceof InputError)) throw error;
+          unreadable.push(new InputError(name, error.line, error.reason));
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      unreadable.push(error);
+    }
+  }
+  return { inputs, unreadable };
 }
 
-function render({ findings, mutations }: BatchResult, format: OutputFormat): string {
-  if (mutations.length === 0 || format === "sarif") return formatFindings(findings, format);
-  if (format === "json") return `${JSON.stringify({ findings, mutations }, null, 2)}\n`;
+function render(result: BatchResult, format: OutputFormat): string {
+  const { findings, mutations, summary, failed } = result;
+  const report = { findings, summary, failed, baseDir: process.cwd() };
+  if (format === "json" && mutations.length > 0) {
+    return `${JSON.stringify({ findings, mutations, summary, executionSuccessful: !failed }, null, 2)}\n`;
+  }
+  if (format !== "text") return formatFindings(report, format);
   const patches = mutations.map(
     (m: Mutation) => `${m.file}:${m.line}: ${m.object}: mutating webhook patch: ${JSON.stringify(m.patch)}\n`,
   );
-  return formatFindings(findings, format) + patches.join("");
+  return formatFindings(report, format) + patches.join("") + summaryLine(summary);
 }

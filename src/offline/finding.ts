@@ -13,4 +13,15 @@ export interface Finding {
   rule: string;
   /** The message in kubectl's wording, field path first. */
   message: string;
+  /** The field it is about (`spec.config.replicas`), when it names one: KRM results carry it. */
+  field?: string;
+  /** The object's identity, for a KRM result's resourceRef. */
+  resource?: ResourceRef;
+}
+
+export interface ResourceRef {
+  apiVersion: string;
+  kind: string;
+  name?: string;
+  namespace?: string;
 }

@@ -45,3 +45,50 @@ export function kindOf(kinds: OfflineKind[], object: unknown): OfflineKind | und
   const { apiVersion, kind } = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
   return kinds.find((k) => apiVersion === `${k.kind.group}/${k.kind.version}` && kind === k.kind.kind);
 }
+
+/**
+ * Why an object that no kind matches still looks meant for one: its group is one this tool serves
+ * (a version or kind the CRDs do not have: `v1beta1`, `Modules`, `module`), or its group is a near miss
+ * of a served one and its kind is a served kind. Such an object would be refused by the API server (no
+ * such resource) or never reach the webhook, so passing it silently would hide a typo. The core group
+ * ("", ConfigMap) is no group of ours to claim: every `v1` object is in it.
+ */
+export function nearMissOf(kinds: OfflineKind[], object: unknown): string | undefined {
+  const { apiVersion, kind } = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
+  if (typeof apiVersion !== "string" || typeof kind !== "string") return undefined;
+  const slash = apiVersion.lastIndexOf("/");
+  const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+  const served = kinds.filter((k) => k.kind.group !== "");
+  const known = (of: OfflineKind[]) =>
+    of.map((k) => `${k.kind.group}/${k.kind.version} ${k.kind.kind}`).join(", ");
+  const sameGroup = served.filter((k) => k.kind.group === group);
+  const looksLike = (k: OfflineKind) =>
+    [k.kind.kind, k.source.crd.names.plural, k.source.crd.names.singular].some(
+      (name) => name.toLowerCase() === kind.toLowerCase(),
+    );
+  if (sameGroup.length > 0) {
+    const meant = sameGroup.find(looksLike);
+    const hint = meant ? `; did you mean ${meant.kind.group}/${meant.kind.version} ${meant.kind.kind}?` : "";
+    const versions = sameGroup.map((k) => `${k.kind.version} ${k.kind.kind}`).join(", ");
+    return `${apiVersion} ${kind} is not served: ${group} serves ${versions}${hint}`;
+  }
+  const nearGroup = served.filter(
+    (k) => group !== "" && editDistance(k.kind.group, group) <= 2 && looksLike(k),
+  );
+  if (nearGroup.length === 0) return undefined;
+  return `${apiVersion} ${kind} is not served: no group ${group}; did you mean ${known(nearGroup)}?`;
+}
+
+/** Levenshtein distance, for names a character or two apart. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

@@ -1,0 +1,86 @@
+import { dump, loadAll } from "js-yaml";
+import type { Finding, ResourceRef } from "../offline/finding.js";
+import { isResourceList } from "./manifests.js";
+import type { BatchResult, Input } from "./validate-batch.js";
+
+/**
+ * A result as the KRM Functions Specification defines it (kustomize and kpt show them): what the
+ * function found, on which resource, at which field, in which file.
+ */
+interface KrmResult {
+  message: string;
+  severity: "error" | "warning" | "info";
+  resourceRef?: ResourceRef;
+  field?: { path: string };
+  file?: { path: string; index?: number };
+  tags?: Record<string, string>;
+}
+
+type KubeObject = Record<string, unknown> & { metadata?: { annotations?: Record<string, unknown> } };
+
+/**
+ * The ResourceList a KRM function answers with: the items unchanged (a validator changes nothing) and
+ * `results`, one per finding. Items come from the ResourceList read on stdin, or from every object of
+ * the inputs when `--krm` is given files.
+ */
+export function krmOutput(inputs: Input[], result: BatchResult): string {
+  const items = inputs.flatMap((input) => itemsOf(input.text));
+  const results = result.findings.map((finding) => krmResult(finding, items));
+  return dump(
+    { apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items, results },
+    { noRefs: true, lineWidth: -1 },
+  );
+}
+
+function itemsOf(text: string): KubeObject[] {
+  let documents: unknown[];
+  try {
+    documents = loadAll(text);
+  } catch {
+    return []; // its finding says why
+  }
+  return documents.flatMap((document) => {
+    if (document === null || typeof document !== "object" || Array.isArray(document)) return [];
+    const record = document as Record<string, unknown>;
+    const isList = record.kind === "List" || isResourceList(record);
+    if (isList && Array.isArray(record.items)) return record.items as KubeObject[];
+    return [record as KubeObject];
+  });
+}
+
+function krmResult(finding: Finding, items: KubeObject[]): KrmResult {
+  const ref = finding.resource;
+  const item = ref ? items.find((candidate) => sameResource(candidate, ref)) : undefined;
+  const annotations = item?.metadata?.annotations ?? {};
+  // kustomize and kpt record where each item came from (the internal.* names since kustomize 4.5).
+  const path = annotations["internal.config.kubernetes.io/path"] ?? annotations["config.kubernetes.io/path"];
+  const index =
+    annotations["internal.config.kubernetes.io/index"] ?? annotations["config.kubernetes.io/index"];
+  return {
+    message: finding.message,
+    severity: finding.severity,
+    ...(ref ? { resourceRef: ref } : {}),
+    ...(finding.field ? { field: { path: finding.field } } : {}),
+    ...(typeof path === "string"
+      ? {
+          file: {
+            path,
+            ...(typeof index === "string" && /^\d+$/.test(index) ? { index: Number(index) } : {}),
+          },
+        }
+      : ref
+        ? {}
+        : { file: { path: finding.file } }),
+    tags: { rule: finding.rule },
+  };
+}
+
+function sameResource(object: KubeObject, ref: ResourceRef): boolean {
+  const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  return (
+    object.apiVersion === ref.apiVersion &&
+    object.kind === ref.kind &&
+    metadata.name === ref.name &&
+    (metadata.namespace ?? undefined) === ref.namespace
+  );
+}

@@ -1,0 +1,62 @@
+/** What SARIF viewers (GitHub code scanning) show for a rule: its descriptions, help and level. */
+export interface RuleHelp {
+  short: string;
+  full: string;
+  help: string;
+}
+
+const docs = "See the README of module-admission";
+
+/** Rules that are not a kind's: the input, and the API server's own layers. */
+const fixed: Record<string, Omit<RuleHelp, "help">> = {
+  "input/Unreadable": {
+    short: "The file cannot be read or parsed",
+    full: "A file named on the command line could not be read, or is not valid YAML or JSON; its objects were not checked.",
+  },
+  "input/UnknownVersionOrKind": {
+    short: "An apiVersion or kind that the group does not serve",
+    full: "The object's group is one module-admission serves (or a near miss of one) but its version or kind is not: the API server would refuse it (no such resource), and it would never reach the webhook.",
+  },
+  "input/UnknownKind": {
+    short: "A kind without a schema (--strict)",
+    full: "With --strict, an object of a kind module-admission has no schema for is an error.",
+  },
+  "input/TooLarge": {
+    short: "An object larger or deeper than the API server accepts",
+    full: "The object is more than 3 MiB as JSON (YAML aliases expanded) or nested deeper than the webhook judges.",
+  },
+  "schema/Warning": {
+    short: "An unknown field, which the API server drops",
+    full: "The CRD's structural schema has no such field: the API server prunes it silently, so the setting has no effect (often a misspelt field name).",
+  },
+};
+
+const layers: Record<string, string> = {
+  schema: "the CRD's structural schema (types, formats, bounds, required fields)",
+  cel: "a CEL rule of the CRD (x-kubernetes-validations), as the API server evaluates it",
+  "mutating-webhook": "the mutating webhook",
+  "validating-webhook": "the validating webhook",
+};
+
+/** Help for a rule id as findings carry it: `layer/rule` (`validating-webhook/module.source`). */
+export function ruleHelp(id: string): RuleHelp {
+  const known = fixed[id];
+  if (known) return { ...known, help: `${known.full} ${docs}.` };
+  const slash = id.indexOf("/");
+  const layer = slash < 0 ? "" : id.slice(0, slash);
+  const rule = slash < 0 ? id : id.slice(slash + 1);
+  const where = layers[layer];
+  if (!where) {
+    return {
+      short: `${rule}`,
+      full: `Finding ${rule} of module-admission.`,
+      help: `${docs}.`,
+    };
+  }
+  const isRuleId = rule.includes(".");
+  const short = isRuleId ? `${rule} (${layer})` : `${rule} from ${layer}`;
+  const full = isRuleId
+    ? `Rule ${rule} of ${where}. Its rule action can be changed with --rule-action ${rule}=warn|off.`
+    : `A ${rule} finding of ${where}.`;
+  return { short, full, help: `${full} ${docs}, "Rule ids and rule actions".` };
+}
