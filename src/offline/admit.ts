@@ -6,6 +6,7 @@ import type { AdmissionRequest, AdmissionResponse } from "../admission/review.js
 import type { RuleActions } from "../admission/rule-actions.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
+import { withoutDuplicates } from "./duplicates.js";
 import type { OfflineKind } from "./kinds.js";
 
 /** Where in the API server's path a problem was found. */
@@ -76,6 +77,7 @@ export async function admitOffline(
   const validation = await validate(kind.kind, { ...request, object: current.object }, { ruleActions });
   if (!validation.allowed) verdict.errors.push(...denial("validating-webhook", validation));
   verdict.warnings.push(...(validation.warnings ?? []).map((text) => warning("validating-webhook", text)));
+  verdict.errors = withoutDuplicates(verdict.errors);
   return { ...verdict, allowed: verdict.errors.length === 0 };
 }
 

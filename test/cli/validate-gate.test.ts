@@ -419,3 +419,28 @@ describe("lint-modules says when it found no modules", () => {
     assert.match(run.stderr, /nothing to check: no module directories in /);
   });
 });
+
+describe("one finding per problem", () => {
+  it("reports a problem the CRD's CEL rule and a webhook rule both find once, as the CEL error", () => {
+    const both = helmModule();
+    Object.assign(both.spec, { custom: { image: "x:1" } });
+    if (both.spec.helm) {
+      both.spec.helm.chart = {
+        ...both.spec.helm.chart,
+        git: { repo: "https://example.com/c.git", path: "c" },
+      };
+      both.spec.helm.releaseName = "Bad_Name";
+    }
+    both.spec.config = { ...both.spec.config, replicas: 7 }; // the webhook's alone: kept
+    const dir = manifestDir({ "both.yaml": [both] });
+    const run = cli(["validate", join(dir, "both.yaml"), "-o", "json"]);
+    assert.equal(run.status, 1);
+    const errors = jsonOf(run).findings.map((f) => `${f.rule} ${f.message.slice(0, f.message.indexOf(":"))}`);
+    assert.deepEqual(errors, [
+      "cel/FieldValueInvalid spec",
+      "cel/FieldValueInvalid spec.helm.releaseName",
+      "cel/FieldValueInvalid spec.helm.chart",
+      "validating-webhook/module.config-value spec.config.replicas",
+    ]);
+  });
+});

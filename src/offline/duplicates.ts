@@ -1,0 +1,50 @@
+import type { Problem } from "./admit.js";
+
+/**
+ * Webhook rules that check what one of the CRD's CEL rules checks (the schema source has both: the CEL
+ * rule so that the API server refuses without the webhook, the webhook rule for clusters whose CRD is the
+ * operator's). Each pairs the webhook rule, and which of its messages, with the CEL rule's message.
+ */
+const sameProblem: { rule: string; webhook?: RegExp; cel: string }[] = [
+  { rule: "module.source", cel: "exactly one of spec.helm or spec.custom must be set" },
+  { rule: "module.chart-source", cel: "exactly one chart source must be set: repo, git or configMap" },
+  {
+    rule: "module.release-name",
+    webhook: /a DNS-1035 label must consist of/,
+    cel: "must be a DNS-1035 label",
+  },
+  { rule: "module.release-name-immutable", cel: "releaseName is immutable once set" },
+  { rule: "module.source-immutable", cel: "a helm Module cannot become a custom Module" },
+  { rule: "module.source-immutable", cel: "a custom Module cannot become a helm Module" },
+];
+
+/**
+ * One finding per problem: a validating webhook error that a CEL error reports too, at the same field or
+ * one above it, is dropped. The CEL error is kept: the API server evaluates the CRD's rules before it
+ * calls the validating webhooks (which a CEL failure stops), so it is the one `kubectl apply` shows.
+ */
+export function withoutDuplicates(errors: Problem[]): Problem[] {
+  const cel = errors.filter((error) => error.stage === "cel");
+  if (cel.length === 0) return errors;
+  return errors.filter((error) => error.stage !== "validating-webhook" || !reportedByCel(error, cel));
+}
+
+/** Whether a validating webhook error is a problem one of the CEL errors reports too. */
+export function reportedByCel(
+  error: Pick<Problem, "rule" | "message" | "field">,
+  cel: Pick<Problem, "message" | "field">[],
+): boolean {
+  return sameProblem.some(
+    (pair) =>
+      pair.rule === error.rule &&
+      (pair.webhook === undefined || pair.webhook.test(error.message)) &&
+      cel.some((found) => found.message.includes(pair.cel) && within(error.field, found.field)),
+  );
+}
+
+/** Whether `field` is `parent` or below it (`spec.custom` within `spec`). */
+function within(field: string, parent: string): boolean {
+  return (
+    parent === "" || field === parent || field.startsWith(`${parent}.`) || field.startsWith(`${parent}[`)
+  );
+}
