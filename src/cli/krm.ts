@@ -1,4 +1,5 @@
 import { dump, loadAll } from "js-yaml";
+import { parseDocument } from "yaml";
 import type { Finding, ResourceRef } from "../offline/finding.js";
 import { isResourceList } from "./manifests.js";
 import type { BatchResult, Input } from "./validate-batch.js";
@@ -26,6 +27,22 @@ type KubeObject = Record<string, unknown> & { metadata?: { annotations?: Record<
 export function krmOutput(inputs: Input[], result: BatchResult): string {
   const items = inputs.flatMap((input) => itemsOf(input.text));
   const results = result.findings.map((finding) => krmResult(finding, items));
+  const [only] = inputs;
+  if (inputs.length === 1 && only) {
+    // The ResourceList as it came, with results added: kpt writes the items back to their files, so
+    // their comments and layout must survive byte for byte. A block mapping at the top (what kpt and
+    // kustomize send) takes a new last key as appended text; otherwise the document is edited.
+    const document = parseDocument(only.text);
+    const list = document.toJS() as Record<string, unknown> | null;
+    if (isResourceList(list)) {
+      if (!("results" in (list ?? {})) && /^kind:[ \t]*ResourceList[ \t]*$/m.test(only.text)) {
+        const text = only.text.endsWith("\n") ? only.text : `${only.text}\n`;
+        return text + dump({ results }, { noRefs: true, lineWidth: -1 });
+      }
+      document.set("results", results);
+      return document.toString({ lineWidth: 0 });
+    }
+  }
   return dump(
     { apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items, results },
     { noRefs: true, lineWidth: -1 },
@@ -56,8 +73,13 @@ function krmResult(finding: Finding, items: KubeObject[]): KrmResult {
   const path = annotations["internal.config.kubernetes.io/path"] ?? annotations["config.kubernetes.io/path"];
   const index =
     annotations["internal.config.kubernetes.io/index"] ?? annotations["config.kubernetes.io/index"];
+  // kpt and kustomize print the field path beside the message: it is not repeated in it.
+  const message =
+    finding.field && finding.message.startsWith(`${finding.field}: `)
+      ? finding.message.slice(finding.field.length + 2)
+      : finding.message;
   return {
-    message: finding.message,
+    message,
     severity: finding.severity,
     ...(ref ? { resourceRef: ref } : {}),
     ...(finding.field ? { field: { path: finding.field } } : {}),
