@@ -12,8 +12,8 @@ import { boundErrors, boundedJson, limits, truncate } from "./limits.js";
 import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
 import { qualifiedKind, type ResourceKind, type Validator } from "./resource-kind.js";
 import type { AdmissionRequest, AdmissionResponse } from "./review.js";
-import { applyRuleActions, type RuleActions } from "./rule-actions.js";
-import { fitWarning } from "./warning.js";
+import { applyRuleActions, type RuleActions, withoutSilenced } from "./rule-actions.js";
+import { fitWarning, type Warning, warningText } from "./warning.js";
 
 /**
  * Turns an AdmissionRequest into an AdmissionResponse for one resource kind: the protocol half of a
@@ -32,21 +32,35 @@ export async function validate(
   request: AdmissionRequest,
   options: ValidateOptions = {},
 ): Promise<AdmissionResponse> {
+  return (await validateWithWarnings(kind, request, options)).response;
+}
+
+/**
+ * `validate`, with its warnings as the rules gave them (their rule ids, for `module-admission validate`);
+ * the response carries their text. Warnings of rules turned off (`--rule-action ID=off`) are dropped.
+ */
+export async function validateWithWarnings(
+  kind: ResourceKind,
+  request: AdmissionRequest,
+  options: ValidateOptions = {},
+): Promise<{ response: AdmissionResponse; warnings: Warning[] }> {
   const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
-  if (gate) return gate;
-  if (!kind.validator) return { uid: request.uid, allowed: true };
+  if (gate) return { response: gate, warnings: gate.warnings ?? [] };
+  if (!kind.validator) return { response: { uid: request.uid, allowed: true }, warnings: [] };
   const verdict = await judge(kind.validator as Validator<unknown>, request, options.ruleActions);
-  const warnings = verdict.warnings.length > 0 ? { warnings: verdict.warnings } : {};
+  const shown = withoutSilenced(verdict.warnings, options.ruleActions);
+  const warnings = shown.length > 0 ? { warnings: shown.map(warningText) } : {};
   if (verdict.errors.length === 0) {
     if (verdict.spared.length > 0) options.onRatcheted?.(kind);
-    return { uid: request.uid, allowed: true, ...warnings };
+    return { response: { uid: request.uid, allowed: true, ...warnings }, warnings: shown };
   }
-  return {
+  const response: AdmissionResponse = {
     uid: request.uid,
     allowed: false,
     status: invalidStatus(kind, request, verdict.errors),
     ...warnings,
   };
+  return { response, warnings: shown };
 }
 
 /**

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
-import { fitWarning } from "./warning.js";
+import { fitWarning, type Warning } from "./warning.js";
 
 /**
  * Whether two errors are the same problem for ratcheting: where, what kind, why, and the offending
@@ -136,9 +136,10 @@ export async function ratchetUpdate(
   if (stateErrors.length === 0) return { errors: [], warnings: [], spared: [] };
   const oldErrors = await oldStateErrors(validator, request, stateErrors);
   const { introduced, preexisting } = splitByOld(stateErrors, oldErrors, request.object, request.oldObject);
-  const warnings = preexisting.map((error) =>
-    fitWarning(`already invalid before this update: ${formatFieldError(error)}`),
-  );
+  const warnings = preexisting.map((error): Warning => {
+    const message = fitWarning(`already invalid before this update: ${formatFieldError(error)}`);
+    return error.rule ? { rule: error.rule, message } : message;
+  });
   // Housekeeping matters only when the update introduced something: skip the deep comparison otherwise.
   if (introduced.length === 0 || !isHousekeeping(request.object, request.oldObject)) {
     return { errors: introduced, warnings, spared: preexisting };

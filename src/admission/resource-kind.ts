@@ -1,10 +1,11 @@
 import type { FieldErrorList } from "./field-errors.js";
 import type { AdmissionRequest } from "./review.js";
+import type { Warning } from "./warning.js";
 
 /** What a validator found: errors deny the request, warnings are shown to the user either way. */
 export interface Verdict {
   errors: FieldErrorList;
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /**
@@ -47,6 +48,8 @@ export interface ResourceKind<T = unknown> {
    * `serve --rule-action` may name. Every error the validator returns carries one of them.
    */
   rules?: readonly string[];
+  /** The ids of the rules whose warnings the validator tags: what a rule action may turn off. */
+  warningRules?: readonly string[];
   /** Paths that replace the kubebuilder convention, for webhooks whose path is fixed elsewhere. */
   paths?: { validate?: string; mutate?: string };
 }

@@ -1,6 +1,6 @@
 import { type FieldErrorList, formatFieldError } from "./field-errors.js";
 import type { ResourceKind } from "./resource-kind.js";
-import { fitWarning } from "./warning.js";
+import { fitWarning, type Warning } from "./warning.js";
 
 /**
  * What a rule's errors do, as Gatekeeper's enforcementAction and Kyverno's failure action: deny the
@@ -34,27 +34,47 @@ export function parseRuleActions(texts: readonly string[]): RuleActions {
  * rule denying while the operator believes it warns. Throws with the known ids.
  */
 export function checkRuleIds(ruleActions: RuleActions, kinds: readonly ResourceKind[]): void {
-  const known = new Set(kinds.flatMap((kind) => kind.rules ?? []));
+  const warningRules = new Set(kinds.flatMap((kind) => kind.warningRules ?? []));
+  const known = new Set([...kinds.flatMap((kind) => kind.rules ?? []), ...warningRules]);
   const unknown = [...ruleActions.keys()].filter((id) => !known.has(id));
   if (unknown.length > 0) {
     throw new Error(
       `--rule-action: no rule ${unknown.map((id) => JSON.stringify(id)).join(", ")}; the rules are ${[...known].sort().join(", ")}`,
     );
   }
+  // A warning rule finds what is legal: it may be turned off, never made to deny.
+  const denying = [...ruleActions].filter(([id, action]) => action === "deny" && warningRules.has(id));
+  if (denying.length > 0) {
+    throw new Error(
+      `--rule-action: ${denying.map(([id]) => id).join(", ")} only ${denying.length === 1 ? "warns" : "warn"}: give warn or off`,
+    );
+  }
+}
+
+/** Warnings less those of rules turned off. */
+export function withoutSilenced(
+  warnings: readonly Warning[],
+  ruleActions: RuleActions | undefined,
+): Warning[] {
+  if (!ruleActions || ruleActions.size === 0) return [...warnings];
+  return warnings.filter((warning) => typeof warning === "string" || ruleActions.get(warning.rule) !== "off");
 }
 
 /** Errors split by their rule's action: those that still deny, and the warnings of rules set to warn. */
 export function applyRuleActions(
   errors: FieldErrorList,
   ruleActions: RuleActions | undefined,
-): { errors: FieldErrorList; warnings: string[] } {
+): { errors: FieldErrorList; warnings: Warning[] } {
   if (!ruleActions || ruleActions.size === 0) return { errors, warnings: [] };
   const denying: FieldErrorList = [];
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   for (const error of errors) {
     const action = (error.rule && ruleActions.get(error.rule)) || "deny";
     if (action === "deny") denying.push(error);
-    else if (action === "warn") warnings.push(fitWarning(formatFieldError(error)));
+    else if (action === "warn") {
+      const message = fitWarning(formatFieldError(error));
+      warnings.push(error.rule ? { rule: error.rule, message } : message);
+    }
   }
   return { errors: denying, warnings };
 }

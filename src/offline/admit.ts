@@ -1,9 +1,10 @@
 import { causeType, formatFieldError, splitCauseMessage } from "../admission/field-errors.js";
-import { mutate, validate } from "../admission/handler.js";
+import { mutate, validateWithWarnings } from "../admission/handler.js";
 import type { PatchOperation } from "../admission/json-patch.js";
 import { unchangedAt } from "../admission/ratchet.js";
 import type { AdmissionRequest, AdmissionResponse } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
+import { type Warning, warningText } from "../admission/warning.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
 import { withoutDuplicates } from "./duplicates.js";
@@ -20,7 +21,7 @@ export interface Problem {
   type: string;
   /** In kubectl's wording, field path first: `spec.config.replicas: Invalid value: 7: ...`. */
   message: string;
-  /** The webhook rule that found it (`module.config-value`), for webhook errors. */
+  /** The webhook rule that found it (`module.config-value`), for webhook errors and tagged warnings. */
   rule?: string;
 }
 
@@ -74,16 +75,22 @@ export async function admitOffline(
   verdict.errors.push(...schemaErrors.map((error) => problem("schema", error)));
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
   verdict.errors.push(...kind.checkRules(current.object, previous).map((error) => problem("cel", error)));
-  const validation = await validate(kind.kind, { ...request, object: current.object }, { ruleActions });
+  const { response: validation, warnings } = await validateWithWarnings(
+    kind.kind,
+    { ...request, object: current.object },
+    { ruleActions },
+  );
   if (!validation.allowed) verdict.errors.push(...denial("validating-webhook", validation));
-  verdict.warnings.push(...(validation.warnings ?? []).map((text) => warning("validating-webhook", text)));
+  verdict.warnings.push(...warnings.map((w) => warning("validating-webhook", w)));
   verdict.errors = withoutDuplicates(verdict.errors);
   return { ...verdict, allowed: verdict.errors.length === 0 };
 }
 
-/** A webhook's warning, located at the field it starts with, if it names one (most do). */
-function warning(stage: Stage, text: string): Problem {
-  return { stage, field: leadingField(text), type: "Warning", message: text };
+/** A webhook's warning, located at the field it starts with, if it names one (most do), with its rule. */
+function warning(stage: Stage, given: Warning): Problem {
+  const text = warningText(given);
+  const rule = typeof given === "string" ? {} : { rule: given.rule };
+  return { stage, field: leadingField(text), type: "Warning", message: text, ...rule };
 }
 
 function leadingField(warning: string): string {

@@ -2,8 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FieldError } from "../../src/admission/field-errors.js";
 import { causeMessage, splitCauseMessage } from "../../src/admission/field-errors.js";
+import { validate } from "../../src/admission/handler.js";
 import { applyRuleActions, checkRuleIds, parseRuleActions } from "../../src/admission/rule-actions.js";
 import { resourceKinds } from "../../src/resources/index.js";
+import { moduleKind } from "../../src/resources/module/index.js";
+import { helmModule } from "../support/modules.js";
+import { admissionReview } from "../support/reviews.js";
 
 const error = (rule: string | undefined, field: string): FieldError => ({
   type: "invalid",
@@ -46,7 +50,8 @@ describe("rule actions", () => {
     const actions = parseRuleActions(["module.a=warn", "module.b=off"]);
     assert.deepEqual(applyRuleActions(errors, actions), {
       errors: [error(undefined, "spec.c")],
-      warnings: ['spec.a: Invalid value: "x": bad'],
+      // The warning keeps its rule id: a rule set to warn is still that rule in validate's findings.
+      warnings: [{ rule: "module.a", message: 'spec.a: Invalid value: "x": bad' }],
     });
     assert.deepEqual(applyRuleActions(errors, new Map()), { errors, warnings: [] });
   });
@@ -59,5 +64,34 @@ describe("rule actions", () => {
       rule: "module.release-name",
     });
     assert.deepEqual(splitCauseMessage('Invalid value: "x": bad'), { message: 'Invalid value: "x": bad' });
+  });
+});
+
+describe("rule actions on warnings", () => {
+  const unversioned = () => {
+    const module = helmModule();
+    if (module.spec.helm?.chart.repo) delete module.spec.helm.chart.repo.version;
+    return module;
+  };
+  const review = () => admissionReview({ operation: "CREATE", object: unversioned() }).request;
+
+  it("drops the warnings of a warning rule set to off, from the webhook's answer too", async () => {
+    const request = review();
+    assert.ok(request);
+    const shown = await validate(moduleKind, request);
+    assert.deepEqual(shown.warnings, [
+      "spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version",
+    ]);
+    const ruleActions = parseRuleActions(["module.chart-version-unset=off"]);
+    checkRuleIds(ruleActions, resourceKinds);
+    const silenced = await validate(moduleKind, request, { ruleActions });
+    assert.deepEqual([silenced.allowed, silenced.warnings], [true, undefined]);
+  });
+
+  it("refuses deny for a rule that only warns, naming it", () => {
+    assert.throws(
+      () => checkRuleIds(parseRuleActions(["module.unknown-field=deny"]), resourceKinds),
+      /module\.unknown-field only warns: give warn or off/,
+    );
   });
 });

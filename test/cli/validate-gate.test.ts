@@ -474,3 +474,27 @@ describe("one finding per problem", () => {
     ]);
   });
 });
+
+describe("warnings have rule ids", () => {
+  it("names a warning's rule in JSON and SARIF, and --rule-action ID=off silences it", () => {
+    const module = helmModule();
+    if (module.spec.helm?.chart.repo) delete module.spec.helm.chart.repo.version;
+    const dir = manifestDir({ "m.yaml": [module] });
+    const file = join(dir, "m.yaml");
+    const shown = jsonOf(cli(["validate", file, "-o", "json"]));
+    assert.deepEqual(
+      shown.findings.map((f) => [f.severity, f.rule]),
+      [["warning", "validating-webhook/module.chart-version-unset"]],
+    );
+    const sarif = sarifOf(cli(["validate", file, "-o", "sarif"])).runs[0];
+    assert.equal(sarif?.results[0]?.ruleId, "validating-webhook/module.chart-version-unset");
+    assert.equal(sarif?.results[0]?.level, "warning");
+    const off = cli(["validate", file, "--rule-action", "module.chart-version-unset=off", "-o", "json"]);
+    assert.equal(off.status, 0);
+    assert.deepEqual(jsonOf(off).findings, []);
+    assert.equal(jsonOf(off).summary.warned, 0);
+    const deny = cli(["validate", file, "--rule-action", "module.chart-version-unset=deny"]);
+    assert.equal(deny.status, 2);
+    assert.match(deny.stderr, /module\.chart-version-unset only warns: give warn or off/);
+  });
+});

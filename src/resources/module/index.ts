@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import { ruleWarnings, type Warning } from "../../admission/warning.js";
 import type { Module } from "../../generated/module.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
@@ -9,7 +10,7 @@ import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
 import { validateTemplates } from "./template-rules.js";
 import { readableSpec, validateSpecUpdate } from "./update-rules.js";
-import { moduleWarnings } from "./warnings.js";
+import { moduleWarningRules, moduleWarnings } from "./warnings.js";
 import { validateWorkspaceReference, type WorkspaceLookup } from "./workspace-rules.js";
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
@@ -80,7 +81,12 @@ function validateModule(
   focus?: Focus,
 ): Verdict {
   const structure = checkStructure(object);
-  const unknown = focus ? [] : structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
+  const unknown: Warning[] = focus
+    ? []
+    : ruleWarnings(
+        "module.unknown-field",
+        structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`)),
+      );
   if (structure.errors.length > 0)
     return { errors: byRule("module.schema", structure.errors), warnings: unknown };
   const module = object as Module;
@@ -92,19 +98,19 @@ function validateModule(
       : undefined;
   if (config) {
     errors.push(...config.schema.errors);
-    warnings.push(...config.schema.warnings);
+    warnings.push(...ruleWarnings("module.config-schema-warning", config.schema.warnings));
   }
   if (runs("spec", focus)) errors.push(...validateSpec(module.spec));
   if (config) {
     const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
     const values = config.validateValues(module.spec.config ?? {}, source);
     errors.push(...values.errors);
-    warnings.push(...values.warnings);
+    warnings.push(...ruleWarnings("module.config-undeclared", values.warnings));
   }
   if (runs("templates", focus)) {
     const templates = validateTemplates(module);
     errors.push(...templates.errors);
-    warnings.push(...templates.warnings);
+    warnings.push(...ruleWarnings("module.template-warning", templates.warnings));
   }
   if (runs("workspace", focus)) errors.push(...workspaceRules(module));
   if (focus) return { errors, warnings: [] };
@@ -128,6 +134,7 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     version: "v1",
     kind: "Module",
     rules: moduleRules,
+    warningRules: moduleWarningRules,
     validator: {
       // A Workspace deleted since the Module was stored fails the old object too, so the protocol
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.

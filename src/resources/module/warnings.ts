@@ -1,30 +1,51 @@
+import { type RuleWarning, ruleWarnings } from "../../admission/warning.js";
 import type { Module } from "../../generated/module.js";
 import { fitWarning } from "../../validation/warning.js";
 
+/** The rules of what is legal but probably a mistake: each can be turned off (`--rule-action ID=off`). */
+export const moduleWarningRules = [
+  "module.unknown-field",
+  "module.release-name-ignored",
+  "module.chart-version-unset",
+  "module.controller-permission",
+  "module.multiple-options-max",
+  "module.config-schema-warning",
+  "module.config-undeclared",
+  "module.template-warning",
+] as const;
+
 /** What is legal but probably a mistake: the API server shows these to the user and admits the Module. */
-export function moduleWarnings(module: Module): string[] {
-  const warnings: string[] = [];
+export function moduleWarnings(module: Module): RuleWarning[] {
+  const warnings: RuleWarning[] = [];
+  const warn = (rule: (typeof moduleWarningRules)[number], text: string) =>
+    warnings.push(...ruleWarnings(rule, [fitWarning(text)]));
   const helm = module.spec.helm;
   if (helm?.releaseName !== undefined && helm.existingRelease) {
-    warnings.push("spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name");
+    warn(
+      "module.release-name-ignored",
+      "spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name",
+    );
   }
   if (helm?.chart.repo && !helm.chart.repo.version) {
-    warnings.push(
+    warn(
+      "module.chart-version-unset",
       "spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version",
     );
   }
   if (module.spec.custom?.permissions?.includes("controller")) {
-    warnings.push(
+    warn(
+      "module.controller-permission",
       "spec.custom.permissions: controller gives the module a service account on the main cluster",
     );
   }
   for (const [i, item] of (module.config ?? []).entries()) {
     const spec = item.multipleOptions;
     if (spec?.max !== undefined && spec.values && spec.max > spec.values.length) {
-      warnings.push(
+      warn(
+        "module.multiple-options-max",
         `config[${i}].multipleOptions.max is ${spec.max}, but only ${spec.values.length} values exist`,
       );
     }
   }
-  return warnings.map(fitWarning);
+  return warnings;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
+import { ruleWarnings } from "../../admission/warning.js";
 import type { ModuleReleaseMeta } from "../../generated/modulereleasemeta.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
@@ -42,14 +43,19 @@ export function createModuleReleaseMetaKind(
       "modulereleasemeta.template-exists",
       "modulereleasemeta.channel-downgrade",
     ],
+    warningRules: ["modulereleasemeta.unknown-field", "modulereleasemeta.name"],
     validator: {
       validate: (meta, request) => {
         const structure = checkStructure(meta);
-        const warnings = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
+        const warnings = ruleWarnings(
+          "modulereleasemeta.unknown-field",
+          structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`)),
+        );
         if (structure.errors.length > 0) {
           return { errors: byRule("modulereleasemeta.schema", structure.errors), warnings };
         }
-        return { errors: templateRules(meta, request), warnings: [...warnings, ...nameWarnings(meta)] };
+        const named = ruleWarnings("modulereleasemeta.name", nameWarnings(meta));
+        return { errors: templateRules(meta, request), warnings: [...warnings, ...named] };
       },
       validateTransition: (oldMeta, meta) => {
         if (checkStructure(oldMeta).errors.length > 0 || checkStructure(meta).errors.length > 0) {

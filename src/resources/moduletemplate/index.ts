@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { byRule } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import { ruleWarnings } from "../../admission/warning.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
@@ -21,7 +22,10 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
  */
 function validateModuleTemplate(object: unknown): Verdict {
   const structure = checkStructure(object);
-  const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
+  const unknown = ruleWarnings(
+    "moduletemplate.unknown-field",
+    structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`)),
+  );
   if (structure.errors.length > 0) {
     return { errors: byRule("moduletemplate.schema", structure.errors), warnings: unknown };
   }
@@ -38,8 +42,8 @@ function validateModuleTemplate(object: unknown): Verdict {
   ];
   const warnings = [
     ...unknown,
-    ...labelWarnings(template.metadata, spec.moduleName),
-    ...moduleTemplateWarnings(template),
+    ...ruleWarnings("moduletemplate.labels", labelWarnings(template.metadata, spec.moduleName)),
+    ...ruleWarnings("moduletemplate.advice", moduleTemplateWarnings(template)),
   ];
   return { errors, warnings };
 }
@@ -58,6 +62,7 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
     "moduletemplate.unique-name",
     "moduletemplate.immutable-identity",
   ],
+  warningRules: ["moduletemplate.unknown-field", "moduletemplate.labels", "moduletemplate.advice"],
   validator: {
     validate: (template) => validateModuleTemplate(template),
     validateTransition: (oldTemplate, template) => {

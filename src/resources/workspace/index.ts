@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { byRule, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import { ruleWarnings } from "../../admission/warning.js";
 import type { Workspace } from "../../generated/workspace.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
@@ -45,10 +46,14 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
     version: "v1",
     kind: "Workspace",
     rules: workspaceRules,
+    warningRules: ["workspace.unknown-field"],
     validator: {
       validate: (object, request) => {
         const structure = checkStructure(object);
-        const warnings = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
+        const warnings = ruleWarnings(
+          "workspace.unknown-field",
+          structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`)),
+        );
         if (structure.errors.length > 0)
           return { errors: byRule("workspace.schema", structure.errors), warnings };
         const errors = validateWorkspaceSpec(object.spec);

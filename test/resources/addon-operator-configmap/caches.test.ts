@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { checkValues } from "../../../src/addon-operator/check-values.js";
 import { hasDeckhouseValidations } from "../../../src/addon-operator/deckhouse-validations.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { BoundedCache } from "../../../src/resources/addon-operator-configmap/bounded-cache.js";
 import {
   type LoadedSchemas,
@@ -149,7 +150,7 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
     );
     const off = validateConfigMapData({ someModule: "size: 9\n", someModuleEnabled: "false" }, schemas);
     assert.deepEqual(off.errors, []);
-    assert.match(off.warnings[0] ?? "", /module disabled/);
+    assert.match(warningText(off.warnings[0] ?? ""), /module disabled/);
     const again = validateConfigMapData({ someModule: "size: 9\n" }, schemas);
     assert.deepEqual(json(again), json(on));
   });

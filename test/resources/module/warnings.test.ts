@@ -21,11 +21,24 @@ describe("Module warnings", () => {
     const custom = customModule();
     custom.spec.custom?.permissions?.push("controller");
     const warnings = [...moduleWarnings(module), ...moduleWarnings(custom)];
-    assert.deepEqual(warnings, [
-      "spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name",
-      "spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version",
-      "config[4].multipleOptions.max is 9, but only 3 values exist",
-      "spec.custom.permissions: controller gives the module a service account on the main cluster",
-    ]);
+    // Each with its rule id, so that `--rule-action ID=off` can silence one.
+    assert.deepEqual(
+      warnings.map((w) => [w.rule, w.message]),
+      [
+        [
+          "module.release-name-ignored",
+          "spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name",
+        ],
+        [
+          "module.chart-version-unset",
+          "spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version",
+        ],
+        ["module.multiple-options-max", "config[4].multipleOptions.max is 9, but only 3 values exist"],
+        [
+          "module.controller-permission",
+          "spec.custom.permissions: controller gives the module a service account on the main cluster",
+        ],
+      ],
+    );
   });
 });
