@@ -37,3 +37,34 @@ export function buildEditorSchema(source: SchemaSource): JsonSchema {
     properties,
   };
 }
+
+/**
+ * One schema for every kind, for a whole repository's YAML: each kind's schema applies where
+ * `apiVersion` and `kind` name it (if/then), and nothing applies to anything else, so a file that holds
+ * a Workspace and a Module, a Deployment or a `kustomization.yaml` gets no false errors.
+ */
+export function buildEditorDispatchSchema(sources: readonly SchemaSource[]): JsonSchema {
+  const definitions: Record<string, JsonSchema> = {};
+  const branches = sources.map((source) => {
+    const { $schema: _schema, $id: _id, ...schema } = buildEditorSchema(source);
+    definitions[source.name] = schema;
+    const apiVersion = `${source.crd.group}/${source.crd.version}`;
+    return {
+      if: {
+        required: ["apiVersion", "kind"],
+        properties: { apiVersion: { const: apiVersion }, kind: { const: source.crd.names.kind } },
+      },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, never awaited
+      then: { $ref: `#/definitions/${source.name}` },
+    };
+  });
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    $id: "https://module-admission.dev/schemas/module-admission.json",
+    title: `module-admission: ${sources.map((source) => source.crd.names.kind).join(", ")}`,
+    description:
+      "Checks the kinds module-admission knows, by apiVersion and kind; other objects are left alone.",
+    allOf: branches,
+    definitions,
+  };
+}

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { dump as dumpYaml } from "js-yaml";
 import { buildCrd } from "./crd.js";
-import { buildEditorSchema } from "./editor-schema.js";
+import { buildEditorDispatchSchema, buildEditorSchema } from "./editor-schema.js";
 import { loadSchemaSources } from "./schema-source.js";
 import { buildTypes } from "./typescript-types.js";
 
@@ -14,7 +14,8 @@ export interface GeneratedFile {
 /** Every generated artifact, as path (relative to the project root) and content. Pure: nothing written. */
 export async function generateAll(root: string): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];
-  for (const source of loadSchemaSources(join(root, "schemas"))) {
+  const sources = loadSchemaSources(join(root, "schemas"));
+  for (const source of sources) {
     const crd = buildCrd(source);
     const crdName = (crd.metadata as { name: string }).name;
     const crdDir =
@@ -31,6 +32,10 @@ export async function generateAll(root: string): Promise<GeneratedFile[]> {
     });
     files.push({ path: `src/generated/${source.name}.ts`, content: await buildTypes(source) });
   }
+  files.push({
+    path: "schemas/dist/module-admission.schema.json",
+    content: `${JSON.stringify(buildEditorDispatchSchema(sources), null, 2)}\n`,
+  });
   return files;
 }
 

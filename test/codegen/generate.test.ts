@@ -40,6 +40,7 @@ describe("npm run generate", () => {
     const stale = staleFiles(copy, await generateAll(copy));
     assert.deepEqual(stale.sort(), [
       "charts/module-admission/files/crds/modules.batch.forkspacer.com.yaml",
+      "schemas/dist/module-admission.schema.json",
       "schemas/dist/module.schema.json",
       "src/generated/module.ts",
     ]);
