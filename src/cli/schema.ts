@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { buildEditorSchema } from "../codegen/editor-schema.js";
+import { buildEditorDispatchSchema, buildEditorSchema } from "../codegen/editor-schema.js";
 import { loadSchemaSources } from "../codegen/schema-source.js";
 import { schemasDir } from "../offline/kinds.js";
 import { type Outcome, UsageError } from "./command.js";
@@ -11,14 +11,20 @@ export function schemaDefinition(outcome: Outcome): Command {
   return new Command("schema")
     .summary("print the JSON Schema of a kind, for editors (yaml-language-server, VS Code)")
     .description("Print the JSON Schema of a kind, for editors (yaml-language-server, VS Code).")
-    .argument("<kind>", `the kind, its plural, singular or a short name: ${kinds}`)
-    .action((kind: string) => {
+    .argument(
+      "[kind]",
+      `the kind, its plural, singular or a short name: ${kinds}; without it, one schema for every kind, applied by apiVersion and kind`,
+    )
+    .action((kind: string | undefined) => {
       process.stdout.write(schemaFor(kind));
       outcome.status = 0;
     });
 }
 
-/** The editor JSON Schema generated from the kind's schema source (the same text as schemas/dist/). */
+/**
+ * The editor JSON Schema generated from the kind's schema source, or for every kind (the same text as
+ * schemas/dist/).
+ */
 export function schemaFor(requested: string | undefined): string {
   const sources = loadSchemaSources(schemasDir);
   const names = (s: (typeof sources)[number]) =>
@@ -29,12 +35,9 @@ export function schemaFor(requested: string | undefined): string {
       s.crd.names.plural,
       ...(s.crd.names.shortNames ?? []),
     ].map((n) => n.toLowerCase());
-  const matches = requested ? sources.filter((s) => names(s).includes(requested.toLowerCase())) : sources;
+  if (requested === undefined) return `${JSON.stringify(buildEditorDispatchSchema(sources), null, 2)}\n`;
+  const matches = sources.filter((s) => names(s).includes(requested.toLowerCase()));
   const known = sources.map((s) => s.crd.names.kind).join(", ");
-  if (matches.length !== 1) {
-    throw new UsageError(
-      requested ? `no kind ${JSON.stringify(requested)}: kinds are ${known}` : `name a kind: ${known}`,
-    );
-  }
+  if (matches.length !== 1) throw new UsageError(`no kind ${JSON.stringify(requested)}: kinds are ${known}`);
   return `${JSON.stringify(buildEditorSchema(matches[0] as (typeof sources)[number]), null, 2)}\n`;
 }
