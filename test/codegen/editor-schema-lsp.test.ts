@@ -16,8 +16,14 @@ import { type Diagnostic, YamlLanguageServer } from "../support/yaml-language-se
  * Workspaces and other kinds side by side, and a kustomization.yaml.
  */
 
-const kustomization = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [modules.yaml]\n";
-const deployment = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" }, spec: { replicas: 2 } };
+const kustomization =
+  "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [modules.yaml]\n";
+const deployment = {
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "web" },
+  spec: { replicas: 2 },
+};
 
 let repo = "";
 let dispatching: YamlLanguageServer;
@@ -65,7 +71,10 @@ describe("editor schema in yaml-language-server", () => {
       found.some((d) => /relaseName/.test(d.message) || at(d).startsWith("relaseName:")),
       JSON.stringify(found),
     );
-    assert.ok(found.some((d) => at(d).startsWith("workspace:") && /object/i.test(d.message)), JSON.stringify(found));
+    assert.ok(
+      found.some((d) => at(d).startsWith("workspace:") && /object/i.test(d.message)),
+      JSON.stringify(found),
+    );
   });
 
   it("shows nothing on a valid file of several kinds, nor on a kustomization.yaml", async () => {

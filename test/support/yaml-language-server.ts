@@ -17,10 +17,14 @@ export class YamlLanguageServer {
   private nextId = 1;
   private readonly pending = new Map<number, (result: unknown) => void>();
   private readonly diagnostics = new Map<string, (items: Diagnostic[]) => void>();
+  private settings: Record<string, unknown> = {};
 
   constructor() {
     const require = createRequire(import.meta.url);
-    const main = join(dirname(require.resolve("yaml-language-server/package.json")), "bin/yaml-language-server");
+    const main = join(
+      dirname(require.resolve("yaml-language-server/package.json")),
+      "bin/yaml-language-server",
+    );
     this.child = spawn(process.execPath, [main, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
     this.child.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
   }
@@ -34,9 +38,9 @@ export class YamlLanguageServer {
       workspaceFolders: [{ uri: `file://${rootDir}`, name: "repo" }],
     });
     this.notify("initialized", {});
-    this.notify("workspace/didChangeConfiguration", {
-      settings: { yaml: { validate: true, schemas, schemaStore: { enable: false } } },
-    });
+    // The server answers a change by asking for the settings (workspace/configuration): given below.
+    this.settings = { yaml: { validate: true, schemas, schemaStore: { enable: false } } };
+    this.notify("workspace/didChangeConfiguration", { settings: this.settings });
   }
 
   /** Opens a document and waits for the diagnostics the server publishes for it. */
@@ -88,9 +92,13 @@ export class YamlLanguageServer {
       const { uri, diagnostics } = message.params as { uri: string; diagnostics: Diagnostic[] };
       this.diagnostics.get(uri)?.(diagnostics);
       this.diagnostics.delete(uri);
+    } else if (message.method === "workspace/configuration") {
+      const { items } = message.params as { items: { section?: string }[] };
+      const result = items.map((item) => (item.section ? (this.settings[item.section] ?? null) : null));
+      this.send({ jsonrpc: "2.0", id: message.id, result });
     } else if (message.method !== undefined && message.id !== undefined) {
-      // A request from the server (workspace/configuration, capability registration): answered empty.
-      this.send({ jsonrpc: "2.0", id: message.id, result: message.method === "workspace/configuration" ? [] : null });
+      // Another request from the server (capability registration): answered empty.
+      this.send({ jsonrpc: "2.0", id: message.id, result: null });
     } else if (message.id !== undefined) {
       this.pending.get(message.id)?.(message.result);
       this.pending.delete(message.id);
