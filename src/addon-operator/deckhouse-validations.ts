@@ -105,6 +105,29 @@ export function runDeckhouseValidations(
 }
 
 /**
+ * Why the schema's `x-deckhouse-validations` cannot run, at each node runDeckhouseValidations may reach
+ * (the root and, recursively, `properties`): a list that is not one, an entry that is not a map or lacks
+ * its expression or message, a rule that does not parse. addon-operator then refuses every value of the
+ * module. Type errors that only cel-go's checker finds (an undeclared name) are not seen here.
+ */
+export function deckhouseValidationProblems(schema: Schema, rootName: string): string[] {
+  const problems: string[] = [];
+  const visit = (node: Schema, path: string[], seen: Set<Schema>) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    try {
+      rulesOf(node, [rootName, ...path].join("."));
+    } catch (error) {
+      if (!(error instanceof DeckhouseValidationError)) throw error;
+      problems.push(error.message);
+    }
+    for (const [key, property] of schemaMap(node, "properties")) visit(property, [...path, key], seen);
+  };
+  visit(schema, [], new Set());
+  return problems;
+}
+
+/**
  * Whether `x-deckhouse-validations` appears anywhere runDeckhouseValidations may look: the schema and,
  * recursively, its `properties`. When not, it returns no violation and throws nothing for any value, so a
  * caller may skip it. Computed once per schema object (schemas are never changed after loading).
