@@ -41,6 +41,10 @@ describe("lint-modules (the built command): what stops addon-operator though eve
       properties: {
         a: { type: "integer", "x-deckhouse-validations": [{ expression: "self >", message: "bad" }] },
         b: { type: "integer", "x-deckhouse-validations": [{ expression: "self > 1", message: "fine" }] },
+        c: {
+          type: "array",
+          "x-deckhouse-validations": [{ expression: "self.all(x, x > limit)", message: "m" }],
+        },
       },
     },
   });
@@ -71,6 +75,7 @@ describe("lint-modules (the built command): what stops addon-operator though eve
         ["error", "003-cel-not-a-list/openapi/config-values.yaml"],
         ["error", "004-cel-entry/openapi/values.yaml"],
         ["error", "005-cel-syntax/openapi/config-values.yaml"],
+        ["error", "005-cel-syntax/openapi/config-values.yaml"],
       ],
     );
     assert.match(
@@ -84,6 +89,10 @@ describe("lint-modules (the built command): what stops addon-operator though eve
     assert.match(
       String(found[2]?.[2]),
       /^openapi\/config-values\.yaml: celSyntax\.a: compile the 'self >' rule: /,
+    );
+    assert.equal(
+      found[3]?.[2],
+      "openapi/config-values.yaml: celSyntax.c: compile the 'self.all(x, x > limit)' rule: undeclared reference to 'limit': addon-operator refuses every value of the module",
     );
   });
 
