@@ -123,3 +123,28 @@ describe("lint-modules (the built command): what stops addon-operator though eve
     );
   });
 });
+
+describe("lint-modules (the built command): static values judged with go-openapi's integers and enums", () => {
+  it("2^53 is not an integer, null never matches an enum, 0o17 in a values file is 15", () => {
+    const dir = writeTree({
+      "001-counter/openapi/values.yaml": {
+        type: "object",
+        properties: {
+          big: { type: "integer" },
+          fine: { type: "integer" },
+          mode: { enum: ["a", null] },
+          mask: { type: "integer", maximum: 14 },
+        },
+      },
+      "001-counter/values.yaml":
+        "counter:\n  big: 9007199254740992\n  fine: 9007199254740991\n  mode: null\n  mask: 0o17\n",
+    });
+    const run = builtCli(["lint-modules", dir, "-o", "json"]);
+    assert.equal(run.status, 1, run.stderr);
+    assert.deepEqual((JSON.parse(run.stdout).findings as Finding[]).map((f) => f.message).sort(), [
+      'counter.big in body must be of type integer: "number"',
+      "counter.mask in body should be less than or equal to 14",
+      "counter.mode in body should be one of [a <nil>]",
+    ]);
+  });
+});
