@@ -9,6 +9,12 @@ import {
   pathSegmentNameProblems,
   qualifiedNameProblems,
 } from "../validation/names.js";
+import { markedWithin } from "./schema-marks.js";
+
+const hasEmbeddedWithin = markedWithin(
+  new WeakMap(),
+  (schema) => schema["x-kubernetes-embedded-resource"] === true,
+);
 
 /** apimachinery's limit on the sum of an object's annotation keys and values. */
 const totalAnnotationBytes = 256 * 1024;
@@ -28,7 +34,7 @@ export function embeddedResourceErrors(schema: JsonSchema, object: unknown): Fie
 }
 
 function walk(schema: JsonSchema | undefined, value: unknown, path: FieldPath, errors: FieldError[]): void {
-  if (!schema) return;
+  if (!schema || !hasEmbeddedWithin(schema)) return;
   if (Array.isArray(value)) {
     const items = isObject(schema.items) ? (schema.items as JsonSchema) : undefined;
     value.forEach((item, i) => {

@@ -3,6 +3,12 @@ import { FieldPath } from "../admission/field-path.js";
 import { own } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { goSyntax } from "./go-value.js";
+import { markedWithin } from "./schema-marks.js";
+
+const hasListTypeWithin = markedWithin(new WeakMap(), (schema) => {
+  const listType = schema["x-kubernetes-list-type"];
+  return listType === "set" || listType === "map";
+});
 
 /**
  * The uniqueness the API server enforces on `x-kubernetes-list-type: set` (whole items) and `map`
@@ -36,6 +42,7 @@ function walkObject(
 }
 
 function walk(schema: JsonSchema, value: unknown, path: FieldPath, errors: FieldError[]): void {
+  if (!hasListTypeWithin(schema)) return;
   if (Array.isArray(value)) walkList(schema, value, path, errors);
   else if (isObject(value)) walkObject(schema, value, path, errors);
 }
