@@ -112,9 +112,12 @@ export function parseYaml(text: string, dialect: YamlDialect): ParsedYaml {
 function versionDirectives(text: string): { text: string } | { problem: string; line: number } {
   if (!text.includes("%YAML")) return { text };
   const lines = text.split("\n");
+  let seen = false;
   for (const [index, line] of lines.entries()) {
     if (/^\s*(#.*)?$/.test(line) || (line.startsWith("%") && !line.startsWith("%YAML"))) continue;
     if (!/^%YAML[ \t]/.test(line)) break;
+    if (seen) return { problem: "found duplicate %YAML directive", line: index + 1 };
+    seen = true;
     const version = /^%YAML[ \t]+(\d+)\.(\d+)(?:[ \t]|$)/.exec(line);
     if (version?.[1] !== "1" || version[2] !== "1") {
       return { problem: "found incompatible YAML document", line: index + 1 };

@@ -43,6 +43,11 @@ describe("YAML per source, as addon-operator's parsers read it", () => {
       "problem: found incompatible YAML document",
       "problem: found incompatible YAML document",
     ],
+    [
+      "%YAML 1.1\n%YAML 1.1\n---\na: 1",
+      "problem: found duplicate %YAML directive",
+      "problem: found duplicate %YAML directive",
+    ],
   ];
   // Go's resolver (goyaml.v2 and yaml.v3 resolve.go): `_` removed, then strconv.ParseInt(s, 0, 64), then
   // ParseUint, then ParseFloat for decimal floats; `.`-led text goes to ParseFloat as it is.
