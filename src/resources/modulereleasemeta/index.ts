@@ -7,6 +7,7 @@ import type { ModuleReleaseMeta } from "../../generated/modulereleasemeta.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { validateChannelUpdate } from "./channel-rules.js";
+import { mandatoryDowngradeWarnings, resolutionWarnings } from "./resolution-warnings.js";
 import { type ModuleTemplateLookup, validateTemplatesExist } from "./template-rules.js";
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
@@ -43,7 +44,11 @@ export function createModuleReleaseMetaKind(
       "modulereleasemeta.template-exists",
       "modulereleasemeta.channel-downgrade",
     ],
-    warningRules: ["modulereleasemeta.unknown-field", "modulereleasemeta.name"],
+    warningRules: [
+      "modulereleasemeta.unknown-field",
+      "modulereleasemeta.name",
+      "modulereleasemeta.unresolvable",
+    ],
     validator: {
       validate: (meta, request) => {
         const structure = checkStructure(meta);
@@ -55,13 +60,18 @@ export function createModuleReleaseMetaKind(
           return { errors: byRule("modulereleasemeta.schema", structure.errors), warnings };
         }
         const named = ruleWarnings("modulereleasemeta.name", nameWarnings(meta));
-        return { errors: templateRules(meta, request), warnings: [...warnings, ...named] };
+        const resolution = ruleWarnings("modulereleasemeta.unresolvable", resolutionWarnings(meta.spec));
+        return { errors: templateRules(meta, request), warnings: [...warnings, ...named, ...resolution] };
       },
       validateTransition: (oldMeta, meta) => {
         if (checkStructure(oldMeta).errors.length > 0 || checkStructure(meta).errors.length > 0) {
           return { errors: [], warnings: [] };
         }
-        return validateChannelUpdate(oldMeta.spec, meta.spec);
+        const channels = validateChannelUpdate(oldMeta.spec, meta.spec);
+        return {
+          ...channels,
+          warnings: [...channels.warnings, ...mandatoryDowngradeWarnings(oldMeta.spec, meta.spec)],
+        };
       },
     },
   };
