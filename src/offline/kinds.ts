@@ -51,9 +51,9 @@ export function kindOf(kinds: OfflineKind[], object: unknown): OfflineKind | und
 }
 
 /**
- * Why an object that no kind matches still looks meant for one: its group is one this tool serves
- * (a version or kind the CRDs do not have: `v1beta1`, `Modules`, `module`), or its group is a near miss
- * of a served one and its kind is a served kind. Such an object would be refused by the API server (no
+ * Why an object that no kind matches still looks meant for one: its group is one this tool serves and
+ * its kind one of ours at a version the CRD does not serve (`v1beta1`), or a near miss of one (`Modules`,
+ * `module`, `Modul`); or its group is a near miss of a served one and its kind one of ours. Such an object would be refused by the API server (no
  * such resource) or never reach the webhook, so passing it silently would hide a typo. The core group
  * ("", ConfigMap) is no group of ours to claim: every `v1` object is in it.
  */
@@ -66,14 +66,17 @@ export function nearMissOf(kinds: OfflineKind[], object: unknown): string | unde
   const known = (of: OfflineKind[]) =>
     of.map((k) => `${k.kind.group}/${k.kind.version} ${k.kind.kind}`).join(", ");
   const sameGroup = served.filter((k) => k.kind.group === group);
+  // One of our kinds in another case, plural, singular, or a character or two off (`Modul`).
   const looksLike = (k: OfflineKind) =>
     [k.kind.kind, k.source.crd.names.plural, k.source.crd.names.singular].some(
-      (name) => name.toLowerCase() === kind.toLowerCase(),
+      (name) => editDistance(name.toLowerCase(), kind.toLowerCase()) <= (name.length > 4 ? 2 : 0),
     );
-  if (sameGroup.length > 0) {
-    const meant = sameGroup.find(looksLike);
-    const hint = meant ? `; did you mean ${meant.kind.group}/${meant.kind.version} ${meant.kind.kind}?` : "";
+  // Other kinds of a served group (Kyma's Kyma, Manifest, Watcher in operator.kyma-project.io) are
+  // someone else's: skipped, as any kind without a schema.
+  const meant = sameGroup.find(looksLike);
+  if (meant) {
     const versions = sameGroup.map((k) => `${k.kind.version} ${k.kind.kind}`).join(", ");
+    const hint = `; did you mean ${meant.kind.group}/${meant.kind.version} ${meant.kind.kind}?`;
     return `${apiVersion} ${kind} is not served: ${group} serves ${versions}${hint}`;
   }
   const nearGroup = served.filter(

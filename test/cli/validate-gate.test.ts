@@ -102,6 +102,7 @@ describe("validate never passes silently", () => {
       "v1beta1.yaml": [{ ...helmModule(), apiVersion: "batch.forkspacer.com/v1beta1" }],
       "plural.yaml": [{ ...helmModule(), kind: "Modules" }],
       "lower.yaml": [{ ...helmModule(), kind: "module" }],
+      "typo.yaml": [{ ...helmModule(), kind: "Modul" }],
       "group.yaml": [{ ...helmModule(), apiVersion: "batch.forkspacr.com/v1" }],
       "kyma.yaml": [
         { apiVersion: "operator.kyma-project.io/v1beta1", kind: "ModuleTemplate", metadata: { name: "t" } },
@@ -135,6 +136,11 @@ describe("validate never passes silently", () => {
           "batch.forkspacer.com/v1 Modules is not served: batch.forkspacer.com serves v1 Module, v1 Workspace; did you mean batch.forkspacer.com/v1 Module?",
         ],
         [
+          "typo.yaml",
+          "input/UnknownVersionOrKind",
+          "batch.forkspacer.com/v1 Modul is not served: batch.forkspacer.com serves v1 Module, v1 Workspace; did you mean batch.forkspacer.com/v1 Module?",
+        ],
+        [
           "v1beta1.yaml",
           "input/UnknownVersionOrKind",
           "batch.forkspacer.com/v1beta1 Module is not served: batch.forkspacer.com serves v1 Module, v1 Workspace; did you mean batch.forkspacer.com/v1 Module?",
@@ -142,24 +148,30 @@ describe("validate never passes silently", () => {
       ],
     );
     assert.deepEqual(summary, {
-      files: 5,
+      files: 6,
       unreadable: 0,
-      objects: 5,
-      checked: 5,
+      objects: 6,
+      checked: 6,
       skipped: {},
-      denied: 5,
+      denied: 6,
       warned: 0,
     });
   });
 
   it("skips other systems' kinds, even one named Module, and counts them", () => {
     const terraform = { apiVersion: "app.terraform.io/v1alpha2", kind: "Module", metadata: { name: "vpc" } };
-    const dir = manifestDir({ "mixed.yaml": [deployment, terraform, customModule()] });
+    // lifecycle-manager's other kinds share the group of ModuleTemplate: theirs, not a typo of ours.
+    const kyma = {
+      apiVersion: "operator.kyma-project.io/v1beta2",
+      kind: "Kyma",
+      metadata: { name: "default" },
+    };
+    const dir = manifestDir({ "mixed.yaml": [deployment, terraform, kyma, customModule()] });
     const run = cli(["validate", join(dir, "mixed.yaml")]);
     assert.equal(run.status, 0, run.stdout);
     assert.equal(
       run.stdout,
-      "1 file, 3 objects read; 1 checked (0 denied, 0 warned); 2 skipped (no schema: 1 app.terraform.io/v1alpha2 Module, 1 apps/v1 Deployment)\n",
+      "1 file, 4 objects read; 1 checked (0 denied, 0 warned); 3 skipped (no schema: 1 app.terraform.io/v1alpha2 Module, 1 apps/v1 Deployment, 1 operator.kyma-project.io/v1beta2 Kyma)\n",
     );
     assert.equal(run.stderr, "");
   });
