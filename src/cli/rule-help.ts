@@ -15,7 +15,7 @@ const fixed: Record<string, Omit<RuleHelp, "help">> = {
   },
   "input/UnknownVersionOrKind": {
     short: "An apiVersion or kind that the group does not serve",
-    full: "The object's group is one module-admission serves (or a near miss of one) but its version or kind is not: the API server would refuse it (no such resource), and it would never reach the webhook.",
+    full: "One of module-admission's kinds at a version its CRD does not serve, a near miss of one (case, plural, a character or two off), or in a group a character or two from a served one: the API server would refuse it (no such resource), and it would never reach the webhook.",
   },
   "input/UnknownKind": {
     short: "A kind without a schema (--strict)",
