@@ -27,7 +27,7 @@ import {
  * A local stand-in for kube-apiserver (no real one can run here), speaking the paths this project uses
  * the way the real one does: HTTPS with a bearer token; JSON bodies with `application/json`; failures
  * as `Status` objects (404 NotFound, 409 AlreadyExists/Conflict, 410 Expired, 415, 422); list with a
- * resourceVersion, paginated with limit/continue; watch as newline-delimited JSON events (ADDED, MODIFIED, DELETED, BOOKMARK when
+ * resourceVersion, paginated with limit/continue, filtered by an equality labelSelector; watch as newline-delimited JSON events (ADDED, MODIFIED, DELETED, BOOKMARK when
  * allowWatchBookmarks, ERROR with a 410 Status when the version was compacted away) ending after
  * timeoutSeconds; get, create, update (optimistic concurrency), delete and patch (JSON patch, merge
  * patch, server-side apply with field managers and force); custom resources served only while their
@@ -83,6 +83,17 @@ export interface RecordedRequest {
 }
 
 export type { KubeObject } from "./fake-kube-objects.js";
+
+/** A labelSelector of equality requirements (`a=b,c==d`), as the list API filters by it. */
+function matchesLabels(object: KubeObject, selector: string | null): boolean {
+  if (!selector) return true;
+  const labels = (object.metadata.labels ?? {}) as Record<string, string>;
+  return selector.split(",").every((requirement) => {
+    const [key, value] = requirement.split(/==?/) as [string, string | undefined];
+    if (value === undefined) throw new Error(`fake API server: unsupported labelSelector ${selector}`);
+    return labels[key.trim()] === value.trim();
+  });
+}
 
 const token = "fake-token";
 
@@ -489,7 +500,8 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
         (object) =>
           object.apiVersion === apiVersionOf(type) &&
           object.kind === type.kind &&
-          (!namespace || object.metadata.namespace === namespace),
+          (!namespace || object.metadata.namespace === namespace) &&
+          matchesLabels(object, query.get("labelSelector")),
       )
       .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     const token = query.get("continue");
