@@ -185,13 +185,18 @@ describe("image and Artifact Hub metadata", () => {
     assert.match(bad.stderr, /\/image\/digest': 'latest' does not match pattern/);
   });
 
-  test("Artifact Hub annotations parse and name the image of this appVersion", () => {
+  test("Artifact Hub annotations parse and name the image of this appVersion, which is package.json's version", () => {
     const chart = load(readFileSync(join(chartDir, "Chart.yaml"), "utf8")) as Record<string, any>;
     const annotations = chart.annotations as Record<string, string>;
     const images = load(annotations["artifacthub.io/images"] ?? "") as { name: string; image: string }[];
     assert.deepEqual(images, [
       { name: "module-admission", image: `ghcr.io/forkspacer/module-admission:${chart.appVersion}` },
     ]);
+    // One version for the package, the image and the chart's appVersion (README: "Making a release").
+    assert.equal(
+      chart.appVersion,
+      JSON.parse(readFileSync(join(chartDir, "..", "..", "package.json"), "utf8")).version,
+    );
     const links = load(annotations["artifacthub.io/links"] ?? "") as { name: string; url: string }[];
     assert.ok(links.every((link) => /^https:\/\//.test(link.url)));
     assert.equal(

@@ -146,6 +146,21 @@ describe("npm pack, installed into an empty folder", () => {
   });
 });
 
+test("the README's Install section shows the commands this file runs", () => {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const install = readme.slice(readme.indexOf("## Install"), readme.indexOf("## Endpoints"));
+  for (const command of [
+    "npm pack",
+    `npm install ../${packageJson.name}-${packageJson.version}.tgz`,
+    "npx module-admission --version",
+    "npx module-admission validate -f examples/modules",
+    "npx module-admission install-crds --dry-run",
+    "npx module-admission serve --cert-dir certs --port 0 --metrics-bind-address 0",
+  ]) {
+    assert.ok(install.includes(`\n${command}`), command);
+  }
+});
+
 describe("Dockerfile: the image is what npm pack ships", () => {
   const dockerfile = readFileSync(join(root, "Dockerfile"), "utf8").replace(/\\\n/g, " ");
   const stages = dockerfile.split(/^FROM /m).slice(1);
