@@ -51,15 +51,22 @@ export interface ReportResult {
   source: string;
   policy: string;
   rule: string;
-  category: string;
-  result: "fail" | "warn";
-  severity: "high" | "medium";
+  category?: string;
+  result: "fail" | "warn" | "skip";
+  severity?: "high" | "medium";
   scored: boolean;
   message: string;
-  properties: Record<string, string>;
-  resources: { apiVersion: string; kind: string; name: string; namespace?: string; uid?: string }[];
+  properties?: Record<string, string>;
+  resources?: { apiVersion: string; kind: string; name: string; namespace?: string; uid?: string }[];
   timestamp: { seconds: number; nanos: number };
 }
+
+/**
+ * A report is one object, and the API server refuses objects over about 1.5 MiB (etcd's request
+ * limit): results past this many bytes of JSON are not listed, and one `skip` result says how many
+ * and where to see them all, so a large namespace neither fails the write nor drops results silently.
+ */
+export const maxReportBytes = 1_000_000;
 
 export interface Report {
   apiVersion: string;
@@ -86,12 +93,15 @@ export function buildReports(objects: Iterable<AuditedObject>, api: ReportApi, n
     const results = objectResults(object, timestamp);
     if (results.length === 0) continue;
     const scope = object.metadata.namespace ?? "";
-    byScope.set(scope, [...(byScope.get(scope) ?? []), ...results]);
+    const scoped = byScope.get(scope);
+    if (scoped) scoped.push(...results);
+    else byScope.set(scope, results);
   }
   return [...byScope.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([namespace, results]) => {
+    .map(([namespace, found]) => {
       const type = reportType(api, namespace !== "");
+      const results = withinSize(found, namespace, timestamp);
       return {
         apiVersion: `${type.group}/${type.version}`,
         kind: type.kind,
@@ -106,11 +116,33 @@ export function buildReports(objects: Iterable<AuditedObject>, api: ReportApi, n
           fail: results.filter((r) => r.result === "fail").length,
           warn: results.filter((r) => r.result === "warn").length,
           error: 0,
-          skip: 0,
+          skip: results.filter((r) => r.result === "skip").length,
         },
         results,
       };
     });
+}
+
+function withinSize(results: ReportResult[], namespace: string, timestamp: ReportResult["timestamp"]) {
+  let bytes = 0;
+  const listed = results.findIndex((result) => {
+    bytes += JSON.stringify(result).length;
+    return bytes > maxReportBytes;
+  });
+  if (listed === -1) return results;
+  const command = namespace ? `module-admission audit -n ${namespace}` : "module-admission audit";
+  return [
+    ...results.slice(0, listed),
+    {
+      source: reportPolicy,
+      policy: reportPolicy,
+      rule: "report-size",
+      result: "skip" as const,
+      scored: false,
+      message: `${results.length - listed} more results are not listed: a report is one object and its size is limited; \`${command}\` lists them all`,
+      timestamp,
+    },
+  ];
 }
 
 function objectResults(object: AuditedObject, timestamp: ReportResult["timestamp"]): ReportResult[] {

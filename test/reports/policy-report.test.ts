@@ -8,7 +8,7 @@ import addFormats from "ajv-formats";
 import { loadAll, load as loadYaml } from "js-yaml";
 import { runAudit } from "../../src/cli/audit.js";
 import type { JsonSchema } from "../../src/codegen/schema-source.js";
-import { buildReports, type Report } from "../../src/reports/policy-report.js";
+import { buildReports, maxReportBytes, type Report } from "../../src/reports/policy-report.js";
 import { pruneAndDefault } from "../../src/validation/prune-default.js";
 import { type FakeKubeApi, type KubeObject, startFakeKubeApi } from "../support/fake-kube-api.js";
 import { helmModule } from "../support/modules.js";
@@ -111,7 +111,7 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
     const team = reports[1] as Report;
     assert.deepEqual(team.summary, { pass: 0, fail: 2, warn: 0, error: 0, skip: 0 });
     assert.deepEqual(
-      team.results.map((r) => [r.policy, r.rule, r.result, r.severity, r.resources[0]?.name, r.message]),
+      team.results.map((r) => [r.policy, r.rule, r.result, r.severity, r.resources?.[0]?.name, r.message]),
       [
         [
           "module-admission",
@@ -133,9 +133,9 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
     );
     const [warned] = (reports[0] as Report).results;
     assert.equal(warned?.result, "warn");
-    assert.equal(warned?.resources[0]?.kind, "Module");
+    assert.equal(warned?.resources?.[0]?.kind, "Module");
     assert.match(warned?.message ?? "", /wrokspace/);
-    assert.ok(warned?.resources[0]?.uid, "the object's uid, so Policy Reporter links the resource");
+    assert.ok(warned?.resources?.[0]?.uid, "the object's uid, so Policy Reporter links the resource");
   });
 
   it("--report-api openreports: openreports.io/v1alpha1 Reports, valid against their CRD", async () => {
@@ -170,6 +170,38 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
       assert.equal(report?.results[0]?.rule, "schema/FieldValueInvalid");
       assert.deepEqual(crdProblems(report as Report), []);
     }
+  });
+
+  it("a namespace too large for one object: results past maxReportBytes become one skip result saying how many and where", () => {
+    const message = `spec.config.replicas: Invalid value: 9: ${"x".repeat(600)}`;
+    const objects = Array.from({ length: 3000 }, (_, i) => ({
+      apiVersion: "batch.forkspacer.com/v1",
+      kind: "Module",
+      metadata: { name: `m${i}`, namespace: "big" },
+      errors: [
+        {
+          stage: "validating-webhook" as const,
+          field: "spec.config.replicas",
+          type: "FieldValueInvalid",
+          message,
+          rule: "module.config-value",
+        },
+      ],
+      warnings: [],
+    }));
+    const [report] = buildReports(objects, "wgpolicyk8s", new Date(0));
+    assert.ok(report);
+    const bytes = JSON.stringify(report).length;
+    assert.ok(bytes < 1.5 * 1024 * 1024 && bytes > maxReportBytes * 0.9, `${bytes} bytes`);
+    const skip = report.results.at(-1);
+    const listed = report.results.length - 1;
+    assert.equal(skip?.result, "skip");
+    assert.equal(
+      skip?.message,
+      `${3000 - listed} more results are not listed: a report is one object and its size is limited; \`module-admission audit -n big\` lists them all`,
+    );
+    assert.deepEqual(report.summary, { pass: 0, fail: listed, warn: 0, error: 0, skip: 1 });
+    assert.deepEqual(crdProblems(report), []);
   });
 
   it("the CRD check is not vacuous: a wrong result, a missing policy and an unknown field are caught", () => {
