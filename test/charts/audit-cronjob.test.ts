@@ -62,7 +62,7 @@ describe("audit.schedule: a CronJob running audit --apply", () => {
       let manifests: Manifest[];
       before(async () => {
         manifests = await render({ audit: { schedule: "@hourly", reportApi } });
-        api = await startFakeKubeApi();
+        api = await startFakeKubeApi({ validateCustomResources: true });
         for (const file of readdirSync(ourCrds).filter((name) => !name.startsWith("moduletemplates."))) {
           api.put(loadYaml(readFileSync(new URL(file, ourCrds), "utf8")) as KubeObject);
         }

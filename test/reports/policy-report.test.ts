@@ -3,13 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Ajv } from "ajv";
-import addFormats from "ajv-formats";
+import { CustomObjectsApi, setHeaderOptions } from "@kubernetes/client-node";
 import { loadAll, load as loadYaml } from "js-yaml";
 import { runAudit } from "../../src/cli/audit.js";
 import type { JsonSchema } from "../../src/codegen/schema-source.js";
 import { buildReports, maxReportBytes, type Report } from "../../src/reports/policy-report.js";
 import { pruneAndDefault } from "../../src/validation/prune-default.js";
+import { crdSchemaProblems } from "../support/crd-schema.js";
 import { type FakeKubeApi, type KubeObject, startFakeKubeApi } from "../support/fake-kube-api.js";
 import { helmModule } from "../support/modules.js";
 
@@ -22,11 +22,6 @@ const reportCrds = ["wgpolicyk8s.io", "openreports.io"].flatMap((dir) =>
     .map((file) => loadYaml(readFileSync(new URL(`${dir}/${file}`, reportCrdsDir), "utf8")) as KubeObject),
 );
 
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addFormat("int32", true);
-ajv.addFormat("int64", true);
-
 /**
  * A report against its CRD as the API server takes it: the version's openAPIV3Schema (types, enums,
  * required), and nothing the server would prune silently (which the report's readers would not see).
@@ -35,15 +30,12 @@ function crdProblems(report: Record<string, any>): string[] {
   const [group, version] = report.apiVersion.split("/");
   const crd = reportCrds.find((c) => c.spec.group === group && c.spec.names.kind === report.kind);
   if (!crd) return [`no CRD for ${report.apiVersion} ${report.kind}`];
-  const served = (
-    crd.spec.versions as { name: string; served: boolean; schema: { openAPIV3Schema: JsonSchema } }[]
-  ).find((v) => v.name === version && v.served);
-  if (!served) return [`${crd.metadata.name} does not serve ${version}`];
-  const schema = served.schema.openAPIV3Schema;
-  const validate = ajv.compile(schema);
-  const problems = validate(report)
-    ? []
-    : (validate.errors ?? []).map((e) => `${e.instancePath}: ${e.message}`);
+  const problems = crdSchemaProblems(crd, version as string, report);
+  if (!problems) return [`${crd.metadata.name} does not serve ${version}`];
+  const served = (crd.spec.versions as { name: string; schema: { openAPIV3Schema: JsonSchema } }[]).find(
+    (v) => v.name === version,
+  );
+  const schema = served?.schema.openAPIV3Schema as JsonSchema;
   const { pruned } = pruneAndDefault(schema, report);
   return [...problems, ...pruned.map((field) => `${field}: pruned by the API server`)];
 }
@@ -74,7 +66,8 @@ function modules(): KubeObject[] {
 describe("policy reports: audit -o policyreport and --apply (fake API server, the reports' real CRDs)", () => {
   let api: FakeKubeApi;
   before(async () => {
-    api = await startFakeKubeApi();
+    // As the real one: a report its CRD's schema refuses gets 422 Invalid.
+    api = await startFakeKubeApi({ validateCustomResources: true });
     for (const file of readdirSync(ourCrds).filter((name) => !name.startsWith("moduletemplates."))) {
       api.put(loadYaml(readFileSync(new URL(file, ourCrds), "utf8")) as KubeObject);
     }
@@ -295,6 +288,36 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
     );
     assert.equal(stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "other"), undefined);
     assert.ok(api.get("wgpolicyk8s.io/v1alpha2", "PolicyReport", "other", "kyverno-polr"));
+  });
+
+  it("the fake API server refuses a report its CRD refuses, as the real one does (the applies above passed that check)", async () => {
+    const client = api.kubeConfig().makeApiClient(CustomObjectsApi);
+    const body = {
+      apiVersion: "wgpolicyk8s.io/v1alpha2",
+      kind: "PolicyReport",
+      metadata: { name: "broken", namespace: "team" },
+      results: [{ policy: "module-admission", result: "denied" }],
+    };
+    const request = {
+      group: "wgpolicyk8s.io",
+      version: "v1alpha2",
+      namespace: "team",
+      plural: "policyreports",
+      name: "broken",
+      body,
+      fieldManager: "test",
+    };
+    await assert.rejects(
+      client.patchNamespacedCustomObject(
+        request,
+        setHeaderOptions("Content-Type", "application/apply-patch+yaml"),
+      ),
+      (error: { code?: number; body?: unknown }) =>
+        error.code === 422 &&
+        /PolicyReport\.wgpolicyk8s\.io \\"broken\\" is invalid: \/results\/0\/result: must be equal to one of the allowed values/.test(
+          String(error.body),
+        ),
+    );
   });
 
   it("-n NS --apply touches only that namespace's report; openreports too", async () => {

@@ -9,6 +9,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import jsonpatch from "fast-json-patch";
 import { load as loadYaml } from "js-yaml";
 import { issueCertificates } from "../../src/server/certificates.js";
+import { crdSchemaProblems } from "./crd-schema.js";
 import {
   builtIns,
   conflict,
@@ -111,7 +112,16 @@ interface Event {
   object: KubeObject;
 }
 
-export async function startFakeKubeApi(options: { establishAfterReads?: number } = {}): Promise<FakeKubeApi> {
+export async function startFakeKubeApi(
+  options: {
+    establishAfterReads?: number;
+    /**
+     * Custom resources written over HTTP are checked against their CRD version's openAPIV3Schema, and
+     * refused with 422 Invalid as the API server refuses them (opt-in: older tests write partial objects).
+     */
+    validateCustomResources?: boolean;
+  } = {},
+): Promise<FakeKubeApi> {
   const establishAfterReads = options.establishAfterReads ?? 1;
   const objects = new Map<string, KubeObject>();
   const history: Event[] = [];
@@ -336,6 +346,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
         return;
       }
       newMetadata(object, namespace);
+      if (refusedAsInvalid(res, type, object)) return;
       reply(res, 201, dryRun ? object : store(type, withTypeMeta(type, object), "ADDED"));
       return;
     }
@@ -383,6 +394,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
         uid: existing.metadata.uid,
         creationTimestamp: existing.metadata.creationTimestamp,
       };
+      if (refusedAsInvalid(res, type, object)) return;
       reply(res, 200, dryRun ? object : store(type, withTypeMeta(type, object), "MODIFIED"));
       return;
     }
@@ -419,6 +431,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
       if (!existing) {
         newMetadata(applied, namespace);
         applied.metadata.managedFields = [managedField(manager, "Apply", type)];
+        if (refusedAsInvalid(res, type, applied)) return;
         reply(res, 201, dryRun ? applied : store(type, withTypeMeta(type, applied), "ADDED"));
         return;
       }
@@ -477,6 +490,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
       );
       return;
     }
+    if (refusedAsInvalid(res, type, result)) return;
     if (sameContent(existing, result) || dryRun) {
       reply(res, 200, result);
       return;
@@ -621,6 +635,34 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
       return undefined;
     }
     return { type, namespace, name };
+  }
+
+  /** With validateCustomResources: a custom resource its CRD's schema refuses gets 422 Invalid. */
+  function refusedAsInvalid(res: ServerResponse, type: ResourceType, object: KubeObject): boolean {
+    if (!options.validateCustomResources || !type.group) return false;
+    const crd = objects.get(
+      storeKey(
+        builtIns.find((t) => t.kind === "CustomResourceDefinition") as ResourceType,
+        undefined,
+        qualified(type),
+      ),
+    );
+    if (!crd) return false;
+    const problems = crdSchemaProblems(crd, type.version, withTypeMeta(type, structuredClone(object))) ?? [];
+    if (problems.length === 0) return false;
+    const name = object.metadata?.name as string;
+    reply(
+      res,
+      422,
+      status(
+        422,
+        "Invalid",
+        `${type.kind}.${type.group} "${name}" is invalid: ${problems.join(", ")}`,
+        type,
+        name,
+      ),
+    );
+    return true;
   }
 
   function withTypeMeta(type: ResourceType, object: KubeObject): KubeObject {
