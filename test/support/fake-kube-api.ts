@@ -35,7 +35,8 @@ import {
  * CRD exists, and a CRD Established after it has been read a few times, as a real one is after a while.
  *
  * Simplifications: server-side apply tracks managers per object, not per field (any other manager of an
- * object whose content would change is a conflict); no admission, defaulting or schema validation.
+ * object whose content would change is a conflict); no admission or defaulting; schema validation of custom
+ * resources only with `validateCustomResources`.
  */
 export interface FakeKubeApi {
   url: string;
