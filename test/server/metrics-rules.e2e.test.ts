@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
+import { load } from "js-yaml";
 import { parseRuleActions } from "../../src/admission/rule-actions.js";
 import { moduleKind } from "../../src/resources/module/index.js";
 import {
@@ -57,6 +59,28 @@ describe("metrics per rule: denials by rule, warnings by kind and rule", () => {
     const warnings = samples(text, "module_admission_warnings_total");
     // The rule-action warning carries no rule id in its text yet: counted under `none`.
     assert.deepEqual(warnings, [{ labels: { kind: "Module", rule: "none" }, value: 1 }]);
+  });
+
+  it("the README's example alert rules parse and use these metrics with labels they have", async () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("**Metrics per rule.**"));
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+    const rules = (
+      load(block.replace(/^ {2}/gm, "")) as { groups: { rules: { alert: string; expr: string }[] }[] }
+    ).groups[0]?.rules;
+    assert.equal(rules?.length, 2);
+    const { text } = await httpGet(metricsServer.port, "/metrics");
+    for (const rule of rules ?? []) {
+      const [, metric] = /\b(module_admission_[a-z_]+)\b/.exec(rule.expr) ?? [];
+      const present = samples(text, metric ?? "");
+      assert.ok(present.length > 0, `${rule.alert}: ${metric} is exposed`);
+      for (const label of rule.expr.match(/\b(kind|rule|cause)\b/g) ?? []) {
+        assert.ok(
+          present.every((s) => label in s.labels),
+          `${rule.alert}: ${metric} has ${label}`,
+        );
+      }
+    }
   });
 
   it("labels stay within the declared rule ids: an undeclared id in a message is `none`", () => {
