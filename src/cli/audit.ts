@@ -4,7 +4,9 @@ import { findClusterAccess } from "../kube/config.js";
 import { listPages } from "../kube/list-objects.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
 import { type OfflineKind, offlineKinds } from "../offline/kinds.js";
+import { reportApis } from "../reports/policy-report.js";
 import { resourceKinds } from "../resources/index.js";
+import { AuditReports } from "./audit-reports.js";
 import { type Outcome, optionValues, parseOptionValues } from "./command.js";
 import { type Finding, formatFindings, type OutputFormat, outputFormats } from "./findings.js";
 import { objectLabel } from "./validate-batch.js";
@@ -23,12 +25,31 @@ function auditOptions(): Command {
       "the namespace (default: the kubeconfig context's namespace, else default)",
     )
     .option("-A, --all-namespaces", "every namespace")
-    .addOption(new Option("-o, --output <format>", "output format").choices(outputFormats).default("text"))
+    .addOption(
+      new Option(
+        "-o, --output <format>",
+        "output format; policyreport: the findings as policy reports (YAML)",
+      )
+        .choices([...outputFormats, "policyreport"])
+        .default("text"),
+    )
+    .addOption(
+      new Option(
+        "--report-api <API>",
+        "wgpolicyk8s: wgpolicyk8s.io/v1alpha2 PolicyReport and ClusterPolicyReport; openreports: openreports.io/v1alpha1 Report",
+      )
+        .choices(reportApis)
+        .default("wgpolicyk8s"),
+    )
+    .option(
+      "--apply",
+      "server-side apply the reports (field manager module-admission) and delete this tool's reports the run no longer has; exit 0 once written",
+    )
     .option("--kubeconfig <FILE>", "cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)")
     .option("--chunk-size <N>", "objects per list request, as kubectl", "500")
     .addHelpText(
       "after",
-      "\nExit status:\n  0  every object admitted\n  1  an object is denied\n  2  usage error or the cluster refused",
+      "\nExit status:\n  0  every object admitted (or --apply wrote the reports)\n  1  an object is denied\n  2  usage error or the cluster refused",
     );
 }
 
@@ -43,6 +64,8 @@ interface AuditValues {
   output: string;
   kubeconfig?: string;
   "chunk-size": string;
+  "report-api": string;
+  apply?: boolean;
 }
 
 export function auditDefinition(outcome: Outcome): Command {
@@ -70,9 +93,10 @@ export async function runAudit(args: string[], io: AuditIo = processIo): Promise
 
 async function auditWith(values: AuditValues, io: AuditIo): Promise<number> {
   const output = values.output as OutputFormat;
-  if (!outputFormats.includes(output)) {
+  const reports = AuditReports.fromOptions(values);
+  if (!reports && !outputFormats.includes(output)) {
     throw new Error(
-      `--output must be one of ${outputFormats.join(", ")}, not ${JSON.stringify(values.output)}`,
+      `--output must be one of ${outputFormats.join(", ")}, policyreport, not ${JSON.stringify(values.output)}`,
     );
   }
   const limit = Number(values["chunk-size"]);
@@ -102,6 +126,7 @@ async function auditWith(values: AuditValues, io: AuditIo): Promise<number> {
         for (const object of page) {
           const verdict = await admitOffline(kind, object);
           denied ||= !verdict.allowed;
+          reports?.add(kind, object, verdict);
           findings.push(
             ...objectFindings(kind, object as Record<string, unknown>, verdict.errors, verdict.warnings),
           );
@@ -112,7 +137,10 @@ async function auditWith(values: AuditValues, io: AuditIo): Promise<number> {
       io.err(`audit: ${kind.kind.kind} is not served by this cluster (no CRD ${plural}.${group}); skipped\n`);
     }
   }
-  io.out(formatFindings(findings, output));
+  if (reports) {
+    io.out(await reports.finish(access.kubeConfig, namespace));
+    if (reports.apply) return 0;
+  } else io.out(formatFindings(findings, output));
   return denied ? 1 : 0;
 }
 
