@@ -337,7 +337,7 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
     await assert.rejects(run(["-A", "--apply", "-o", "json"]), /give no --output/);
     await assert.rejects(
       run(["-A", "-o", "policyreport", "--report-api", "kyverno"]),
-      /--report-api must be one of wgpolicyk8s, openreports/,
+      /'--report-api <API>' argument 'kyverno' is invalid. Allowed choices are wgpolicyk8s, openreports/,
     );
     const bare = await startFakeKubeApi();
     try {
