@@ -140,7 +140,11 @@ async function validateManifest(
       return;
     }
     const { apiVersion, kind: name } = manifest.object;
-    const key = `${String(apiVersion)} ${String(name)}`;
+    // A file that is no manifest (package.json, a CI config) handed over by a hook's file pattern.
+    const key =
+      apiVersion === undefined && name === undefined
+        ? "no apiVersion and kind"
+        : `${String(apiVersion)} ${String(name)}`;
     result.summary.skipped[key] = (result.summary.skipped[key] ?? 0) + 1;
     if (batch.strict) {
       result.denied = true;

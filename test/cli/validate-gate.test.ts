@@ -166,12 +166,15 @@ describe("validate never passes silently", () => {
       kind: "Kyma",
       metadata: { name: "default" },
     };
-    const dir = manifestDir({ "mixed.yaml": [deployment, terraform, kyma, customModule()] });
-    const run = cli(["validate", join(dir, "mixed.yaml")]);
+    const dir = manifestDir({
+      "mixed.yaml": [deployment, terraform, kyma, customModule()],
+      "package.json": JSON.stringify({ name: "x", version: "1.0.0" }),
+    });
+    const run = cli(["validate", join(dir, "mixed.yaml"), join(dir, "package.json")]);
     assert.equal(run.status, 0, run.stdout);
     assert.equal(
       run.stdout,
-      "1 file, 4 objects read; 1 checked (0 denied, 0 warned); 3 skipped (no schema: 1 app.terraform.io/v1alpha2 Module, 1 apps/v1 Deployment, 1 operator.kyma-project.io/v1beta2 Kyma)\n",
+      "2 files, 5 objects read; 1 checked (0 denied, 0 warned); 4 skipped (no schema: 1 app.terraform.io/v1alpha2 Module, 1 apps/v1 Deployment, 1 no apiVersion and kind, 1 operator.kyma-project.io/v1beta2 Kyma)\n",
     );
     assert.equal(run.stderr, "");
   });
