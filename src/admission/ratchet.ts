@@ -139,6 +139,7 @@ export async function ratchetUpdate(
   const warnings = preexisting.map((error) =>
     fitWarning(`already invalid before this update: ${formatFieldError(error)}`),
   );
+  if (preexisting.length > 0 && validator.whileInvalid) warnings.push(...validator.whileInvalid(preexisting));
   // Housekeeping matters only when the update introduced something: skip the deep comparison otherwise.
   if (introduced.length === 0 || !isHousekeeping(request.object, request.oldObject)) {
     return { errors: introduced, warnings, spared: preexisting };

@@ -25,6 +25,11 @@ export interface Focus {
 export interface Validator<T> {
   validate(object: T, request: AdmissionRequest, focus?: Focus): Verdict | Promise<Verdict>;
   validateTransition?(oldObject: T, object: T, request: AdmissionRequest): Verdict | Promise<Verdict>;
+  /**
+   * Warnings for an update admitted although problems the old object had remain, beyond the one per
+   * problem: what those problems mean for this update (addon-operator ignores a whole ConfigMap).
+   */
+  whileInvalid?(preexisting: FieldErrorList): string[];
 }
 
 /**

@@ -3,12 +3,15 @@ import addFormats from "ajv-formats";
 import { type FieldError, fieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import { RecentResults } from "../memo/recent-results.js";
+import type { ShapeProblem } from "./readable.js";
 
 /** The outcome of checking an object against its kind's generated JSON Schema. */
 export interface StructureVerdict {
   errors: FieldError[];
   /** Fields the schema does not know: the API server prunes them silently, so we say so. */
   unknownFields: string[];
+  /** Where each error is, for `readablePart`: the values a field-scoped gate keeps from the rules. */
+  shape: ShapeProblem[];
 }
 
 /**
@@ -27,14 +30,15 @@ export function structureChecker(schema: object): (object: unknown) => Structure
   uncompiled.add(compile);
   return (object) => {
     const check = compiled ?? compile();
-    if (check(object)) return { errors: [], unknownFields: [] };
-    const verdict: StructureVerdict = { errors: [], unknownFields: [] };
+    if (check(object)) return { errors: [], unknownFields: [], shape: [] };
+    const verdict: StructureVerdict = { errors: [], unknownFields: [], shape: [] };
     for (const error of check.errors ?? []) {
       if (error.keyword === "additionalProperties") {
         const path = fieldPath(object, error.instancePath).child(String(error.params.additionalProperty));
         verdict.unknownFields.push(path.toString());
       } else {
         verdict.errors.push(toFieldError(object, error));
+        verdict.shape.push({ tokens: segments(error.instancePath), keyword: error.keyword });
       }
     }
     return verdict;

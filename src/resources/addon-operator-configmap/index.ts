@@ -1,7 +1,10 @@
 import { statSync } from "node:fs";
 import { isMap } from "../../addon-operator/schema.js";
+import type { FieldErrorList } from "../../admission/field-errors.js";
+import { pathSteps } from "../../admission/ratchet.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
+import { fitWarning } from "../../admission/warning.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
 import { configMapRules, validateConfigMapData, validateConfigMapTransition } from "./sections.js";
 
@@ -57,8 +60,24 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
         isTarget(object, request)
           ? validateConfigMapTransition(dataOf(oldObject), dataOf(object), store.current())
           : admitted,
+      whileInvalid: ignoredWhileInvalid,
     },
   };
+}
+
+/**
+ * addon-operator refuses an invalid ConfigMap as a whole and keeps running on the last one it took: an
+ * update that leaves an old problem is admitted (its hooks write this ConfigMap, which must never
+ * freeze), and says plainly that none of it takes effect until the problem is fixed.
+ */
+function ignoredWhileInvalid(preexisting: FieldErrorList): string[] {
+  const sections = [...new Set(preexisting.map((error) => pathSteps(error.field).slice(0, 2).join(".")))];
+  const named = sections.length === 1 ? sections[0] : `${sections[0]} (and ${sections.length - 1} more)`;
+  return [
+    fitWarning(
+      `addon-operator ignores this whole ConfigMap, so none of this change takes effect, until ${named} is fixed`,
+    ),
+  ];
 }
 
 /** The kinds `serve` adds for its addon-operator flags: none without --modules-dir. */

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { Module } from "../../generated/module.js";
+import { readablePart } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { configValidator } from "./config-validator-cache.js";
@@ -70,9 +71,10 @@ function runs(group: RuleGroup, focus: Focus | undefined): boolean {
 }
 
 /**
- * Every rule for one Module. The structural check comes first: the rules after it rely on the
- * generated types, as they can in a cluster, where the API server has checked the schema already.
- * With a focus, only the parts with a rule it names run, and no warnings are gathered.
+ * Every rule for one Module. The structural check comes first, and is field-scoped: the rules after it
+ * rely on the generated types, so they read the part of the Module its schema accepts (a field of the
+ * wrong shape costs only the rules that read it; every other rule still runs). With a focus, only the
+ * parts with a rule it names run, and no warnings are gathered.
  */
 function validateModule(
   object: unknown,
@@ -81,9 +83,20 @@ function validateModule(
 ): Verdict {
   const structure = checkStructure(object);
   const unknown = focus ? [] : structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-  if (structure.errors.length > 0)
-    return { errors: byRule("module.schema", structure.errors), warnings: unknown };
-  const module = object as Module;
+  if (structure.errors.length === 0) return validateRules(object as Module, workspaceRules, focus, unknown);
+  const schemaErrors = byRule("module.schema", structure.errors);
+  const readable = readablePart<Module>(object, (part) => checkStructure(part).shape);
+  if (!readable.object) return { errors: schemaErrors, warnings: unknown };
+  const rules = validateRules(readable.object, workspaceRules, focus, unknown);
+  return { errors: [...schemaErrors, ...rules.errors.map(readable.restore)], warnings: rules.warnings };
+}
+
+function validateRules(
+  module: Module,
+  workspaceRules: (module: Module) => FieldErrorList,
+  focus: Focus | undefined,
+  unknown: string[],
+): Verdict {
   const errors: FieldErrorList = [];
   const warnings = unknown;
   const config =

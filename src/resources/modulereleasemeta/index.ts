@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
-import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
+import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
-import type { ModuleReleaseMeta } from "../../generated/modulereleasemeta.js";
+import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
+import { behindStructureGate, readablePart } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { validateChannelUpdate } from "./channel-rules.js";
@@ -43,20 +44,19 @@ export function createModuleReleaseMetaKind(
       "modulereleasemeta.channel-downgrade",
     ],
     validator: {
-      validate: (meta, request) => {
-        const structure = checkStructure(meta);
-        const warnings = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-        if (structure.errors.length > 0) {
-          return { errors: byRule("modulereleasemeta.schema", structure.errors), warnings };
-        }
-        return { errors: templateRules(meta, request), warnings: [...warnings, ...nameWarnings(meta)] };
-      },
-      validateTransition: (oldMeta, meta) => {
-        if (checkStructure(oldMeta).errors.length > 0 || checkStructure(meta).errors.length > 0) {
-          return { errors: [], warnings: [] };
-        }
-        return validateChannelUpdate(oldMeta.spec, meta.spec);
-      },
+      validate: (meta, request) =>
+        behindStructureGate<ModuleReleaseMeta>(
+          checkStructure,
+          "modulereleasemeta.schema",
+          meta,
+          (readable) => ({
+            errors: templateRules(readable, request),
+            warnings: nameWarnings(readable),
+          }),
+        ),
+      // Never skipped: each side is read as far as its values have the right type (a channel name
+      // too short for today's schema still names its channel).
+      validateTransition: (oldMeta, meta) => validateChannelUpdate(readableSpec(oldMeta), readableSpec(meta)),
     },
   };
 }
@@ -76,5 +76,8 @@ function nameWarnings(meta: ModuleReleaseMeta): string[] {
     ),
   ];
 }
+
+const readableSpec = (object: unknown): ModuleReleaseMetaSpec | undefined =>
+  readablePart<ModuleReleaseMeta>(object, (part) => checkStructure(part).shape, "type").object?.spec;
 
 export const moduleReleaseMetaKind: ResourceKind<ModuleReleaseMeta> = createModuleReleaseMetaKind();

@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
-import { byRule } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
+import { behindStructureGate, readablePart } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
-import { fitWarning } from "../../validation/warning.js";
 import { validateData } from "./data-rules.js";
 import { labelWarnings, validateClusterScopedAnnotation } from "./label-rules.js";
 import { validateLinks } from "./link-rules.js";
@@ -16,33 +15,32 @@ const schemaUrl = new URL("../../../schemas/dist/moduletemplate.schema.json", im
 const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8")));
 
 /**
- * Every rule for one ModuleTemplate. The structural check (Kyma's CRD, nothing more) comes first; the
- * rules after it rely on the generated types.
+ * Every rule for one ModuleTemplate, behind a field-scoped structural check (Kyma's CRD, nothing more):
+ * the rules rely on the generated types, so they read the part of the template its schema accepts.
  */
 function validateModuleTemplate(object: unknown): Verdict {
-  const structure = checkStructure(object);
-  const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-  if (structure.errors.length > 0) {
-    return { errors: byRule("moduletemplate.schema", structure.errors), warnings: unknown };
-  }
-  const template = object as ModuleTemplate;
-  const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
-  const metadata = template.metadata as { name?: unknown } | undefined;
-  const errors = [
-    ...validateClusterScopedAnnotation(template.metadata),
-    // A name never changes, nor (validateTransition) do moduleName and version: on UPDATE, ratcheting
-    // spares a stored template that disagrees, so in effect this judges CREATE.
-    ...validateNameMatchesSpec(metadata?.name, spec),
-    ...(spec.data ? validateData(spec.data) : []),
-    ...validateLinks(spec),
-  ];
-  const warnings = [
-    ...unknown,
-    ...labelWarnings(template.metadata, spec.moduleName),
-    ...moduleTemplateWarnings(template),
-  ];
-  return { errors, warnings };
+  return behindStructureGate<ModuleTemplate>(checkStructure, "moduletemplate.schema", object, (template) => {
+    const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
+    const metadata = template.metadata as { name?: unknown } | undefined;
+    const errors = [
+      ...validateClusterScopedAnnotation(template.metadata),
+      // A name never changes, nor (validateTransition) do moduleName and version: on UPDATE, ratcheting
+      // spares a stored template that disagrees, so in effect this judges CREATE.
+      ...validateNameMatchesSpec(metadata?.name, spec),
+      ...(spec.data ? validateData(spec.data) : []),
+      ...validateLinks(spec),
+    ];
+    const warnings = [
+      ...labelWarnings(template.metadata, spec.moduleName),
+      ...moduleTemplateWarnings(template),
+    ];
+    return { errors, warnings };
+  });
 }
+
+/** What the update-only rule reads of a template: its values of the right type. */
+const readableSpec = (object: unknown): ModuleTemplateSpec | undefined =>
+  readablePart<ModuleTemplate>(object, (part) => checkStructure(part).shape, "type").object?.spec;
 
 export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   group: "operator.kyma-project.io",
@@ -60,12 +58,10 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   ],
   validator: {
     validate: (template) => validateModuleTemplate(template),
-    validateTransition: (oldTemplate, template) => {
-      // An old object that is not a ModuleTemplate (a hand-made review) cannot anchor the rule.
-      if (checkStructure(oldTemplate).errors.length > 0 || checkStructure(template).errors.length > 0) {
-        return { errors: [], warnings: [] };
-      }
-      return { errors: validateIdentityUpdate(oldTemplate.spec, template.spec), warnings: [] };
-    },
+    // Never skipped: each side is read as far as its values have the right type.
+    validateTransition: (oldTemplate, template) => ({
+      errors: validateIdentityUpdate(readableSpec(oldTemplate), readableSpec(template)),
+      warnings: [],
+    }),
   },
 };

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { byRule, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
-import type { Workspace } from "../../generated/workspace.js";
+import type { Workspace, WorkspaceSpec } from "../../generated/workspace.js";
+import { behindStructureGate, readablePart } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
-import { fitWarning } from "../../validation/warning.js";
 import { applyWorkspaceDefaults } from "./defaults.js";
 import { validateWorkspaceSpec } from "./spec-rules.js";
 import { validateWorkspaceUpdate } from "./update-rules.js";
@@ -46,33 +46,35 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
     kind: "Workspace",
     rules: workspaceRules,
     validator: {
-      validate: (object, request) => {
-        const structure = checkStructure(object);
-        const warnings = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-        if (structure.errors.length > 0)
-          return { errors: byRule("workspace.schema", structure.errors), warnings };
-        const errors = validateWorkspaceSpec(object.spec);
-        const from = object.spec.from;
-        if (request.operation === "CREATE" && from && workspaceExists) {
-          const namespace = from.namespace || "default";
-          if (!workspaceExists(namespace, from.name)) {
-            const path = FieldPath.root("spec").child("from");
-            errors.push(
-              ...byRule("workspace.from", [fieldError.notFound(path, `${namespace}/${from.name}`)]),
-            );
+      validate: (object, request) =>
+        behindStructureGate<Workspace>(checkStructure, "workspace.schema", object, (workspace) => {
+          const errors = validateWorkspaceSpec(workspace.spec);
+          const from = workspace.spec.from;
+          if (request.operation === "CREATE" && from && workspaceExists) {
+            const namespace = from.namespace || "default";
+            if (!workspaceExists(namespace, from.name)) {
+              const path = FieldPath.root("spec").child("from");
+              errors.push(
+                ...byRule("workspace.from", [fieldError.notFound(path, `${namespace}/${from.name}`)]),
+              );
+            }
           }
-        }
-        return { errors, warnings } satisfies Verdict;
-      },
-      validateTransition: (oldObject, object) => {
-        if (checkStructure(oldObject).errors.length > 0 || checkStructure(object).errors.length > 0) {
-          return { errors: [], warnings: [] };
-        }
-        return { errors: validateWorkspaceUpdate(oldObject.spec, object.spec), warnings: [] };
-      },
+          return { errors, warnings: [] } satisfies Verdict;
+        }),
+      // Never skipped: each side is read as far as its values have the right type.
+      validateTransition: (oldObject, object) => ({
+        errors: validateWorkspaceUpdate(readableSpec(oldObject), readableSpec(object)),
+        warnings: [],
+      }),
     },
     defaulter: { applyDefaults: (workspace, request) => applyWorkspaceDefaults(workspace, request) },
   };
+}
+
+/** What update-only rules read of a Workspace: its values of the right type; no spec reads as empty. */
+function readableSpec(object: unknown): WorkspaceSpec {
+  const readable = readablePart<Workspace>(object, (part) => checkStructure(part).shape, "type");
+  return readable.object?.spec ?? ({} as WorkspaceSpec);
 }
 
 export const workspaceKind: ResourceKind<Workspace> = createWorkspaceKind();

@@ -1,0 +1,139 @@
+import { byRule, type FieldError } from "../admission/field-errors.js";
+import type { Verdict } from "../admission/resource-kind.js";
+import type { StructureVerdict } from "./structure.js";
+import { fitWarning } from "./warning.js";
+
+/** Where the schema check found a value of the wrong shape: its JSON Pointer tokens and the keyword. */
+export interface ShapeProblem {
+  tokens: string[];
+  keyword: string;
+}
+
+/** What the rules may read of an object that fails its schema, and how to name their findings. */
+export interface ReadablePart<T> {
+  /** The object with every value of the wrong shape removed; undefined when nothing can be read. */
+  object: T | undefined;
+  /** An error found on `object`, with its list indexes as they are in the object checked. */
+  restore(error: FieldError): FieldError;
+}
+
+/** Which problems a reader must not see: every one, or only those of type (the value is not readable). */
+export type Strictness = "any" | "type";
+
+const unreadable: ReadonlySet<string> = new Set(["type", "required"]);
+
+// Each pass removes at least one value, and a removal makes at most its parent invalid in turn: an
+// object nested this deep is refused before any rule runs (src/admission/depth.ts).
+const maxPasses = 64;
+
+/**
+ * The part of an object that its schema accepts: what a field-scoped structure gate hands the rules,
+ * so that a field of the wrong shape costs only the rules that read it. Each value the schema refuses
+ * is removed (a missing required field removes the object that lacks it, a list item is taken out of
+ * its list) and the result checked again, until the schema accepts it. Under "type" only values of
+ * the wrong type (and objects missing a required field) are removed: update-only rules compare what
+ * can be read, and a string too long is still a string.
+ */
+export function readablePart<T>(
+  object: unknown,
+  problemsOf: (object: unknown) => ShapeProblem[],
+  strictness: Strictness = "any",
+): ReadablePart<T> {
+  const relevant = (problems: ShapeProblem[]) =>
+    strictness === "any" ? problems : problems.filter((problem) => unreadable.has(problem.keyword));
+  let problems = relevant(problemsOf(object));
+  if (problems.length === 0) return { object: object as T, restore: (error) => error };
+  const copy = structuredClone(object);
+  // The indexes each shortened list's items had in the object checked.
+  const indexes = new WeakMap<unknown[], number[]>();
+  for (let pass = 0; problems.length > 0; pass++) {
+    if (pass === maxPasses || !removeAll(copy, problems, indexes)) {
+      return { object: undefined, restore: (error) => error };
+    }
+    problems = relevant(problemsOf(copy));
+  }
+  return { object: copy as T, restore: (error) => restoreIndexes(error, copy, indexes) };
+}
+
+/** Removes each problem's value (its parent's, for a missing required field); false if that is the root. */
+function removeAll(root: unknown, problems: ShapeProblem[], indexes: WeakMap<unknown[], number[]>): boolean {
+  const fromLists = new Map<unknown[], Set<number>>();
+  for (const problem of problems) {
+    // For a missing required field, `tokens` name the object that lacks it: that object goes.
+    const tokens = problem.tokens;
+    if (tokens.length === 0) return false;
+    const parent = walk(root, tokens.slice(0, -1));
+    const last = tokens[tokens.length - 1] as string;
+    if (Array.isArray(parent)) {
+      const items = fromLists.get(parent) ?? new Set<number>();
+      items.add(Number(last));
+      fromLists.set(parent, items);
+    } else if (parent !== null && typeof parent === "object") {
+      delete (parent as Record<string, unknown>)[last];
+    }
+  }
+  for (const [list, items] of fromLists) {
+    const original = indexes.get(list) ?? list.map((_, i) => i);
+    for (const index of [...items].sort((a, b) => b - a)) {
+      list.splice(index, 1);
+      original.splice(index, 1);
+    }
+    indexes.set(list, original);
+  }
+  return true;
+}
+
+function walk(root: unknown, tokens: string[]): unknown {
+  let node = root;
+  for (const token of tokens) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+}
+
+/** `spec.channels[1].version` found on the readable part → `spec.channels[2].version` in the object. */
+function restoreIndexes(error: FieldError, root: unknown, indexes: WeakMap<unknown[], number[]>): FieldError {
+  let node = root;
+  let changed = false;
+  const field = error.field.replace(/\[([^\]]*)\]|([^.[\]]+)/g, (step, bracket?: string, name?: string) => {
+    const key = bracket ?? name ?? "";
+    if (Array.isArray(node) && bracket !== undefined && /^\d+$/.test(bracket)) {
+      const original = indexes.get(node)?.[Number(bracket)];
+      node = node[Number(bracket)];
+      if (original === undefined || original === Number(bracket)) return step;
+      changed = true;
+      return `[${original}]`;
+    }
+    node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+    return step;
+  });
+  return changed ? { ...error, field } : error;
+}
+
+/**
+ * A kind's state rules behind a field-scoped structure gate: the schema's errors (tagged `schemaRule`)
+ * and the rules' verdict on the part of the object the schema accepts. Fields the schema does not know
+ * are warnings (the API server prunes them silently).
+ */
+export function behindStructureGate<T>(
+  check: (object: unknown) => StructureVerdict,
+  schemaRule: string,
+  object: unknown,
+  rules: (readable: T) => Verdict,
+): Verdict {
+  const structure = check(object);
+  const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
+  if (structure.errors.length === 0) {
+    const verdict = rules(object as T);
+    return { errors: verdict.errors, warnings: [...unknown, ...verdict.warnings] };
+  }
+  const schemaErrors = byRule(schemaRule, structure.errors);
+  const readable = readablePart<T>(object, (part) => check(part).shape);
+  if (readable.object === undefined) return { errors: schemaErrors, warnings: unknown };
+  const verdict = rules(readable.object);
+  return {
+    errors: [...schemaErrors, ...verdict.errors.map(readable.restore)],
+    warnings: [...unknown, ...verdict.warnings],
+  };
+}
