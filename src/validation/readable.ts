@@ -17,10 +17,8 @@ export interface ReadablePart<T> {
   restore(error: FieldError): FieldError;
 }
 
-/** Which problems a reader must not see: every one, or only those of type (the value is not readable). */
+/** Which problems a reader must not see: every one, or only values of the wrong type. */
 export type Strictness = "any" | "type";
-
-const unreadable: ReadonlySet<string> = new Set(["type", "required"]);
 
 // Each pass removes at least one value, and a removal makes at most its parent invalid in turn: an
 // object nested this deep is refused before any rule runs (src/admission/depth.ts).
@@ -31,8 +29,9 @@ const maxPasses = 64;
  * so that a field of the wrong shape costs only the rules that read it. Each value the schema refuses
  * is removed (a missing required field removes the object that lacks it, a list item is taken out of
  * its list) and the result checked again, until the schema accepts it. Under "type" only values of
- * the wrong type (and objects missing a required field) are removed: update-only rules compare what
- * can be read, and a string too long is still a string.
+ * the wrong type are removed, and nothing more: update-only rules compare what can be read (a string
+ * too long is still a string, an object missing a field still has the others), and read a missing
+ * field as unset.
  */
 export function readablePart<T>(
   object: unknown,
@@ -40,7 +39,7 @@ export function readablePart<T>(
   strictness: Strictness = "any",
 ): ReadablePart<T> {
   const relevant = (problems: ShapeProblem[]) =>
-    strictness === "any" ? problems : problems.filter((problem) => unreadable.has(problem.keyword));
+    strictness === "any" ? problems : problems.filter((problem) => problem.keyword === "type");
   let problems = relevant(problemsOf(object));
   if (problems.length === 0) return { object: object as T, restore: (error) => error };
   const copy = structuredClone(object);
@@ -136,4 +135,20 @@ export function behindStructureGate<T>(
     errors: [...schemaErrors, ...verdict.errors.map(readable.restore)],
     warnings: [...unknown, ...verdict.warnings],
   };
+}
+
+/**
+ * A kind's update-only rules, never skipped: they read each side's spec as far as its values have the
+ * right type (a value of the wrong type reads as unset), and their errors name fields as in the object.
+ */
+export function onReadableSpecs<S>(
+  check: (object: unknown) => StructureVerdict,
+  oldObject: unknown,
+  object: unknown,
+  rules: (oldSpec: S | undefined, spec: S | undefined) => Verdict,
+): Verdict {
+  const read = (side: unknown) => readablePart<{ spec?: S }>(side, (part) => check(part).shape, "type");
+  const [before, after] = [read(oldObject), read(object)];
+  const verdict = rules(before.object?.spec, after.object?.spec);
+  return { errors: verdict.errors.map(after.restore), warnings: verdict.warnings };
 }

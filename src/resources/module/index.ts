@@ -1,15 +1,15 @@
 import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind.js";
-import type { Module } from "../../generated/module.js";
-import { readablePart } from "../../validation/readable.js";
+import type { Module, ModuleSpec } from "../../generated/module.js";
+import { onReadableSpecs, readablePart } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { configValidator } from "./config-validator-cache.js";
 import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
 import { validateTemplates } from "./template-rules.js";
-import { readableSpec, validateSpecUpdate } from "./update-rules.js";
+import { validateSpecUpdate } from "./update-rules.js";
 import { moduleWarnings } from "./warnings.js";
 import { validateWorkspaceReference, type WorkspaceLookup } from "./workspace-rules.js";
 
@@ -145,17 +145,13 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
       // A Workspace deleted since the Module was stored fails the old object too, so the protocol
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
       validate: (module, _request, focus) => validateModule(module, workspaceRules, focus),
-      // Never skipped: an old object that fails today's schema is read as far as it can be.
-      validateTransition: (oldObject, module) => {
-        // Both valid (what the API server stores): every immutable field. Otherwise what can be read
-        // of them, so that an off-schema stored object still keeps its release.
-        const valid =
-          checkStructure(oldObject).errors.length === 0 && checkStructure(module).errors.length === 0;
-        const [before, after] = valid
-          ? [oldObject.spec, module.spec]
-          : [readableSpec(oldObject), readableSpec(module)];
-        return { errors: validateSpecUpdate(before, after), warnings: [] };
-      },
+      // Never skipped: each side is read as far as its values have the right type, so that an
+      // off-schema stored object (a releaseName stored before the 53-character limit) keeps its rules.
+      validateTransition: (oldObject, module) =>
+        onReadableSpecs<ModuleSpec>(checkStructure, oldObject, module, (before, after) => ({
+          errors: validateSpecUpdate(before ?? ({} as ModuleSpec), after ?? ({} as ModuleSpec)),
+          warnings: [],
+        })),
     },
     defaulter: { applyDefaults: applyModuleDefaults },
   };

@@ -3,7 +3,7 @@ import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
-import { behindStructureGate, readablePart } from "../../validation/readable.js";
+import { behindStructureGate, onReadableSpecs } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { validateChannelUpdate } from "./channel-rules.js";
@@ -56,7 +56,8 @@ export function createModuleReleaseMetaKind(
         ),
       // Never skipped: each side is read as far as its values have the right type (a channel name
       // too short for today's schema still names its channel).
-      validateTransition: (oldMeta, meta) => validateChannelUpdate(readableSpec(oldMeta), readableSpec(meta)),
+      validateTransition: (oldMeta, meta) =>
+        onReadableSpecs<ModuleReleaseMetaSpec>(checkStructure, oldMeta, meta, validateChannelUpdate),
     },
   };
 }
@@ -76,8 +77,5 @@ function nameWarnings(meta: ModuleReleaseMeta): string[] {
     ),
   ];
 }
-
-const readableSpec = (object: unknown): ModuleReleaseMetaSpec | undefined =>
-  readablePart<ModuleReleaseMeta>(object, (part) => checkStructure(part).shape, "type").object?.spec;
 
 export const moduleReleaseMetaKind: ResourceKind<ModuleReleaseMeta> = createModuleReleaseMetaKind();

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
-import { behindStructureGate, readablePart } from "../../validation/readable.js";
+import { behindStructureGate, onReadableSpecs } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
 import { validateData } from "./data-rules.js";
 import { labelWarnings, validateClusterScopedAnnotation } from "./label-rules.js";
@@ -38,10 +38,6 @@ function validateModuleTemplate(object: unknown): Verdict {
   });
 }
 
-/** What the update-only rule reads of a template: its values of the right type. */
-const readableSpec = (object: unknown): ModuleTemplateSpec | undefined =>
-  readablePart<ModuleTemplate>(object, (part) => checkStructure(part).shape, "type").object?.spec;
-
 export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   group: "operator.kyma-project.io",
   version: "v1beta2",
@@ -59,9 +55,10 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   validator: {
     validate: (template) => validateModuleTemplate(template),
     // Never skipped: each side is read as far as its values have the right type.
-    validateTransition: (oldTemplate, template) => ({
-      errors: validateIdentityUpdate(readableSpec(oldTemplate), readableSpec(template)),
-      warnings: [],
-    }),
+    validateTransition: (oldTemplate, template) =>
+      onReadableSpecs<ModuleTemplateSpec>(checkStructure, oldTemplate, template, (before, after) => ({
+        errors: validateIdentityUpdate(before, after),
+        warnings: [],
+      })),
   },
 };

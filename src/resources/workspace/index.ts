@@ -3,7 +3,7 @@ import { byRule, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { Workspace, WorkspaceSpec } from "../../generated/workspace.js";
-import { behindStructureGate, readablePart } from "../../validation/readable.js";
+import { behindStructureGate, onReadableSpecs } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
 import { applyWorkspaceDefaults } from "./defaults.js";
 import { validateWorkspaceSpec } from "./spec-rules.js";
@@ -62,19 +62,14 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
           return { errors, warnings: [] } satisfies Verdict;
         }),
       // Never skipped: each side is read as far as its values have the right type.
-      validateTransition: (oldObject, object) => ({
-        errors: validateWorkspaceUpdate(readableSpec(oldObject), readableSpec(object)),
-        warnings: [],
-      }),
+      validateTransition: (oldObject, object) =>
+        onReadableSpecs<WorkspaceSpec>(checkStructure, oldObject, object, (before, after) => ({
+          errors: validateWorkspaceUpdate(before ?? ({} as WorkspaceSpec), after ?? ({} as WorkspaceSpec)),
+          warnings: [],
+        })),
     },
     defaulter: { applyDefaults: (workspace, request) => applyWorkspaceDefaults(workspace, request) },
   };
-}
-
-/** What update-only rules read of a Workspace: its values of the right type; no spec reads as empty. */
-function readableSpec(object: unknown): WorkspaceSpec {
-  const readable = readablePart<Workspace>(object, (part) => checkStructure(part).shape, "type");
-  return readable.object?.spec ?? ({} as WorkspaceSpec);
 }
 
 export const workspaceKind: ResourceKind<Workspace> = createWorkspaceKind();
