@@ -5,10 +5,15 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { Finding } from "../../src/cli/findings.js";
+import {
+  addonOperatorConfigMapKind,
+  defaultAddonConfigMap,
+} from "../../src/resources/addon-operator-configmap/index.js";
 import { createModuleKind } from "../../src/resources/module/index.js";
 import { createModuleReleaseMetaKind } from "../../src/resources/modulereleasemeta/index.js";
 import { moduleTemplateKind } from "../../src/resources/moduletemplate/index.js";
 import { createWorkspaceKind } from "../../src/resources/workspace/index.js";
+import { reviewConfigMap, writeTree } from "../support/addon-modules.js";
 import { manifestDir } from "../support/cli.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 import { kedaReleaseMeta } from "../support/modulereleasemetas.js";
@@ -192,6 +197,36 @@ describe("an old problem never switches off the other rules: the updates that go
           ]);
         assert.deepEqual(sorted(webhookErrors), sorted(bypass.introduced), run.stdout);
       });
+    }
+  });
+
+  it("ConfigMap/addon-operator: an update leaving an old problem is admitted, saying none of it takes effect", async () => {
+    const modulesDir = writeTree({
+      "001-mod-a/openapi/config-values.yaml": { type: "object", properties: { param: { type: "string" } } },
+      "002-mod-b/openapi/config-values.yaml": { type: "object", properties: { size: { type: "integer" } } },
+    });
+    const kind = addonOperatorConfigMapKind({ modulesDir, configMap: defaultAddonConfigMap });
+    const server = await startLiveServer([kind as ResourceKind]);
+    try {
+      const stored = { modAEnabled: "true", modA: "param: 5\n", modBEnabled: "true", modB: "size: 3\n" };
+      // addon-operator's own hook writes another section: admitted, or the ConfigMap would freeze.
+      const reply = await reviewConfigMap(server, { ...stored, modB: "size: 4\n" }, stored);
+      assert.equal(reply.allowed, true, reply.message);
+      assert.ok(
+        reply.warnings.includes(
+          "addon-operator ignores the whole ConfigMap until data.modA is fixed: none of this change takes effect",
+        ),
+        JSON.stringify(reply.warnings),
+      );
+      // A new problem elsewhere is still denied, naming only itself.
+      const worse = await reviewConfigMap(server, { ...stored, modB: "size: big\n" }, stored);
+      assert.equal(worse.allowed, false);
+      assert.deepEqual(
+        worse.causes.map((cause) => cause.field),
+        ["data.modB.size"],
+      );
+    } finally {
+      await server.close();
     }
   });
 });

@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
 import { isMap } from "../../addon-operator/schema.js";
 import type { FieldErrorList } from "../../admission/field-errors.js";
+import { truncate } from "../../admission/limits.js";
 import { pathSteps } from "../../admission/ratchet.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
-import { fitWarning } from "../../admission/warning.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
 import { configMapRules, validateConfigMapData, validateConfigMapTransition } from "./sections.js";
 
@@ -71,13 +71,16 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
  * freeze), and says plainly that none of it takes effect until the problem is fixed.
  */
 function ignoredWhileInvalid(preexisting: FieldErrorList): string[] {
-  const sections = [...new Set(preexisting.map((error) => pathSteps(error.field).slice(0, 2).join(".")))];
-  const named = sections.length === 1 ? sections[0] : `${sections[0]} (and ${sections.length - 1} more)`;
-  return [
-    fitWarning(
-      `addon-operator ignores this whole ConfigMap, so none of this change takes effect, until ${named} is fixed`,
-    ),
+  const [before, after] = [
+    "addon-operator ignores the whole ConfigMap until ",
+    " is fixed: none of this change takes effect",
   ];
+  // The sentence is kept whole: a long section name is what gets shortened. The first section only:
+  // the warning of each old problem names them all.
+  const section = pathSteps(preexisting[0]?.field ?? "data")
+    .slice(0, 2)
+    .join(".");
+  return [`${before}${truncate(section, 120 - before.length - after.length)}${after}`];
 }
 
 /** The kinds `serve` adds for its addon-operator flags: none without --modules-dir. */
