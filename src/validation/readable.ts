@@ -15,6 +15,12 @@ export interface ReadablePart<T> {
   object: T | undefined;
   /** An error found on `object`, with its list indexes as they are in the object checked. */
   restore(error: FieldError): FieldError;
+  /**
+   * Whether a rule's error on `object` is its own finding: not a field found missing where a value
+   * of the wrong shape was removed (`exactly one chart source must be set` where the schema refused
+   * the only one), which the schema's error already names.
+   */
+  keeps(error: FieldError): boolean;
 }
 
 /** Which problems a reader must not see: every one, or only values of the wrong type. */
@@ -41,26 +47,39 @@ export function readablePart<T>(
   const relevant = (problems: ShapeProblem[]) =>
     strictness === "any" ? problems : problems.filter((problem) => problem.keyword === "type");
   let problems = relevant(problemsOf(object));
-  if (problems.length === 0) return { object: object as T, restore: (error) => error };
+  if (problems.length === 0) return { object: object as T, restore: (error) => error, keeps: () => true };
   const copy = structuredClone(object);
   // The indexes each shortened list's items had in the object checked.
   const indexes = new WeakMap<unknown[], number[]>();
+  const removed: string[] = [];
   for (let pass = 0; problems.length > 0; pass++) {
-    if (pass === maxPasses || !removeAll(copy, problems, indexes)) {
-      return { object: undefined, restore: (error) => error };
+    if (pass === maxPasses || !removeAll(copy, problems, indexes, removed)) {
+      return { object: undefined, restore: (error) => error, keeps: () => true };
     }
     problems = relevant(problemsOf(copy));
   }
-  return { object: copy as T, restore: (error) => restoreIndexes(error, copy, indexes) };
+  const within = (field: string) => (path: string) =>
+    path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`) || field === "";
+  return {
+    object: copy as T,
+    restore: (error) => restoreIndexes(error, copy, indexes),
+    keeps: (error) => error.type !== "required" || !removed.some(within(error.field)),
+  };
 }
 
 /** Removes each problem's value (its parent's, for a missing required field); false if that is the root. */
-function removeAll(root: unknown, problems: ShapeProblem[], indexes: WeakMap<unknown[], number[]>): boolean {
+function removeAll(
+  root: unknown,
+  problems: ShapeProblem[],
+  indexes: WeakMap<unknown[], number[]>,
+  removed: string[],
+): boolean {
   const fromLists = new Map<unknown[], Set<number>>();
   for (const problem of problems) {
     // For a missing required field, `tokens` name the object that lacks it: that object goes.
     const tokens = problem.tokens;
     if (tokens.length === 0) return false;
+    removed.push(rendered(root, tokens));
     const parent = walk(root, tokens.slice(0, -1));
     const last = tokens[tokens.length - 1] as string;
     if (Array.isArray(parent)) {
@@ -80,6 +99,17 @@ function removeAll(root: unknown, problems: ShapeProblem[], indexes: WeakMap<unk
     indexes.set(list, original);
   }
   return true;
+}
+
+/** `["spec", "channels", "2"]` → `spec.channels[2]`, as field errors name fields. */
+function rendered(root: unknown, tokens: string[]): string {
+  let node = root;
+  let path = "";
+  for (const token of tokens) {
+    path = Array.isArray(node) ? `${path}[${token}]` : path === "" ? token : `${path}.${token}`;
+    node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[token] : undefined;
+  }
+  return path;
 }
 
 function walk(root: unknown, tokens: string[]): unknown {
@@ -132,7 +162,7 @@ export function behindStructureGate<T>(
   if (readable.object === undefined) return { errors: schemaErrors, warnings: unknown };
   const verdict = rules(readable.object);
   return {
-    errors: [...schemaErrors, ...verdict.errors.map(readable.restore)],
+    errors: [...schemaErrors, ...verdict.errors.filter(readable.keeps).map(readable.restore)],
     warnings: [...unknown, ...verdict.warnings],
   };
 }

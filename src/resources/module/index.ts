@@ -88,7 +88,10 @@ function validateModule(
   const readable = readablePart<Module>(object, (part) => checkStructure(part).shape);
   if (!readable.object) return { errors: schemaErrors, warnings: unknown };
   const rules = validateRules(readable.object, workspaceRules, focus, unknown);
-  return { errors: [...schemaErrors, ...rules.errors.map(readable.restore)], warnings: rules.warnings };
+  return {
+    errors: [...schemaErrors, ...rules.errors.filter(readable.keeps).map(readable.restore)],
+    warnings: rules.warnings,
+  };
 }
 
 function validateRules(
