@@ -277,6 +277,13 @@ const releaseMetaViolations: Violation[] = [
     }),
     alsoOwnsWhenNew: ["channel2Version"],
   },
+  // The first channel: the rules read the list without it, and name the others where they are.
+  {
+    ...v("modulereleasemeta.schema", "channel0Name", (m) => {
+      m.spec.channels[0].channel = "re";
+    }),
+    alsoOwnsWhenNew: ["channel0"],
+  },
   v("modulereleasemeta.template-exists", "channel1", (m) => {
     m.spec.channels[1].version = "1.9.0";
   }),
