@@ -26,6 +26,9 @@ export interface ReadablePart<T> {
 /** Which problems a reader must not see: every one, or only values of the wrong type. */
 export type Strictness = "any" | "type";
 
+const asItIs = (error: FieldError) => error;
+const always = () => true;
+
 // Each pass removes at least one value, and a removal makes at most its parent invalid in turn: an
 // object nested this deep is refused before any rule runs (src/admission/depth.ts).
 const maxPasses = 64;
@@ -45,16 +48,19 @@ export function readablePart<T>(
   strictness: Strictness = "any",
 ): ReadablePart<T> {
   const relevant = (problems: ShapeProblem[]) =>
-    strictness === "any" ? problems : problems.filter((problem) => problem.keyword === "type");
+    strictness === "any" || problems.length === 0
+      ? problems
+      : problems.filter((problem) => problem.keyword === "type");
   let problems = relevant(problemsOf(object));
-  if (problems.length === 0) return { object: object as T, restore: (error) => error, keeps: () => true };
+  // The common case, on every review of a valid object: nothing allocated beyond the answer.
+  if (problems.length === 0) return { object: object as T, restore: asItIs, keeps: always };
   const copy = structuredClone(object);
   // The indexes each shortened list's items had in the object checked.
   const indexes = new WeakMap<unknown[], number[]>();
   const removed: string[] = [];
   for (let pass = 0; problems.length > 0; pass++) {
     if (pass === maxPasses || !removeAll(copy, problems, indexes, removed)) {
-      return { object: undefined, restore: (error) => error, keeps: () => true };
+      return { object: undefined, restore: asItIs, keeps: always };
     }
     problems = relevant(problemsOf(copy));
   }
@@ -177,8 +183,17 @@ export function onReadableSpecs<S>(
   object: unknown,
   rules: (oldSpec: S | undefined, spec: S | undefined) => Verdict,
 ): Verdict {
-  const read = (side: unknown) => readablePart<{ spec?: S }>(side, (part) => check(part).shape, "type");
-  const [before, after] = [read(oldObject), read(object)];
+  const before = readableForUpdate<S>(check, oldObject);
+  const after = readableForUpdate<S>(check, object);
   const verdict = rules(before.object?.spec, after.object?.spec);
-  return { errors: verdict.errors.map(after.restore), warnings: verdict.warnings };
+  return after.restore === asItIs
+    ? verdict
+    : { errors: verdict.errors.map(after.restore), warnings: verdict.warnings };
+}
+
+// Every UPDATE of a valid object comes this way: one schema check per side and nothing more.
+function readableForUpdate<S>(check: (object: unknown) => StructureVerdict, side: unknown) {
+  const shape = check(side).shape;
+  if (shape.length === 0) return { object: side as { spec?: S } | undefined, restore: asItIs };
+  return readablePart<{ spec?: S }>(side, (part) => check(part).shape, "type");
 }
