@@ -1,4 +1,4 @@
-import { maxDepth, tooDeepAt } from "./depth.js";
+import { cutTooDeep, maxDepth, tooDeepAt } from "./depth.js";
 import {
   causeMessage,
   causeType,
@@ -32,10 +32,18 @@ export async function validate(
   request: AdmissionRequest,
   options: ValidateOptions = {},
 ): Promise<AdmissionResponse> {
-  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
+  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request, "judge");
   if (gate) return gate;
   if (!kind.validator) return { uid: request.uid, allowed: true };
-  const verdict = await judge(kind.validator as Validator<unknown>, request, options.ruleActions);
+  const { judged, deep } = cutWhereStoredTooDeep(request);
+  const judgement = await judge(kind.validator as Validator<unknown>, judged, options.ruleActions);
+  const verdict = deep
+    ? {
+        ...judgement,
+        errors: [...deep.errors, ...judgement.errors],
+        warnings: [...deep.warnings, ...judgement.warnings],
+      }
+    : judgement;
   const warnings = verdict.warnings.length > 0 ? { warnings: verdict.warnings } : {};
   if (verdict.errors.length === 0) {
     if (verdict.spared.length > 0) options.onRatcheted?.(kind);
@@ -86,7 +94,7 @@ async function judge(
 }
 
 export function mutate(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse {
-  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
+  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request, "admit");
   if (gate || !kind.defaulter) return gate ?? { uid: request.uid, allowed: true };
   const oldObject = request.operation === "UPDATE" ? request.oldObject : undefined;
   const defaulted = kind.defaulter.applyDefaults(request.object, request, oldObject);
@@ -118,14 +126,20 @@ function admitWithoutRules(kind: ResourceKind, request: AdmissionRequest): Admis
 
 /**
  * An object nested deeper than any rule may safely walk is denied with the field where it gets too
- * deep, before any rule runs. An update of an object stored that deep already is admitted unjudged,
- * with a warning: only problems an update introduces may deny it.
+ * deep, before any rule runs. An update of an object stored that deep already is not: defaulting
+ * leaves it alone (`stored: "admit"`), and validation judges it cut at that depth (`"judge"`, see
+ * `cutWhereStoredTooDeep`), since only problems an update introduces may deny it.
  */
-function tooDeep(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse | undefined {
+function tooDeep(
+  kind: ResourceKind,
+  request: AdmissionRequest,
+  stored: "admit" | "judge",
+): AdmissionResponse | undefined {
   const field = tooDeepAt(request.object);
   if (field === undefined) return undefined;
   if (request.operation === "UPDATE" && tooDeepAt(request.oldObject) !== undefined) {
-    const warning = `${truncate(field, 40)}: nested more than ${maxDepth} levels deep, as before: rules not run`;
+    if (stored === "judge") return undefined;
+    const warning = `${truncate(field, 40)}: nested more than ${maxDepth} levels deep, as before: not defaulted`;
     return { uid: request.uid, allowed: true, warnings: [fitWarning(warning)] };
   }
   const error: FieldError = {
@@ -134,6 +148,34 @@ function tooDeep(kind: ResourceKind, request: AdmissionRequest): AdmissionRespon
     detail: `nested more than ${maxDepth} levels deep; this webhook judges objects up to that depth`,
   };
   return { uid: request.uid, allowed: false, status: invalidStatus(kind, request, [error]) };
+}
+
+/**
+ * An UPDATE of an object stored nested too deep: both objects are judged cut at that depth (each deep
+ * value replaced by a fingerprint), so that an old deep value never switches off the other rules. A
+ * deep value the update left as it was warns; one it changed or added denies, as on CREATE.
+ */
+function cutWhereStoredTooDeep(request: AdmissionRequest): {
+  judged: AdmissionRequest;
+  deep?: { errors: FieldErrorList; warnings: string[] };
+} {
+  if (request.operation !== "UPDATE" || tooDeepAt(request.object) === undefined) return { judged: request };
+  const cut = cutTooDeep(request.object);
+  const oldCut = cutTooDeep(request.oldObject);
+  const errors: FieldErrorList = [];
+  const warnings: string[] = [];
+  for (const [field, mark] of cut.cuts) {
+    if (oldCut.cuts.get(field) === mark) {
+      if (warnings.length < limits.listErrors)
+        warnings.push(
+          fitWarning(`${truncate(field, 40)}: nested more than ${maxDepth} levels deep, as before`),
+        );
+    } else if (errors.length < limits.listErrors) {
+      const detail = `nested more than ${maxDepth} levels deep; this webhook judges objects up to that depth`;
+      errors.push({ type: "invalid", field, detail });
+    }
+  }
+  return { judged: { ...request, object: cut.object, oldObject: oldCut.object }, deep: { errors, warnings } };
 }
 
 function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | undefined {
