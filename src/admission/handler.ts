@@ -32,10 +32,10 @@ export async function validate(
   request: AdmissionRequest,
   options: ValidateOptions = {},
 ): Promise<AdmissionResponse> {
-  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request, "judge");
-  if (gate) return gate;
+  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
+  if (gate && gate !== storedTooDeep) return gate;
   if (!kind.validator) return { uid: request.uid, allowed: true };
-  const { judged, deep } = cutWhereStoredTooDeep(request);
+  const { judged, deep } = gate === storedTooDeep ? cutBoth(request) : { judged: request, deep: undefined };
   const judgement = await judge(kind.validator as Validator<unknown>, judged, options.ruleActions);
   const verdict = deep
     ? {
@@ -94,7 +94,11 @@ async function judge(
 }
 
 export function mutate(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse {
-  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request, "admit");
+  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
+  if (gate === storedTooDeep) {
+    const warning = `nested more than ${maxDepth} levels deep, as before: not defaulted`;
+    return { uid: request.uid, allowed: true, warnings: [warning] };
+  }
   if (gate || !kind.defaulter) return gate ?? { uid: request.uid, allowed: true };
   const oldObject = request.operation === "UPDATE" ? request.oldObject : undefined;
   const defaulted = kind.defaulter.applyDefaults(request.object, request, oldObject);
@@ -124,24 +128,22 @@ function admitWithoutRules(kind: ResourceKind, request: AdmissionRequest): Admis
   return undefined;
 }
 
+/** What `tooDeep` answers for an update of an object stored too deep already. */
+const storedTooDeep = "stored too deep";
+
 /**
  * An object nested deeper than any rule may safely walk is denied with the field where it gets too
- * deep, before any rule runs. An update of an object stored that deep already is not: defaulting
- * leaves it alone (`stored: "admit"`), and validation judges it cut at that depth (`"judge"`, see
- * `cutWhereStoredTooDeep`), since only problems an update introduces may deny it.
+ * deep, before any rule runs. An update of an object stored that deep already is not (`storedTooDeep`):
+ * defaulting leaves it alone, and validation judges it cut at that depth (`cutBoth`), since only
+ * problems an update introduces may deny it.
  */
 function tooDeep(
   kind: ResourceKind,
   request: AdmissionRequest,
-  stored: "admit" | "judge",
-): AdmissionResponse | undefined {
+): AdmissionResponse | typeof storedTooDeep | undefined {
   const field = tooDeepAt(request.object);
   if (field === undefined) return undefined;
-  if (request.operation === "UPDATE" && tooDeepAt(request.oldObject) !== undefined) {
-    if (stored === "judge") return undefined;
-    const warning = `${truncate(field, 40)}: nested more than ${maxDepth} levels deep, as before: not defaulted`;
-    return { uid: request.uid, allowed: true, warnings: [fitWarning(warning)] };
-  }
+  if (request.operation === "UPDATE" && tooDeepAt(request.oldObject) !== undefined) return storedTooDeep;
   const error: FieldError = {
     type: "invalid",
     field,
@@ -155,11 +157,10 @@ function tooDeep(
  * value replaced by a fingerprint), so that an old deep value never switches off the other rules. A
  * deep value the update left as it was warns; one it changed or added denies, as on CREATE.
  */
-function cutWhereStoredTooDeep(request: AdmissionRequest): {
+function cutBoth(request: AdmissionRequest): {
   judged: AdmissionRequest;
-  deep?: { errors: FieldErrorList; warnings: string[] };
+  deep: { errors: FieldErrorList; warnings: string[] };
 } {
-  if (request.operation !== "UPDATE" || tooDeepAt(request.object) === undefined) return { judged: request };
   const cut = cutTooDeep(request.object);
   const oldCut = cutTooDeep(request.oldObject);
   const errors: FieldErrorList = [];
