@@ -548,6 +548,31 @@ describe("ratcheting, a property of every kind: an UPDATE is denied exactly for 
         }
       });
 
+      it("labels, finalizers, annotations of an object with every legacy problem at once: admitted", async () => {
+        const owned = new Set<string>();
+        const legacy = kindCase.violations.filter((violation) => {
+          if (violation.updateOnly || violation.owns.some((part) => owned.has(part))) return false;
+          for (const part of violation.owns) owned.add(part);
+          return true;
+        });
+        const stored = withViolations(kindCase.base(), legacy);
+        for (const edit of [
+          (o: Kube) => Object.assign(o.metadata, { labels: { team: "platform" } }),
+          (o: Kube) => Object.assign(o.metadata, { finalizers: ["example.com/cleanup"] }),
+          (o: Kube) =>
+            Object.assign(o.metadata, {
+              annotations: { note: "x" },
+              deletionTimestamp: "2026-11-25T20:00:00Z",
+            }),
+        ]) {
+          const updated = structuredClone(stored);
+          edit(updated);
+          const response = await validate(kind, request(kind, updated, stored));
+          assert.equal(response.allowed, true, response.status?.message);
+          assert.ok((response.warnings ?? []).length >= legacy.length, JSON.stringify(response.warnings));
+        }
+      });
+
       it(`${runs} random updates: denied ⇔ something introduced, naming exactly what was`, async () => {
         await fc.assert(
           fc.asyncProperty(scenarios(kindCase.violations), async ({ legacy, added, housekeeping }) => {
