@@ -557,11 +557,11 @@ describe("ratcheting, a property of every kind: an UPDATE is denied exactly for 
         });
         const stored = withViolations(kindCase.base(), legacy);
         for (const edit of [
-          (o: Kube) => Object.assign(o.metadata, { labels: { team: "platform" } }),
+          (o: Kube) => Object.assign(o.metadata, { labels: { ...o.metadata.labels, team: "platform" } }),
           (o: Kube) => Object.assign(o.metadata, { finalizers: ["example.com/cleanup"] }),
           (o: Kube) =>
             Object.assign(o.metadata, {
-              annotations: { note: "x" },
+              annotations: { ...o.metadata.annotations, note: "x" },
               deletionTimestamp: "2026-11-25T20:00:00Z",
             }),
         ]) {
