@@ -29,9 +29,10 @@ export type Strictness = "any" | "type";
 const asItIs = (error: FieldError) => error;
 const always = () => true;
 
-// Each pass removes at least one value, and a removal makes at most its parent invalid in turn: an
-// object nested this deep is refused before any rule runs (src/admission/depth.ts).
-const maxPasses = 64;
+// Each pass removes every value refused, and only an object left without a required field is refused
+// in turn: the passes needed are at most the depth of the schema's required fields (5 for the Module:
+// spec.helm.chart.repo.url). Each pass is one schema check of the object.
+const maxPasses = 8;
 
 /**
  * The part of an object that its schema accepts: what a field-scoped structure gate hands the rules,
@@ -46,12 +47,14 @@ export function readablePart<T>(
   object: unknown,
   problemsOf: (object: unknown) => ShapeProblem[],
   strictness: Strictness = "any",
+  /** The problems of `object` itself, when its caller has them already. */
+  first: ShapeProblem[] = problemsOf(object),
 ): ReadablePart<T> {
   const relevant = (problems: ShapeProblem[]) =>
     strictness === "any" || problems.length === 0
       ? problems
       : problems.filter((problem) => problem.keyword === "type");
-  let problems = relevant(problemsOf(object));
+  let problems = relevant(first);
   // The common case, on every review of a valid object: nothing allocated beyond the answer.
   if (problems.length === 0) return { object: object as T, restore: asItIs, keeps: always };
   const copy = structuredClone(object);
@@ -96,12 +99,18 @@ function removeAll(
       delete (parent as Record<string, unknown>)[last];
     }
   }
+  // Linear in each list (a splice per item would be quadratic), and the list stays the same array.
   for (const [list, items] of fromLists) {
     const original = indexes.get(list) ?? list.map((_, i) => i);
-    for (const index of [...items].sort((a, b) => b - a)) {
-      list.splice(index, 1);
-      original.splice(index, 1);
+    let kept = 0;
+    for (let i = 0; i < list.length; i++) {
+      if (items.has(i)) continue;
+      list[kept] = list[i];
+      original[kept] = original[i] as number;
+      kept++;
     }
+    list.length = kept;
+    original.length = kept;
     indexes.set(list, original);
   }
   return true;
@@ -164,7 +173,7 @@ export function behindStructureGate<T>(
     return { errors: verdict.errors, warnings: [...unknown, ...verdict.warnings] };
   }
   const schemaErrors = byRule(schemaRule, structure.errors);
-  const readable = readablePart<T>(object, (part) => check(part).shape);
+  const readable = readablePart<T>(object, (part) => check(part).shape, "any", structure.shape);
   if (readable.object === undefined) return { errors: schemaErrors, warnings: unknown };
   const verdict = rules(readable.object);
   return {
@@ -195,5 +204,5 @@ export function onReadableSpecs<S>(
 function readableForUpdate<S>(check: (object: unknown) => StructureVerdict, side: unknown) {
   const shape = check(side).shape;
   if (shape.length === 0) return { object: side as { spec?: S } | undefined, restore: asItIs };
-  return readablePart<{ spec?: S }>(side, (part) => check(part).shape, "type");
+  return readablePart<{ spec?: S }>(side, (part) => check(part).shape, "type", shape);
 }

@@ -85,7 +85,7 @@ function validateModule(
   const unknown = focus ? [] : structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
   if (structure.errors.length === 0) return validateRules(object as Module, workspaceRules, focus, unknown);
   const schemaErrors = byRule("module.schema", structure.errors);
-  const readable = readablePart<Module>(object, (part) => checkStructure(part).shape);
+  const readable = readablePart<Module>(object, (part) => checkStructure(part).shape, "any", structure.shape);
   if (!readable.object) return { errors: schemaErrors, warnings: unknown };
   const rules = validateRules(readable.object, workspaceRules, focus, unknown);
   return {
