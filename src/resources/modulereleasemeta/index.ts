@@ -7,6 +7,7 @@ import { behindStructureGate, onReadableSpecs } from "../../validation/readable.
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { validateChannelUpdate } from "./channel-rules.js";
+import { mandatoryDowngradeWarnings, resolutionWarnings } from "./resolution-warnings.js";
 import { type ModuleTemplateLookup, validateTemplatesExist } from "./template-rules.js";
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
@@ -51,13 +52,19 @@ export function createModuleReleaseMetaKind(
           meta,
           (readable) => ({
             errors: templateRules(readable, request),
-            warnings: nameWarnings(readable),
+            warnings: [...nameWarnings(readable), ...resolutionWarnings(readable.spec)],
           }),
         ),
       // Never skipped: each side is read as far as its values have the right type (a channel name
       // too short for today's schema still names its channel).
       validateTransition: (oldMeta, meta) =>
-        onReadableSpecs<ModuleReleaseMetaSpec>(checkStructure, oldMeta, meta, validateChannelUpdate),
+        onReadableSpecs<ModuleReleaseMetaSpec>(checkStructure, oldMeta, meta, (before, after) => {
+          const channels = validateChannelUpdate(before, after);
+          return {
+            ...channels,
+            warnings: [...channels.warnings, ...mandatoryDowngradeWarnings(before, after)],
+          };
+        }),
     },
   };
 }
