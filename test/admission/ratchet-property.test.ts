@@ -326,6 +326,7 @@ const configMapBase = (): Kube =>
     modBEnabled: "true",
     modCEnabled: "true",
     guarded: "storageClass: fast\n",
+    guardedEnabled: "true",
   });
 
 const configMapViolations: Violation[] = [

@@ -70,4 +70,15 @@ describe("ModuleTemplate validator on arbitrary input", () => {
       { numRuns: 300 },
     );
   });
+
+  it("a label value no label can hold (an object without a usable toString) warns, never throws", () => {
+    const template = kedaTemplate() as unknown as { metadata: { labels: Record<string, unknown> } };
+    template.metadata.labels["operator.kyma-project.io/beta"] = { toString: {} };
+    const verdict = moduleTemplateKind.validator?.validate(
+      template as never,
+      requests[0] as AdmissionRequest,
+    );
+    assert.ok(verdict && !(verdict instanceof Promise));
+    assert.match(verdict.warnings[0] ?? "", /is neither true nor false: read as false$/);
+  });
 });
