@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import { WorkBudget } from "../../budget/work-budget.js";
 import type { Module } from "../../generated/module.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
@@ -77,9 +78,10 @@ function runs(group: RuleGroup, focus: Focus | undefined): boolean {
 function validateModule(
   object: unknown,
   workspaceRules: (module: Module) => FieldErrorList,
-  focus?: Focus,
+  focus: Focus | undefined,
+  budget: WorkBudget,
 ): Verdict {
-  const structure = checkStructure(object);
+  const structure = checkStructure(object, budget);
   const unknown = focus ? [] : structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
   if (structure.errors.length > 0)
     return { errors: byRule("module.schema", structure.errors), warnings: unknown };
@@ -97,11 +99,12 @@ function validateModule(
   if (runs("spec", focus)) errors.push(...validateSpec(module.spec));
   if (config) {
     const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
-    const values = config.validateValues(module.spec.config ?? {}, source);
+    const values = config.validateValues(module.spec.config ?? {}, source, budget);
     errors.push(...values.errors);
     warnings.push(...values.warnings);
   }
   if (runs("templates", focus)) {
+    // Template analysis and execution (issue 22) charge this review's `budget` too.
     const templates = validateTemplates(module);
     errors.push(...templates.errors);
     warnings.push(...templates.warnings);
@@ -131,13 +134,15 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     validator: {
       // A Workspace deleted since the Module was stored fails the old object too, so the protocol
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
-      validate: (module, _request, focus) => validateModule(module, workspaceRules, focus),
+      validate: (module, _request, focus, budget = new WorkBudget()) =>
+        validateModule(module, workspaceRules, focus, budget),
       // Never skipped: an old object that fails today's schema is read as far as it can be.
-      validateTransition: (oldObject, module) => {
+      validateTransition: (oldObject, module, _request, budget = new WorkBudget()) => {
         // Both valid (what the API server stores): every immutable field. Otherwise what can be read
         // of them, so that an off-schema stored object still keeps its release.
         const valid =
-          checkStructure(oldObject).errors.length === 0 && checkStructure(module).errors.length === 0;
+          checkStructure(oldObject, budget).errors.length === 0 &&
+          checkStructure(module, budget).errors.length === 0;
         const [before, after] = valid
           ? [oldObject.spec, module.spec]
           : [readableSpec(oldObject), readableSpec(module)];

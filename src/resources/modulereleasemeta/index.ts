@@ -43,16 +43,19 @@ export function createModuleReleaseMetaKind(
       "modulereleasemeta.channel-downgrade",
     ],
     validator: {
-      validate: (meta, request) => {
-        const structure = checkStructure(meta);
+      validate: (meta, request, _focus, budget) => {
+        const structure = checkStructure(meta, budget);
         const warnings = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
         if (structure.errors.length > 0) {
           return { errors: byRule("modulereleasemeta.schema", structure.errors), warnings };
         }
         return { errors: templateRules(meta, request), warnings: [...warnings, ...nameWarnings(meta)] };
       },
-      validateTransition: (oldMeta, meta) => {
-        if (checkStructure(oldMeta).errors.length > 0 || checkStructure(meta).errors.length > 0) {
+      validateTransition: (oldMeta, meta, _request, budget) => {
+        if (
+          checkStructure(oldMeta, budget).errors.length > 0 ||
+          checkStructure(meta, budget).errors.length > 0
+        ) {
           return { errors: [], warnings: [] };
         }
         return validateChannelUpdate(oldMeta.spec, meta.spec);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { byRule } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
@@ -19,8 +20,8 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
  * Every rule for one ModuleTemplate. The structural check (Kyma's CRD, nothing more) comes first; the
  * rules after it rely on the generated types.
  */
-function validateModuleTemplate(object: unknown): Verdict {
-  const structure = checkStructure(object);
+function validateModuleTemplate(object: unknown, budget?: WorkBudget): Verdict {
+  const structure = checkStructure(object, budget);
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
   if (structure.errors.length > 0) {
     return { errors: byRule("moduletemplate.schema", structure.errors), warnings: unknown };
@@ -59,10 +60,13 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
     "moduletemplate.immutable-identity",
   ],
   validator: {
-    validate: (template) => validateModuleTemplate(template),
-    validateTransition: (oldTemplate, template) => {
+    validate: (template, _request, _focus, budget) => validateModuleTemplate(template, budget),
+    validateTransition: (oldTemplate, template, _request, budget) => {
       // An old object that is not a ModuleTemplate (a hand-made review) cannot anchor the rule.
-      if (checkStructure(oldTemplate).errors.length > 0 || checkStructure(template).errors.length > 0) {
+      if (
+        checkStructure(oldTemplate, budget).errors.length > 0 ||
+        checkStructure(template, budget).errors.length > 0
+      ) {
         return { errors: [], warnings: [] };
       }
       return { errors: validateIdentityUpdate(oldTemplate.spec, template.spec), warnings: [] };

@@ -46,8 +46,8 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
     kind: "Workspace",
     rules: workspaceRules,
     validator: {
-      validate: (object, request) => {
-        const structure = checkStructure(object);
+      validate: (object, request, _focus, budget) => {
+        const structure = checkStructure(object, budget);
         const warnings = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
         if (structure.errors.length > 0)
           return { errors: byRule("workspace.schema", structure.errors), warnings };
@@ -64,8 +64,11 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
         }
         return { errors, warnings } satisfies Verdict;
       },
-      validateTransition: (oldObject, object) => {
-        if (checkStructure(oldObject).errors.length > 0 || checkStructure(object).errors.length > 0) {
+      validateTransition: (oldObject, object, _request, budget) => {
+        if (
+          checkStructure(oldObject, budget).errors.length > 0 ||
+          checkStructure(object, budget).errors.length > 0
+        ) {
           return { errors: [], warnings: [] };
         }
         return { errors: validateWorkspaceUpdate(oldObject.spec, object.spec), warnings: [] };
