@@ -94,6 +94,10 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
     options.certDir,
     (pair) => server.setSecureContext({ ...pair, ...tlsPolicy }),
     options.log,
+    {
+      onReloaded: () => options.metrics?.certificateReload("reloaded"),
+      onRefused: () => options.metrics?.certificateReload("refused"),
+    },
   );
   server.on("close", () => reloader.stop());
   await new Promise<void>((resolve, reject) => {
