@@ -65,7 +65,7 @@ export function compileConfigValues(
   });
   return (values, source, work = new WorkBudget()) => {
     const verdict: ConfigValuesVerdict = { errors: [], warnings: [] };
-    const budget = new MatchBudget();
+    const budget = new MatchBudget(undefined, work);
     // Warnings only as many as the API server shows (it keeps 4 KiB of them): 9,000 undeclared keys
     // must not cost 9,000 did-you-mean searches. The hints are paid from the review's work budget:
     // once it cannot pay, the rest go without a hint, and one warning says so.
