@@ -140,9 +140,8 @@ export function grown(kind: FuzzKind, growth: Growth, n: number): Json {
   let parent: Json = object;
   for (const key of growth.path.slice(0, -1)) {
     const next = parent[key];
-    parent = (
-      next !== null && typeof next === "object" && !Array.isArray(next) ? next : (parent[key] = {})
-    ) as Json;
+    if (next === null || typeof next !== "object" || Array.isArray(next)) parent[key] = {};
+    parent = parent[key] as Json;
   }
   const key = growth.path.at(-1) as string;
   const current = parent[key];
