@@ -9,7 +9,18 @@
 export class WorkBudget {
   private spentUnits = 0;
 
-  constructor(readonly limit: number = defaultWorkUnits) {}
+  constructor(
+    readonly limit: number = defaultWorkUnits,
+    private readonly whole?: WorkBudget,
+  ) {}
+
+  /**
+   * A part of this budget of at most `limit` units, for optional work that must leave the rest to the
+   * required checks: what the part spends is spent from this budget too.
+   */
+  part(limit: number): WorkBudget {
+    return new WorkBudget(limit, this);
+  }
 
   /**
    * Charges `units` of work for `what` (at `field`, when the work is about one field); throws
@@ -18,6 +29,7 @@ export class WorkBudget {
   charge(units: number, what: string, field?: string): void {
     this.spentUnits += units;
     if (this.spentUnits > this.limit) throw new WorkBudgetExceeded(what, this.limit, field);
+    this.whole?.charge(units, what, field);
   }
 
   /**
@@ -26,6 +38,7 @@ export class WorkBudget {
    */
   tryCharge(units: number): boolean {
     if (this.spentUnits + units > this.limit) return false;
+    if (this.whole && !this.whole.tryCharge(units)) return false;
     this.spentUnits += units;
     return true;
   }

@@ -71,6 +71,17 @@ describe("the work budget, one per review", () => {
     assert.throws(() => budget.charge(3, "x"), WorkBudgetExceeded);
   });
 
+  it("gives optional work a part of the budget, spent from the whole", () => {
+    const whole = new WorkBudget(100);
+    const part = whole.part(30);
+    assert.equal(part.tryCharge(20), true);
+    assert.equal(part.tryCharge(20), false, "over the part");
+    assert.equal(whole.spent, 20);
+    whole.charge(75, "required");
+    assert.equal(part.tryCharge(8), false, "over the whole");
+    assert.equal(whole.spent, 95);
+  });
+
   it("stops a did-you-mean search the budget cannot pay for, and says so", () => {
     const aliases = Array.from({ length: 2000 }, (_, i) => `alias${i}`);
     assert.deepEqual(closestMatch("alias7x", aliases, new WorkBudget()), { match: "alias7" });

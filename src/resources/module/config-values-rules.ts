@@ -69,6 +69,7 @@ export function compileConfigValues(
     // Warnings only as many as the API server shows (it keeps 4 KiB of them): 9,000 undeclared keys
     // must not cost 9,000 did-you-mean searches. The hints are paid from the review's work budget:
     // once it cannot pay, the rest go without a hint, and one warning says so.
+    const hints = work.part(hintUnits);
     let undeclared = 0;
     let hintsStopped = false;
     const keyWarnings: string[] = [];
@@ -77,7 +78,7 @@ export function compileConfigValues(
     for (const key of keys) {
       if (declared.has(key)) continue;
       if (++undeclared > limits.listErrors) continue;
-      const suggestion: Suggestion = hintsStopped ? { stopped: true } : suggest(key, aliases, source, work);
+      const suggestion: Suggestion = hintsStopped ? { stopped: true } : suggest(key, aliases, source, hints);
       hintsStopped ||= suggestion.stopped === true;
       keyWarnings.push(...undeclaredKey(key, suggestion, source));
     }
@@ -108,6 +109,12 @@ export function compileConfigValues(
     return verdict;
   };
 }
+
+/**
+ * The part of a review's work budget hints may use (about 12 ms here): hints are optional, and must
+ * leave the rest to the rules that decide.
+ */
+const hintUnits = 2_000_000;
 
 /** The one note for hints the review's work budget could not pay for. */
 export const hintsLeftOut = `spec.config: "did you mean" hints left out: the webhook's work budget is spent`;
