@@ -4,6 +4,7 @@ import { findClusterAccess } from "../kube/config.js";
 import { defaultListBounds, listPages } from "../kube/list-objects.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
 import { type OfflineKind, offlineKinds } from "../offline/kinds.js";
+import { AuditReports, auditReportOptions, auditReportsUsage } from "./audit-reports.js";
 import { type Finding, formatFindings, type OutputFormat, outputFormats } from "./findings.js";
 import { objectLabel } from "./validate-batch.js";
 
@@ -12,15 +13,17 @@ export const auditUsage = `audit   What today's rules say of the objects stored 
           --kind KIND              Module or ModuleTemplate (default: every kind with a schema)
           -n, --namespace NS       (default: the kubeconfig context's namespace, else default)
           -A, --all-namespaces     every namespace
-          -o, --output FORMAT      text (default), json or sarif
+          -o, --output FORMAT      text (default), json, sarif or policyreport
+${auditReportsUsage}
           --kubeconfig FILE        cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)
           --chunk-size N           objects per list request (default 500, as kubectl)
           --request-timeout T      each request to the API server, as kubectl's: 30s, 2m, 1h or
                                    seconds; 0 waits forever (default 60s)
           Findings are written page by page (text, json); SARIF lists at most 10000 results.
-          Exit status: 0 every object admitted, 1 any denied, 2 usage error, the cluster refused,
-          or the API server broke a bound (no answer in time, a repeated continue token, a page
-          over 64 MiB decompressed or over --chunk-size objects): one line says which`;
+          Exit status: 0 every object admitted (or --apply wrote the reports), 1 any denied,
+          2 usage error, the cluster refused, or the API server broke a bound (no answer in
+          time, a repeated continue token, a page over 64 MiB decompressed or over --chunk-size
+          objects): one line says which`;
 
 export interface AuditIo {
   out: (text: string) => void;
@@ -50,12 +53,14 @@ export async function runAudit(args: string[], io: AuditIo = processIo): Promise
       kubeconfig: { type: "string" },
       "chunk-size": { type: "string", default: "500" },
       "request-timeout": { type: "string", default: "60s" },
+      ...auditReportOptions,
     },
   });
   const output = values.output as OutputFormat;
-  if (!outputFormats.includes(output)) {
+  const reports = AuditReports.fromOptions(values);
+  if (!reports && !outputFormats.includes(output)) {
     throw new Error(
-      `--output must be one of ${outputFormats.join(", ")}, not ${JSON.stringify(values.output)}`,
+      `--output must be one of ${outputFormats.join(", ")}, policyreport, not ${JSON.stringify(values.output)}`,
     );
   }
   const limit = Number(values["chunk-size"]);
@@ -75,7 +80,8 @@ export async function runAudit(args: string[], io: AuditIo = processIo): Promise
     : (values.namespace ?? context?.namespace ?? "default");
 
   const bounds = { ...defaultListBounds, timeoutMs };
-  const sink = findingSink(output, io);
+  // Policy reports gather the whole run into per-namespace objects; findings go out page by page.
+  const sink = reports ? undefined : findingSink(output, io);
   let denied = false;
   try {
     for (const kind of kinds) {
@@ -89,11 +95,12 @@ export async function runAudit(args: string[], io: AuditIo = processIo): Promise
           for (const object of page) {
             const verdict = await admitOffline(kind, object);
             denied ||= !verdict.allowed;
+            reports?.add(kind, object, verdict);
             findings.push(
               ...objectFindings(kind, object as Record<string, unknown>, verdict.errors, verdict.warnings),
             );
           }
-          sink.add(findings);
+          sink?.add(findings);
         }
       } catch (error) {
         if (httpStatus(error) !== 404)
@@ -105,7 +112,11 @@ export async function runAudit(args: string[], io: AuditIo = processIo): Promise
     }
   } finally {
     // JSON stays well-formed even when a listing stops (exit 2 says the findings are not all there).
-    sink.end();
+    sink?.end();
+  }
+  if (reports) {
+    io.out(await reports.finish(access.kubeConfig, namespace));
+    if (reports.apply) return 0;
   }
   return denied ? 1 : 0;
 }

@@ -45,6 +45,9 @@ describe("ConfigMap/addon-operator under hostile input (live webhook): bounded, 
         type: "object",
         properties: { tags: { type: "array", uniqueItems: true, items: { type: "string" } } },
       },
+      // Enabled by the static values: addon-operator validates only an enabled module's section.
+      "values.yaml":
+        "guardedEnabled: true\nprotoEnabled: true\nnamedEnabled: true\ndeepEnabled: true\nlistedEnabled: true\n",
     });
     const kind = addonOperatorConfigMapKind({
       modulesDir,
