@@ -1,3 +1,4 @@
+import { WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
 import { cutTooDeep, maxDepth, tooDeepAt } from "./depth.js";
 import {
   causeMessage,
@@ -25,6 +26,11 @@ export interface ValidateOptions {
   ruleActions?: RuleActions;
   /** Called for an UPDATE admitted only because ratcheting spared errors its object has. */
   onRatcheted?: (kind: ResourceKind) => void;
+  /**
+   * The review's allowance of work; by default a fresh `WorkBudget`. The offline `validate` passes the
+   * one its object's schema check already charged, so that one object costs one budget.
+   */
+  budget?: WorkBudget;
 }
 
 export async function validate(
@@ -36,7 +42,14 @@ export async function validate(
   if (gate && gate !== storedTooDeep) return gate;
   if (!kind.validator) return { uid: request.uid, allowed: true };
   const { judged, deep } = gate === storedTooDeep ? cutBoth(request) : { judged: request, deep: undefined };
-  const judgement = await judge(kind.validator as Validator<unknown>, judged, options.ruleActions);
+  const budget = options.budget ?? new WorkBudget();
+  let judgement: RatchetedVerdict;
+  try {
+    judgement = await judge(kind.validator as Validator<unknown>, judged, options.ruleActions, budget);
+  } catch (error) {
+    if (!(error instanceof WorkBudgetExceeded)) throw error;
+    return { uid: request.uid, allowed: false, status: invalidStatus(kind, request, [outOfWork(error)]) };
+  }
   const verdict = deep
     ? {
         ...judgement,
@@ -65,8 +78,9 @@ async function judge(
   validator: Validator<unknown>,
   request: AdmissionRequest,
   ruleActions: RuleActions | undefined,
+  budget: WorkBudget,
 ): Promise<RatchetedVerdict> {
-  const state = await validator.validate(request.object, request);
+  const state = await validator.validate(request.object, request, undefined, budget);
   const stateActions = applyRuleActions(state.errors, ruleActions);
   if (request.operation !== "UPDATE") {
     return {
@@ -75,9 +89,9 @@ async function judge(
       spared: [],
     };
   }
-  const ratcheted = await ratchetUpdate(validator, request, stateActions.errors);
+  const ratcheted = await ratchetUpdate(validator, request, stateActions.errors, budget);
   const transition = validator.validateTransition
-    ? await validator.validateTransition(request.oldObject, request.object, request)
+    ? await validator.validateTransition(request.oldObject, request.object, request, budget)
     : { errors: [], warnings: [] };
   const transitionActions = applyRuleActions(transition.errors, ruleActions);
   return {
@@ -90,6 +104,19 @@ async function judge(
       ...transitionActions.warnings,
     ],
     spared: ratcheted.spared,
+  };
+}
+
+/**
+ * A required check that ran out of the review's work: the object is denied (never admitted unjudged),
+ * with a cause that says which work it was, so that its author can make it smaller.
+ */
+function outOfWork(error: WorkBudgetExceeded): FieldError {
+  return {
+    type: "forbidden",
+    field: error.field ?? "",
+    detail: `${error.what} exceeds the webhook's work budget (${error.limit} units per review); make the object smaller`,
+    rule: "webhook.work-budget",
   };
 }
 

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
 import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
@@ -132,9 +133,10 @@ export async function ratchetUpdate(
   validator: Validator<unknown>,
   request: AdmissionRequest,
   stateErrors: FieldErrorList,
+  budget?: WorkBudget,
 ): Promise<RatchetedVerdict> {
   if (stateErrors.length === 0) return { errors: [], warnings: [], spared: [] };
-  const oldErrors = await oldStateErrors(validator, request, stateErrors);
+  const oldErrors = await oldStateErrors(validator, request, stateErrors, budget);
   const { introduced, preexisting } = splitByOld(stateErrors, oldErrors, request.object, request.oldObject);
   const warnings = preexisting.map((error) =>
     fitWarning(`already invalid before this update: ${formatFieldError(error)}`),
@@ -158,6 +160,7 @@ async function oldStateErrors(
   validator: Validator<unknown>,
   request: AdmissionRequest,
   stateErrors: FieldErrorList,
+  budget: WorkBudget | undefined,
 ): Promise<FieldErrorList> {
   if (!isObject(request.oldObject)) return [];
   const rules = stateErrors.map((error) => error.rule);
@@ -165,8 +168,10 @@ async function oldStateErrors(
   const { oldObject: _old, ...rest } = request;
   const asCreate: AdmissionRequest = { ...rest, operation: "CREATE", object: request.oldObject };
   try {
-    return (await validator.validate(request.oldObject, asCreate, focus)).errors;
-  } catch {
+    return (await validator.validate(request.oldObject, asCreate, focus, budget)).errors;
+  } catch (error) {
+    // Out of work: the review cannot be judged, which the protocol layer turns into a denial.
+    if (error instanceof WorkBudgetExceeded) throw error;
     return [];
   }
 }

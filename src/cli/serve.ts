@@ -28,7 +28,7 @@ export const serveUsage = `serve   Serve the admission webhooks over HTTPS
                               where metrics listen, as controller-runtime's flag (default :8080, every
                               interface; 127.0.0.1:8080 keeps them in the pod); 0 turns them off
           --workers N         processes sharing the port, to use N cores (default 1)
-          --drain-seconds S   after SIGTERM: answer with Connection: close, unready (default 5)
+          --drain-seconds S   after SIGTERM: answer with Connection: close, unready (default 15)
           --grace-seconds S   after SIGTERM: exit at the latest, cutting what is left (default 25)
           --kubeconfig FILE   cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)
           --workspace-check auto|off
@@ -84,7 +84,7 @@ export function parseServeFlags(args: string[]): ServeFlags {
       "metrics-port": { type: "string", default: "8080" },
       "metrics-bind-address": { type: "string" },
       workers: { type: "string", default: "1" },
-      "drain-seconds": { type: "string", default: "5" },
+      "drain-seconds": { type: "string", default: "15" },
       "grace-seconds": { type: "string", default: "25" },
       kubeconfig: { type: "string" },
       "workspace-check": { type: "string", default: "auto" },

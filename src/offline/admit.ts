@@ -4,6 +4,7 @@ import type { PatchOperation } from "../admission/json-patch.js";
 import { unchangedAt } from "../admission/ratchet.js";
 import type { AdmissionRequest, AdmissionResponse } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
+import { WorkBudget } from "../budget/work-budget.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
 import type { OfflineKind } from "./kinds.js";
@@ -64,7 +65,9 @@ export async function admitOffline(
   );
   verdict.warnings.push(...(mutation.warnings ?? []).map((text) => warning("mutating-webhook", text)));
 
-  const structure = kind.checkStructure(current.object);
+  // One object, one budget: its schema check and the webhook's rules share it, as one review does.
+  const budget = new WorkBudget();
+  const structure = kind.checkStructure(current.object, budget);
   // The API server ratchets its schema validation too (KEP-4008): on UPDATE, values left unchanged pass.
   const schemaErrors =
     previous === undefined
@@ -76,7 +79,11 @@ export async function admitOffline(
   const customResource = kind.checkCustomResource(current.object, previous);
   verdict.errors.push(...customResource.map((error) => problem("schema", error)));
   verdict.errors.push(...kind.checkRules(current.object, previous).map((error) => problem("cel", error)));
-  const validation = await validate(kind.kind, { ...request, object: current.object }, { ruleActions });
+  const validation = await validate(
+    kind.kind,
+    { ...request, object: current.object },
+    { ruleActions, budget },
+  );
   if (!validation.allowed) verdict.errors.push(...denial("validating-webhook", validation));
   verdict.warnings.push(...(validation.warnings ?? []).map((text) => warning("validating-webhook", text)));
   return { ...verdict, allowed: verdict.errors.length === 0 };
@@ -92,6 +99,10 @@ function leadingField(warning: string): string {
 }
 
 function problem(stage: Stage, error: Parameters<typeof formatFieldError>[0]): Problem {
+  // A bounded check's count of the errors it did not build: said as the webhook's answer says it.
+  if (error.omitted !== undefined) {
+    return { stage, field: "", type: "FieldValueTooMany", message: `... and ${error.omitted} more errors` };
+  }
   return { stage, field: error.field, type: causeType(error), message: formatFieldError(error) };
 }
 

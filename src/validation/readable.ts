@@ -1,6 +1,14 @@
 import { byRule, type FieldError } from "../admission/field-errors.js";
 import type { Verdict } from "../admission/resource-kind.js";
+import type { WorkBudget } from "../budget/work-budget.js";
 import type { StructureVerdict } from "./structure.js";
+
+/**
+ * A kind's schema check. Given the review's budget, the object's own check is charged to it (and
+ * remembered for the review); the gate's checks of the copies it changes are made without one.
+ */
+type StructureCheck = (object: unknown, budget?: WorkBudget) => StructureVerdict;
+
 import { fitWarning } from "./warning.js";
 
 /** Where the schema check found a value of the wrong shape: its JSON Pointer tokens and the keyword. */
@@ -161,12 +169,13 @@ function restoreIndexes(error: FieldError, root: unknown, indexes: WeakMap<unkno
  * are warnings (the API server prunes them silently).
  */
 export function behindStructureGate<T>(
-  check: (object: unknown) => StructureVerdict,
+  check: StructureCheck,
   schemaRule: string,
   object: unknown,
   rules: (readable: T) => Verdict,
+  budget?: WorkBudget,
 ): Verdict {
-  const structure = check(object);
+  const structure = check(object, budget);
   const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
   if (structure.errors.length === 0) {
     const verdict = rules(object as T);
@@ -187,13 +196,14 @@ export function behindStructureGate<T>(
  * right type (a value of the wrong type reads as unset), and their errors name fields as in the object.
  */
 export function onReadableSpecs<S>(
-  check: (object: unknown) => StructureVerdict,
+  check: StructureCheck,
   oldObject: unknown,
   object: unknown,
   rules: (oldSpec: S | undefined, spec: S | undefined) => Verdict,
+  budget?: WorkBudget,
 ): Verdict {
-  const before = readableForUpdate<S>(check, oldObject);
-  const after = readableForUpdate<S>(check, object);
+  const before = readableForUpdate<S>(check, oldObject, budget);
+  const after = readableForUpdate<S>(check, object, budget);
   const verdict = rules(before.object?.spec, after.object?.spec);
   return after.restore === asItIs
     ? verdict
@@ -201,8 +211,8 @@ export function onReadableSpecs<S>(
 }
 
 // Every UPDATE of a valid object comes this way: one schema check per side and nothing more.
-function readableForUpdate<S>(check: (object: unknown) => StructureVerdict, side: unknown) {
-  const shape = check(side).shape;
+function readableForUpdate<S>(check: StructureCheck, side: unknown, budget: WorkBudget | undefined) {
+  const shape = check(side, budget).shape;
   if (shape.length === 0) return { object: side as { spec?: S } | undefined, restore: asItIs };
   return readablePart<{ spec?: S }>(side, (part) => check(part).shape, "type", shape);
 }

@@ -78,3 +78,15 @@ describe("compiling structure checkers", () => {
     assert.equal(fine({ a: 1 }).errors.length, 1);
   });
 });
+
+describe("structure check: bounded errors (issue 21)", () => {
+  it("builds at most the answer's 100 errors and counts the rest", () => {
+    const module = helmModule() as unknown as Record<string, any>;
+    module.spec.helm.migration = { pvcs: Array(5000).fill(1) };
+    const { errors } = check(module);
+    assert.equal(errors.length, 100);
+    assert.equal(errors[98]?.field, "spec.helm.migration.pvcs[98]");
+    assert.equal(errors[99]?.omitted, 5000 - 99);
+    assert.equal(errors[99]?.detail, `... and ${5000 - 99} more errors`);
+  });
+});

@@ -53,12 +53,12 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     paths: { validate: "/validate-addon-operator-configmap" },
     rules: configMapRules,
     validator: {
-      validate: (object, request) =>
-        isTarget(object, request) ? validateConfigMapData(dataOf(object), store.current()) : admitted,
+      validate: (object, request, _focus, budget) =>
+        isTarget(object, request) ? validateConfigMapData(dataOf(object), store.current(), budget) : admitted,
       // x-deckhouse-validations that read oldSelf: transition rules, never ratcheted.
-      validateTransition: (oldObject, object, request) =>
+      validateTransition: (oldObject, object, request, budget) =>
         isTarget(object, request)
-          ? validateConfigMapTransition(dataOf(oldObject), dataOf(object), store.current())
+          ? validateConfigMapTransition(dataOf(oldObject), dataOf(object), store.current(), budget)
           : admitted,
       whileInvalid: ignoredWhileInvalid,
     },

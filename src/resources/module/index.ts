@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import { WorkBudget } from "../../budget/work-budget.js";
 import type { Module, ModuleSpec } from "../../generated/module.js";
 import { onReadableSpecs, readablePart } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
@@ -79,15 +80,18 @@ function runs(group: RuleGroup, focus: Focus | undefined): boolean {
 function validateModule(
   object: unknown,
   workspaceRules: (module: Module) => FieldErrorList,
-  focus?: Focus,
+  focus: Focus | undefined,
+  budget: WorkBudget,
 ): Verdict {
-  const structure = checkStructure(object);
+  const structure = checkStructure(object, budget);
   const unknown = focus ? [] : structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
-  if (structure.errors.length === 0) return validateRules(object as Module, workspaceRules, focus, unknown);
+  if (structure.errors.length === 0) {
+    return validateRules(object as Module, workspaceRules, focus, unknown, budget);
+  }
   const schemaErrors = byRule("module.schema", structure.errors);
   const readable = readablePart<Module>(object, (part) => checkStructure(part).shape, "any", structure.shape);
   if (!readable.object) return { errors: schemaErrors, warnings: unknown };
-  const rules = validateRules(readable.object, workspaceRules, focus, unknown);
+  const rules = validateRules(readable.object, workspaceRules, focus, unknown, budget);
   return {
     errors: [...schemaErrors, ...rules.errors.filter(readable.keeps).map(readable.restore)],
     warnings: rules.warnings,
@@ -99,6 +103,7 @@ function validateRules(
   workspaceRules: (module: Module) => FieldErrorList,
   focus: Focus | undefined,
   unknown: string[],
+  budget: WorkBudget,
 ): Verdict {
   const errors: FieldErrorList = [];
   const warnings = unknown;
@@ -113,11 +118,12 @@ function validateRules(
   if (runs("spec", focus)) errors.push(...validateSpec(module.spec));
   if (config) {
     const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
-    const values = config.validateValues(module.spec.config ?? {}, source);
+    const values = config.validateValues(module.spec.config ?? {}, source, budget);
     errors.push(...values.errors);
     warnings.push(...values.warnings);
   }
   if (runs("templates", focus)) {
+    // Template analysis and execution (issue 22) charge this review's `budget` too.
     const templates = validateTemplates(module);
     errors.push(...templates.errors);
     warnings.push(...templates.warnings);
@@ -147,14 +153,21 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     validator: {
       // A Workspace deleted since the Module was stored fails the old object too, so the protocol
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
-      validate: (module, _request, focus) => validateModule(module, workspaceRules, focus),
+      validate: (module, _request, focus, budget = new WorkBudget()) =>
+        validateModule(module, workspaceRules, focus, budget),
       // Never skipped: each side is read as far as its values have the right type, so that an
       // off-schema stored object (a releaseName stored before the 53-character limit) keeps its rules.
-      validateTransition: (oldObject, module) =>
-        onReadableSpecs<ModuleSpec>(checkStructure, oldObject, module, (before, after) => ({
-          errors: validateSpecUpdate(before ?? ({} as ModuleSpec), after ?? ({} as ModuleSpec)),
-          warnings: [],
-        })),
+      validateTransition: (oldObject, module, _request, budget) =>
+        onReadableSpecs<ModuleSpec>(
+          checkStructure,
+          oldObject,
+          module,
+          (before, after) => ({
+            errors: validateSpecUpdate(before ?? ({} as ModuleSpec), after ?? ({} as ModuleSpec)),
+            warnings: [],
+          }),
+          budget,
+        ),
     },
     defaulter: { applyDefaults: applyModuleDefaults },
   };

@@ -45,7 +45,7 @@ export function createModuleReleaseMetaKind(
       "modulereleasemeta.channel-downgrade",
     ],
     validator: {
-      validate: (meta, request) =>
+      validate: (meta, request, _focus, budget) =>
         behindStructureGate<ModuleReleaseMeta>(
           checkStructure,
           "modulereleasemeta.schema",
@@ -54,17 +54,24 @@ export function createModuleReleaseMetaKind(
             errors: templateRules(readable, request),
             warnings: [...nameWarnings(readable), ...resolutionWarnings(readable.spec)],
           }),
+          budget,
         ),
       // Never skipped: each side is read as far as its values have the right type (a channel name
       // too short for today's schema still names its channel).
-      validateTransition: (oldMeta, meta) =>
-        onReadableSpecs<ModuleReleaseMetaSpec>(checkStructure, oldMeta, meta, (before, after) => {
-          const channels = validateChannelUpdate(before, after);
-          return {
-            ...channels,
-            warnings: [...channels.warnings, ...mandatoryDowngradeWarnings(before, after)],
-          };
-        }),
+      validateTransition: (oldMeta, meta, _request, budget) =>
+        onReadableSpecs<ModuleReleaseMetaSpec>(
+          checkStructure,
+          oldMeta,
+          meta,
+          (before, after) => {
+            const channels = validateChannelUpdate(before, after);
+            return {
+              ...channels,
+              warnings: [...channels.warnings, ...mandatoryDowngradeWarnings(before, after)],
+            };
+          },
+          budget,
+        ),
     },
   };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { behindStructureGate, onReadableSpecs } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
@@ -18,24 +19,30 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
  * Every rule for one ModuleTemplate, behind a field-scoped structural check (Kyma's CRD, nothing more):
  * the rules rely on the generated types, so they read the part of the template its schema accepts.
  */
-function validateModuleTemplate(object: unknown): Verdict {
-  return behindStructureGate<ModuleTemplate>(checkStructure, "moduletemplate.schema", object, (template) => {
-    const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
-    const metadata = template.metadata as { name?: unknown } | undefined;
-    const errors = [
-      ...validateClusterScopedAnnotation(template.metadata),
-      // A name never changes, nor (validateTransition) do moduleName and version: on UPDATE, ratcheting
-      // spares a stored template that disagrees, so in effect this judges CREATE.
-      ...validateNameMatchesSpec(metadata?.name, spec),
-      ...(spec.data ? validateData(spec.data) : []),
-      ...validateLinks(spec),
-    ];
-    const warnings = [
-      ...labelWarnings(template.metadata, spec.moduleName),
-      ...moduleTemplateWarnings(template),
-    ];
-    return { errors, warnings };
-  });
+function validateModuleTemplate(object: unknown, budget?: WorkBudget): Verdict {
+  return behindStructureGate<ModuleTemplate>(
+    checkStructure,
+    "moduletemplate.schema",
+    object,
+    (template) => {
+      const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
+      const metadata = template.metadata as { name?: unknown } | undefined;
+      const errors = [
+        ...validateClusterScopedAnnotation(template.metadata),
+        // A name never changes, nor (validateTransition) do moduleName and version: on UPDATE, ratcheting
+        // spares a stored template that disagrees, so in effect this judges CREATE.
+        ...validateNameMatchesSpec(metadata?.name, spec),
+        ...(spec.data ? validateData(spec.data) : []),
+        ...validateLinks(spec),
+      ];
+      const warnings = [
+        ...labelWarnings(template.metadata, spec.moduleName),
+        ...moduleTemplateWarnings(template),
+      ];
+      return { errors, warnings };
+    },
+    budget,
+  );
 }
 
 export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
@@ -53,12 +60,18 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
     "moduletemplate.immutable-identity",
   ],
   validator: {
-    validate: (template) => validateModuleTemplate(template),
+    validate: (template, _request, _focus, budget) => validateModuleTemplate(template, budget),
     // Never skipped: each side is read as far as its values have the right type.
-    validateTransition: (oldTemplate, template) =>
-      onReadableSpecs<ModuleTemplateSpec>(checkStructure, oldTemplate, template, (before, after) => ({
-        errors: validateIdentityUpdate(before, after),
-        warnings: [],
-      })),
+    validateTransition: (oldTemplate, template, _request, budget) =>
+      onReadableSpecs<ModuleTemplateSpec>(
+        checkStructure,
+        oldTemplate,
+        template,
+        (before, after) => ({
+          errors: validateIdentityUpdate(before, after),
+          warnings: [],
+        }),
+        budget,
+      ),
   },
 };

@@ -46,27 +46,39 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
     kind: "Workspace",
     rules: workspaceRules,
     validator: {
-      validate: (object, request) =>
-        behindStructureGate<Workspace>(checkStructure, "workspace.schema", object, (workspace) => {
-          const errors = validateWorkspaceSpec(workspace.spec);
-          const from = workspace.spec.from;
-          if (request.operation === "CREATE" && from && workspaceExists) {
-            const namespace = from.namespace || "default";
-            if (!workspaceExists(namespace, from.name)) {
-              const path = FieldPath.root("spec").child("from");
-              errors.push(
-                ...byRule("workspace.from", [fieldError.notFound(path, `${namespace}/${from.name}`)]),
-              );
+      validate: (object, request, _focus, budget) =>
+        behindStructureGate<Workspace>(
+          checkStructure,
+          "workspace.schema",
+          object,
+          (workspace) => {
+            const errors = validateWorkspaceSpec(workspace.spec);
+            const from = workspace.spec.from;
+            if (request.operation === "CREATE" && from && workspaceExists) {
+              const namespace = from.namespace || "default";
+              if (!workspaceExists(namespace, from.name)) {
+                const path = FieldPath.root("spec").child("from");
+                errors.push(
+                  ...byRule("workspace.from", [fieldError.notFound(path, `${namespace}/${from.name}`)]),
+                );
+              }
             }
-          }
-          return { errors, warnings: [] } satisfies Verdict;
-        }),
+            return { errors, warnings: [] } satisfies Verdict;
+          },
+          budget,
+        ),
       // Never skipped: each side is read as far as its values have the right type.
-      validateTransition: (oldObject, object) =>
-        onReadableSpecs<WorkspaceSpec>(checkStructure, oldObject, object, (before, after) => ({
-          errors: validateWorkspaceUpdate(before ?? ({} as WorkspaceSpec), after ?? ({} as WorkspaceSpec)),
-          warnings: [],
-        })),
+      validateTransition: (oldObject, object, _request, budget) =>
+        onReadableSpecs<WorkspaceSpec>(
+          checkStructure,
+          oldObject,
+          object,
+          (before, after) => ({
+            errors: validateWorkspaceUpdate(before ?? ({} as WorkspaceSpec), after ?? ({} as WorkspaceSpec)),
+            warnings: [],
+          }),
+          budget,
+        ),
     },
     defaulter: { applyDefaults: (workspace, request) => applyWorkspaceDefaults(workspace, request) },
   };
