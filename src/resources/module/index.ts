@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import { WorkBudget } from "../../budget/work-budget.js";
 import type { Module } from "../../generated/module.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
@@ -43,7 +44,12 @@ const stateRules = {
     "module.config-whole-number",
     "module.multiple-options-value",
   ],
-  templates: ["module.template-syntax", "module.template-function", "module.template-json-type"],
+  templates: [
+    "module.template-syntax",
+    "module.template-function",
+    "module.template-exec",
+    "module.template-json-type",
+  ],
   workspace: ["module.workspace-exists"],
 } as const;
 
@@ -102,7 +108,9 @@ function validateModule(
     warnings.push(...values.warnings);
   }
   if (runs("templates", focus)) {
-    const templates = validateTemplates(module);
+    // Issue 22: one WorkBudget per object for template execution, until issue 21 passes the review's
+    // own budget to every rule: rewire here (the only place it is made).
+    const templates = validateTemplates(module, new WorkBudget());
     errors.push(...templates.errors);
     warnings.push(...templates.warnings);
   }

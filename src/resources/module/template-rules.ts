@@ -1,6 +1,8 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import type { Module } from "../../generated/module.js";
+import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
 import {
   hasTemplate,
   type JsonKind,
@@ -9,6 +11,8 @@ import {
   type PrintedValue,
   parseTemplate,
 } from "../../go-template/index.js";
+import { jsonKind } from "../../go-template/json-kind.js";
+import { type GoMap, type Value as GoValue, Unsupported } from "../../go-template/values.js";
 import { RecentResults } from "../../memo/recent-results.js";
 import { fitWarning } from "../../validation/warning.js";
 
@@ -32,10 +36,11 @@ export interface TemplateVerdict {
  * output that may decode to a non-string. spec.config is immutable, so what a config field prints is
  * known: its value, or its default when spec.config omits it.
  */
-export function validateTemplates(module: Module): TemplateVerdict {
+export function validateTemplates(module: Module, budget: WorkBudget = new WorkBudget()): TemplateVerdict {
   const verdict: TemplateVerdict = { errors: [], warnings: [] };
   const config = configPrinter(module);
   const helm = module.spec.helm;
+  const runner = new Runner(module, budget);
   if (helm) {
     const namespace = helm.existingRelease?.namespace ?? helm.namespace ?? "default";
     const root = {
@@ -47,13 +52,13 @@ export function validateTemplates(module: Module): TemplateVerdict {
     forEachTemplate(helm, helmPath, (text, path, freeForm) => {
       // The namespace is rendered first, with data that has no namespace yet.
       const data = path.toString() === "spec.helm.namespace" ? { ...root, namespace: null } : root;
-      checkTemplate(text, path, freeForm, data, "helm", verdict);
+      checkTemplate(text, path, freeForm, data, "helm", verdict, runner);
     });
   }
   if (module.spec.custom) {
     const customPath = FieldPath.root("spec").child("custom");
     forEachTemplate(module.spec.custom, customPath, (text, path, freeForm) =>
-      checkTemplate(text, path, freeForm, { config }, "custom", verdict),
+      checkTemplate(text, path, freeForm, { config }, "custom", verdict, runner),
     );
   }
   return verdict;
@@ -128,6 +133,7 @@ function checkTemplate(
   data: Data,
   source: "helm" | "custom",
   verdict: TemplateVerdict,
+  runner: Runner,
 ): void {
   const parsed = parsedTemplate(text);
   if (!parsed.ok) {
@@ -175,6 +181,30 @@ function checkTemplate(
   for (const field of parsed.template.analysis.fields) resolve(field.path);
   if (absent)
     for (const why of absent) verdict.warnings.push(fitWarning(`${path}: ${why}: it renders <no value>`));
+  const executed = runner.run(text, parsed, source, path);
+  if (executed.kind === "certain") {
+    const { result } = executed;
+    if (!result.ok) {
+      verdict.errors.push(...byRule("module.template-exec", [fieldError.invalid(path, text, result.error)]));
+      return;
+    }
+    if (freeForm) return;
+    const kind = jsonKind(result.output);
+    if (stringKinds.has(kind)) return;
+    const detail = `renders ${JSON.stringify(clip(result.output))}, a JSON ${kind}, which the operator cannot decode into this string field`;
+    verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
+    return;
+  }
+  if (executed.kind === "over-budget") {
+    verdict.errors.push(
+      ...byRule("module.template-exec", [fieldError.invalid(path, text, executed.message)]),
+    );
+    return;
+  }
+  if (executed.kind === "random") {
+    verdict.warnings.push(fitWarning(`${path}: ${executed.message}`));
+    return;
+  }
   if (freeForm) return;
   const kinds = outputJsonKinds(parsed.template.analysis.output, resolve);
   let wrong: JsonKind[] | undefined;
@@ -386,4 +416,144 @@ const memberTail = (key: string, tail: Tail): Tail =>
 function hasEnumerableKey(object: object): boolean {
   for (const _ in object) return true;
   return false;
+}
+
+const clip = (s: string) => (s.length > 64 ? `${s.slice(0, 64)}...` : s);
+
+type Execution =
+  | { kind: "certain"; result: ExecResult }
+  | { kind: "random"; message: string }
+  | { kind: "over-budget"; message: string }
+  | { kind: "unknown" };
+
+/**
+ * Runs templates as the operator does (RenderHelmSpec, RenderCustomSpec): Go's text/template with
+ * the operator's data, the config built as GetValidatedConfig builds it (ints, bools, strings). One
+ * per object: results are memoized by pass and text (a Module repeats its templates), and every
+ * execution charges the object's WorkBudget, so the cost is bounded per object, not per template.
+ * randBase62 is random: a template that calls it is run twice, with an all-letters and an all-digits
+ * string of the requested length (both are possible results); only what both runs agree on decides.
+ */
+class Runner {
+  private readonly memo = new Map<string, Execution>();
+  private data: { helm: GoMap; namespace: GoMap; custom: GoMap } | null | undefined;
+
+  constructor(
+    private readonly module: Module,
+    private readonly budget: WorkBudget,
+  ) {}
+
+  run(
+    text: string,
+    parsed: ParseResult & { ok: true },
+    source: "helm" | "custom",
+    path: FieldPath,
+  ): Execution {
+    const data = this.operatorData();
+    if (!data) return { kind: "unknown" };
+    const helm = this.module.spec.helm;
+    const effectiveNamespace = helm?.existingRelease
+      ? "spec.helm.existingRelease.namespace"
+      : "spec.helm.namespace";
+    const pass =
+      source === "custom" ? "custom" : path.toString() === effectiveNamespace ? "namespace" : "helm";
+    const key = `${pass}\u0000${text}`;
+    let execution = this.memo.get(key);
+    if (execution === undefined) {
+      execution = this.execute(text, parsed, data[pass]);
+      this.memo.set(key, execution);
+    }
+    return execution;
+  }
+
+  private execute(text: string, parsed: ParseResult & { ok: true }, data: GoMap): Execution {
+    const { trees, name } = parsed.template;
+    let calledRandom = false;
+    const run = (fill: string): ExecResult =>
+      executeTemplate(text, trees, name, data, {
+        budget: this.budget,
+        randBase62: (length) => {
+          calledRandom = true;
+          return fill.repeat(length);
+        },
+      });
+    try {
+      const letters = run("a");
+      if (!calledRandom) return { kind: "certain", result: letters };
+      const digits = run("1");
+      if (!letters.ok && !digits.ok && letters.error === digits.error)
+        return { kind: "certain", result: letters };
+      if (letters.ok && digits.ok && letters.output === digits.output)
+        return { kind: "certain", result: letters };
+      if (letters.ok && digits.ok && jsonKind(letters.output) === jsonKind(digits.output))
+        return { kind: "certain", result: letters };
+      const failing = !letters.ok ? letters : !digits.ok ? digits : undefined;
+      if (failing && !failing.ok)
+        return { kind: "random", message: `may fail, depending on randBase62: ${failing.error}` };
+      return { kind: "random", message: "may render as a JSON number, depending on randBase62's output" };
+    } catch (e) {
+      if (e instanceof Unsupported) return { kind: "unknown" };
+      if (e instanceof WorkBudgetExceeded)
+        return {
+          kind: "over-budget",
+          message: `executing this template ${e.message.replace(/^.* exceeds/, "exceeds")}`,
+        };
+      throw e;
+    }
+  }
+
+  /**
+   * The operator's data, or null where it is not known here: a multipleOptions item (the operator
+   * fails before rendering: config-values rules say why), an item of no type, an integer beyond 2^53,
+   * a helm Module with no release name yet, or a namespace whose own render fails or is not a string.
+   */
+  private operatorData(): { helm: GoMap; namespace: GoMap; custom: GoMap } | null {
+    if (this.data !== undefined) return this.data;
+    this.data = null;
+    const config = this.configData();
+    if (!config) return null;
+    const custom = { config };
+    const helm = this.module.spec.helm;
+    if (!helm) {
+      this.data = { helm: custom, namespace: custom, custom };
+      return this.data;
+    }
+    const releaseName = helm.existingRelease ? helm.existingRelease.name : helm.releaseName;
+    if (releaseName === undefined) return null;
+    const first: GoMap = { config, releaseName };
+    const effective = (helm.existingRelease ? helm.existingRelease.namespace : helm.namespace) ?? "";
+    let namespace: string = effective;
+    if (hasTemplate(effective)) {
+      const parsed = parsedTemplate(effective);
+      if (!parsed.ok) return null;
+      const executed = this.execute(effective, parsed, first);
+      if (executed.kind !== "certain" || !executed.result.ok) return null;
+      const output = executed.result.output;
+      const kind = jsonKind(output);
+      if (kind === "string") namespace = JSON.parse(output) as string;
+      else if (kind === "null") namespace = "";
+      else if (kind === "text") namespace = output;
+      else return null;
+    }
+    this.data = { helm: { config, releaseName, namespace }, namespace: first, custom };
+    return this.data;
+  }
+
+  private configData(): GoMap | null {
+    const values = this.module.spec.config ?? {};
+    const config: GoMap = {};
+    for (const item of this.module.config ?? []) {
+      const given: unknown = Object.hasOwn(values, item.alias) ? values[item.alias] : undefined;
+      let value: GoValue;
+      if (item.integer) {
+        value = typeof given === "number" ? Math.trunc(given) : (item.integer.default ?? 0);
+        if (!Number.isSafeInteger(value)) return null;
+      } else if (item.boolean) value = typeof given === "boolean" ? given : (item.boolean.default ?? false);
+      else if (item.string) value = typeof given === "string" ? given : (item.string.default ?? "");
+      else if (item.option) value = typeof given === "string" ? given : (item.option.default ?? "");
+      else return null;
+      config[item.alias] = value as GoMap[string];
+    }
+    return config;
+  }
 }
