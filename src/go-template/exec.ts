@@ -7,7 +7,7 @@
  * the caller must then not decide anything from the template.
  */
 import type { WorkBudget } from "../budget/work-budget.js";
-import { type FmtArg, formatValue, sprint, sprintf, sprintln } from "./fmt.js";
+import { type FmtArg, formatValue, formatValueS, sprint, sprintf, sprintln } from "./fmt.js";
 import { goQuote, isPrint } from "./go-strings.js";
 import {
   type ArgNode,
@@ -116,7 +116,7 @@ class State {
 
   private errorf(message: string): never {
     const node = this.node as Node;
-    const before = this.text.slice(0, node.pos);
+    const before = this.text.slice(0, "goPos" in node && node.goPos !== undefined ? node.goPos : node.pos);
     const newline = before.lastIndexOf("\n");
     const column = Buffer.byteLength(newline < 0 ? before : before.slice(newline + 1), "utf8");
     let line = 1;
@@ -631,9 +631,9 @@ function eq(arg1: Value, rest: Value[]): boolean {
       const kb = Array.isArray(b) ? "slice" : "map";
       if (ka !== kb)
         throw new GoError(
-          `non-comparable types ${formatValue(a as GoValue)}: ${typeName(a as GoValue)}, ${typeName(b as GoValue)}: ${formatValue(b as GoValue)}`,
+          `non-comparable types ${formatValueS(a as GoValue)}: ${typeName(a as GoValue)}, ${typeName(b as GoValue)}: ${formatValue(b as GoValue)}`,
         );
-      throw new GoError(`non-comparable type ${formatValue(b as GoValue)}: ${typeName(b as GoValue)}`);
+      throw new GoError(`non-comparable type ${formatValueS(b as GoValue)}: ${typeName(b as GoValue)}`);
     }
     if (truth) return true;
   }

@@ -64,6 +64,22 @@ export function formatValue(v: FmtArg | Boxed): string {
   throw new Unsupported("printing this value");
 }
 
+/** fmt's %s of a value: composites element by element, non-strings as `%!s(int=1)`. */
+function formatS(v: FmtArg | Boxed): string {
+  if (v instanceof Boxed) return formatS(v.value);
+  if (v === null) return "<nil>";
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return `[${v.map(formatS).join(" ")}]`;
+  if (isMap(v))
+    return `map[${sortedKeys(v)
+      .map((k) => `${k}:${formatS(v[k] ?? null)}`)
+      .join(" ")}]`;
+  return `%!s(${typeName(v)}=${formatValue(v)})`;
+}
+
+/** fmt's %s of a reflect.Value (Go's messages format values with %s). */
+export const formatValueS = (v: GoValue): string => formatS(v);
+
 const isStringArg = (a: FmtArg): boolean => typeof a === "string";
 
 /** fmt.Sprint: spaces between operands when neither is a string. */

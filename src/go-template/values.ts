@@ -90,3 +90,22 @@ export function compareGoStrings(a: string, b: string): number {
 
 /** The keys of a map in fmtsort's order. */
 export const sortedKeys = (m: GoMap): string[] => Object.keys(m).sort(compareGoStrings);
+
+/**
+ * JSON-decoded data typed as the operator's: a whole number is a Go int (the operator's config
+ * integers are ints), any other number a float64. Used for test data and differential runs.
+ */
+export function fromJson(v: unknown): GoValue | null {
+  if (typeof v === "number") {
+    if (Number.isSafeInteger(v)) return v;
+    if (Number.isInteger(v) && Math.abs(v) < 2 ** 63) throw new Unsupported("an integer beyond 2^53");
+    return new GoFloat(v);
+  }
+  if (Array.isArray(v)) return v.map(fromJson);
+  if (v !== null && typeof v === "object") {
+    const m: GoMap = {};
+    for (const [k, e] of Object.entries(v)) m[k] = fromJson(e);
+    return m;
+  }
+  return v as string | boolean | null;
+}
