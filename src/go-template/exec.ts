@@ -59,7 +59,7 @@ type ParamType = "value" | "any" | "string" | "uint";
 interface Signature {
   params: ParamType[];
   variadic: boolean;
-  fn: (args: Value[]) => Value;
+  fn: (args: Value[], options: ExecOptions) => Value;
 }
 
 class GoError extends Error {}
@@ -99,16 +99,13 @@ class State {
   output: string[] = [];
   private node: Node | undefined;
   private depth = 0;
-  private readonly functions: Map<string, Signature>;
 
   constructor(
     private readonly text: string,
     private readonly trees: ReadonlyMap<string, ListNode>,
     private tmplName: string,
     private readonly options: ExecOptions,
-  ) {
-    this.functions = builtins(options);
-  }
+  ) {}
 
   private at(node: Node): void {
     this.node = node;
@@ -371,7 +368,7 @@ class State {
     final: Final,
   ): Value {
     this.at(node);
-    const signature = this.functions.get(node.ident);
+    const signature = builtins.get(node.ident);
     if (!signature) return this.errorf(`${goQuote(node.ident)} is not a defined function`);
     return this.evalCall(dot, signature, cmd, node.ident, args, final);
   }
@@ -420,7 +417,7 @@ class State {
       argv.push(this.validateType(final, type));
     }
     try {
-      return signature.fn(argv);
+      return signature.fn(argv, this.options);
     } catch (e) {
       if (!(e instanceof GoError)) throw e;
       this.at(node);
@@ -732,13 +729,15 @@ function slice(args: Value[]): Value {
   return item.slice(from, to);
 }
 
-function builtins(options: ExecOptions): Map<string, Signature> {
-  const fixed = (params: ParamType[], fn: (args: Value[]) => Value): Signature => ({
+/** The functions of the operator's templates: Go's built-ins (funcs.go, builtins()) and randBase62. */
+const builtins = ((): Map<string, Signature> => {
+  type Fn = Signature["fn"];
+  const fixed = (params: ParamType[], fn: Fn): Signature => ({
     params,
     variadic: false,
     fn,
   });
-  const variadic = (params: ParamType[], fn: (args: Value[]) => Value): Signature => ({
+  const variadic = (params: ParamType[], fn: Fn): Signature => ({
     params,
     variadic: true,
     fn,
@@ -776,11 +775,11 @@ function builtins(options: ExecOptions): Map<string, Signature> {
     ["ge", fixed(["value", "value"], ([a, b]) => !lt(a, b))],
     [
       "randBase62",
-      fixed(["uint"], ([n]) => {
+      fixed(["uint"], ([n], options) => {
         const length = (n as GoUint).value;
         options.budget.charge(length, "randBase62");
         return options.randBase62(length);
       }),
     ],
   ]);
-}
+})();

@@ -10,6 +10,7 @@ import {
   type ParseResult,
   type PrintedValue,
   parseTemplate,
+  type TemplateAnalysis,
 } from "../../go-template/index.js";
 import { jsonKind } from "../../go-template/json-kind.js";
 import { type GoMap, type Value as GoValue, Unsupported } from "../../go-template/values.js";
@@ -181,7 +182,9 @@ function checkTemplate(
   for (const field of parsed.template.analysis.fields) resolve(field.path);
   if (absent)
     for (const why of absent) verdict.warnings.push(fitWarning(`${path}: ${why}: it renders <no value>`));
-  const executed = runner.run(text, parsed, source, path);
+  const executed: Execution = isPlain(parsed.template.analysis)
+    ? { kind: "unknown" }
+    : runner.run(text, parsed, source, path);
   if (executed.kind === "certain") {
     const { result } = executed;
     if (!result.ok) {
@@ -416,6 +419,23 @@ const memberTail = (key: string, tail: Tail): Tail =>
 function hasEnumerableKey(object: object): boolean {
   for (const _ in object) return true;
   return false;
+}
+
+/**
+ * Whether a template only prints text and data fields that cannot fail (`.config.alias`,
+ * `.releaseName`, any other top-level key): its execution cannot fail and the output analysis is
+ * exact, so it is not executed (most real templates; it keeps a review's cost where it was).
+ */
+function isPlain(analysis: TemplateAnalysis): boolean {
+  if (analysis.functions.length > 0 || analysis.templateCalls.length > 0 || analysis.unresolvedFields > 0)
+    return false;
+  if (analysis.definedTemplates.length > 0) return false;
+  const plainPath = (path: readonly string[]) =>
+    path.length === 2 ? path[0] === "config" : path.length === 1 && path[0] !== "config";
+  for (const field of analysis.fields) if (!plainPath(field.path)) return false;
+  for (const part of analysis.output)
+    if (part.kind !== "text" && !(part.kind === "field" && plainPath(part.path))) return false;
+  return true;
 }
 
 const clip = (s: string) => (s.length > 64 ? `${s.slice(0, 64)}...` : s);
