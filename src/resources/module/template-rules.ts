@@ -457,6 +457,8 @@ type Execution =
 class Runner {
   private readonly memo = new Map<string, Execution>();
   private data: { helm: GoMap; namespace: GoMap; custom: GoMap } | null | undefined;
+  /** Config aliases left out of the data: multipleOptions defaults, which Go holds as []string. */
+  private readonly opaque = new Set<string>();
 
   constructor(
     private readonly module: Module,
@@ -470,7 +472,7 @@ class Runner {
     path: FieldPath,
   ): Execution {
     const data = this.operatorData();
-    if (!data) return { kind: "unknown" };
+    if (!data || this.readsOpaque(parsed.template.analysis)) return { kind: "unknown" };
     const helm = this.module.spec.helm;
     const effectiveNamespace = helm?.existingRelease
       ? "spec.helm.existingRelease.namespace"
@@ -484,6 +486,20 @@ class Runner {
       this.memo.set(key, execution);
     }
     return execution;
+  }
+
+  /** Whether a template may read a value left out of the data (then its result is not known here). */
+  private readsOpaque(analysis: TemplateAnalysis): boolean {
+    if (this.opaque.size === 0) return false;
+    if (analysis.unresolvedFields > 0) return true;
+    for (const { path } of analysis.fields) {
+      if (
+        path.length === 0 ||
+        (path[0] === "config" && (path.length === 1 || this.opaque.has(path[1] as string)))
+      )
+        return true;
+    }
+    return false;
   }
 
   private execute(text: string, parsed: ParseResult & { ok: true }, data: GoMap): Execution {
@@ -571,7 +587,10 @@ class Runner {
       } else if (item.boolean) value = typeof given === "boolean" ? given : (item.boolean.default ?? false);
       else if (item.string) value = typeof given === "string" ? given : (item.string.default ?? "");
       else if (item.option) value = typeof given === "string" ? given : (item.option.default ?? "");
-      else return null;
+      else if (item.multipleOptions && given === undefined) {
+        this.opaque.add(item.alias);
+        continue;
+      } else return null;
       config[item.alias] = value as GoMap[string];
     }
     return config;
