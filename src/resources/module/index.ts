@@ -33,8 +33,11 @@ const stateRules = {
   spec: [
     "module.source",
     "module.chart-source",
+    "module.git-url",
+    "module.git-auth",
     "module.release-name",
     "module.existing-release-name",
+    "module.existing-release-template",
     "module.custom-image",
   ],
   configValues: [
