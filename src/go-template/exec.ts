@@ -721,8 +721,9 @@ function slice(args: Value[]): Value {
     throw new GoError(`can't slice item of type ${typeName(item)}`);
   }
   const idx = [0, item.length];
+  // Go's slice passes its indexes on as they are: a boxed one (read from a map) is refused by type.
   indexes.forEach((v, i) => {
-    idx[i] = indexArg(unbox(v), item.length);
+    idx[i] = indexArg(v, item.length);
   });
   const [from, to] = idx as [number, number];
   if (from > to) throw new GoError(`invalid slice index: ${from} > ${to}`);

@@ -123,6 +123,8 @@ const expressions = [
   "index .list",
   "index",
   "slice .config.name 1 2",
+  "slice .config.name .nums",
+  "slice .config.name (index .nums 0)",
   "slice .config.name 2 1",
   "slice .config.name 1 9",
   "slice .config.name 1 2 3",

@@ -174,7 +174,9 @@ function body(depth: number): string {
 
 const cases = Array.from({ length: count }, (_, i) => {
   const define = random() < 0.3 ? `{{define "t"}}${body(1)}{{end}}` : `{{define "t"}}[{{.}}]{{end}}`;
-  return { name: String(i), text: `{{$v0 := .config}}{{$v1 := .list}}${define}${body(0)}`, data: execData };
+  // Every other case is one action: most multi-part templates stop at their first error.
+  const main = i % 2 === 1 ? `{{${pipeline(0)}}}` : body(0);
+  return { name: String(i), text: `{{$v0 := .config}}{{$v1 := .list}}${define}${main}`, data: execData };
 });
 
 const go = JSON.parse(
@@ -189,6 +191,7 @@ const data = fromJson(execData) ?? undefined;
 const seen = new Set<string>();
 let parsed = 0;
 let agree = 0;
+let agreeOnOutput = 0;
 let differ = 0;
 let unsupported = 0;
 let go124 = 0;
@@ -217,6 +220,7 @@ for (const c of cases) {
   const expected = theirs.execError !== undefined ? `err: ${theirs.execError}` : `out: ${theirs.output}`;
   if (mine === expected) {
     agree++;
+    if (theirs.execError === undefined) agreeOnOutput++;
     continue;
   }
   if (theirs.execError && rangeOverInt.test(theirs.execError)) {
@@ -235,6 +239,7 @@ console.log(
     parsedByGo: parsed,
     goExecErrors: goErrors,
     agree,
+    agreeOnOutput,
     differ,
     unsupported,
     go124RangeOverInt: go124,
