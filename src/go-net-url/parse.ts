@@ -22,7 +22,7 @@ export function goUrlParseError(raw: string): string | undefined {
   }
   if (hash >= 0) {
     try {
-      unescape(raw.slice(hash + 1), "fragment");
+      checkEscapes(raw.slice(hash + 1), "fragment");
     } catch (e) {
       if (e instanceof UrlError) return `parse ${goQuote(raw)}: ${e.message}`;
       throw e;
@@ -60,7 +60,7 @@ function parse(raw: string): void {
     }
     parseAuthority(authority);
   }
-  unescape(rest, "path");
+  checkEscapes(rest, "path");
 }
 
 function getScheme(raw: string): { scheme: string; rest: string } {
@@ -87,10 +87,10 @@ function parseAuthority(authority: string): void {
   const userinfo = authority.slice(0, at);
   if (!validUserinfo(userinfo)) throw new UrlError("net/url: invalid userinfo");
   const colon = userinfo.indexOf(":");
-  if (colon < 0) unescape(userinfo, "userPassword");
+  if (colon < 0) checkEscapes(userinfo, "userPassword");
   else {
-    unescape(userinfo.slice(0, colon), "userPassword");
-    unescape(userinfo.slice(colon + 1), "userPassword");
+    checkEscapes(userinfo.slice(0, colon), "userPassword");
+    checkEscapes(userinfo.slice(colon + 1), "userPassword");
   }
 }
 
@@ -102,9 +102,9 @@ function parseHost(host: string): void {
     if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${goQuote(colonPort)} after host`);
     const zone = host.slice(0, close).indexOf("%25");
     if (zone >= 0) {
-      unescape(host.slice(0, zone), "host");
-      unescape(host.slice(zone, close), "zone");
-      unescape(host.slice(close), "host");
+      checkEscapes(host.slice(0, zone), "host");
+      checkEscapes(host.slice(zone, close), "zone");
+      checkEscapes(host.slice(close), "host");
       return;
     }
   } else {
@@ -114,7 +114,7 @@ function parseHost(host: string): void {
       if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${goQuote(colonPort)} after host`);
     }
   }
-  unescape(host, "host");
+  checkEscapes(host, "host");
 }
 
 const validOptionalPort = (port: string): boolean => port === "" || /^:[0-9]*$/.test(port);
@@ -136,7 +136,7 @@ function quoteBytes(s: string): string {
 const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9a-fA-F]$/.test(c);
 
 /** url.unescape's checks: well-formed %XX, and in a host only the characters a host may hold. */
-function unescape(s: string, mode: Mode): void {
+function checkEscapes(s: string, mode: Mode): void {
   // Go works on bytes; a non-ASCII character is never a problem here.
   for (let i = 0; i < s.length; ) {
     const c = s[i] as string;
