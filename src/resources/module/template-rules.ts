@@ -6,6 +6,7 @@ import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
 import {
   hasTemplate,
   type JsonKind,
+  type OutputPart,
   outputJsonKinds,
   type ParseResult,
   type PrintedValue,
@@ -199,9 +200,10 @@ function checkTemplate(
     return;
   }
   if (executed.kind === "over-budget") {
-    verdict.errors.push(
-      ...byRule("module.template-exec", [fieldError.invalid(path, text, executed.message)]),
-    );
+    if (runner.reportOverBudget())
+      verdict.errors.push(
+        ...byRule("module.template-exec", [fieldError.invalid(path, text, executed.message)]),
+      );
     return;
   }
   if (executed.kind === "random") {
@@ -209,7 +211,16 @@ function checkTemplate(
     return;
   }
   if (freeForm) return;
-  const kinds = outputJsonKinds(parsed.template.analysis.output, resolve);
+  const kinds = runner.outputKinds(parsed.template.analysis.output, resolve, data.namespace === null);
+  if (kinds === undefined) {
+    if (runner.reportOverBudget())
+      verdict.errors.push(
+        ...byRule("module.template-exec", [
+          fieldError.invalid(path, text, "checking this template's output exceeds the webhook's work budget"),
+        ]),
+      );
+    return;
+  }
   let wrong: JsonKind[] | undefined;
   for (const kind of kinds) {
     if (stringKinds.has(kind)) continue;
@@ -438,6 +449,21 @@ function isPlain(analysis: TemplateAnalysis): boolean {
   return true;
 }
 
+/** The most text an output can print: its texts, and the longest option of each choice. */
+function printedLength(output: readonly OutputPart[], resolve: (path: string[]) => PrintedValue): number {
+  let n = 0;
+  for (const part of output) {
+    if (part.kind === "text") n += part.text.length;
+    else if (part.kind === "field") {
+      const printed = resolve(part.path);
+      n += printed.kind === "text" ? printed.text.length : 1;
+    } else if (part.kind === "choice")
+      n += Math.max(0, ...part.options.map((o) => printedLength(o, resolve)));
+    else n += 1;
+  }
+  return n;
+}
+
 const clip = (s: string) => (s.length > 64 ? `${s.slice(0, 64)}...` : s);
 
 type Execution =
@@ -455,10 +481,14 @@ type Execution =
  * string of the requested length (both are possible results); only what both runs agree on decides.
  */
 class Runner {
-  private readonly memo = new Map<string, Execution>();
+  // Made on first use: most objects have only templates that need neither.
+  private memo: Map<string, Execution> | undefined;
   private data: { helm: GoMap; namespace: GoMap; custom: GoMap } | null | undefined;
+  /** Output kinds by the output's parts (templates differing only in comments or logic share them). */
+  private kindMemo: Map<string, Set<JsonKind>> | undefined;
+  private overBudgetReported = false;
   /** Config aliases left out of the data: multipleOptions defaults, which Go holds as []string. */
-  private readonly opaque = new Set<string>();
+  private opaque: Set<string> | undefined;
 
   constructor(
     private readonly module: Module,
@@ -480,6 +510,7 @@ class Runner {
     const pass =
       source === "custom" ? "custom" : path.toString() === effectiveNamespace ? "namespace" : "helm";
     const key = `${pass}\u0000${text}`;
+    this.memo ??= new Map();
     let execution = this.memo.get(key);
     if (execution === undefined) {
       execution = this.execute(text, parsed, data[pass]);
@@ -488,14 +519,48 @@ class Runner {
     return execution;
   }
 
+  /** True the first time only: once the object's budget is spent, one field says so and the rest are skipped. */
+  reportOverBudget(): boolean {
+    const first = !this.overBudgetReported;
+    this.overBudgetReported = true;
+    return first;
+  }
+
+  /**
+   * outputJsonKinds, charged to the object's budget by the length of the text it may build (a
+   * template printing a 1 MB value costs 1 MB, however many templates do) and memoized by the
+   * output's parts; undefined when over budget.
+   */
+  outputKinds(
+    output: readonly OutputPart[],
+    resolve: (path: string[]) => PrintedValue,
+    namespacePass: boolean,
+  ): Set<JsonKind> | undefined {
+    if (this.budget.exhausted) return undefined;
+    const cost = printedLength(output, resolve);
+    // Small outputs are checked directly; large ones are memoized by the output's parts.
+    const key = cost >= 4096 ? `${namespacePass ? "n" : "h"}${JSON.stringify(output)}` : undefined;
+    const known = key === undefined ? undefined : this.kindMemo?.get(key);
+    if (known !== undefined) return known;
+    try {
+      this.budget.charge(cost, "checking a template's output");
+    } catch (e) {
+      if (e instanceof WorkBudgetExceeded) return undefined;
+      throw e;
+    }
+    const kinds = outputJsonKinds(output, resolve);
+    if (key !== undefined) (this.kindMemo ??= new Map()).set(key, kinds);
+    return kinds;
+  }
+
   /** Whether a template may read a value left out of the data (then its result is not known here). */
   private readsOpaque(analysis: TemplateAnalysis): boolean {
-    if (this.opaque.size === 0) return false;
+    if (this.opaque === undefined) return false;
     if (analysis.unresolvedFields > 0) return true;
     for (const { path } of analysis.fields) {
       if (
         path.length === 0 ||
-        (path[0] === "config" && (path.length === 1 || this.opaque.has(path[1] as string)))
+        (path[0] === "config" && (path.length === 1 || this.opaque?.has(path[1] as string)))
       )
         return true;
     }
@@ -588,7 +653,7 @@ class Runner {
       else if (item.string) value = typeof given === "string" ? given : (item.string.default ?? "");
       else if (item.option) value = typeof given === "string" ? given : (item.option.default ?? "");
       else if (item.multipleOptions && given === undefined) {
-        this.opaque.add(item.alias);
+        (this.opaque ??= new Set()).add(item.alias);
         continue;
       } else return null;
       config[item.alias] = value as GoMap[string];

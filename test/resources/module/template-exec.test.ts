@@ -141,6 +141,32 @@ describe("templates executed as the operator executes them", () => {
   });
 });
 
+describe("the output check is bounded per object, not per template (issue 21, finding 2)", () => {
+  /** A custom Module whose config holds a 1 MB string starting a JSON string (a full scan to decide). */
+  const big = (templates: string[]): Module => {
+    const module = customModule();
+    module.config = [{ name: "Big", alias: "big", string: { default: "" } }];
+    module.spec.config = { big: `"${"a".repeat(1 << 20)}` };
+    (module.spec.custom as Record<string, unknown>).args = templates;
+    return module;
+  };
+
+  it("300 templates printing the same 1 MB value with different comments cost one check", () => {
+    const templates = Array.from({ length: 300 }, (_, i) => `{{ .config.big }}{{/* ${i} */}}`);
+    assert.deepEqual(validateTemplates(big(templates), new WorkBudget(5_000_000)).errors, []);
+  });
+
+  it("300 that each print it differently run out of budget: one error, the rest skipped", () => {
+    const templates = Array.from({ length: 300 }, (_, i) => `{{ .config.big }}x${i}`);
+    const errors = found(big(templates), new WorkBudget(5_000_000));
+    assert.equal(errors.length, 1);
+    assert.match(
+      errors[0]?.[0] as string,
+      /checking this template's output exceeds the webhook's work budget/,
+    );
+  });
+});
+
 describe("a template the operator would fail to execute, end to end", () => {
   const text = "{{ index (slice .config.host 0 3) 9 }}";
   const goMessage = "error calling index: index out of range: 9";
