@@ -147,7 +147,7 @@ describe("the output check is bounded per object, not per template (issue 21, fi
     const module = customModule();
     module.config = [{ name: "Big", alias: "big", string: { default: "" } }];
     module.spec.config = { big: `"${"a".repeat(1 << 20)}` };
-    (module.spec.custom as Record<string, unknown>).args = templates;
+    (module.spec.custom as unknown as Record<string, unknown>).args = templates;
     return module;
   };
 
