@@ -549,7 +549,10 @@ class Runner {
       throw e;
     }
     const kinds = outputJsonKinds(output, resolve);
-    if (key !== undefined) (this.kindMemo ??= new Map()).set(key, kinds);
+    if (key !== undefined) {
+      this.kindMemo ??= new Map();
+      this.kindMemo.set(key, kinds);
+    }
     return kinds;
   }
 
@@ -653,7 +656,8 @@ class Runner {
       else if (item.string) value = typeof given === "string" ? given : (item.string.default ?? "");
       else if (item.option) value = typeof given === "string" ? given : (item.option.default ?? "");
       else if (item.multipleOptions && given === undefined) {
-        (this.opaque ??= new Set()).add(item.alias);
+        this.opaque ??= new Set();
+        this.opaque.add(item.alias);
         continue;
       } else return null;
       config[item.alias] = value as GoMap[string];
