@@ -34,11 +34,17 @@ function rulesOf(schema: Schema, where: string): Rule[] {
     if (!isMap(entry) || Object.keys(entry).length === 0) return fail("");
     if (typeof entry.expression !== "string" || entry.expression === "") return fail(": missing expression");
     if (typeof entry.message !== "string" || entry.message === "") return fail(": missing message");
+    let undeclared: string | undefined;
     try {
-      parse(entry.expression);
+      undeclared = undeclaredNames(parse(entry.expression).expr)[0];
     } catch (error) {
       throw new DeckhouseValidationError(
         `${where}: compile the '${entry.expression}' rule: ${(error as Error).message.split("\n")[0]}`,
+      );
+    }
+    if (undeclared !== undefined) {
+      throw new DeckhouseValidationError(
+        `${where}: compile the '${entry.expression}' rule: undeclared reference to '${undeclared}'`,
       );
     }
     return {
@@ -47,6 +53,55 @@ function rulesOf(schema: Schema, where: string): Rule[] {
       transition: /\boldSelf\b/.test(entry.expression.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, "")),
     };
   });
+}
+
+/** What cel-go's environment declares (`self`, `oldSelf`) and the type names CEL itself knows. */
+const declared = new Set([
+  "self",
+  "oldSelf",
+  ...["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn"],
+]);
+
+interface ExprNode {
+  exprKind: { case?: string; value?: unknown };
+}
+
+/**
+ * Identifiers the expression reads that nothing declares (`slef.x`): cel-go's compiler refuses the rule
+ * ("undeclared reference"). Macro variables (`all(x, ...)`) are declared inside their comprehension.
+ * Qualified names under `google.` (protobuf types) are left alone.
+ */
+function undeclaredNames(root: ExprNode | undefined): string[] {
+  const found: string[] = [];
+  const visit = (node: ExprNode | undefined, scope: ReadonlySet<string>): void => {
+    if (!node) return;
+    const { case: kind, value } = node.exprKind;
+    const v = value as Record<string, unknown>;
+    if (kind === "identExpr") {
+      const name = String(v.name);
+      if (!declared.has(name) && !scope.has(name) && name !== "google") found.push(name);
+    } else if (kind === "selectExpr") visit(v.operand as ExprNode, scope);
+    else if (kind === "callExpr") {
+      visit(v.target as ExprNode | undefined, scope);
+      for (const arg of v.args as ExprNode[]) visit(arg, scope);
+    } else if (kind === "listExpr") for (const item of v.elements as ExprNode[]) visit(item, scope);
+    else if (kind === "structExpr") {
+      for (const entry of v.entries as { mapKey?: ExprNode; value?: ExprNode }[]) {
+        visit(entry.mapKey, scope);
+        visit(entry.value, scope);
+      }
+    } else if (kind === "comprehensionExpr") {
+      visit(v.iterRange as ExprNode, scope);
+      visit(v.accuInit as ExprNode, scope);
+      const accu = new Set([...scope, String(v.accuVar)]);
+      const loop = new Set([...accu, String(v.iterVar), ...(v.iterVar2 ? [String(v.iterVar2)] : [])]);
+      visit(v.loopCondition as ExprNode, loop);
+      visit(v.loopStep as ExprNode, loop);
+      visit(v.result as ExprNode, accu);
+    }
+  };
+  visit(root, new Set());
+  return found;
 }
 
 export interface CelOptions {
@@ -102,6 +157,29 @@ export function runDeckhouseValidations(
     if (!result) violations.push({ kind: "invalid", path, value, message: rule.message });
   }
   return violations;
+}
+
+/**
+ * Why the schema's `x-deckhouse-validations` cannot run, at each node runDeckhouseValidations may reach
+ * (the root and, recursively, `properties`): a list that is not one, an entry that is not a map or lacks
+ * its expression or message, a rule that does not parse or reads an undeclared name. addon-operator then
+ * refuses every value of the module. Type errors that only cel-go's checker finds are not seen here.
+ */
+export function deckhouseValidationProblems(schema: Schema, rootName: string): string[] {
+  const problems: string[] = [];
+  const visit = (node: Schema, path: string[], seen: Set<Schema>) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    try {
+      rulesOf(node, [rootName, ...path].join("."));
+    } catch (error) {
+      if (!(error instanceof DeckhouseValidationError)) throw error;
+      problems.push(error.message);
+    }
+    for (const [key, property] of schemaMap(node, "properties")) visit(property, [...path, key], seen);
+  };
+  visit(schema, [], new Set());
+  return problems;
 }
 
 /**

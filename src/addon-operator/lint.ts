@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import type { Finding } from "../offline/finding.js";
 import { checkValues } from "./check-values.js";
-import { listModuleDirectories, type ModuleDirectory, readYamlMap } from "./module-files.js";
+import { deckhouseValidationProblems } from "./deckhouse-validations.js";
+import { nonBooleanEnabledFlags, relativeFileRefs } from "./load-outages.js";
+import { listModuleDirectories, type ModuleDirectory, readSchema, readYamlMap } from "./module-files.js";
 import { moduleNameProblem, valuesKeyOf } from "./module-names.js";
 import { loadModuleSchemas } from "./module-schemas.js";
 import { isMap } from "./schema.js";
@@ -29,6 +31,14 @@ export function lintModulesDir(modulesDir: string): Finding[] {
       rule: "ValuesFile",
       message: `values.yaml ${common.problem}`,
       ...(common.line ? { line: common.line } : {}),
+    });
+  }
+  for (const { key, value } of nonBooleanEnabledFlags(commonFile)) {
+    findings.push({
+      severity: "error",
+      file: commonFile,
+      rule: "EnabledFlag",
+      message: `values.yaml: ${key} is ${JSON.stringify(value)}, not a boolean: addon-operator's static extender panics at start`,
     });
   }
   const commonValues = common.state === "ok" ? common.content : {};
@@ -87,6 +97,7 @@ function lintModule(module: ModuleDirectory, commonValues: unknown, error: MakeF
       error("SchemaFile", `openapi/${file} ${problem}`, join(module.path, "openapi", file), line),
     );
   }
+  findings.push(...loadOutages(module.path, key, error));
   if (schemas.extendNames !== undefined) {
     findings.push({
       ...error(
@@ -112,6 +123,41 @@ function lintModule(module: ModuleDirectory, commonValues: unknown, error: MakeF
         ),
         severity: "warning",
       });
+    }
+  }
+  return findings;
+}
+
+/**
+ * What stops addon-operator loading the module although each file parses: a `$ref` to a relative file
+ * (resolved against the operator's working directory), and `x-deckhouse-validations` that cannot run
+ * (every value of the module is then refused).
+ */
+function loadOutages(modulePath: string, key: string, error: MakeFinding): Finding[] {
+  const findings: Finding[] = [];
+  for (const file of ["config-values.yaml", "values.yaml"] as const) {
+    const path = join(modulePath, "openapi", file);
+    const raw = readYamlMap(path);
+    if (raw.state !== "ok") continue;
+    for (const ref of relativeFileRefs(raw.content)) {
+      findings.push(
+        error(
+          "SchemaRef",
+          `openapi/${file}: $ref ${JSON.stringify(ref)} is a relative file: addon-operator resolves it against its working directory, not this folder, and fails to load the module; use an absolute path`,
+          path,
+        ),
+      );
+    }
+    const expanded = readSchema(modulePath, file);
+    if (expanded.state !== "ok") continue;
+    for (const problem of deckhouseValidationProblems(expanded.content, key)) {
+      findings.push(
+        error(
+          "DeckhouseValidations",
+          `openapi/${file}: ${problem}: addon-operator refuses every value of the module`,
+          path,
+        ),
+      );
     }
   }
   return findings;

@@ -40,8 +40,10 @@ const invalid = (at: At, value: unknown, rule: string): Violation => ({
 
 function check(value: unknown, schema: Schema, at: At): Violation[] {
   const typeProblem = checkType(value, schema, at);
+  // go-openapi checks a null only by its type and enum validators (and no enum member, not even a
+  // null one, ever matches a null: Go's reflection has no type for it).
+  if (value === null) return [...(typeProblem ? [typeProblem] : []), ...checkEnum(value, schema, at)];
   if (typeProblem) return [typeProblem];
-  if (value === null) return [];
   return [
     ...checkEnum(value, schema, at),
     ...(typeof value === "string" ? checkString(value, schema, at) : []),
@@ -61,11 +63,11 @@ function typeOf(value: unknown): string {
 }
 
 /**
- * swag.IsFloat64AJSONInteger: a whole number within ±2^53, or one within a relative 1e-9 of it (go-openapi's
+ * swag.IsFloat64AJSONInteger: a whole number within ±(2^53 - 1), or one within a relative 1e-9 of it (go-openapi's
  * test for `integer` and for `multipleOf`, where 0.07 / 0.01 = 7.000000000000001 is a multiple).
  */
 export function isJsonInteger(value: number): boolean {
-  if (!Number.isFinite(value) || Math.abs(value) > 2 ** 53) return false;
+  if (!Number.isFinite(value) || Math.abs(value) > 2 ** 53 - 1) return false;
   const whole = Math.trunc(value);
   if (value === whole) return true;
   const diff = Math.abs(value - whole);
@@ -128,7 +130,9 @@ function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 function checkEnum(value: unknown, schema: Schema, at: At): Violation[] {
-  if (!Array.isArray(schema.enum) || schema.enum.some((allowed) => deepEqual(allowed, value))) return [];
+  if (!Array.isArray(schema.enum) || schema.enum.length === 0) return [];
+  if (value !== null && schema.enum.some((allowed) => allowed !== null && deepEqual(allowed, value)))
+    return [];
   return [invalid(at, value, `should be one of ${goFormat(schema.enum)}`)];
 }
 

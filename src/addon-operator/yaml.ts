@@ -1,11 +1,11 @@
 import {
-  Document,
   type DocumentOptions,
   type ParseOptions,
   parseAllDocuments,
   type SchemaOptions,
   type Tags,
 } from "yaml";
+import { goNumberTag } from "./go-numbers.js";
 import { emptyMap } from "./schema.js";
 
 /**
@@ -33,34 +33,36 @@ export const maxDepth = 100;
 /** How many nodes aliases may expand to in one document (the `yaml` package's own default). */
 export const maxAliasCount = 100;
 
-const intTag = "tag:yaml.org,2002:int";
-const yaml11Tags = new Document(null, { version: "1.1" }).schema.tags;
-/** YAML 1.1's integers as Go reads them with base 0 (sexagesimal `1:20` is a string in Go). */
-const goIntegers = yaml11Tags.filter((tag) => tag.tag === intTag && tag.format !== "TIME");
-
 /** The tag's id (`tag:yaml.org,2002:int`) and format, for tags given as objects. */
 const tagOf = (tag: Tags[number]) =>
   typeof tag === "string"
-    ? { tag, format: undefined }
-    : { tag: tag.tag, format: (tag as { format?: string }).format };
+    ? { tag, format: undefined, test: undefined }
+    : { tag: tag.tag, format: (tag as { format?: string }).format, test: (tag as { test?: RegExp }).test };
+
+/**
+ * Numbers are Go's (goNumberTag): every int and float rule of the JavaScript parser goes, except the
+ * `.inf`/`.nan` names, which both Go libraries look up before they try a number.
+ */
+const numberRule = (tag: Tags[number]) => {
+  const { tag: id, test } = tagOf(tag);
+  if (id.endsWith(":int")) return true;
+  return id.endsWith(":float") && !String(test).includes("inf");
+};
 
 const options: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOptions> = {
   "yaml.v3": {
     version: "1.2",
     merge: true,
-    // Go's base-0 integers first; of the core schema's own integers only `0o17` stays (Go reads it too).
-    customTags: (tags: Tags) => [
-      ...goIntegers,
-      ...tags.filter((tag) => tagOf(tag).tag !== intTag || tagOf(tag).format === "OCT"),
-      "binary",
-    ],
+    customTags: (tags: Tags) => [...tags.filter((tag) => !numberRule(tag)), goNumberTag, "binary"],
   },
   sigs: {
     version: "1.1",
     merge: true,
     uniqueKeys: false,
-    customTags: (tags: Tags) =>
-      tags.filter((tag) => !tagOf(tag).tag.endsWith(":timestamp") && tagOf(tag).format !== "TIME"),
+    customTags: (tags: Tags) => [
+      ...tags.filter((tag) => !numberRule(tag) && !tagOf(tag).tag.endsWith(":timestamp")),
+      goNumberTag,
+    ],
   },
 };
 
@@ -68,9 +70,11 @@ export function parseYaml(text: string, dialect: YamlDialect): ParsedYaml {
   // Twice the limit: up to there the parser is cheap and the conversion below names the path.
   const tooDeep = nestingBeyond(text, 2 * maxDepth);
   if (tooDeep !== undefined) return { problem: `nesting deeper than ${maxDepth} levels`, line: tooDeep };
+  const directives = versionDirectives(text);
+  if ("problem" in directives) return directives;
   let js: unknown;
   try {
-    const docs = parseAllDocuments(text, options[dialect]);
+    const docs = parseAllDocuments(directives.text, options[dialect]);
     const doc = Array.isArray(docs) ? docs[0] : undefined;
     if (!doc) return { value: null };
     const [error] = doc.errors;
@@ -97,6 +101,30 @@ export function parseYaml(text: string, dialect: YamlDialect): ParsedYaml {
     if (error instanceof PlainError) return { problem: error.message };
     throw error;
   }
+}
+
+/**
+ * Go's YAML parsers (yaml.v2 and yaml.v3 share libyaml's) accept only `%YAML 1.1` and then ignore the
+ * version: each keeps its own reading. The JavaScript parser would switch schema on the directive, so
+ * in the first document's prologue a `%YAML 1.1` becomes a comment of the same length (lines and
+ * columns stay), and any other version is refused as Go refuses it.
+ */
+function versionDirectives(text: string): { text: string } | { problem: string; line: number } {
+  if (!text.includes("%YAML")) return { text };
+  const lines = text.split("\n");
+  let seen = false;
+  for (const [index, line] of lines.entries()) {
+    if (/^\s*(#.*)?$/.test(line) || (line.startsWith("%") && !line.startsWith("%YAML"))) continue;
+    if (!/^%YAML[ \t]/.test(line)) break;
+    if (seen) return { problem: "found duplicate %YAML directive", line: index + 1 };
+    seen = true;
+    const version = /^%YAML[ \t]+(\d+)\.(\d+)(?:[ \t]|$)/.exec(line);
+    if (version?.[1] !== "1" || version[2] !== "1") {
+      return { problem: "found incompatible YAML document", line: index + 1 };
+    }
+    lines[index] = `#${line.slice(1)}`;
+  }
+  return { text: lines.join("\n") };
 }
 
 /**

@@ -13,6 +13,7 @@ const errorTypes = {
   duplicate: { cause: "FieldValueDuplicate", wording: "Duplicate value" },
   notFound: { cause: "FieldValueNotFound", wording: "Not found" },
   tooMany: { cause: "FieldValueTooMany", wording: "Too many" },
+  tooLong: { cause: "FieldValueTooLong", wording: "Too long" },
 } as const;
 
 export type FieldErrorType = keyof typeof errorTypes;
@@ -23,6 +24,8 @@ export interface FieldError {
   field: string;
   /** The offending value, when the message should show it. */
   value?: unknown;
+  /** The value already rendered as the API server renders it (Go's `%#v` of a map), shown instead. */
+  shownValue?: string;
   detail?: string;
   /**
    * The stable id of the rule that found it (`module.release-name`), shown in denials and offline
@@ -45,6 +48,7 @@ export const fieldError = {
   notFound: withValue("notFound"),
   required: withoutValue("required"),
   forbidden: withoutValue("forbidden"),
+  tooLong: withoutValue("tooLong"),
   notSupported: (path: FieldPath, value: unknown, supported: readonly string[]): FieldError => ({
     type: "notSupported",
     field: path.toString(),
@@ -85,7 +89,12 @@ export function formatValue(value: unknown): string {
 /** The message body after the field path: `Invalid value: "Foo": must be ...`, at most 1 KiB. */
 export function describeError(error: FieldError): string {
   const head = errorTypes[error.type].wording;
-  const shown = "value" in error ? `${head}: ${formatValue(error.value)}` : head;
+  const shown =
+    error.shownValue !== undefined
+      ? `${head}: ${error.shownValue}`
+      : "value" in error
+        ? `${head}: ${formatValue(error.value)}`
+        : head;
   const detail = error.detail === undefined ? "" : truncate(error.detail, limits.messageChars);
   return truncate(detail ? `${shown}: ${detail}` : shown, limits.messageChars);
 }

@@ -72,6 +72,9 @@ export async function admitOffline(
       : structure.errors.filter((error) => !unchangedAt(current.object, previous, error.field));
   verdict.errors.push(...schemaErrors.map((error) => problem("schema", error)));
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
+  // Beside the keywords and not blocking the CEL rules, as in the API server's strategy.
+  const customResource = kind.checkCustomResource(current.object, previous);
+  verdict.errors.push(...customResource.map((error) => problem("schema", error)));
   verdict.errors.push(...kind.checkRules(current.object, previous).map((error) => problem("cel", error)));
   const validation = await validate(kind.kind, { ...request, object: current.object }, { ruleActions });
   if (!validation.allowed) verdict.errors.push(...denial("validating-webhook", validation));

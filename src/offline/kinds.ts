@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { FieldError } from "../admission/field-errors.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
+import { customResourceChecker } from "../apiextensions/custom-resource.js";
 import { crdRuleValidator } from "../cel/crd-validator.js";
 import { buildCrd, storedVersionSchema } from "../codegen/crd.js";
 import { buildEditorSchema } from "../codegen/editor-schema.js";
@@ -16,6 +17,8 @@ export interface OfflineKind {
   crdSchema: JsonSchema;
   checkStructure: (object: unknown) => StructureVerdict;
   checkRules: (object: unknown, oldObject?: unknown) => FieldError[];
+  /** The API server's embedded-resource and list-type checks, from the same schema. */
+  checkCustomResource: (object: unknown, oldObject?: unknown) => FieldError[];
 }
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
@@ -35,6 +38,7 @@ export function offlineKinds(kinds: ResourceKind[] = resourceKinds, dir = schema
         crdSchema,
         checkStructure: structureChecker(buildEditorSchema(source)),
         checkRules: crdRuleValidator(crdSchema),
+        checkCustomResource: customResourceChecker(crdSchema),
       },
     ];
   });

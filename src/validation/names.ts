@@ -33,3 +33,100 @@ export function helmReleaseNameProblems(value: string): string[] {
   }
   return problems;
 }
+
+// apimachinery's util/validation messages: `RegexError` lists its examples as "'a',  or 'b', ".
+const regexError = (message: string, format: string, ...examples: string[]) =>
+  `${message} (e.g. ${examples.map((example) => `'${example}', `).join(" or ")}regex used for validation is '${format}')`;
+
+const dns1123LabelFormat = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const dns1123Label = new RegExp(`^${dns1123LabelFormat}$`);
+const dns1123SubdomainFormat = `${dns1123LabelFormat}(\\.${dns1123LabelFormat})*`;
+const dns1123Subdomain = new RegExp(`^${dns1123SubdomainFormat}$`);
+const qualifiedNameFormat = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const qualifiedName = new RegExp(`^${qualifiedNameFormat}$`);
+const qualifiedNameMessage =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const labelValueFormat = `(${qualifiedNameFormat})?`;
+const labelValue = new RegExp(`^${labelValueFormat}$`);
+
+/** IsDNS1123Label: a namespace, for example. */
+export function dns1123LabelProblems(value: string): string[] {
+  const problems: string[] = [];
+  if (value.length > 63) problems.push("must be no more than 63 characters");
+  if (!dns1123Label.test(value)) {
+    problems.push(
+      regexError(
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+        dns1123LabelFormat,
+        "my-name",
+        "123-abc",
+      ),
+    );
+  }
+  return problems;
+}
+
+/** IsDNS1123Subdomain: an API group, a qualified name's prefix. */
+export function dns1123SubdomainProblems(value: string): string[] {
+  const problems: string[] = [];
+  if (value.length > 253) problems.push("must be no more than 253 characters");
+  if (!dns1123Subdomain.test(value)) {
+    problems.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        dns1123SubdomainFormat,
+        "example.com",
+      ),
+    );
+  }
+  return problems;
+}
+
+/** IsQualifiedName: a label key, an annotation key (lower-cased first), a finalizer. */
+export function qualifiedNameProblems(value: string): string[] {
+  const parts = value.split("/");
+  if (parts.length > 2) {
+    return [
+      `a qualified name ${regexError(qualifiedNameMessage, qualifiedNameFormat, "MyName", "my.name", "123-abc")} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
+  }
+  const problems: string[] = [];
+  const name = parts.length === 2 ? (parts[1] as string) : value;
+  if (parts.length === 2) {
+    const prefix = parts[0] as string;
+    if (prefix === "") problems.push("prefix part must be non-empty");
+    else problems.push(...dns1123SubdomainProblems(prefix).map((problem) => `prefix part ${problem}`));
+  }
+  if (name === "") problems.push("name part must be non-empty");
+  else if (name.length > 63) problems.push("name part must be no more than 63 characters");
+  if (!qualifiedName.test(name)) {
+    problems.push(
+      `name part ${regexError(qualifiedNameMessage, qualifiedNameFormat, "MyName", "my.name", "123-abc")}`,
+    );
+  }
+  return problems;
+}
+
+/** IsValidLabelValue. */
+export function labelValueProblems(value: string): string[] {
+  const problems: string[] = [];
+  if (value.length > 63) problems.push("must be no more than 63 characters");
+  if (!labelValue.test(value)) {
+    problems.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        labelValueFormat,
+        "MyValue",
+        "my_value",
+        "12345",
+      ),
+    );
+  }
+  return problems;
+}
+
+/** path.ValidatePathSegmentName: how the API server checks a custom resource's (and embedded) name. */
+export function pathSegmentNameProblems(value: string, prefix: boolean): string[] {
+  if (!prefix && (value === "." || value === "..")) return [`may not be '${value}'`];
+  return ["/", "%"].filter((c) => value.includes(c)).map((c) => `may not contain '${c}'`);
+}

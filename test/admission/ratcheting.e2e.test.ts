@@ -201,6 +201,8 @@ describe("ratcheting on UPDATE through the live server, for every served kind", 
   let server: LiveServer;
   before(async () => {
     const modulesDir = writeTree({
+      // Enabled by the static values: addon-operator validates only an enabled module's section.
+      "values.yaml": "someModuleEnabled: true\nguardedEnabled: true\n",
       "001-some-module/openapi/config-values.yaml": {
         type: "object",
         properties: { param1: { type: "string" } },

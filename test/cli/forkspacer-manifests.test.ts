@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { load, loadAll } from "js-yaml";
+import { customResourceChecker } from "../../src/apiextensions/custom-resource.js";
 import { crdRuleValidator } from "../../src/cel/crd-validator.js";
 import type { JsonSchema } from "../../src/codegen/schema-source.js";
 import type { Module } from "../../src/generated/module.js";
@@ -40,6 +41,7 @@ const alongside: OfflineKind = {
   crdSchema: operatorSchema,
   checkStructure: structureChecker(operatorSchema),
   checkRules: crdRuleValidator(operatorSchema),
+  checkCustomResource: customResourceChecker(operatorSchema),
 };
 
 const modules = (file: string) =>

@@ -230,14 +230,15 @@ function transitionErrors(
 }
 
 /**
- * Whether addon-operator validates a known module's section: `<key>Enabled: "true"` in this ConfigMap, or
- * the module is enabled now. The webhook cannot see the running state; it takes a module as enabled
- * unless this ConfigMap says `"false"`, or the static values.yaml says false and the ConfigMap says nothing.
+ * Whether addon-operator validates a known module's section: only when a flag enables the module,
+ * `<key>Enabled: "true"` in this ConfigMap or, with no flag there, `true` in the static values.yaml.
+ * A module with no flag anywhere starts disabled and its section is not validated: the webhook then
+ * checks it and warns, as for a disabled one (enabled scripts may still enable it later).
  */
 function isEnabled(module: KnownModule, enabled: unknown): boolean {
   if (enabled === "true") return true;
   if (enabled === "false") return false;
-  return module.staticEnabled !== false;
+  return module.staticEnabled === true;
 }
 
 type Parsed = { values: unknown } | { problem: string };

@@ -6,6 +6,7 @@ import type { ModuleReleaseMeta } from "../../generated/modulereleasemeta.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { validateChannelUpdate } from "./channel-rules.js";
+import { mandatoryDowngradeWarnings, resolutionWarnings } from "./resolution-warnings.js";
 import { type ModuleTemplateLookup, validateTemplatesExist } from "./template-rules.js";
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
@@ -49,13 +50,21 @@ export function createModuleReleaseMetaKind(
         if (structure.errors.length > 0) {
           return { errors: byRule("modulereleasemeta.schema", structure.errors), warnings };
         }
-        return { errors: templateRules(meta, request), warnings: [...warnings, ...nameWarnings(meta)] };
+        const resolution = resolutionWarnings(meta.spec);
+        return {
+          errors: templateRules(meta, request),
+          warnings: [...warnings, ...nameWarnings(meta), ...resolution],
+        };
       },
       validateTransition: (oldMeta, meta) => {
         if (checkStructure(oldMeta).errors.length > 0 || checkStructure(meta).errors.length > 0) {
           return { errors: [], warnings: [] };
         }
-        return validateChannelUpdate(oldMeta.spec, meta.spec);
+        const channels = validateChannelUpdate(oldMeta.spec, meta.spec);
+        return {
+          ...channels,
+          warnings: [...channels.warnings, ...mandatoryDowngradeWarnings(oldMeta.spec, meta.spec)],
+        };
       },
     },
   };

@@ -182,8 +182,23 @@ describe("ConfigMap/addon-operator agrees with addon-operator on every problem i
   let server: LiveServer;
   before(async () => {
     const integer = { type: "integer" };
+    const enabled = [
+      "plain",
+      "yaml",
+      "refs",
+      "brokenRef",
+      "closing",
+      "cel",
+      "badCel",
+      "numbers",
+      "formats",
+      "required",
+    ]
+      .map((key) => `${key}Enabled: true\n`)
+      .join("");
     const modulesDir = writeTree({
-      "values.yaml": "global:\n  modules: {}\n",
+      // Each module enabled by the static values: addon-operator validates only an enabled module's section.
+      "values.yaml": `global:\n  modules: {}\n${enabled}`,
       "README.md": "# modules\n",
       ".gitkeep": "",
       "001-plain/openapi/config-values.yaml": { type: "object", properties: { a: integer } },

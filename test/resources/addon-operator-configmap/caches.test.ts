@@ -98,6 +98,7 @@ function loaded(): LoadedSchemas {
       type: "object",
       properties: { size: { type: "integer" } },
     },
+    "001-some-module/values.yaml": { someModuleEnabled: true },
     "002-off-module/values.yaml": { offModuleEnabled: false },
     "003-plain/Chart.yaml": { name: "plain" },
   });
@@ -157,7 +158,7 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
   it("a reload judges the same text by the new schema", () => {
     const modulesDir = writeTree({ "001-some-module/openapi/config-values.yaml": { type: "object" } });
     const store = schemaStore({ modulesDir, recheckMs: 0 });
-    const data = { someModule: "size: big\n" };
+    const data = { someModule: "size: big\n", someModuleEnabled: "true" };
     assert.match(validateConfigMapData(data, store.current()).errors[0]?.detail ?? "", /forbidden property/);
     writeFiles(modulesDir, {
       "001-some-module/openapi/config-values.yaml": {

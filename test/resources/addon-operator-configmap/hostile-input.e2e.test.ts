@@ -41,6 +41,8 @@ describe("ConfigMap/addon-operator under hostile input (live webhook): bounded, 
       "003-named/openapi/config-values.yaml":
         "type: object\nrequired: [__proto__]\nproperties:\n  constructor: {type: integer}\n  __proto__: {type: string}\n",
       "004-deep/Chart.yaml": "name: deep\n",
+      // Enabled by the static values: addon-operator validates only an enabled module's section.
+      "values.yaml": "guardedEnabled: true\nprotoEnabled: true\nnamedEnabled: true\ndeepEnabled: true\n",
     });
     const kind = addonOperatorConfigMapKind({
       modulesDir,

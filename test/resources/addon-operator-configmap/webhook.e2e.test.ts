@@ -105,6 +105,13 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
       "003-no-schema/Chart.yaml": { name: "no-schema", version: "0.0.1" },
       // A file beside the modules, as deckhouse's modules/README.md: not a module, and no crash.
       "README.md": "# modules\n",
+      // The static extender's flags: addon-operator validates only an enabled module's section.
+      "values.yaml": {
+        someModuleEnabled: true,
+        guardedEnabled: true,
+        noSchemaEnabled: true,
+        lateModuleEnabled: true,
+      },
     });
     const globalHooksDir = writeTree({ "openapi/config-values.yaml": globalSchema });
     const kind = addonOperatorConfigMapKind({

@@ -1,0 +1,62 @@
+import { FieldPath } from "../../admission/field-path.js";
+import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
+import { dns1123SubdomainProblems } from "../../validation/names.js";
+import { compareSemver, parseSemver } from "../../validation/semver.js";
+import { fitWarning } from "../../validation/warning.js";
+
+const specPath = FieldPath.root("spec");
+
+/**
+ * What Kyma's CRD admits but lifecycle-manager can never resolve (lookup.go, ocmidentity.go): no OCM
+ * component name ("invalid component name"), an empty version, or a version that no ModuleTemplate
+ * name `<moduleName>-<version>` can carry (a custom resource's name is a DNS-1123 subdomain: no `+`,
+ * no capitals). For a mandatory module the last is worse: KLM's mandatory install loop stops at the
+ * first template it cannot find, so every mandatory module of every Kyma waits.
+ */
+export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined): string[] {
+  if (!spec) return [];
+  const warnings: string[] = [];
+  if (!spec.ocmComponentName) {
+    warnings.push('spec.ocmComponentName is not set: lifecycle-manager fails with "invalid component name"');
+  }
+  (spec.channels ?? []).forEach((entry, i) => {
+    const path = specPath.child("channels").index(i).child("version");
+    const problem = versionProblem(spec.moduleName, entry.version);
+    if (problem)
+      warnings.push(`${path}: ${problem}: channel ${JSON.stringify(entry.channel)} never resolves`);
+  });
+  if (spec.mandatory) {
+    const problem = versionProblem(spec.moduleName, spec.mandatory.version);
+    if (problem)
+      warnings.push(`spec.mandatory.version: ${problem}: blocks every mandatory module for every Kyma`);
+  }
+  return warnings.map(fitWarning);
+}
+
+function versionProblem(moduleName: string | undefined, version: string): string | undefined {
+  if (version === "") return 'is ""';
+  if (!moduleName) return undefined;
+  const name = `${moduleName}-${version}`;
+  return dns1123SubdomainProblems(name).length > 0 ? `no ModuleTemplate can be named "${name}"` : undefined;
+}
+
+/**
+ * lifecycle-manager installs a mandatory module's version on every Kyma without comparing it with the
+ * installed one (installation_service.go): a lower mandatory version downgrades every Kyma.
+ */
+export function mandatoryDowngradeWarnings(
+  oldSpec: ModuleReleaseMetaSpec | undefined,
+  spec: ModuleReleaseMetaSpec | undefined,
+): string[] {
+  const before = oldSpec?.mandatory?.version;
+  const after = spec?.mandatory?.version;
+  if (before === undefined || after === undefined || before === after) return [];
+  const was = parseSemver(before);
+  const now = parseSemver(after);
+  if (!was || !now || compareSemver(now, was) >= 0) return [];
+  return [
+    fitWarning(
+      `spec.mandatory.version: ${before} -> ${after} is lower: lifecycle-manager downgrades every Kyma`,
+    ),
+  ];
+}
