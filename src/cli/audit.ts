@@ -4,6 +4,7 @@ import { findClusterAccess } from "../kube/config.js";
 import { listPages } from "../kube/list-objects.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
 import { type OfflineKind, offlineKinds } from "../offline/kinds.js";
+import { AuditReports, auditReportOptions, auditReportsUsage } from "./audit-reports.js";
 import { type Finding, formatFindings, type OutputFormat, outputFormats } from "./findings.js";
 import { objectLabel } from "./validate-batch.js";
 
@@ -12,10 +13,12 @@ export const auditUsage = `audit   What today's rules say of the objects stored 
           --kind KIND              Module or ModuleTemplate (default: every kind with a schema)
           -n, --namespace NS       (default: the kubeconfig context's namespace, else default)
           -A, --all-namespaces     every namespace
-          -o, --output FORMAT      text (default), json or sarif
+          -o, --output FORMAT      text (default), json, sarif or policyreport
+${auditReportsUsage}
           --kubeconfig FILE        cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)
           --chunk-size N           objects per list request (default 500, as kubectl)
-          Exit status: 0 every object admitted, 1 any denied, 2 usage error or the cluster refused`;
+          Exit status: 0 every object admitted (or --apply wrote the reports), 1 any denied,
+          2 usage error or the cluster refused`;
 
 export interface AuditIo {
   out: (text: string) => void;
@@ -44,12 +47,14 @@ export async function runAudit(args: string[], io: AuditIo = processIo): Promise
       output: { type: "string", short: "o", default: "text" },
       kubeconfig: { type: "string" },
       "chunk-size": { type: "string", default: "500" },
+      ...auditReportOptions,
     },
   });
   const output = values.output as OutputFormat;
-  if (!outputFormats.includes(output)) {
+  const reports = AuditReports.fromOptions(values);
+  if (!reports && !outputFormats.includes(output)) {
     throw new Error(
-      `--output must be one of ${outputFormats.join(", ")}, not ${JSON.stringify(values.output)}`,
+      `--output must be one of ${outputFormats.join(", ")}, policyreport, not ${JSON.stringify(values.output)}`,
     );
   }
   const limit = Number(values["chunk-size"]);
@@ -79,6 +84,7 @@ export async function runAudit(args: string[], io: AuditIo = processIo): Promise
         for (const object of page) {
           const verdict = await admitOffline(kind, object);
           denied ||= !verdict.allowed;
+          reports?.add(kind, object, verdict);
           findings.push(
             ...objectFindings(kind, object as Record<string, unknown>, verdict.errors, verdict.warnings),
           );
@@ -89,7 +95,10 @@ export async function runAudit(args: string[], io: AuditIo = processIo): Promise
       io.err(`audit: ${kind.kind.kind} is not served by this cluster (no CRD ${plural}.${group}); skipped\n`);
     }
   }
-  io.out(formatFindings(findings, output));
+  if (reports) {
+    io.out(await reports.finish(access.kubeConfig, namespace));
+    if (reports.apply) return 0;
+  } else io.out(formatFindings(findings, output));
   return denied ? 1 : 0;
 }
 

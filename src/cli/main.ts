@@ -37,6 +37,13 @@ const commands: Record<string, () => Promise<Command>> = {
 };
 
 const [name, ...args] = process.argv.slice(2);
+if (name === "--version" || name === "-V") {
+  // package.json sits two levels above dist/cli/ (and src/cli/), in a clone and in the npm package alike.
+  const { readFileSync } = await import("node:fs");
+  const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  process.stdout.write(`${version}\n`);
+  process.exit(0);
+}
 const load = name === undefined || !Object.hasOwn(commands, name) ? undefined : commands[name];
 if (!load) {
   const all = await Promise.all(Object.values(commands).map((command) => command()));

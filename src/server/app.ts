@@ -9,7 +9,7 @@ import {
 } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import type { Logger } from "./log.js";
-import type { WebhookMetrics } from "./metrics.js";
+import { textRule, type WebhookMetrics } from "./metrics.js";
 import { readBody } from "./read-body.js";
 
 /** The API server sends at most 3 MiB objects; allow for the old object and the envelope. */
@@ -155,7 +155,9 @@ async function serveReview(
     return sendJson(res, options, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
   const { request } = parsed;
   const { text, response } = encodeReview(await reviewSafely(route, request, options));
-  if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response));
+  if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response), route.kind.rules);
+  if (response.warnings?.length)
+    options.metrics?.warned(route.kind.kind, response.warnings, route.kind.rules);
   sendEncoded(res, options, 200, text);
   const logging = options.logReviews ?? "denied";
   if (logging === "none" || (logging === "denied" && response.allowed)) return 200;
@@ -200,9 +202,13 @@ async function reviewSafely(route: Route, request: AdmissionRequest, options: Ap
   }
 }
 
-function denialCauses(response: AdmissionResponse): string[] {
-  const causes = response.status?.details?.causes?.map((cause) => cause.type) ?? [];
-  return causes.length > 0 ? causes : [response.status?.reason ?? "Unknown"];
+function denialCauses(response: AdmissionResponse): { type: string; rule?: string }[] {
+  const causes =
+    response.status?.details?.causes?.map((cause) => ({
+      type: cause.type,
+      rule: textRule(cause.message ?? ""),
+    })) ?? [];
+  return causes.length > 0 ? causes : [{ type: response.status?.reason ?? "Unknown" }];
 }
 
 /**

@@ -2,13 +2,28 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { AggregatorRegistry, Counter, Gauge, Registry } from "prom-client";
+import { splitCauseMessage } from "../admission/field-errors.js";
 import { CounterSeries, PathHistogram } from "./path-series.js";
+
+/** The `rule` label of a problem no declared rule id found (schema, limits, a warning without an id). */
+export const noRule = "none";
+
+/** A rule id as a label value: one the kind declares, else `none`, so no request can add a series. */
+export function ruleLabel(rule: string | undefined, declared: readonly string[]): string {
+  return rule !== undefined && declared.includes(rule) ? rule : noRule;
+}
+
+/** The rule id a denial cause's or a warning's text ends with (`... (rule module.release-name)`). */
+export function textRule(text: string): string | undefined {
+  return splitCauseMessage(text).rule;
+}
 
 /**
  * The webhook's Prometheus metrics, named as controller-runtime names its webhook metrics so that
  * existing dashboards and alerts work unchanged. Labels stay bounded: `webhook` is one of the served
- * paths, `code` an HTTP status, `kind` a served kind and `cause` a StatusCause type or status reason;
- * never a field path or anything else the request chooses.
+ * paths, `code` an HTTP status, `kind` a served kind, `cause` a StatusCause type or status reason and
+ * `rule` a rule id the kind declares (or `none`); never a field path or anything else the request
+ * chooses.
  */
 export class WebhookMetrics {
   readonly registry = new Registry();
@@ -31,8 +46,15 @@ export class WebhookMetrics {
   );
   private readonly denials = new Counter({
     name: "module_admission_denials_total",
-    help: "Admission requests denied, by kind and by cause (StatusCause type, or status reason when the denial has no causes).",
-    labelNames: ["kind", "cause"],
+    help: "Admission requests denied, by kind, cause (StatusCause type, or status reason when the denial has no causes) and rule id (none: no declared rule).",
+    labelNames: ["kind", "cause", "rule"],
+    registers: [this.registry],
+  });
+
+  private readonly warnings = new Counter({
+    name: "module_admission_warnings_total",
+    help: "Admission requests answered with warnings, by kind and rule id (none: a warning without a declared rule id); each rule once per request.",
+    labelNames: ["kind", "rule"],
     registers: [this.registry],
   });
 
@@ -68,9 +90,27 @@ export class WebhookMetrics {
     this.ratchetedUpdates.labels(kind).inc();
   }
 
-  /** One denial: each distinct cause type counts once. */
-  denied(kind: string, causes: readonly string[]): void {
-    for (const cause of new Set(causes)) this.denials.labels(kind, cause).inc();
+  /** One denial: each distinct cause type and rule counts once. */
+  denied(
+    kind: string,
+    causes: readonly { type: string; rule?: string }[],
+    rules: readonly string[] = [],
+  ): void {
+    const seen = new Set<string>();
+    for (const cause of causes) {
+      const rule = ruleLabel(cause.rule, rules);
+      const key = `${cause.type}\n${rule}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      this.denials.labels(kind, cause.type, rule).inc();
+    }
+  }
+
+  /** One answer with warnings: each distinct rule counts once. */
+  warned(kind: string, warnings: readonly string[], rules: readonly string[] = []): void {
+    for (const rule of new Set(warnings.map((warning) => ruleLabel(textRule(warning), rules)))) {
+      this.warnings.labels(kind, rule).inc();
+    }
   }
 }
 

@@ -29,8 +29,27 @@ export function helmLint(values: object): Promise<HelmResult> {
   return helm(["lint", chartDir, "--strict", "--namespace", releaseNamespace, "-f", valuesFile(values)]);
 }
 
-export function helmTemplate(values: object): Promise<HelmResult> {
+/**
+ * What `helm template` is told of the cluster (`helm install` asks the cluster itself): by default a
+ * current one, serving ValidatingAdmissionPolicy in admissionregistration.k8s.io/v1 (1.30+); `oldest`
+ * is the oldest the chart's kubeVersion admits, where that kind is not served in v1.
+ */
+export const clusters = {
+  current: [
+    "--kube-version",
+    "1.33.0",
+    "--api-versions",
+    "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy",
+  ],
+  oldest: ["--kube-version", "1.28.0"],
+} as const;
+
+export function helmTemplate(
+  values: object,
+  cluster: readonly string[] = clusters.current,
+): Promise<HelmResult> {
   return helm([
+    ...cluster,
     "template",
     releaseName,
     chartDir,
@@ -43,8 +62,11 @@ export function helmTemplate(values: object): Promise<HelmResult> {
 }
 
 /** `helm template` with these values, as objects; fails the test with helm's own words otherwise. */
-export async function render(values: object = {}): Promise<Manifest[]> {
-  const result = await helmTemplate(values);
+export async function render(
+  values: object = {},
+  cluster: readonly string[] = clusters.current,
+): Promise<Manifest[]> {
+  const result = await helmTemplate(values, cluster);
   if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr}`);
   return (loadAll(result.stdout) as (Manifest | null)[]).filter((doc): doc is Manifest => doc !== null);
 }

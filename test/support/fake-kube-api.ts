@@ -9,6 +9,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import jsonpatch from "fast-json-patch";
 import { load as loadYaml } from "js-yaml";
 import { issueCertificates } from "../../src/server/certificates.js";
+import { crdSchemaProblems } from "./crd-schema.js";
 import {
   builtIns,
   conflict,
@@ -27,14 +28,15 @@ import {
  * A local stand-in for kube-apiserver (no real one can run here), speaking the paths this project uses
  * the way the real one does: HTTPS with a bearer token; JSON bodies with `application/json`; failures
  * as `Status` objects (404 NotFound, 409 AlreadyExists/Conflict, 410 Expired, 415, 422); list with a
- * resourceVersion, paginated with limit/continue; watch as newline-delimited JSON events (ADDED, MODIFIED, DELETED, BOOKMARK when
+ * resourceVersion, paginated with limit/continue, filtered by an equality labelSelector; watch as newline-delimited JSON events (ADDED, MODIFIED, DELETED, BOOKMARK when
  * allowWatchBookmarks, ERROR with a 410 Status when the version was compacted away) ending after
  * timeoutSeconds; get, create, update (optimistic concurrency), delete and patch (JSON patch, merge
  * patch, server-side apply with field managers and force); custom resources served only while their
  * CRD exists, and a CRD Established after it has been read a few times, as a real one is after a while.
  *
  * Simplifications: server-side apply tracks managers per object, not per field (any other manager of an
- * object whose content would change is a conflict); no admission, defaulting or schema validation.
+ * object whose content would change is a conflict); no admission or defaulting; schema validation of custom
+ * resources only with `validateCustomResources`.
  */
 export interface FakeKubeApi {
   url: string;
@@ -84,6 +86,17 @@ export interface RecordedRequest {
 
 export type { KubeObject } from "./fake-kube-objects.js";
 
+/** A labelSelector of equality requirements (`a=b,c==d`), as the list API filters by it. */
+function matchesLabels(object: KubeObject, selector: string | null): boolean {
+  if (!selector) return true;
+  const labels = (object.metadata.labels ?? {}) as Record<string, string>;
+  return selector.split(",").every((requirement) => {
+    const [key, value] = requirement.split(/==?/) as [string, string | undefined];
+    if (value === undefined) throw new Error(`fake API server: unsupported labelSelector ${selector}`);
+    return labels[key.trim()] === value.trim();
+  });
+}
+
 const token = "fake-token";
 
 interface Watcher {
@@ -100,7 +113,16 @@ interface Event {
   object: KubeObject;
 }
 
-export async function startFakeKubeApi(options: { establishAfterReads?: number } = {}): Promise<FakeKubeApi> {
+export async function startFakeKubeApi(
+  options: {
+    establishAfterReads?: number;
+    /**
+     * Custom resources written over HTTP are checked against their CRD version's openAPIV3Schema, and
+     * refused with 422 Invalid as the API server refuses them (opt-in: older tests write partial objects).
+     */
+    validateCustomResources?: boolean;
+  } = {},
+): Promise<FakeKubeApi> {
   const establishAfterReads = options.establishAfterReads ?? 1;
   const objects = new Map<string, KubeObject>();
   const history: Event[] = [];
@@ -325,6 +347,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
         return;
       }
       newMetadata(object, namespace);
+      if (refusedAsInvalid(res, type, object)) return;
       reply(res, 201, dryRun ? object : store(type, withTypeMeta(type, object), "ADDED"));
       return;
     }
@@ -372,6 +395,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
         uid: existing.metadata.uid,
         creationTimestamp: existing.metadata.creationTimestamp,
       };
+      if (refusedAsInvalid(res, type, object)) return;
       reply(res, 200, dryRun ? object : store(type, withTypeMeta(type, object), "MODIFIED"));
       return;
     }
@@ -408,6 +432,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
       if (!existing) {
         newMetadata(applied, namespace);
         applied.metadata.managedFields = [managedField(manager, "Apply", type)];
+        if (refusedAsInvalid(res, type, applied)) return;
         reply(res, 201, dryRun ? applied : store(type, withTypeMeta(type, applied), "ADDED"));
         return;
       }
@@ -466,6 +491,7 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
       );
       return;
     }
+    if (refusedAsInvalid(res, type, result)) return;
     if (sameContent(existing, result) || dryRun) {
       reply(res, 200, result);
       return;
@@ -489,7 +515,8 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
         (object) =>
           object.apiVersion === apiVersionOf(type) &&
           object.kind === type.kind &&
-          (!namespace || object.metadata.namespace === namespace),
+          (!namespace || object.metadata.namespace === namespace) &&
+          matchesLabels(object, query.get("labelSelector")),
       )
       .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     const token = query.get("continue");
@@ -609,6 +636,34 @@ export async function startFakeKubeApi(options: { establishAfterReads?: number }
       return undefined;
     }
     return { type, namespace, name };
+  }
+
+  /** With validateCustomResources: a custom resource its CRD's schema refuses gets 422 Invalid. */
+  function refusedAsInvalid(res: ServerResponse, type: ResourceType, object: KubeObject): boolean {
+    if (!options.validateCustomResources || !type.group) return false;
+    const crd = objects.get(
+      storeKey(
+        builtIns.find((t) => t.kind === "CustomResourceDefinition") as ResourceType,
+        undefined,
+        qualified(type),
+      ),
+    );
+    if (!crd) return false;
+    const problems = crdSchemaProblems(crd, type.version, withTypeMeta(type, structuredClone(object))) ?? [];
+    if (problems.length === 0) return false;
+    const name = object.metadata?.name as string;
+    reply(
+      res,
+      422,
+      status(
+        422,
+        "Invalid",
+        `${type.kind}.${type.group} "${name}" is invalid: ${problems.join(", ")}`,
+        type,
+        name,
+      ),
+    );
+    return true;
   }
 
   function withTypeMeta(type: ResourceType, object: KubeObject): KubeObject {

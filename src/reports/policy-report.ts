@@ -1,0 +1,184 @@
+import type { Problem } from "../offline/admit.js";
+
+/**
+ * Audit results as policy reports, the Kubernetes-native place where policy engines put them and
+ * where Policy Reporter and Kyverno's tooling read them: `wgpolicyk8s.io/v1alpha2` PolicyReport (one
+ * per namespace) and ClusterPolicyReport (cluster-scoped objects), what Kyverno writes by default; or
+ * their successor `openreports.io/v1alpha1` Report and ClusterReport. One result per object, rule and
+ * outcome: several fields a rule finds on one object are one result, their messages joined.
+ */
+export type ReportApi = "wgpolicyk8s" | "openreports";
+export const reportApis: readonly ReportApi[] = ["wgpolicyk8s", "openreports"];
+
+export const reportPolicy = "module-admission";
+/** Every report this tool writes carries this name and label: how `--apply` finds its stale ones. */
+export const reportName = "module-admission";
+export const managedByLabel = { "app.kubernetes.io/managed-by": "module-admission" } as const;
+
+export interface ReportType {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+}
+
+export function reportType(api: ReportApi, namespaced: boolean): ReportType {
+  if (api === "openreports") {
+    return namespaced
+      ? { group: "openreports.io", version: "v1alpha1", kind: "Report", plural: "reports" }
+      : { group: "openreports.io", version: "v1alpha1", kind: "ClusterReport", plural: "clusterreports" };
+  }
+  return namespaced
+    ? { group: "wgpolicyk8s.io", version: "v1alpha2", kind: "PolicyReport", plural: "policyreports" }
+    : {
+        group: "wgpolicyk8s.io",
+        version: "v1alpha2",
+        kind: "ClusterPolicyReport",
+        plural: "clusterpolicyreports",
+      };
+}
+
+/** One audited object and what today's rules say of it. */
+export interface AuditedObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; uid?: string };
+  errors: Problem[];
+  warnings: Problem[];
+}
+
+export interface ReportResult {
+  source: string;
+  policy: string;
+  rule: string;
+  category?: string;
+  result: "fail" | "warn" | "skip";
+  severity?: "high" | "medium";
+  scored: boolean;
+  message: string;
+  properties?: Record<string, string>;
+  resources?: { apiVersion: string; kind: string; name: string; namespace?: string; uid?: string }[];
+  timestamp: { seconds: number; nanos: number };
+}
+
+/**
+ * A report is one object, and the API server refuses objects over about 1.5 MiB (etcd's request
+ * limit): results past this many bytes of JSON are not listed, and one `skip` result says how many
+ * and where to see them all, so a large namespace neither fails the write nor drops results silently.
+ */
+export const maxReportBytes = 1_000_000;
+
+export interface Report {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels: Record<string, string> };
+  source?: string;
+  summary: { pass: number; fail: number; warn: number; error: number; skip: number };
+  results: ReportResult[];
+}
+
+/** The rule id a problem reports under: the declared rule id, else where the API server found it. */
+export function problemRule(problem: Problem): string {
+  return problem.rule ?? `${problem.stage}/${problem.type}`;
+}
+
+/**
+ * The reports for these objects: one per namespace that has a finding, and one cluster report when a
+ * cluster-scoped object has one. Objects without findings add nothing (a report lists what to fix).
+ */
+export function buildReports(objects: Iterable<AuditedObject>, api: ReportApi, now: Date): Report[] {
+  const timestamp = { seconds: Math.floor(now.getTime() / 1000), nanos: 0 };
+  const byScope = new Map<string, ReportResult[]>();
+  for (const object of objects) {
+    const results = objectResults(object, timestamp);
+    if (results.length === 0) continue;
+    const scope = object.metadata.namespace ?? "";
+    const scoped = byScope.get(scope);
+    if (scoped) scoped.push(...results);
+    else byScope.set(scope, results);
+  }
+  return [...byScope.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([namespace, found]) => {
+      const type = reportType(api, namespace !== "");
+      const results = withinSize(found, namespace, timestamp);
+      return {
+        apiVersion: `${type.group}/${type.version}`,
+        kind: type.kind,
+        metadata: {
+          name: reportName,
+          ...(namespace ? { namespace } : {}),
+          labels: { ...managedByLabel },
+        },
+        ...(api === "openreports" ? { source: reportPolicy } : {}),
+        summary: {
+          pass: 0,
+          fail: results.filter((r) => r.result === "fail").length,
+          warn: results.filter((r) => r.result === "warn").length,
+          error: 0,
+          skip: results.filter((r) => r.result === "skip").length,
+        },
+        results,
+      };
+    });
+}
+
+function withinSize(results: ReportResult[], namespace: string, timestamp: ReportResult["timestamp"]) {
+  let bytes = 0;
+  const listed = results.findIndex((result) => {
+    bytes += JSON.stringify(result).length;
+    return bytes > maxReportBytes;
+  });
+  if (listed === -1) return results;
+  const command = namespace ? `module-admission audit -n ${namespace}` : "module-admission audit";
+  return [
+    ...results.slice(0, listed),
+    {
+      source: reportPolicy,
+      policy: reportPolicy,
+      rule: "report-size",
+      result: "skip" as const,
+      scored: false,
+      message: `${results.length - listed} more results are not listed: a report is one object and its size is limited; \`${command}\` lists them all`,
+      timestamp,
+    },
+  ];
+}
+
+function objectResults(object: AuditedObject, timestamp: ReportResult["timestamp"]): ReportResult[] {
+  const groups = new Map<string, { result: ReportResult["result"]; problems: Problem[] }>();
+  const add = (result: ReportResult["result"]) => (problem: Problem) => {
+    const key = `${result} ${problemRule(problem)}`;
+    const group = groups.get(key) ?? { result, problems: [] };
+    group.problems.push(problem);
+    groups.set(key, group);
+  };
+  object.errors.forEach(add("fail"));
+  object.warnings.forEach(add("warn"));
+  const { name, namespace, uid } = object.metadata;
+  const resource = {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    name,
+    ...(namespace ? { namespace } : {}),
+    ...(uid ? { uid } : {}),
+  };
+  return [...groups.values()].map(({ result, problems }) => {
+    const [first] = problems as [Problem];
+    const fields = problems.map((p) => p.field).filter((field) => field !== "");
+    return {
+      source: reportPolicy,
+      policy: reportPolicy,
+      rule: problemRule(first),
+      category: object.kind,
+      result,
+      // A denial is what the API server would refuse today; a warning what may go wrong.
+      severity: result === "fail" ? "high" : "medium",
+      scored: true,
+      message: problems.map((p) => p.message).join("; "),
+      properties: { stage: first.stage, ...(fields.length > 0 ? { fields: fields.join(", ") } : {}) },
+      resources: [resource],
+      timestamp,
+    };
+  });
+}

@@ -1,0 +1,206 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { before, describe, test } from "node:test";
+import AjvDraft04 from "ajv-draft-04";
+import addFormats from "ajv-formats";
+import { load, loadAll } from "js-yaml";
+import { kubectlBinary } from "../support/helm.js";
+import { buildCommand } from "../support/serve-process.js";
+
+/**
+ * The commands in action.yml, .pre-commit-hooks.yaml and the Argo CD and Flux examples, taken from
+ * those files and run here as their runners would run them: bash for the action's steps, pre-commit's
+ * entry + file names, the plugin's generate command, the workflow's render step (real kubectl
+ * kustomize). `module-admission` on PATH is the built CLI, as `npm install -g` of the package gives it.
+ */
+const root = new URL("../../", import.meta.url).pathname;
+const redis = "examples/modules/redis.yaml";
+const customApp = "examples/modules/custom-app.yaml";
+let bin: string;
+
+type Anything = any;
+const yamlFile = (path: string) => load(readFileSync(join(root, path), "utf8")) as Anything;
+
+function run(command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const result = spawnSync(command, args, {
+    cwd: options.cwd ?? root,
+    encoding: "utf8",
+    env: { PATH: `${bin}:${process.env.PATH}`, HOME: tmpdir(), ...options.env },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+before(() => {
+  const main = buildCommand();
+  bin = mkdtempSync(join(tmpdir(), "module-admission-bin-"));
+  const shim = join(bin, "module-admission");
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${main}" "$@"\n`);
+  chmodSync(shim, 0o755);
+  symlinkSync(kubectlBinary(), join(bin, "kubectl"));
+});
+
+describe("action.yml (composite)", () => {
+  const action = yamlFile("action.yml");
+  const step = (id: string) =>
+    action.runs.steps.find((s: { id?: string; name?: string }) => s.id === id || s.name === id);
+  const require = createRequire(import.meta.url);
+  const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
+  addFormats.default(ajv as never);
+  const checkSarif = ajv.compile(
+    JSON.parse(
+      readFileSync(require.resolve("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json"), "utf8"),
+    ),
+  );
+
+  /** The Validate step's script with the action's inputs, as the runner runs it (bash -e). */
+  function validateStep(paths: string) {
+    const dir = mkdtempSync(join(tmpdir(), "action-"));
+    const output = join(dir, "github-output");
+    writeFileSync(output, "");
+    const sarifFile = join(dir, "module-admission.sarif");
+    const result = run("bash", ["-e", "-c", step("validate").run], {
+      env: { INPUT_PATHS: paths, SARIF_FILE: sarifFile, GITHUB_ACTION_PATH: root, GITHUB_OUTPUT: output },
+    });
+    assert.equal(result.code, 0, `the step itself succeeds; the exit code is an output: ${result.stderr}`);
+    const exitCode = /^exit-code=(\d+)$/m.exec(readFileSync(output, "utf8"))?.[1];
+    return { ...result, exitCode, sarifFile };
+  }
+  const failStep = (exitCode: string) =>
+    run("bash", ["-e", "-c", step("Fail on denial").run], { env: { EXIT_CODE: exitCode } });
+
+  test("a denial: exit-code 1, SARIF valid against the 2.1.0 schema with the finding, the job fails", () => {
+    const result = validateStep(`examples/modules\n`);
+    assert.equal(result.exitCode, "1");
+    const text = readFileSync(result.sarifFile, "utf8");
+    assert.ok(checkSarif(JSON.parse(text)), JSON.stringify(checkSarif.errors));
+    const sarif: Anything = JSON.parse(text);
+    const [denied] = sarif.runs[0].results.filter((r: { level: string }) => r.level === "error");
+    assert.equal(denied.locations[0].physicalLocation.artifactLocation.uri, redis);
+    assert.match(result.stdout, /redis\.yaml:48: Module default\/redis: spec\.config\.replicas/);
+    const failed = failStep(result.exitCode ?? "");
+    assert.equal(failed.code, 1);
+    assert.match(failed.stdout, /::error::module-admission: the cluster would deny objects/);
+  });
+
+  test("several paths, one per line, all admitted: exit-code 0 and the job passes", () => {
+    const result = validateStep(`${customApp}\nexamples/create-helm-module.json\n`);
+    assert.equal(result.exitCode, "0", result.stdout);
+    assert.equal(failStep("0").code, 0);
+  });
+
+  test("an unreadable path: exit-code 2, no SARIF upload, the job fails", () => {
+    const result = validateStep("no/such/dir");
+    assert.equal(result.exitCode, "2");
+    assert.equal(failStep("2").code, 2);
+    assert.match(step("Upload SARIF").if, /steps\.validate\.outputs\.exit-code != '2'/);
+  });
+
+  test("the SARIF file the Validate step writes is the one uploaded for code scanning, even after a denial", () => {
+    const upload = step("Upload SARIF");
+    assert.match(upload.uses, /^github\/codeql-action\/upload-sarif@v\d+$/);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not JavaScript
+    const sarifInput = "${{ inputs.sarif-file }}";
+    assert.equal(upload.with.sarif_file, sarifInput);
+    assert.equal(step("validate").env.SARIF_FILE, sarifInput);
+    assert.match(upload.if, /always\(\)/);
+  });
+});
+
+describe(".pre-commit-hooks.yaml", () => {
+  const [hook] = yamlFile(".pre-commit-hooks.yaml") as Anything[];
+
+  /** pre-commit's command line: the entry split as shlex does, the args, then the changed files it matches. */
+  function preCommit(changed: string[]) {
+    const words = [...(hook.entry as string).matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? "");
+    const files = changed.filter((file) => new RegExp(hook.files).test(file));
+    const [command, ...args] = [...words, ...(hook.args ?? []), ...files];
+    return run(command ?? "", args);
+  }
+
+  test("the changed manifests are checked: a denial fails the commit, with file:line findings", () => {
+    assert.equal(hook.pass_filenames, true);
+    const result = preCommit([customApp, redis, "README.md"]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stdout, /^examples\/modules\/redis\.yaml:48: Module default\/redis/m);
+  });
+
+  test("admitted manifests pass; files that are not manifests are not passed", () => {
+    assert.equal(preCommit([customApp, "README.md", "src/cli/main.ts"]).code, 0);
+    assert.ok(!new RegExp(hook.files).test("README.md"));
+    assert.ok(new RegExp(hook.files).test("a/b.yml"));
+  });
+});
+
+describe("GitOps examples", () => {
+  /** A kustomization of example Modules, as an Argo CD application's or a Flux Kustomization's path. */
+  function kustomization(dir: string, files: string[]) {
+    mkdirSync(dir, { recursive: true });
+    for (const file of files) copyFileSync(join(root, file), join(dir, file.split("/").at(-1) as string));
+    writeFileSync(
+      join(dir, "kustomization.yaml"),
+      `resources:\n${files.map((f) => `  - ${f.split("/").at(-1)}`).join("\n")}\n`,
+    );
+  }
+
+  test("Argo CD plugin: generate renders with kubectl kustomize, a denial fails it with the findings on stderr", () => {
+    const plugin = yamlFile("examples/argocd/config-management-plugin.yaml");
+    const { command, args } = plugin.spec.generate;
+    const app = mkdtempSync(join(tmpdir(), "argocd-app-"));
+    kustomization(app, [redis, customApp]);
+    const denied = run(command[0], [...command.slice(1), ...args], { cwd: app });
+    assert.notEqual(denied.code, 0);
+    assert.equal(denied.stdout, "", "no manifests for Argo CD to apply");
+    assert.match(denied.stderr, /Module default\/redis: spec\.config\.replicas: Invalid value: 7/);
+
+    const clean = mkdtempSync(join(tmpdir(), "argocd-app-"));
+    kustomization(clean, [customApp]);
+    const admitted = run(command[0], [...command.slice(1), ...args], { cwd: clean });
+    assert.equal(admitted.code, 0, admitted.stderr);
+    const manifests = loadAll(admitted.stdout) as { kind: string; metadata: { name: string } }[];
+    assert.deepEqual(
+      manifests.map((m) => `${m.kind}/${m.metadata.name}`),
+      ["Module/custom-app"],
+    );
+    assert.equal(plugin.spec.discover.fileName, "kustomization.yaml");
+  });
+
+  test("Flux CI workflow: the render step (real kubectl kustomize), then the action on its output", () => {
+    const workflow = yamlFile("examples/flux/validate-workflow.yaml");
+    const steps = workflow.jobs.validate.steps as Anything[];
+    const render = steps.find((s) => s.name === "Render the Flux Kustomization");
+    const validate = steps.find((s) => /^forkspacer\/module-admission@/.test(s.uses ?? ""));
+    const fleet = mkdtempSync(join(tmpdir(), "fleet-"));
+    kustomization(join(fleet, "clusters", "production"), [redis, customApp]);
+    const rendered = run("bash", ["-e", "-c", render.run], { cwd: fleet });
+    assert.equal(rendered.code, 0, rendered.stderr);
+    // The action's Validate step, with the workflow's `paths`.
+    const action = yamlFile("action.yml");
+    const script = action.runs.steps.find((s: { id?: string }) => s.id === "validate").run;
+    const output = join(fleet, "github-output");
+    const result = run("bash", ["-e", "-c", script], {
+      cwd: fleet,
+      env: {
+        INPUT_PATHS: validate.with.paths,
+        SARIF_FILE: join(fleet, "out.sarif"),
+        GITHUB_ACTION_PATH: root,
+        GITHUB_OUTPUT: output,
+      },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(readFileSync(output, "utf8"), /^exit-code=1$/m);
+    assert.match(result.stdout, /rendered\.yaml:\d+: Module default\/redis: spec\.config\.replicas/);
+    assert.equal(workflow.permissions["security-events"], "write");
+  });
+});

@@ -1,0 +1,360 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { CustomObjectsApi, setHeaderOptions } from "@kubernetes/client-node";
+import { loadAll, load as loadYaml } from "js-yaml";
+import { runAudit } from "../../src/cli/audit.js";
+import type { JsonSchema } from "../../src/codegen/schema-source.js";
+import { buildReports, maxReportBytes, type Report } from "../../src/reports/policy-report.js";
+import { pruneAndDefault } from "../../src/validation/prune-default.js";
+import { crdSchemaProblems } from "../support/crd-schema.js";
+import { type FakeKubeApi, type KubeObject, startFakeKubeApi } from "../support/fake-kube-api.js";
+import { helmModule } from "../support/modules.js";
+
+// Our CRDs as install-crds applies them, and the report CRDs as Kyverno / Policy Reporter install them.
+const ourCrds = new URL("../../charts/module-admission/files/crds/", import.meta.url);
+const reportCrdsDir = new URL("../../../shared/policy-reports/", import.meta.url);
+const reportCrds = ["wgpolicyk8s.io", "openreports.io"].flatMap((dir) =>
+  readdirSync(new URL(`${dir}/`, reportCrdsDir))
+    .filter((file) => file.endsWith(".yaml"))
+    .map((file) => loadYaml(readFileSync(new URL(`${dir}/${file}`, reportCrdsDir), "utf8")) as KubeObject),
+);
+
+/**
+ * A report against its CRD as the API server takes it: the version's openAPIV3Schema (types, enums,
+ * required), and nothing the server would prune silently (which the report's readers would not see).
+ */
+function crdProblems(report: Record<string, any>): string[] {
+  const [group, version] = report.apiVersion.split("/");
+  const crd = reportCrds.find((c) => c.spec.group === group && c.spec.names.kind === report.kind);
+  if (!crd) return [`no CRD for ${report.apiVersion} ${report.kind}`];
+  const problems = crdSchemaProblems(crd, version as string, report);
+  if (!problems) return [`${crd.metadata.name} does not serve ${version}`];
+  const served = (crd.spec.versions as { name: string; schema: { openAPIV3Schema: JsonSchema } }[]).find(
+    (v) => v.name === version,
+  );
+  const schema = served?.schema.openAPIV3Schema as JsonSchema;
+  const { pruned } = pruneAndDefault(schema, report);
+  return [...problems, ...pruned.map((field) => `${field}: pruned by the API server`)];
+}
+
+/** Five Modules in two namespaces: two with replicas over the max, one with a misspelt field. */
+function modules(): KubeObject[] {
+  const module = (name: string, namespace: string, change: (m: ReturnType<typeof helmModule>) => void) => {
+    const m = helmModule();
+    m.metadata = { name, namespace };
+    change(m);
+    return m as unknown as KubeObject;
+  };
+  return [
+    module("ok", "team", () => {}),
+    module("big", "team", (m) => {
+      m.spec.config = { ...m.spec.config, replicas: 9 };
+    }),
+    module("bigger", "team", (m) => {
+      m.spec.config = { ...m.spec.config, replicas: 12 };
+    }),
+    module("typo", "other", (m) => {
+      (m.spec as unknown as Record<string, unknown>).wrokspace = "x";
+    }),
+    module("fine", "quiet", () => {}),
+  ];
+}
+
+describe("policy reports: audit -o policyreport and --apply (fake API server, the reports' real CRDs)", () => {
+  let api: FakeKubeApi;
+  before(async () => {
+    // As the real one: a report its CRD's schema refuses gets 422 Invalid.
+    api = await startFakeKubeApi({ validateCustomResources: true });
+    for (const file of readdirSync(ourCrds).filter((name) => !name.startsWith("moduletemplates."))) {
+      api.put(loadYaml(readFileSync(new URL(file, ourCrds), "utf8")) as KubeObject);
+    }
+    for (const crd of reportCrds) api.put(crd);
+    for (const module of modules()) api.put(module);
+  });
+  after(() => api.close());
+
+  const run = async (args: string[]) => {
+    let out = "";
+    let err = "";
+    const status = await runAudit(["--kubeconfig", api.kubeconfigPath, ...args], {
+      out: (text) => (out += text),
+      err: (text) => (err += text),
+      env: { HOME: mkdtempSync(join(tmpdir(), "home-")) },
+    });
+    return { status, out, err };
+  };
+  const stored = (apiVersion: string, kind: string, namespace: string) =>
+    api.get(apiVersion, kind, namespace, "module-admission");
+
+  it("-o policyreport: one PolicyReport per namespace with findings, one result per object and rule, valid against the CRD", async () => {
+    const { status, out, err } = await run(["-A", "-o", "policyreport"]);
+    assert.equal(status, 1, err);
+    const reports = loadAll(out) as Report[];
+    assert.deepEqual(
+      reports.map((r) => [r.apiVersion, r.kind, r.metadata.namespace, r.metadata.name]),
+      [
+        ["wgpolicyk8s.io/v1alpha2", "PolicyReport", "other", "module-admission"],
+        ["wgpolicyk8s.io/v1alpha2", "PolicyReport", "team", "module-admission"],
+      ],
+    );
+    for (const report of reports) assert.deepEqual(crdProblems(report), [], report.metadata.namespace);
+    const team = reports[1] as Report;
+    assert.deepEqual(team.summary, { pass: 0, fail: 2, warn: 0, error: 0, skip: 0 });
+    assert.deepEqual(
+      team.results.map((r) => [r.policy, r.rule, r.result, r.severity, r.resources?.[0]?.name, r.message]),
+      [
+        [
+          "module-admission",
+          "module.config-value",
+          "fail",
+          "high",
+          "big",
+          "spec.config.replicas: Invalid value: 9: must be less than or equal to 5",
+        ],
+        [
+          "module-admission",
+          "module.config-value",
+          "fail",
+          "high",
+          "bigger",
+          "spec.config.replicas: Invalid value: 12: must be less than or equal to 5",
+        ],
+      ],
+    );
+    const [warned] = (reports[0] as Report).results;
+    assert.equal(warned?.result, "warn");
+    assert.equal(warned?.resources?.[0]?.kind, "Module");
+    assert.match(warned?.message ?? "", /wrokspace/);
+    assert.ok(warned?.resources?.[0]?.uid, "the object's uid, so Policy Reporter links the resource");
+  });
+
+  it("--report-api openreports: openreports.io/v1alpha1 Reports, valid against their CRD", async () => {
+    const { out } = await run(["-A", "-o", "policyreport", "--report-api", "openreports"]);
+    const reports = loadAll(out) as Report[];
+    assert.deepEqual(
+      reports.map((r) => `${r.apiVersion} ${r.kind}`),
+      ["openreports.io/v1alpha1 Report", "openreports.io/v1alpha1 Report"],
+    );
+    for (const report of reports) assert.deepEqual(crdProblems(report), []);
+    assert.equal(reports[0]?.source, "module-admission");
+  });
+
+  it("a cluster-scoped object's results go into a ClusterPolicyReport / ClusterReport, valid against the CRD", () => {
+    const problem = {
+      stage: "schema" as const,
+      field: "spec.x",
+      type: "FieldValueInvalid",
+      message: "spec.x: Invalid value",
+    };
+    const object = {
+      apiVersion: "example.com/v1",
+      kind: "Thing",
+      metadata: { name: "t" },
+      errors: [problem],
+      warnings: [],
+    };
+    for (const api of ["wgpolicyk8s", "openreports"] as const) {
+      const [report] = buildReports([object], api, new Date(0));
+      assert.equal(report?.kind, api === "wgpolicyk8s" ? "ClusterPolicyReport" : "ClusterReport");
+      assert.equal(report?.metadata.namespace, undefined);
+      assert.equal(report?.results[0]?.rule, "schema/FieldValueInvalid");
+      assert.deepEqual(crdProblems(report as Report), []);
+    }
+  });
+
+  it("a namespace too large for one object: results past maxReportBytes become one skip result saying how many and where", () => {
+    const message = `spec.config.replicas: Invalid value: 9: ${"x".repeat(600)}`;
+    const objects = Array.from({ length: 3000 }, (_, i) => ({
+      apiVersion: "batch.forkspacer.com/v1",
+      kind: "Module",
+      metadata: { name: `m${i}`, namespace: "big" },
+      errors: [
+        {
+          stage: "validating-webhook" as const,
+          field: "spec.config.replicas",
+          type: "FieldValueInvalid",
+          message,
+          rule: "module.config-value",
+        },
+      ],
+      warnings: [],
+    }));
+    const [report] = buildReports(objects, "wgpolicyk8s", new Date(0));
+    assert.ok(report);
+    const bytes = JSON.stringify(report).length;
+    assert.ok(bytes < 1.5 * 1024 * 1024 && bytes > maxReportBytes * 0.9, `${bytes} bytes`);
+    const skip = report.results.at(-1);
+    const listed = report.results.length - 1;
+    assert.equal(skip?.result, "skip");
+    assert.equal(
+      skip?.message,
+      `${3000 - listed} more results are not listed: a report is one object and its size is limited; \`module-admission audit -n big\` lists them all`,
+    );
+    assert.deepEqual(report.summary, { pass: 0, fail: listed, warn: 0, error: 0, skip: 1 });
+    assert.deepEqual(crdProblems(report), []);
+  });
+
+  it("the CRD check is not vacuous: a wrong result, a missing policy and an unknown field are caught", () => {
+    const [report] = buildReports(
+      [
+        {
+          apiVersion: "v1",
+          kind: "X",
+          metadata: { name: "x", namespace: "n" },
+          errors: [],
+          warnings: [{ stage: "schema", field: "", type: "Warning", message: "m" }],
+        },
+      ],
+      "wgpolicyk8s",
+      new Date(0),
+    );
+    const broken = structuredClone(report) as unknown as { results: Record<string, unknown>[] };
+    broken.results[0] = { ...broken.results[0], result: "denied", policy: undefined, ruleId: "x" };
+    const problems = crdProblems(broken as unknown as Report).join("\n");
+    assert.match(problems, /\/results\/0\/result: must be equal to one of the allowed values/);
+    assert.match(problems, /must have required property 'policy'/);
+    assert.match(problems, /results\[0\]\.ruleId: pruned/);
+  });
+
+  it("--apply server-side-applies them as module-admission, exits 0, and a second run replaces the results rather than adding to them", async () => {
+    const first = await run(["-A", "--apply"]);
+    assert.equal(first.status, 0, first.err);
+    assert.equal(
+      first.out,
+      [
+        "policyreport.wgpolicyk8s.io/module-admission (namespace other) serverside-applied",
+        "policyreport.wgpolicyk8s.io/module-admission (namespace team) serverside-applied",
+        "",
+      ].join("\n"),
+    );
+    const team = stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "team");
+    assert.ok(team);
+    assert.deepEqual(crdProblems(team), []);
+    assert.deepEqual(
+      (team.metadata.managedFields as { manager: string; operation: string }[]).map((f) => [
+        f.manager,
+        f.operation,
+      ]),
+      [["module-admission", "Apply"]],
+    );
+    const applies = api.requests.filter(
+      (r) =>
+        r.method === "PATCH" &&
+        r.path.includes("/policyreports/") &&
+        r.contentType === "application/apply-patch+yaml",
+    );
+    assert.ok(
+      applies.every(
+        (r) => r.query.get("fieldManager") === "module-admission" && r.query.get("force") === "true",
+      ),
+    );
+    await run(["-A", "--apply"]);
+    assert.equal(stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "team")?.results.length, 2);
+  });
+
+  it("--apply removes stale results: a fixed object's result goes, a namespace with nothing left loses its report", async () => {
+    await run(["-A", "--apply"]);
+    const fixed = helmModule();
+    fixed.metadata = { name: "big", namespace: "team" };
+    api.put(fixed as unknown as KubeObject);
+    const typo = api.get("batch.forkspacer.com/v1", "Module", "other", "typo");
+    assert.ok(typo);
+    delete typo.spec.wrokspace;
+    api.put(typo);
+    // Another tool's report in the same namespace is left alone.
+    api.put({
+      apiVersion: "wgpolicyk8s.io/v1alpha2",
+      kind: "PolicyReport",
+      metadata: {
+        name: "kyverno-polr",
+        namespace: "other",
+        labels: { "app.kubernetes.io/managed-by": "kyverno" },
+      },
+      results: [],
+    });
+    const { status, out, err } = await run(["-A", "--apply"]);
+    assert.equal(status, 0, err);
+    assert.match(
+      out,
+      /policyreport\.wgpolicyk8s\.io\/module-admission \(namespace other\) deleted \(nothing left to report\)/,
+    );
+    const team = stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "team");
+    assert.deepEqual(
+      team?.results.map((r: { resources: { name: string }[] }) => r.resources[0]?.name),
+      ["bigger"],
+    );
+    assert.equal(stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "other"), undefined);
+    assert.ok(api.get("wgpolicyk8s.io/v1alpha2", "PolicyReport", "other", "kyverno-polr"));
+  });
+
+  it("the fake API server refuses a report its CRD refuses, as the real one does (the applies above passed that check)", async () => {
+    const client = api.kubeConfig().makeApiClient(CustomObjectsApi);
+    const body = {
+      apiVersion: "wgpolicyk8s.io/v1alpha2",
+      kind: "PolicyReport",
+      metadata: { name: "broken", namespace: "team" },
+      results: [{ policy: "module-admission", result: "denied" }],
+    };
+    const request = {
+      group: "wgpolicyk8s.io",
+      version: "v1alpha2",
+      namespace: "team",
+      plural: "policyreports",
+      name: "broken",
+      body,
+      fieldManager: "test",
+    };
+    await assert.rejects(
+      client.patchNamespacedCustomObject(
+        request,
+        setHeaderOptions("Content-Type", "application/apply-patch+yaml"),
+      ),
+      (error: { code?: number; body?: unknown }) =>
+        error.code === 422 &&
+        /PolicyReport\.wgpolicyk8s\.io \\"broken\\" is invalid: \/results\/0\/result: must be equal to one of the allowed values/.test(
+          String(error.body),
+        ),
+    );
+  });
+
+  it("-n NS --apply touches only that namespace's report; openreports too", async () => {
+    const { status, out } = await run(["-n", "team", "--apply", "--report-api", "openreports"]);
+    assert.equal(status, 0);
+    assert.equal(out, "report.openreports.io/module-admission (namespace team) serverside-applied\n");
+    const report = stored("openreports.io/v1alpha1", "Report", "team");
+    assert.ok(report);
+    assert.deepEqual(crdProblems(report), []);
+  });
+
+  it("usage errors: --apply with --kind or another output, an unknown report API; a cluster without the CRD", async () => {
+    await assert.rejects(
+      run(["-A", "--apply", "--kind", "Module"]),
+      /--apply writes each namespace's whole report/,
+    );
+    await assert.rejects(run(["-A", "--apply", "-o", "json"]), /give no --output/);
+    await assert.rejects(
+      run(["-A", "-o", "policyreport", "--report-api", "kyverno"]),
+      /--report-api must be one of wgpolicyk8s, openreports/,
+    );
+    const bare = await startFakeKubeApi();
+    try {
+      for (const file of readdirSync(ourCrds).filter((name) => name.startsWith("modules."))) {
+        bare.put(loadYaml(readFileSync(new URL(file, ourCrds), "utf8")) as KubeObject);
+      }
+      for (const module of modules()) bare.put(module);
+      await assert.rejects(
+        runAudit(["--kubeconfig", bare.kubeconfigPath, "-A", "--apply"], {
+          out: () => {},
+          err: () => {},
+          env: { HOME: mkdtempSync(join(tmpdir(), "home-")) },
+        }),
+        /the cluster does not serve policyreports\.wgpolicyk8s\.io\/v1alpha2: install its CRD/,
+      );
+    } finally {
+      await bare.close();
+    }
+  });
+});
