@@ -5,6 +5,7 @@ import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
 import type { Finding } from "./findings.js";
 import { type Manifest, parseManifests } from "./manifests.js";
+import type { YamlReader } from "./yaml-readings.js";
 
 export interface Input {
   /** The name findings show: the path as given, or `<stdin>`. */
@@ -21,6 +22,8 @@ export interface Batch {
   showMutations: boolean;
   /** `--rule-action`: as `serve` takes it, so that validate answers as the cluster's webhook does. */
   ruleActions?: RuleActions;
+  /** `--yaml`: which tool's YAML reading the objects are validated in (default gitops, YAML 1.2). */
+  yamlReader?: YamlReader;
 }
 
 export interface Mutation {
@@ -47,12 +50,12 @@ export async function validateBatch(
   const kinds = offlineKinds();
   const previous = new Map(
     batch.old
-      .flatMap((input) => parseManifests(input.file, input.text))
+      .flatMap((input) => parseManifests(input.file, input.text, batch.yamlReader))
       .map((old) => [identity(old.object), old.object]),
   );
   const result: BatchResult = { findings: [], mutations: [], denied: false };
   for (const input of batch.inputs) {
-    const manifests = parseManifests(input.file, input.text);
+    const manifests = parseManifests(input.file, input.text, batch.yamlReader);
     for (const manifest of manifests) {
       await validateManifest(manifest, kinds, previous, batch, result);
       onProgress(input.text.length / manifests.length);
@@ -69,6 +72,16 @@ async function validateManifest(
   batch: Batch,
   result: BatchResult,
 ): Promise<void> {
+  for (const reading of manifest.readings) {
+    result.findings.push({
+      severity: "warning",
+      file: manifest.file,
+      line: manifest.lineOf(reading.field),
+      object: objectLabel(manifest.object),
+      rule: "input/YamlReading",
+      message: reading.field ? `${reading.field}: ${reading.message}` : reading.message,
+    });
+  }
   const bound = inputBoundProblem(manifest.object);
   if (bound) {
     result.denied = true;

@@ -6,6 +6,7 @@ import { formatFindings, type OutputFormat, outputFormats } from "./findings.js"
 import { InputError, manifestFiles, readInput } from "./manifests.js";
 import { progressBar } from "./progress.js";
 import { type Batch, type BatchResult, type Input, type Mutation, validateBatch } from "./validate-batch.js";
+import { type YamlReader, yamlReaders } from "./yaml-readings.js";
 
 export const validateUsage = `validate  Give the verdict the cluster would give on manifests, before the push (offline)
           -f, --filename FILE|DIR|-  manifests (repeatable); directories recursively, - for stdin
@@ -14,6 +15,10 @@ export const validateUsage = `validate  Give the verdict the cluster would give 
           --show-mutations           show the mutating webhook's JSON Patch for each object
           --rule-action ID=deny|warn|off
                                      as serve's flag: a rule's errors warn, or are off (repeatable)
+          --yaml gitops|kubectl      read the YAML as the tool that applies it: gitops (default: YAML 1.2,
+                                     kustomize, Flux, kubectl -k) or kubectl (YAML 1.1, kubectl apply -f:
+                                     yes/no/on/off are booleans, 017 is 15); either way a warning names
+                                     every value the two read differently
           -o, --output FORMAT        text (default), json or sarif
           Exit status: 0 all admitted, 1 any denied, 2 usage error or unreadable input`;
 
@@ -56,6 +61,7 @@ export async function runValidate(args: string[], io: CliIo = processIo): Promis
       strict: options.strict,
       showMutations: options.showMutations,
       ruleActions: options.ruleActions,
+      yamlReader: options.yamlReader,
     };
     const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
     let done = 0;
@@ -80,6 +86,7 @@ interface Options {
   showMutations: boolean;
   output: OutputFormat;
   ruleActions: RuleActions;
+  yamlReader: YamlReader;
 }
 
 function parseOptions(args: string[]): Options {
@@ -93,6 +100,7 @@ function parseOptions(args: string[]): Options {
         "show-mutations": { type: "boolean", default: false },
         output: { type: "string", short: "o", default: "text" },
         "rule-action": { type: "string", multiple: true },
+        yaml: { type: "string", default: "gitops" },
       },
     });
   let values: ReturnType<typeof parse>["values"];
@@ -105,6 +113,11 @@ function parseOptions(args: string[]): Options {
   if (!outputFormats.includes(values.output as OutputFormat)) {
     throw new InputError(
       `--output must be one of ${outputFormats.join(", ")}, not ${JSON.stringify(values.output)}`,
+    );
+  }
+  if (!yamlReaders.includes(values.yaml as YamlReader)) {
+    throw new InputError(
+      `--yaml must be one of ${yamlReaders.join(", ")}, not ${JSON.stringify(values.yaml)}`,
     );
   }
   let ruleActions: RuleActions;
@@ -121,6 +134,7 @@ function parseOptions(args: string[]): Options {
     strict: values.strict ?? false,
     showMutations: values["show-mutations"] ?? false,
     output: values.output as OutputFormat,
+    yamlReader: values.yaml as YamlReader,
   };
 }
 

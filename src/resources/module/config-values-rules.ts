@@ -161,6 +161,12 @@ function valueRules(item: ConfigItem, compiled: ReturnType<typeof compileAll>[nu
         const detail = `must be a whole number (the operator would silently use ${Math.trunc(value)})`;
         return rule("module.config-whole-number", [fieldError.invalid(path, value, detail)]);
       }
+      // The operator converts the JSON number with int(v): beyond int64 Go leaves the result undefined.
+      if (value >= 2 ** 63 || value < -(2 ** 63)) {
+        const detail =
+          "must be within Go's int range, -2^63 to 2^63-1 (the operator's int() of it is undefined)";
+        return rule("module.config-value", [fieldError.invalid(path, value, detail)]);
+      }
       return rule("module.config-value", integerBounds(value, integer, path));
     };
   }

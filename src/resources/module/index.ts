@@ -34,8 +34,11 @@ const stateRules = {
   spec: [
     "module.source",
     "module.chart-source",
+    "module.git-url",
+    "module.git-auth",
     "module.release-name",
     "module.existing-release-name",
+    "module.existing-release-template",
     "module.custom-image",
   ],
   configValues: [
@@ -45,7 +48,12 @@ const stateRules = {
     "module.config-whole-number",
     "module.multiple-options-value",
   ],
-  templates: ["module.template-syntax", "module.template-function", "module.template-json-type"],
+  templates: [
+    "module.template-syntax",
+    "module.template-function",
+    "module.template-exec",
+    "module.template-json-type",
+  ],
   workspace: ["module.workspace-exists"],
 } as const;
 
@@ -123,8 +131,8 @@ function validateRules(
     warnings.push(...values.warnings);
   }
   if (runs("templates", focus)) {
-    // Template analysis and execution (issue 22) charge this review's `budget` too.
-    const templates = validateTemplates(module);
+    // Template analysis and execution charge this review's budget.
+    const templates = validateTemplates(module, budget);
     errors.push(...templates.errors);
     warnings.push(...templates.warnings);
   }

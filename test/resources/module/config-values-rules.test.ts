@@ -161,4 +161,12 @@ describe("spec.config against the config schema", () => {
     assert.match(alone[1] ?? "", /must match the regular expression/);
     assert.match(alone[2] ?? "", /too long for this pattern/);
   });
+
+  it("denies an integer beyond Go's int range: the operator's int() of it is undefined", () => {
+    const schema: ConfigItem[] = [{ name: "N", alias: "n", integer: {} }];
+    assert.deepEqual(lines({ n: 2 ** 63 }, schema), [
+      "spec.config.n: Invalid value: 9223372036854776000: must be within Go's int range, -2^63 to 2^63-1 (the operator's int() of it is undefined)",
+    ]);
+    assert.deepEqual(lines({ n: -(2 ** 63) }, schema), []);
+  });
 });
