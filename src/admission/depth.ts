@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { FieldPath } from "./field-path.js";
 
 /**
@@ -81,4 +82,82 @@ function render(node: Node): string {
   let path = FieldPath.root("");
   for (const step of steps.reverse()) path = typeof step === "number" ? path.index(step) : path.child(step);
   return path.toString();
+}
+
+/** An object cut where it nests too deep, and where: each cut value is a fingerprint of what was there. */
+export interface CutObject {
+  object: unknown;
+  /** Field path → fingerprint of the value cut there. */
+  cuts: Map<string, string>;
+}
+
+/**
+ * A copy of `object` with every value `max` levels deep replaced by a fingerprint of it (a string),
+ * so that rules may read the rest and an update can tell an unchanged deep value from a changed one.
+ * Iterative, as `tooDeepAt`; linear in the object.
+ */
+export function cutTooDeep(object: unknown, max: number = maxDepth): CutObject {
+  const cuts = new Map<string, string>();
+  if (object === null || typeof object !== "object") return { object, cuts };
+  const copyOf = (value: object) => (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
+  const root = copyOf(object);
+  const stack: { node: Node; copy: Record<string, unknown> }[] = [
+    { node: { value: object, depth: 0 }, copy: root },
+  ];
+  while (stack.length > 0) {
+    const { node, copy } = stack.pop() as { node: Node; copy: Record<string, unknown> };
+    const visit = (step: string | number, value: unknown) => {
+      if (value === null || typeof value !== "object") {
+        copy[step] = value;
+        return;
+      }
+      const child: Node = { value, depth: node.depth + 1, parent: node, step };
+      if (child.depth >= max) {
+        const mark = `<nested more than ${max} levels deep: ${fingerprint(value)}>`;
+        cuts.set(render(child), mark);
+        copy[step] = mark;
+        return;
+      }
+      const childCopy = copyOf(value);
+      copy[step] = childCopy;
+      stack.push({ node: child, copy: childCopy });
+    };
+    if (Array.isArray(node.value)) for (const [i, item] of node.value.entries()) visit(i, item);
+    else for (const key in node.value) visit(key, (node.value as Record<string, unknown>)[key]);
+  }
+  return { object: root, cuts };
+}
+
+/** A SHA-256 of a value's JSON-like serialization, computed without recursion (JSON.stringify recurses). */
+function fingerprint(value: object): string {
+  const hash = createHash("sha256");
+  const pending: unknown[] = [value];
+  const token = Symbol("token");
+  type Token = { [token]: string };
+  const literal = (text: string): Token => ({ [token]: text });
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next !== null && typeof next === "object" && token in next) {
+      hash.update((next as Token)[token]);
+    } else if (Array.isArray(next)) {
+      hash.update("[");
+      pending.push(literal("]"));
+      for (let i = next.length - 1; i >= 0; i--) pending.push(literal(","), next[i]);
+    } else if (next !== null && typeof next === "object") {
+      hash.update("{");
+      pending.push(literal("}"));
+      const keys = Object.keys(next);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        pending.push(
+          literal(","),
+          (next as Record<string, unknown>)[key],
+          literal(`${JSON.stringify(key)}:`),
+        );
+      }
+    } else {
+      hash.update(JSON.stringify(next) ?? "undefined");
+    }
+  }
+  return hash.digest("hex").slice(0, 16);
 }

@@ -32,9 +32,19 @@ export interface FieldError {
    * findings, and the key for rule actions (deny, warn, off).
    */
   rule?: string;
+  /**
+   * Set on an error that stands for this many errors a check counted but did not build (a bounded
+   * check's last error): the answer counts them among the rest and never shows it as a cause.
+   */
+  omitted?: number;
 }
 
 export type FieldErrorList = FieldError[];
+
+/** The error that stands for `count` errors a check found but did not build. */
+export function omittedErrors(count: number): FieldError {
+  return { type: "tooMany", field: "", detail: `... and ${count} more errors`, omitted: count };
+}
 
 const withValue = (type: FieldErrorType) => (path: FieldPath, value: unknown, detail?: string) =>
   ({ type, field: path.toString(), value, detail }) satisfies FieldError;

@@ -1,4 +1,5 @@
-import { maxDepth, tooDeepAt } from "./depth.js";
+import { WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
+import { cutTooDeep, maxDepth, tooDeepAt } from "./depth.js";
 import {
   causeMessage,
   causeType,
@@ -25,6 +26,11 @@ export interface ValidateOptions {
   ruleActions?: RuleActions;
   /** Called for an UPDATE admitted only because ratcheting spared errors its object has. */
   onRatcheted?: (kind: ResourceKind) => void;
+  /**
+   * The review's allowance of work; by default a fresh `WorkBudget`. The offline `validate` passes the
+   * one its object's schema check already charged, so that one object costs one budget.
+   */
+  budget?: WorkBudget;
 }
 
 export async function validate(
@@ -45,9 +51,25 @@ export async function validateWithWarnings(
   options: ValidateOptions = {},
 ): Promise<{ response: AdmissionResponse; warnings: Warning[] }> {
   const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
-  if (gate) return { response: gate, warnings: gate.warnings ?? [] };
+  if (gate && gate !== storedTooDeep) return { response: gate, warnings: gate.warnings ?? [] };
   if (!kind.validator) return { response: { uid: request.uid, allowed: true }, warnings: [] };
-  const verdict = await judge(kind.validator as Validator<unknown>, request, options.ruleActions);
+  const { judged, deep } = gate === storedTooDeep ? cutBoth(request) : { judged: request, deep: undefined };
+  const budget = options.budget ?? new WorkBudget();
+  let judgement: RatchetedVerdict;
+  try {
+    judgement = await judge(kind.validator as Validator<unknown>, judged, options.ruleActions, budget);
+  } catch (error) {
+    if (!(error instanceof WorkBudgetExceeded)) throw error;
+    const status = invalidStatus(kind, request, [outOfWork(error)]);
+    return { response: { uid: request.uid, allowed: false, status }, warnings: [] };
+  }
+  const verdict = deep
+    ? {
+        ...judgement,
+        errors: [...deep.errors, ...judgement.errors],
+        warnings: [...deep.warnings, ...judgement.warnings],
+      }
+    : judgement;
   const shown = withoutSilenced(verdict.warnings, options.ruleActions);
   const warnings = shown.length > 0 ? { warnings: shown.map(warningText) } : {};
   if (verdict.errors.length === 0) {
@@ -71,8 +93,9 @@ async function judge(
   validator: Validator<unknown>,
   request: AdmissionRequest,
   ruleActions: RuleActions | undefined,
+  budget: WorkBudget,
 ): Promise<RatchetedVerdict> {
-  const state = await validator.validate(request.object, request);
+  const state = await validator.validate(request.object, request, undefined, budget);
   const stateActions = applyRuleActions(state.errors, ruleActions);
   if (request.operation !== "UPDATE") {
     return {
@@ -81,9 +104,9 @@ async function judge(
       spared: [],
     };
   }
-  const ratcheted = await ratchetUpdate(validator, request, stateActions.errors);
+  const ratcheted = await ratchetUpdate(validator, request, stateActions.errors, budget);
   const transition = validator.validateTransition
-    ? await validator.validateTransition(request.oldObject, request.object, request)
+    ? await validator.validateTransition(request.oldObject, request.object, request, budget)
     : { errors: [], warnings: [] };
   const transitionActions = applyRuleActions(transition.errors, ruleActions);
   return {
@@ -99,8 +122,25 @@ async function judge(
   };
 }
 
+/**
+ * A required check that ran out of the review's work: the object is denied (never admitted unjudged),
+ * with a cause that says which work it was, so that its author can make it smaller.
+ */
+function outOfWork(error: WorkBudgetExceeded): FieldError {
+  return {
+    type: "forbidden",
+    field: error.field ?? "",
+    detail: `${error.what} exceeds the webhook's work budget (${error.limit} units per review); make the object smaller`,
+    rule: "webhook.work-budget",
+  };
+}
+
 export function mutate(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse {
   const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
+  if (gate === storedTooDeep) {
+    const warning = `nested more than ${maxDepth} levels deep, as before: not defaulted`;
+    return { uid: request.uid, allowed: true, warnings: [warning] };
+  }
   if (gate || !kind.defaulter) return gate ?? { uid: request.uid, allowed: true };
   const oldObject = request.operation === "UPDATE" ? request.oldObject : undefined;
   const defaulted = kind.defaulter.applyDefaults(request.object, request, oldObject);
@@ -130,24 +170,55 @@ function admitWithoutRules(kind: ResourceKind, request: AdmissionRequest): Admis
   return undefined;
 }
 
+/** What `tooDeep` answers for an update of an object stored too deep already. */
+const storedTooDeep = "stored too deep";
+
 /**
  * An object nested deeper than any rule may safely walk is denied with the field where it gets too
- * deep, before any rule runs. An update of an object stored that deep already is admitted unjudged,
- * with a warning: only problems an update introduces may deny it.
+ * deep, before any rule runs. An update of an object stored that deep already is not (`storedTooDeep`):
+ * defaulting leaves it alone, and validation judges it cut at that depth (`cutBoth`), since only
+ * problems an update introduces may deny it.
  */
-function tooDeep(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse | undefined {
+function tooDeep(
+  kind: ResourceKind,
+  request: AdmissionRequest,
+): AdmissionResponse | typeof storedTooDeep | undefined {
   const field = tooDeepAt(request.object);
   if (field === undefined) return undefined;
-  if (request.operation === "UPDATE" && tooDeepAt(request.oldObject) !== undefined) {
-    const warning = `${truncate(field, 40)}: nested more than ${maxDepth} levels deep, as before: rules not run`;
-    return { uid: request.uid, allowed: true, warnings: [fitWarning(warning)] };
-  }
+  if (request.operation === "UPDATE" && tooDeepAt(request.oldObject) !== undefined) return storedTooDeep;
   const error: FieldError = {
     type: "invalid",
     field,
     detail: `nested more than ${maxDepth} levels deep; this webhook judges objects up to that depth`,
   };
   return { uid: request.uid, allowed: false, status: invalidStatus(kind, request, [error]) };
+}
+
+/**
+ * An UPDATE of an object stored nested too deep: both objects are judged cut at that depth (each deep
+ * value replaced by a fingerprint), so that an old deep value never switches off the other rules. A
+ * deep value the update left as it was warns; one it changed or added denies, as on CREATE.
+ */
+function cutBoth(request: AdmissionRequest): {
+  judged: AdmissionRequest;
+  deep: { errors: FieldErrorList; warnings: string[] };
+} {
+  const cut = cutTooDeep(request.object);
+  const oldCut = cutTooDeep(request.oldObject);
+  const errors: FieldErrorList = [];
+  const warnings: string[] = [];
+  for (const [field, mark] of cut.cuts) {
+    if (oldCut.cuts.get(field) === mark) {
+      if (warnings.length < limits.listErrors)
+        warnings.push(
+          fitWarning(`${truncate(field, 40)}: nested more than ${maxDepth} levels deep, as before`),
+        );
+    } else if (errors.length < limits.listErrors) {
+      const detail = `nested more than ${maxDepth} levels deep; this webhook judges objects up to that depth`;
+      errors.push({ type: "invalid", field, detail });
+    }
+  }
+  return { judged: { ...request, object: cut.object, oldObject: oldCut.object }, deep: { errors, warnings } };
 }
 
 function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | undefined {

@@ -32,8 +32,16 @@ export function truncate(text: string, max: number): string {
  * more there are (`more`, 0 when all are shown).
  */
 export function boundErrors(errors: FieldErrorList): { shown: FieldErrorList; more: number } {
-  if (errors.length <= limits.causes) return { shown: errors, more: 0 };
-  return { shown: errors.slice(0, limits.causes - 1), more: errors.length - (limits.causes - 1) };
+  // A bounded check's stand-in for the errors it counted without building them is counted, not shown.
+  let uncounted = 0;
+  let built = errors;
+  if (errors.some((error) => error.omitted !== undefined)) {
+    built = errors.filter((error) => error.omitted === undefined);
+    for (const error of errors) uncounted += error.omitted ?? 0;
+  }
+  if (built.length <= limits.causes && uncounted === 0) return { shown: built, more: 0 };
+  const shown = built.slice(0, limits.causes - 1);
+  return { shown, more: built.length - shown.length + uncounted };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
 import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
@@ -132,14 +133,16 @@ export async function ratchetUpdate(
   validator: Validator<unknown>,
   request: AdmissionRequest,
   stateErrors: FieldErrorList,
+  budget?: WorkBudget,
 ): Promise<RatchetedVerdict> {
   if (stateErrors.length === 0) return { errors: [], warnings: [], spared: [] };
-  const oldErrors = await oldStateErrors(validator, request, stateErrors);
+  const oldErrors = await oldStateErrors(validator, request, stateErrors, budget);
   const { introduced, preexisting } = splitByOld(stateErrors, oldErrors, request.object, request.oldObject);
   const warnings = preexisting.map((error): Warning => {
     const message = fitWarning(`already invalid before this update: ${formatFieldError(error)}`);
     return error.rule ? { rule: error.rule, message } : message;
   });
+  if (preexisting.length > 0 && validator.whileInvalid) warnings.push(...validator.whileInvalid(preexisting));
   // Housekeeping matters only when the update introduced something: skip the deep comparison otherwise.
   if (introduced.length === 0 || !isHousekeeping(request.object, request.oldObject)) {
     return { errors: introduced, warnings, spared: preexisting };
@@ -158,6 +161,7 @@ async function oldStateErrors(
   validator: Validator<unknown>,
   request: AdmissionRequest,
   stateErrors: FieldErrorList,
+  budget: WorkBudget | undefined,
 ): Promise<FieldErrorList> {
   if (!isObject(request.oldObject)) return [];
   const rules = stateErrors.map((error) => error.rule);
@@ -165,8 +169,10 @@ async function oldStateErrors(
   const { oldObject: _old, ...rest } = request;
   const asCreate: AdmissionRequest = { ...rest, operation: "CREATE", object: request.oldObject };
   try {
-    return (await validator.validate(request.oldObject, asCreate, focus)).errors;
-  } catch {
+    return (await validator.validate(request.oldObject, asCreate, focus, budget)).errors;
+  } catch (error) {
+    // Out of work: the review cannot be judged, which the protocol layer turns into a denial.
+    if (error instanceof WorkBudgetExceeded) throw error;
     return [];
   }
 }

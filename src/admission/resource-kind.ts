@@ -1,3 +1,4 @@
+import type { WorkBudget } from "../budget/work-budget.js";
 import type { FieldErrorList } from "./field-errors.js";
 import type { AdmissionRequest } from "./review.js";
 import type { Warning } from "./warning.js";
@@ -22,10 +23,29 @@ export interface Focus {
  * ratchet on UPDATE for every kind alike: `validate` judges one object's state and runs on CREATE and,
  * on UPDATE, on the new object (and on the old one, so that problems it already had do not deny);
  * `validateTransition` holds the update-only rules (immutability), which are never ratcheted.
+ *
+ * `budget` is the review's one allowance of work (the protocol layer passes it to every call of one
+ * review; a validator called without one, as in a unit test, makes its own): every loop whose cost
+ * grows with the input charges it.
  */
 export interface Validator<T> {
-  validate(object: T, request: AdmissionRequest, focus?: Focus): Verdict | Promise<Verdict>;
-  validateTransition?(oldObject: T, object: T, request: AdmissionRequest): Verdict | Promise<Verdict>;
+  validate(
+    object: T,
+    request: AdmissionRequest,
+    focus?: Focus,
+    budget?: WorkBudget,
+  ): Verdict | Promise<Verdict>;
+  validateTransition?(
+    oldObject: T,
+    object: T,
+    request: AdmissionRequest,
+    budget?: WorkBudget,
+  ): Verdict | Promise<Verdict>;
+  /**
+   * Warnings for an update admitted although problems the old object had remain, beyond the one per
+   * problem: what those problems mean for this update (addon-operator ignores a whole ConfigMap).
+   */
+  whileInvalid?(preexisting: FieldErrorList): string[];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Command, Option } from "commander";
 import { apiErrorMessage, httpStatus } from "../kube/api-errors.js";
 import { findClusterAccess } from "../kube/config.js";
-import { listPages } from "../kube/list-objects.js";
+import { defaultListBounds, listPages } from "../kube/list-objects.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
 import { type OfflineKind, offlineKinds } from "../offline/kinds.js";
 import { reportApis } from "../reports/policy-report.js";
@@ -47,9 +47,17 @@ function auditOptions(): Command {
     )
     .option("--kubeconfig <FILE>", "cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)")
     .option("--chunk-size <N>", "objects per list request, as kubectl", "500")
+    .option(
+      "--request-timeout <T>",
+      "each request to the API server, as kubectl's: 30s, 2m, 1h or seconds; 0 waits forever",
+      "60s",
+    )
     .addHelpText(
       "after",
-      "\nExit status:\n  0  every object admitted (or --apply wrote the reports)\n  1  an object is denied\n  2  usage error or the cluster refused",
+      "\nFindings are written page by page (text, json); SARIF lists at most 10000 results.\n" +
+        "\nExit status:\n  0  every object admitted (or --apply wrote the reports)\n  1  an object is denied\n" +
+        "  2  usage error, the cluster refused, or the API server broke a bound (no answer in time, a repeated\n" +
+        "     continue token, a page over 64 MiB decompressed or over --chunk-size objects): one line says which",
     );
 }
 
@@ -64,6 +72,7 @@ interface AuditValues {
   output: string;
   kubeconfig?: string;
   "chunk-size": string;
+  "request-timeout": string;
   "report-api": string;
   apply?: boolean;
 }
@@ -103,6 +112,7 @@ async function auditWith(values: AuditValues, io: AuditIo): Promise<number> {
   if (!Number.isInteger(limit) || limit < 1) {
     throw new Error(`--chunk-size must be a positive integer, got ${JSON.stringify(values["chunk-size"])}`);
   }
+  const timeoutMs = durationMs(values["request-timeout"]);
   if (values.namespace !== undefined && values["all-namespaces"]) {
     throw new Error("give -n NAMESPACE or -A, not both");
   }
@@ -114,34 +124,107 @@ async function auditWith(values: AuditValues, io: AuditIo): Promise<number> {
     ? undefined
     : (values.namespace ?? context?.namespace ?? "default");
 
-  const findings: Finding[] = [];
+  const bounds = { ...defaultListBounds, timeoutMs };
+  // Policy reports gather the whole run into per-namespace objects; findings go out page by page.
+  const sink = reports ? undefined : findingSink(output, io);
   let denied = false;
-  for (const kind of kinds) {
-    const { group, version } = kind.kind;
-    const plural = kind.source.crd.names.plural;
-    const scoped = kind.source.crd.scope === "Namespaced" ? namespace : undefined;
-    const pages = listPages(access.kubeConfig, { group, version, plural }, scoped, limit);
-    try {
-      for await (const page of pages) {
-        for (const object of page) {
-          const verdict = await admitOffline(kind, object);
-          denied ||= !verdict.allowed;
-          reports?.add(kind, object, verdict);
-          findings.push(
-            ...objectFindings(kind, object as Record<string, unknown>, verdict.errors, verdict.warnings),
-          );
+  try {
+    for (const kind of kinds) {
+      const { group, version } = kind.kind;
+      const plural = kind.source.crd.names.plural;
+      const scoped = kind.source.crd.scope === "Namespaced" ? namespace : undefined;
+      const pages = listPages(access.kubeConfig, { group, version, plural }, scoped, limit, bounds);
+      try {
+        for await (const page of pages) {
+          const findings: Finding[] = [];
+          for (const object of page) {
+            const verdict = await admitOffline(kind, object);
+            denied ||= !verdict.allowed;
+            reports?.add(kind, object, verdict);
+            findings.push(
+              ...objectFindings(kind, object as Record<string, unknown>, verdict.errors, verdict.warnings),
+            );
+          }
+          sink?.add(findings);
         }
+      } catch (error) {
+        if (httpStatus(error) !== 404)
+          throw new Error(`listing ${plural}.${group}: ${apiErrorMessage(error)}`);
+        io.err(
+          `audit: ${kind.kind.kind} is not served by this cluster (no CRD ${plural}.${group}); skipped\n`,
+        );
       }
-    } catch (error) {
-      if (httpStatus(error) !== 404) throw new Error(`listing ${plural}.${group}: ${apiErrorMessage(error)}`);
-      io.err(`audit: ${kind.kind.kind} is not served by this cluster (no CRD ${plural}.${group}); skipped\n`);
     }
+  } finally {
+    // JSON stays well-formed even when a listing stops (exit 2 says the findings are not all there).
+    sink?.end();
   }
   if (reports) {
     io.out(await reports.finish(access.kubeConfig, namespace));
     if (reports.apply) return 0;
-  } else io.out(formatFindings(findings, output));
+  }
   return denied ? 1 : 0;
+}
+
+/** At most this many SARIF results: a SARIF log is one document, held whole until the end. */
+export const maxSarifResults = 10_000;
+
+/**
+ * Where findings go as each page is judged: text and JSON are written at once (a cluster's findings
+ * are never all held); SARIF keeps the first `maxSarifResults` and counts the rest in a last result.
+ */
+function findingSink(output: OutputFormat, io: AuditIo): { add(findings: Finding[]): void; end(): void } {
+  if (output === "text")
+    return { add: (findings) => io.out(formatFindings(findings, "text")), end: () => {} };
+  if (output === "json") {
+    let first = true;
+    io.out('{\n  "findings": [');
+    return {
+      add: (findings) => {
+        for (const finding of findings) {
+          io.out(`${first ? "" : ","}\n    ${JSON.stringify(finding, null, 2).replaceAll("\n", "\n    ")}`);
+          first = false;
+        }
+      },
+      end: () => io.out(`${first ? "" : "\n  "}]\n}\n`),
+    };
+  }
+  const kept: Finding[] = [];
+  let omitted = 0;
+  return {
+    add: (findings) => {
+      for (const finding of findings) {
+        if (kept.length < maxSarifResults) kept.push(finding);
+        else omitted++;
+      }
+    },
+    end: () => {
+      const rest: Finding[] =
+        omitted === 0
+          ? []
+          : [
+              {
+                severity: "warning",
+                file: "audit",
+                rule: "audit/results-omitted",
+                message: `${omitted} more findings not listed: SARIF output holds at most ${maxSarifResults} (use -o json for all)`,
+              },
+            ];
+      io.out(formatFindings([...kept, ...rest], "sarif"));
+    },
+  };
+}
+
+/** kubectl's --request-timeout: `30s`, `2m`, `1h`, a bare number of seconds; 0 for none. */
+function durationMs(text: string | undefined): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text ?? "");
+  if (!match) {
+    throw new Error(
+      `--request-timeout must be a duration such as 30s, 2m or 1h (0: none), not ${JSON.stringify(text)}`,
+    );
+  }
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? "s") as "ms" | "s" | "m" | "h"];
+  return Number(match[1]) * unit;
 }
 
 function selectKinds(kinds: OfflineKind[], wanted: string | undefined): OfflineKind[] {

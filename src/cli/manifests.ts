@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { load as loadYaml } from "js-yaml";
 import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
 import { type LineTree, lineAlong, scanBlockYaml } from "./yaml-lines.js";
+import { type ReadingDifference, readDocument, type YamlReader } from "./yaml-readings.js";
 
 /**
  * Input the user named that cannot be read or parsed: a finding at its file (and line), the other
@@ -27,6 +28,8 @@ export interface Manifest {
    * for "" the object's first field.
    */
   lineOf(field: string): number;
+  /** Scalars kubectl (YAML 1.1) and GitOps tools (YAML 1.2) read differently, with paths in the object. */
+  readings: ReadingDifference[];
 }
 
 const manifestExtensions = /\.(ya?ml|json)$/i;
@@ -85,11 +88,17 @@ export interface Chunk {
  * that keeps source positions; positions are parsed only for a document a finding points into.
  * A syntax error is an InputError naming file and line.
  */
-export function parseManifests(file: string, text: string): Manifest[] {
+export function parseManifests(file: string, text: string, reader: YamlReader = "gitops"): Manifest[] {
   const chunks = documentChunks(text);
-  const values = chunks.map((chunk) => {
+  const differences: ReadingDifference[][] = [];
+  const values = chunks.map((chunk, index) => {
     try {
-      return blank.test(chunk.text) ? null : loadYaml(chunk.text);
+      if (blank.test(chunk.text)) return null;
+      const readings = readDocument(chunk.text, reader);
+      if (readings.problem !== undefined)
+        throw new InputError(file, chunk.firstLine, `kubectl (YAML 1.1) cannot read it: ${readings.problem}`);
+      differences[index] = readings.differences;
+      return readings.value !== undefined ? readings.value : loadYaml(chunk.text);
     } catch (error) {
       // js-yaml stops at 100 levels of nesting (its maxDepth): said here with the line, rather than
       // by the slower parser below, which recurses until the stack is exhausted.
@@ -98,15 +107,16 @@ export function parseManifests(file: string, text: string): Manifest[] {
         const line = chunk.firstLine + (mark?.line ?? 0);
         throw new InputError(file, line, "nested too deeply: the YAML reader stops at 100 levels");
       }
+      if (error instanceof InputError) throw error;
       syntaxError(file, text);
       const line = mark?.line === undefined ? undefined : chunk.firstLine + mark.line;
       throw new InputError(file, line, (error as Error).message.split("\n")[0] ?? "");
     }
   });
-  return chunks.flatMap((chunk, index) => manifestsOf(file, chunk, values[index]));
+  return chunks.flatMap((chunk, index) => manifestsOf(file, chunk, values[index], differences[index] ?? []));
 }
 
-function manifestsOf(file: string, chunk: Chunk, value: unknown): Manifest[] {
+function manifestsOf(file: string, chunk: Chunk, value: unknown, readings: ReadingDifference[]): Manifest[] {
   if (value === null || value === undefined) return [];
   if (typeof value !== "object" || Array.isArray(value)) {
     const what = Array.isArray(value) ? "a list" : typeof value;
@@ -127,7 +137,7 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown): Manifest[] {
     return line === undefined ? chunk.firstLine : chunk.firstLine - 1 + line;
   };
   const items = isList(record) && Array.isArray(record.items) ? record.items : undefined;
-  if (!items) return [{ file, object: record, lineOf: (field) => located([], field) }];
+  if (!items) return [{ file, object: record, lineOf: (field) => located([], field), readings }];
   return items.flatMap((item, index) =>
     item !== null && typeof item === "object" && !Array.isArray(item)
       ? [
@@ -135,6 +145,9 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown): Manifest[] {
             file,
             object: item as Record<string, unknown>,
             lineOf: (field: string) => located(["items", String(index)], field),
+            readings: readings
+              .filter((r) => r.field.startsWith(`items.${index}.`))
+              .map((r) => ({ ...r, field: r.field.slice(`items.${index}.`.length) })),
           },
         ]
       : [],

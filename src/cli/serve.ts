@@ -37,7 +37,7 @@ function serveOptions(): Command {
       "where metrics listen, as controller-runtime's flag (default :8080, every interface; 127.0.0.1:8080 keeps them in the pod); 0 turns them off",
     )
     .option("--workers <N>", "processes sharing the port, to use N cores", "1")
-    .option("--drain-seconds <S>", "after SIGTERM: answer with Connection: close, unready", "5")
+    .option("--drain-seconds <S>", "after SIGTERM: answer with Connection: close, unready", "15")
     .option("--grace-seconds <S>", "after SIGTERM: exit at the latest, cutting what is left", "25")
     .option("--kubeconfig <FILE>", "cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)")
     .option(

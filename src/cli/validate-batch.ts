@@ -6,6 +6,7 @@ import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
 import type { Finding, Summary } from "./findings.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
+import type { YamlReader } from "./yaml-readings.js";
 
 export interface Input {
   /** The name findings show: the path as given, or `<stdin>`. */
@@ -24,6 +25,8 @@ export interface Batch {
   showMutations: boolean;
   /** `--rule-action`: as `serve` takes it, so that validate answers as the cluster's webhook does. */
   ruleActions?: RuleActions;
+  /** `--yaml`: which tool's YAML reading the objects are validated in (default gitops, YAML 1.2). */
+  yamlReader?: YamlReader;
 }
 
 export interface Mutation {
@@ -53,7 +56,7 @@ export async function validateBatch(
   const kinds = offlineKinds();
   const previous = new Map(
     batch.old
-      .flatMap((input) => parseManifests(input.file, input.text))
+      .flatMap((input) => parseManifests(input.file, input.text, batch.yamlReader))
       .map((old) => [identity(old.object), old.object]),
   );
   const unreadable = batch.unreadable ?? [];
@@ -75,7 +78,7 @@ export async function validateBatch(
   for (const input of batch.inputs) {
     let manifests: Manifest[];
     try {
-      manifests = parseManifests(input.file, input.text);
+      manifests = parseManifests(input.file, input.text, batch.yamlReader);
     } catch (error) {
       // One broken file is a finding at its line; every other file is still checked.
       if (!(error instanceof InputError)) throw error;
@@ -112,6 +115,16 @@ async function validateManifest(
   batch: Batch,
   result: BatchResult,
 ): Promise<void> {
+  for (const reading of manifest.readings) {
+    result.findings.push({
+      severity: "warning",
+      file: manifest.file,
+      line: manifest.lineOf(reading.field),
+      object: objectLabel(manifest.object),
+      rule: "input/YamlReading",
+      message: reading.field ? `${reading.field}: ${reading.message}` : reading.message,
+    });
+  }
   const bound = inputBoundProblem(manifest.object);
   if (bound) {
     result.denied = true;

@@ -9,6 +9,7 @@ import { krmOutput } from "./krm.js";
 import { InputError, isResourceList, manifestFiles, readInput } from "./manifests.js";
 import { progressBar } from "./progress.js";
 import { type Batch, type BatchResult, type Input, type Mutation, validateBatch } from "./validate-batch.js";
+import { type YamlReader, yamlReaders } from "./yaml-readings.js";
 
 export interface CliIo {
   readStdin: () => string;
@@ -41,6 +42,7 @@ interface ValidateOptions {
   showMutations?: boolean;
   ruleAction?: string[];
   output: OutputFormat;
+  yaml: YamlReader;
   stdinFilename?: string;
   krm?: boolean;
 }
@@ -69,6 +71,14 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
       collect,
     )
     .addOption(new Option("-o, --output <format>", "output format").choices(outputFormats).default("text"))
+    .addOption(
+      new Option(
+        "--yaml <reader>",
+        "read the YAML as the tool that applies it: gitops (YAML 1.2: kustomize, Flux, kubectl -k) or kubectl (YAML 1.1, kubectl apply -f: yes/no/on/off are booleans, 017 is 15); either way a warning names every value the two read differently",
+      )
+        .choices(yamlReaders)
+        .default("gitops"),
+    )
     .option("--stdin-filename <path>", "the file name findings give to stdin (default <stdin>)")
     .option("--krm", "answer as a KRM function: a ResourceList with results (also when stdin is one)")
     .addHelpText("after", exitStatusHelp)
@@ -114,6 +124,7 @@ async function validateWith(paths: string[], options: ValidateOptions, io: CliIo
     strict: options.strict === true,
     showMutations: options.showMutations === true,
     ruleActions,
+    yamlReader: options.yaml,
   };
   const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
   let done = 0;

@@ -60,17 +60,21 @@ export interface IdentifierNode extends Located {
   type: "identifier";
   ident: string;
 }
-export interface VariableNode extends Located {
+/** Where Go's own node for a field chain stands (its first added field), when that is not `pos`. */
+interface Extended {
+  goPos?: number;
+}
+export interface VariableNode extends Located, Extended {
   type: "variable";
   /** `$x.a.b` is ["$x", "a", "b"]. */
   ident: string[];
 }
-export interface FieldNode extends Located {
+export interface FieldNode extends Located, Extended {
   type: "field";
   /** `.a.b` is ["a", "b"]. */
   ident: string[];
 }
-export interface ChainNode extends Located {
+export interface ChainNode extends Located, Extended {
   type: "chain";
   node: ArgNode;
   field: string[];

@@ -425,16 +425,18 @@ class Tree {
     const node = this.term();
     if (node === null) return null;
     if (this.peek().type !== ItemType.Field) return node;
-    // Go places the extended node at its first added field; the start of the whole chain is kept here.
+    // Go places the extended node at its first added field (goPos, where execution errors point); the
+    // start of the whole chain is kept as pos.
     const pos = node.pos;
+    const goPos = this.peek().pos;
     const fields: string[] = [];
     while (this.peek().type === ItemType.Field) fields.push(this.next().val.slice(1));
     // Fields on a field or variable extend it; on a literal they are an error; otherwise a chain.
     switch (node.type) {
       case "field":
-        return { type: "field", pos, ident: [...node.ident, ...fields] };
+        return { type: "field", pos, goPos, ident: [...node.ident, ...fields] };
       case "variable":
-        return { type: "variable", pos, ident: [...node.ident, ...fields] };
+        return { type: "variable", pos, goPos, ident: [...node.ident, ...fields] };
       case "bool":
       case "string":
       case "number":
@@ -442,7 +444,7 @@ class Tree {
       case "dot":
         return this.errorf(`unexpected . after term ${goQuote(nodeString(node))}`);
       default:
-        return { type: "chain", pos, node, field: fields };
+        return { type: "chain", pos, goPos, node, field: fields };
     }
   }
 

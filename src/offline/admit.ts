@@ -5,6 +5,7 @@ import { unchangedAt } from "../admission/ratchet.js";
 import type { AdmissionRequest, AdmissionResponse } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { type Warning, warningText } from "../admission/warning.js";
+import { WorkBudget } from "../budget/work-budget.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
 import { withoutDuplicates } from "./duplicates.js";
@@ -66,7 +67,9 @@ export async function admitOffline(
   );
   verdict.warnings.push(...(mutation.warnings ?? []).map((text) => warning("mutating-webhook", text)));
 
-  const structure = kind.checkStructure(current.object);
+  // One object, one budget: its schema check and the webhook's rules share it, as one review does.
+  const budget = new WorkBudget();
+  const structure = kind.checkStructure(current.object, budget);
   // The API server ratchets its schema validation too (KEP-4008): on UPDATE, values left unchanged pass.
   const schemaErrors =
     previous === undefined
@@ -81,7 +84,7 @@ export async function admitOffline(
   const { response: validation, warnings } = await validateWithWarnings(
     kind.kind,
     { ...request, object: current.object },
-    { ruleActions },
+    { ruleActions, budget },
   );
   if (!validation.allowed) verdict.errors.push(...denial("validating-webhook", validation));
   verdict.warnings.push(...warnings.map((w) => warning("validating-webhook", w)));
@@ -101,6 +104,10 @@ function leadingField(warning: string): string {
 }
 
 function problem(stage: Stage, error: Parameters<typeof formatFieldError>[0]): Problem {
+  // A bounded check's count of the errors it did not build: said as the webhook's answer says it.
+  if (error.omitted !== undefined) {
+    return { stage, field: "", type: "FieldValueTooMany", message: `... and ${error.omitted} more errors` };
+  }
   return { stage, field: error.field, type: causeType(error), message: formatFieldError(error) };
 }
 

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { FieldError } from "../admission/field-errors.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import { customResourceChecker } from "../apiextensions/custom-resource.js";
+import type { WorkBudget } from "../budget/work-budget.js";
 import { crdRuleValidator } from "../cel/crd-validator.js";
 import { buildCrd, storedVersionSchema } from "../codegen/crd.js";
 import { buildEditorSchema } from "../codegen/editor-schema.js";
@@ -15,7 +16,7 @@ export interface OfflineKind {
   source: SchemaSource;
   /** The CRD's openAPIV3Schema, generated from the source exactly as the chart's CRD is. */
   crdSchema: JsonSchema;
-  checkStructure: (object: unknown) => StructureVerdict;
+  checkStructure: (object: unknown, budget?: WorkBudget) => StructureVerdict;
   checkRules: (object: unknown, oldObject?: unknown) => FieldError[];
   /** The API server's embedded-resource and list-type checks, from the same schema. */
   checkCustomResource: (object: unknown, oldObject?: unknown) => FieldError[];

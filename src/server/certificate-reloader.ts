@@ -1,3 +1,4 @@
+import { createPrivateKey, X509Certificate } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
 import { createSecureContext } from "node:tls";
 import { readServingCertificate } from "./certificates.js";
@@ -17,15 +18,18 @@ export interface CertificateReloader {
 /**
  * Watches --cert-dir and hands the new certificate and key to `apply` whenever tls.crt or tls.key change,
  * including the atomic symlink swap (`..data`) with which the kubelet updates a mounted Secret.
- * Connections already open keep their certificate; new ones get the new one. A pair that does not
- * load (mid-write, key not matching) is kept out, the old one stays, and loading is retried.
+ * Connections already open keep their certificate; new ones get the new one. A pair that is not whole
+ * and valid now (see `pairProblem`) is kept out, the old one stays, loading is retried, and each such
+ * pair is logged and counted once (`onRefused`).
  */
 export function watchCertificates(
   certDir: string,
   apply: (pair: { cert: string; key: string }) => void,
   log: Logger,
+  counted: { onReloaded?: () => void; onRefused?: () => void } = {},
 ): CertificateReloader {
   let current = readServingCertificate(certDir);
+  let lastRefused = "";
   let timer: NodeJS.Timeout | undefined;
   const schedule = (delay: number) => {
     clearTimeout(timer);
@@ -46,20 +50,33 @@ export function watchCertificates(
       return;
     }
     if (next.cert === current.cert && next.key === current.key) return;
-    try {
-      createSecureContext(next); // throws when the key does not belong to the certificate
-      apply(next);
-    } catch (error) {
-      log({
-        level: "error",
-        msg: "the new serving certificate does not load; keeping the old one",
-        error: String(error),
-      });
+    let problem = pairProblem(next, Date.now());
+    if (problem === undefined) {
+      try {
+        apply(next);
+      } catch (error) {
+        problem = String(error);
+      }
+    }
+    if (problem !== undefined) {
+      // Retried until the files are whole; said and counted once per pair.
+      const refused = `${next.cert}\n${next.key}`;
+      if (refused !== lastRefused) {
+        lastRefused = refused;
+        log({
+          level: "error",
+          msg: "the new serving certificate does not load; keeping the old one",
+          error: problem,
+        });
+        counted.onRefused?.();
+      }
       schedule(retryMs);
       return;
     }
     current = next;
+    lastRefused = "";
     log({ msg: "serving certificate reloaded", certDir });
+    counted.onReloaded?.();
   };
   let watcher: FSWatcher | undefined;
   try {
@@ -81,4 +98,38 @@ export function watchCertificates(
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * Why a certificate and key cannot serve now, or undefined when they can: both present, the key the
+ * certificate's own, the certificate valid at `now`. Node's createSecureContext takes an empty key
+ * (what a truncate-then-write passes through, or a Secret with an empty tls.key) without a word, and
+ * every handshake after it fails.
+ */
+export function pairProblem(pair: { cert: string; key: string }, now: number): string | undefined {
+  if (pair.cert.trim() === "") return "tls.crt is empty";
+  if (pair.key.trim() === "") return "tls.key is empty";
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(pair.cert);
+  } catch (error) {
+    return `tls.crt is not a certificate: ${String(error)}`;
+  }
+  let key: ReturnType<typeof createPrivateKey>;
+  try {
+    key = createPrivateKey(pair.key);
+  } catch (error) {
+    return `tls.key is not a private key: ${String(error)}`;
+  }
+  if (!certificate.checkPrivateKey(key)) return "tls.key is not the key of tls.crt";
+  const [from, to] = [Date.parse(certificate.validFrom), Date.parse(certificate.validTo)];
+  if (now < from || now > to) {
+    return `tls.crt is not valid now: valid from ${certificate.validFrom} to ${certificate.validTo}`;
+  }
+  try {
+    createSecureContext(pair);
+  } catch (error) {
+    return String(error);
+  }
+  return undefined;
 }

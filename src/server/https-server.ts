@@ -94,6 +94,10 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
     options.certDir,
     (pair) => server.setSecureContext({ ...pair, ...tlsPolicy }),
     options.log,
+    {
+      onReloaded: () => options.metrics?.certificateReload("reloaded"),
+      onRefused: () => options.metrics?.certificateReload("refused"),
+    },
   );
   server.on("close", () => reloader.stop());
   await new Promise<void>((resolve, reject) => {
@@ -126,11 +130,13 @@ async function shutdown(
   options: ServeOptions,
   startDraining: () => void,
 ): Promise<boolean> {
-  const drainMs = options.drainMs ?? 5_000;
+  const drainMs = options.drainMs ?? 15_000;
   const graceMs = Math.max(options.graceMs ?? 25_000, drainMs);
   const deadline = Date.now() + graceMs;
   startDraining();
   options.log({ msg: "shutting down: unready, closing connections after each response", drainMs, graceMs });
+  // Listening on until readiness is withdrawn and the endpoints have caught up: closing the listener
+  // resets the connections still waiting in its backlog, and the API server retries none of them.
   await sleep(drainMs);
   // close() stops accepting and closes idle connections; busy ones close after their response.
   server.close();

@@ -65,6 +65,13 @@ export class WebhookMetrics {
     registers: [this.registry],
   });
 
+  private readonly certificateReloads = new Counter({
+    name: "module_admission_certificate_reloads_total",
+    help: "Serving certificates read from --cert-dir after start, by result: reloaded, or refused (empty, partial, key not matching, not valid now: the old one stays).",
+    labelNames: ["result"],
+    registers: [this.registry],
+  });
+
   constructor() {
     for (const metric of [this.latency, this.requests, this.inFlight]) {
       // The registry reads name, help, type, aggregator and get(), which these have as its own metrics do.
@@ -83,6 +90,11 @@ export class WebhookMetrics {
       inFlight.value--;
       this.requests.cell(webhook, String(code)).value++;
     };
+  }
+
+  /** One new serving certificate taken, or refused (the old one stays). */
+  certificateReload(result: "reloaded" | "refused"): void {
+    this.certificateReloads.labels(result).inc();
   }
 
   /** One update admitted only because of ratcheting: its object breaks today's rules. */

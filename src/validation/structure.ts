@@ -1,14 +1,30 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { type FieldError, fieldError } from "../admission/field-errors.js";
+import { type FieldError, fieldError, omittedErrors } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
+import { limits } from "../admission/limits.js";
+import { WorkBudget } from "../budget/work-budget.js";
 import { RecentResults } from "../memo/recent-results.js";
+import type { ShapeProblem } from "./readable.js";
+
+/**
+ * Values of the wrong shape the field-scoped gate takes out of an object one by one; past this many the
+ * object's rules read nothing of it (only the schema's errors stand), so that a list of 300,000
+ * wrong-typed items costs one schema check, not a copy and eight more.
+ */
+const maxShapeProblems = 1000;
 
 /** The outcome of checking an object against its kind's generated JSON Schema. */
 export interface StructureVerdict {
+  /**
+   * At most `limits.causes` errors, the answer's bound; when there were more, the last stands for the
+   * rest (`omitted`), which are counted but never built.
+   */
   errors: FieldError[];
   /** Fields the schema does not know: the API server prunes them silently, so we say so. */
   unknownFields: string[];
+  /** Where each error is, for `readablePart`: the values a field-scoped gate keeps from the rules. */
+  shape: ShapeProblem[];
 }
 
 /**
@@ -16,7 +32,7 @@ export interface StructureVerdict {
  * behind it can rely on the generated TypeScript types. In a cluster the API server has done this
  * already; the check matters for offline use and for CRDs other than ours.
  */
-export function structureChecker(schema: object): (object: unknown) => StructureVerdict {
+export function structureChecker(schema: object): (object: unknown, budget?: WorkBudget) => StructureVerdict {
   // Compiled on first use (tens of milliseconds each): `validate` on Modules alone never compiles the
   // other kinds' checkers, and a command starts sooner. `serve` compiles them all before it listens.
   let compiled: ValidateFunction | undefined;
@@ -25,20 +41,54 @@ export function structureChecker(schema: object): (object: unknown) => Structure
     return compiled;
   };
   uncompiled.add(compile);
-  return (object) => {
+  // One review checks the same object more than once (its rules, then on UPDATE the transition rules):
+  // the verdict of an object checked within a review (with its budget) is remembered for as long as the
+  // object lives. A call without a budget is never remembered: the field-scoped gate checks one copy
+  // again after each change it makes to it.
+  const verdicts = new WeakMap<object, StructureVerdict>();
+  return (object, budget) => {
+    if (!budget) return checkUncached(object, new WorkBudget());
+    const known = object !== null && typeof object === "object" ? verdicts.get(object) : undefined;
+    if (known) return known;
+    const verdict = checkUncached(object, budget);
+    if (object !== null && typeof object === "object") verdicts.set(object, verdict);
+    return verdict;
+  };
+  function checkUncached(object: unknown, budget: WorkBudget): StructureVerdict {
     const check = compiled ?? compile();
-    if (check(object)) return { errors: [], unknownFields: [] };
-    const verdict: StructureVerdict = { errors: [], unknownFields: [] };
-    for (const error of check.errors ?? []) {
+    if (check(object)) return { errors: [], unknownFields: [], shape: [] };
+    const verdict: StructureVerdict = { errors: [], unknownFields: [], shape: [] };
+    const found = check.errors ?? [];
+    // Only what an answer can show is built (paths, values, messages): 300,000 wrong-typed items once
+    // built 300,000 field errors and, on UPDATE, four times over, which exhausted a 200 MiB heap.
+    budget.charge(found.length, "checking the object against its schema");
+    let omitted = 0;
+    for (const error of found) {
       if (error.keyword === "additionalProperties") {
+        // Warnings: the API server keeps 4 KiB of them, fewer than this.
+        if (verdict.unknownFields.length >= limits.causes) continue;
         const path = fieldPath(object, error.instancePath).child(String(error.params.additionalProperty));
         verdict.unknownFields.push(path.toString());
       } else {
-        verdict.errors.push(toFieldError(object, error));
+        if (verdict.shape.length < maxShapeProblems) {
+          verdict.shape.push({ tokens: segments(error.instancePath), keyword: error.keyword });
+        } else if (verdict.shape.length === maxShapeProblems) {
+          // Too many to take out one by one: a problem at the root, so that nothing is read past it.
+          verdict.shape.push({ tokens: [], keyword: "maxShapeProblems" });
+        }
+        if (verdict.errors.length >= limits.causes) omitted++;
+        else verdict.errors.push(toFieldError(object, error));
       }
     }
+    // The last error shown makes room for the count of the rest, as the answer's bound does.
+    if (omitted > 0) {
+      verdict.errors.pop();
+      verdict.errors.push(omittedErrors(omitted + 1));
+    }
+    // ajv's own list of every error is dropped with this call's answer.
+    check.errors = null;
     return verdict;
-  };
+  }
 }
 
 const uncompiled = new Set<() => unknown>();

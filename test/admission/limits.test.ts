@@ -113,8 +113,29 @@ describe("bounded answers", () => {
     assert.equal(denied.status?.details?.causes?.[0]?.field, `${field.slice(0, limits.fieldChars - 3)}...`);
     assert.match(denied.status?.details?.causes?.[0]?.message ?? "", /nested more than 1000 levels deep/);
     assert.equal((await mutate(bagKind, review(bag({ items: [deep] })))).allowed, false);
-    const update = await validate(bagKind, review(bag({ items: [deep] }), "UPDATE", bag({ items: [deep] })));
+    // Stored that deep already: judged cut at that depth, so the old deep value warns and switches
+    // off no rule; a new problem beside it is denied, naming only itself.
+    const stored = bag({ items: [deep] });
+    const update = await validate(bagKind, review(bag({ items: [deep] }), "UPDATE", stored));
     assert.equal(update.allowed, true);
-    assert.match(update.warnings?.[0] ?? "", /as before: rules not run/);
+    assert.match(update.warnings?.[0] ?? "", /nested more than 1000 levels deep, as before$/);
+    assert.match(update.warnings?.[1] ?? "", /^already invalid before this update: items\[0\]: /);
+    const added = await validate(bagKind, review(bag({ items: [deep, "new"] }), "UPDATE", stored));
+    assert.equal(added.allowed, false);
+    assert.deepEqual(
+      added.status?.details?.causes?.map((cause) => cause.field),
+      ["items[1]"],
+    );
+    // The deep value changed, still too deep: a new problem, as on CREATE.
+    const changed = await validate(bagKind, review(bag({ items: [{ b: deep }] }), "UPDATE", stored));
+    assert.equal(changed.allowed, false);
+    assert.match(changed.status?.details?.causes?.[0]?.message ?? "", /nested more than 1000 levels deep/);
+    // Below the cut too: the same path, another leaf 5,000 levels down.
+    let other: unknown = "other leaf";
+    for (let i = 0; i < 5000; i++) other = { a: other };
+    const relaid = await validate(bagKind, review(bag({ items: [other] }), "UPDATE", stored));
+    assert.match(relaid.status?.details?.causes?.[0]?.message ?? "", /nested more than 1000 levels deep/);
+    const mutated = await mutate(bagKind, review(bag({ items: [deep] }), "UPDATE", stored));
+    assert.deepEqual([mutated.allowed, mutated.patch], [true, undefined]);
   });
 });

@@ -43,7 +43,7 @@ describe("module-admission serve", () => {
       namespace: "module-admission",
       metrics: { port: 8080 },
       workers: 1,
-      drainMs: 5000,
+      drainMs: 15000,
       graceMs: 25000,
       kubeconfig: undefined,
       workspaceCheck: "auto",

@@ -6,8 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type ConnectionOptions, connect } from "node:tls";
+import { pairProblem } from "../../src/server/certificate-reloader.js";
 import { certFiles, issueCertificates, serviceDnsNames } from "../../src/server/certificates.js";
 import { defaultTimeouts } from "../../src/server/https-server.js";
+import { WebhookMetrics } from "../../src/server/metrics.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
@@ -241,5 +243,54 @@ describe("certificate rotation", () => {
     } finally {
       await server.close();
     }
+  });
+
+  // Issue 21: an empty tls.key was installed (Node's createSecureContext takes it) and every new
+  // handshake failed until the files were fixed.
+  it("refuses an empty key, a foreign key and a certificate not valid now: the old pair serves on, logged and counted", {
+    timeout: 60_000,
+  }, async () => {
+    const certDir = mkdtempSync(join(tmpdir(), "module-admission-partial-"));
+    const first = await issueCertificates(dnsNames);
+    const second = await issueCertificates(dnsNames);
+    writeFileSync(join(certDir, certFiles.cert), first.cert);
+    writeFileSync(join(certDir, certFiles.key), first.key);
+    writeFileSync(join(certDir, certFiles.ca), first.caCert);
+    const logged: Record<string, unknown>[] = [];
+    const metrics = new WebhookMetrics();
+    const server = await startLiveServer(undefined, { certDir, metrics, log: (entry) => logged.push(entry) });
+    const refusals = () => logged.filter((entry) => String(entry.msg).includes("does not load"));
+    try {
+      // Truncate-then-write, caught between the two.
+      writeFileSync(join(certDir, certFiles.key), "");
+      while (refusals().length === 0) await sleep(20);
+      assert.equal(refusals()[0]?.error, "tls.key is empty");
+      assert.equal((await handshake(server.running.port, { ca: first.caCert })).error, undefined);
+      writeFileSync(join(certDir, certFiles.key), second.key);
+      while (refusals().length < 2) await sleep(20);
+      assert.equal(refusals()[1]?.error, "tls.key is not the key of tls.crt");
+      assert.equal((await handshake(server.running.port, { ca: first.caCert })).error, undefined);
+      const text = await metrics.registry.getSingleMetricAsString(
+        "module_admission_certificate_reloads_total",
+      );
+      assert.match(text, /module_admission_certificate_reloads_total\{result="refused"\} 2/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("names what is wrong with a pair before it is swapped in", async () => {
+    const pair = await issueCertificates(dnsNames, 1);
+    const other = await issueCertificates(dnsNames);
+    const now = Date.now();
+    assert.equal(pairProblem(pair, now), undefined);
+    assert.equal(pairProblem({ ...pair, cert: "" }, now), "tls.crt is empty");
+    assert.equal(pairProblem({ ...pair, key: "\n" }, now), "tls.key is empty");
+    assert.equal(pairProblem({ ...pair, key: other.key }, now), "tls.key is not the key of tls.crt");
+    assert.match(
+      pairProblem({ ...pair, key: pair.key.slice(0, 60) }, now) ?? "",
+      /^tls\.key is not a private key/,
+    );
+    assert.match(pairProblem(pair, now + 3 * 86_400_000) ?? "", /^tls\.crt is not valid now: valid from /);
   });
 });

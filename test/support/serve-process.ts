@@ -24,8 +24,13 @@ export function buildCommand(): string {
  * Starts `module-admission serve` in its own process (from the sources with tsx, or from `compiled`)
  * and waits for the log lines that give its ports.
  */
-export async function startServe(args: string[], workers: number, compiled?: string) {
-  const command = compiled ? [compiled] : ["--import", "tsx", mainScript];
+export async function startServe(
+  args: string[],
+  workers: number,
+  compiled?: string,
+  nodeOptions: string[] = [],
+) {
+  const command = [...nodeOptions, ...(compiled ? [compiled] : ["--import", "tsx", mainScript])];
   const child = spawn(process.execPath, [...command, "serve", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });

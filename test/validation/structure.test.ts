@@ -12,7 +12,7 @@ const check = structureChecker(schema);
 
 describe("structure check against the generated schema", () => {
   it("passes a valid Module", () => {
-    assert.deepEqual(check(helmModule()), { errors: [], unknownFields: [] });
+    assert.deepEqual(check(helmModule()), { errors: [], unknownFields: [], shape: [] });
   });
 
   it("reports every type, enum, bound and required problem with its field path", () => {
@@ -38,6 +38,7 @@ describe("structure check against the generated schema", () => {
     assert.deepEqual(check(module), {
       errors: [],
       unknownFields: ["config[0].option.defualt", "spec.helm.relaseName"],
+      shape: [],
     });
   });
 
@@ -49,7 +50,7 @@ describe("structure check against the generated schema", () => {
       { name: "p", value: 3 },
     ];
     module.spec.config.extra = { deep: true };
-    assert.deepEqual(check(module), { errors: [], unknownFields: [] });
+    assert.deepEqual(check(module), { errors: [], unknownFields: [], shape: [] });
   });
 
   it("format: uri as the API server reads it (Go's url.ParseRequestURI): a /path or a scheme, nothing relative", () => {
@@ -73,7 +74,19 @@ describe("compiling structure checkers", () => {
     assert.throws(() => check({ a: 1 }), /missing/, "a schema that does not compile fails when used");
     const fine = structureChecker({ type: "object", properties: { a: { type: "string" } } });
     compileStructureCheckers();
-    assert.deepEqual(fine({ a: "x" }), { errors: [], unknownFields: [] });
+    assert.deepEqual(fine({ a: "x" }), { errors: [], unknownFields: [], shape: [] });
     assert.equal(fine({ a: 1 }).errors.length, 1);
+  });
+});
+
+describe("structure check: bounded errors (issue 21)", () => {
+  it("builds at most the answer's 100 errors and counts the rest", () => {
+    const module = helmModule() as unknown as Record<string, any>;
+    module.spec.helm.migration = { pvcs: Array(5000).fill(1) };
+    const { errors } = check(module);
+    assert.equal(errors.length, 100);
+    assert.equal(errors[98]?.field, "spec.helm.migration.pvcs[98]");
+    assert.equal(errors[99]?.omitted, 5000 - 99);
+    assert.equal(errors[99]?.detail, `... and ${5000 - 99} more errors`);
   });
 });

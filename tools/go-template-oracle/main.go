@@ -3,6 +3,8 @@
 // and prints Go's verdict as JSON. The TypeScript parser in src/go-template is tested against it.
 //
 // Input (stdin): {"cases": [{"name": "...", "text": "...", "funcs": ["extra"], "data": {...}}]}.
+// Data is decoded as the operator's data is typed: a whole JSON number becomes an int (the operator's
+// config integers are Go ints), any other number a float64, objects map[string]any, lists []any.
 // Output (stdout): {"goVersion": "...", "results": {"<name>": {"ok": bool, "error": "...",
 // "templates": [...], "output": "...", "execError": "...", "json": "<kind>"}}}.
 package main
@@ -14,6 +16,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
 	"text/template"
 )
 
@@ -21,7 +24,7 @@ type testCase struct {
 	Name  string         `json:"name"`
 	Text  string         `json:"text"`
 	Funcs []string       `json:"funcs,omitempty"`
-	Data  map[string]any `json:"data,omitempty"`
+	Data  json.RawMessage `json:"data,omitempty"`
 }
 
 type result struct {
@@ -35,7 +38,15 @@ type result struct {
 
 // funcMap is the operator's: Go's built-ins plus randBase62 (api/v1/module_types.go).
 func funcMap(extra []string) template.FuncMap {
-	m := template.FuncMap{"randBase62": func(length uint) string { return "0123456789abcdef"[:length%16] }}
+	// randBase62 gives a string of the requested length, as the operator's does; here all "a"s,
+	// so that outputs are reproducible (the TypeScript side is run with the same fill).
+	m := template.FuncMap{"randBase62": func(length uint) string {
+		b := make([]byte, length)
+		for i := range b {
+			b[i] = 'a'
+		}
+		return string(b)
+	}}
 	for _, name := range extra {
 		m[name] = func() string { return name }
 	}
@@ -75,8 +86,12 @@ func run(c testCase) result {
 	}
 	sort.Strings(r.Templates)
 	if c.Data != nil {
+		data, err := decodeData(c.Data)
+		if err != nil {
+			return result{Error: "data: " + err.Error()}
+		}
 		var buf bytes.Buffer
-		if err := tmpl.Execute(&buf, c.Data); err != nil {
+		if err := tmpl.Execute(&buf, data); err != nil {
 			r.ExecError = err.Error()
 		} else {
 			out := buf.String()
@@ -85,6 +100,39 @@ func run(c testCase) result {
 		}
 	}
 	return r
+}
+
+// decodeData decodes JSON with whole numbers as int, as the operator's config holds them.
+func decodeData(raw json.RawMessage) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return retype(v), nil
+}
+
+func retype(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return int(i)
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = retype(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = retype(e)
+		}
+		return x
+	}
+	return v
 }
 
 func main() {

@@ -1,5 +1,8 @@
 import { statSync } from "node:fs";
 import { isMap } from "../../addon-operator/schema.js";
+import type { FieldErrorList } from "../../admission/field-errors.js";
+import { truncate } from "../../admission/limits.js";
+import { pathSteps } from "../../admission/ratchet.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
@@ -50,15 +53,34 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     paths: { validate: "/validate-addon-operator-configmap" },
     rules: configMapRules,
     validator: {
-      validate: (object, request) =>
-        isTarget(object, request) ? validateConfigMapData(dataOf(object), store.current()) : admitted,
+      validate: (object, request, _focus, budget) =>
+        isTarget(object, request) ? validateConfigMapData(dataOf(object), store.current(), budget) : admitted,
       // x-deckhouse-validations that read oldSelf: transition rules, never ratcheted.
-      validateTransition: (oldObject, object, request) =>
+      validateTransition: (oldObject, object, request, budget) =>
         isTarget(object, request)
-          ? validateConfigMapTransition(dataOf(oldObject), dataOf(object), store.current())
+          ? validateConfigMapTransition(dataOf(oldObject), dataOf(object), store.current(), budget)
           : admitted,
+      whileInvalid: ignoredWhileInvalid,
     },
   };
+}
+
+/**
+ * addon-operator refuses an invalid ConfigMap as a whole and keeps running on the last one it took: an
+ * update that leaves an old problem is admitted (its hooks write this ConfigMap, which must never
+ * freeze), and says plainly that none of it takes effect until the problem is fixed.
+ */
+function ignoredWhileInvalid(preexisting: FieldErrorList): string[] {
+  const [before, after] = [
+    "addon-operator ignores the whole ConfigMap until ",
+    " is fixed: none of this change takes effect",
+  ];
+  // The sentence is kept whole: a long section name is what gets shortened. The first section only:
+  // the warning of each old problem names them all.
+  const section = pathSteps(preexisting[0]?.field ?? "data")
+    .slice(0, 2)
+    .join(".");
+  return [`${before}${truncate(section, 120 - before.length - after.length)}${after}`];
 }
 
 /** The kinds `serve` adds for its addon-operator flags: none without --modules-dir. */

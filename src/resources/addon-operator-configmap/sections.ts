@@ -3,10 +3,11 @@ import { hasDeckhouseValidations } from "../../addon-operator/deckhouse-validati
 import { moduleNameOf, valuesKeyOf } from "../../addon-operator/module-names.js";
 import { emptyMap, isMap, type Schema } from "../../addon-operator/schema.js";
 import type { PathSegment, Violation } from "../../addon-operator/validate.js";
-import { parseYaml, type YamlDialect } from "../../addon-operator/yaml.js";
+import { type ParseCharge, parseYaml, type YamlDialect } from "../../addon-operator/yaml.js";
 import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { Verdict } from "../../admission/resource-kind.js";
+import { WorkBudget } from "../../budget/work-budget.js";
 import { fitWarning } from "../../validation/warning.js";
 import { BoundedCache } from "./bounded-cache.js";
 import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.js";
@@ -53,11 +54,16 @@ function keyError(key: string): FieldError | undefined {
  * and not empty (`{}` and lists are stored unchecked). A disabled module's problems are warnings: they
  * stop addon-operator the day the module is enabled.
  */
-export function validateConfigMapData(data: Data, schemas: LoadedSchemas): Verdict {
+export function validateConfigMapData(
+  data: Data,
+  schemas: LoadedSchemas,
+  budget: WorkBudget = new WorkBudget(),
+): Verdict {
   const errors: FieldError[] = [];
   const warnings: string[] = [];
   const cache = cacheOf(schemas);
   for (const [key, raw] of Object.entries(data)) {
+    budget.charge(key.length + (typeof raw === "string" ? raw.length : 1), "reading data", "data");
     if (typeof raw !== "string") {
       errors.push(
         ...byRule(rule("data-string"), [
@@ -72,7 +78,7 @@ export function validateConfigMapData(data: Data, schemas: LoadedSchemas): Verdi
     const cacheKey = `S${enabled}${key.length}:${key}${raw}`;
     let verdict = cache.get(cacheKey);
     if (verdict === undefined) {
-      verdict = judgeEntry(key, raw, enabled, schemas);
+      verdict = judgeEntry(key, raw, enabled, schemas, parsingCharge(budget, key));
       cache.set(cacheKey, verdict, verdictBytes(verdict));
     }
     for (const error of verdict.errors) errors.push(error);
@@ -123,16 +129,36 @@ function cacheOf(schemas: LoadedSchemas): BoundedCache<EntryVerdict> {
   return cache;
 }
 
+/**
+ * What parsing and checking a section not judged recently costs: the `yaml` package took 1.7-3 µs per
+ * character, and a tiny section about 170 µs to judge in all (50,000 of them took 6.3 s), about 28,000
+ * units. The per-character rate is kept below what the parser costs (about 280 units), so that a
+ * replica just started, whose cache is empty, still takes a real ConfigMap of 100 KB of sections
+ * whole rather than denying it (at the price of about 200 ms for it). Sections judged recently come
+ * from the cache: only what changed is paid for.
+ */
+const sectionUnits = 20_000;
+const yamlUnitsPerChar = 100;
+
+/** Charges `budget` for parsing a section's text, once the parser's cheap checks have passed it. */
+function parsingCharge(budget: WorkBudget, key: string): ParseCharge {
+  return (chars) => {
+    const path = dataPath.child(key).toString();
+    budget.charge(sectionUnits + chars * yamlUnitsPerChar, `parsing and checking ${path}`, path);
+  };
+}
+
 /** One entry of `data`, a string: its key's name, then its value as that key reads it. */
 function judgeEntry(
   key: string,
   raw: string,
   enabled: "true" | "false" | "",
   schemas: LoadedSchemas,
+  charge: ParseCharge,
 ): EntryVerdict {
   const path = dataPath.child(key);
   if (key === "global") {
-    const parsed = parseSection(raw, "global");
+    const parsed = parseSection(raw, "global", charge);
     if ("problem" in parsed)
       return entryVerdict(byRule(rule("global-values"), [fieldError.invalid(path, raw, parsed.problem)]));
     return entryVerdict(checkSection(parsed.values, schemas.global, key, path));
@@ -153,7 +179,7 @@ function judgeEntry(
       );
     return noProblems;
   }
-  const parsed = parseSection(raw, "module", key);
+  const parsed = parseSection(raw, "module", charge, key);
   if ("problem" in parsed)
     return entryVerdict(byRule(rule("module-values"), [fieldError.invalid(path, raw, parsed.problem)]));
   const module = schemas.modules.get(key);
@@ -185,10 +211,16 @@ function judgeEntry(
  * The transition rules (`x-deckhouse-validations` that read `oldSelf`) of every section checked in both
  * the old and the new ConfigMap; `oldSelf` is the stored section without defaults.
  */
-export function validateConfigMapTransition(oldData: Data, data: Data, schemas: LoadedSchemas): Verdict {
+export function validateConfigMapTransition(
+  oldData: Data,
+  data: Data,
+  schemas: LoadedSchemas,
+  budget: WorkBudget = new WorkBudget(),
+): Verdict {
   const errors: FieldError[] = [];
   const cache = cacheOf(schemas);
   for (const [key, raw] of Object.entries(data)) {
+    budget.charge(key.length + 1, "reading data", "data");
     const oldRaw = oldData[key];
     if (typeof raw !== "string" || typeof oldRaw !== "string") continue;
     const source = key === "global" ? "global" : "module";
@@ -201,7 +233,8 @@ export function validateConfigMapTransition(oldData: Data, data: Data, schemas: 
     const cacheKey = `T${key.length}:${key}${raw.length}:${raw}${oldRaw}`;
     let verdict = cache.get(cacheKey);
     if (verdict === undefined) {
-      verdict = entryVerdict(transitionErrors(key, raw, oldRaw, source, schema.schema));
+      const charge = parsingCharge(budget, key);
+      verdict = entryVerdict(transitionErrors(key, raw, oldRaw, source, schema.schema, charge));
       cache.set(cacheKey, verdict, verdictBytes(verdict));
     }
     for (const error of verdict.errors) errors.push(error);
@@ -215,8 +248,10 @@ function transitionErrors(
   oldRaw: string,
   source: "global" | "module",
   schema: Schema,
+  charge: ParseCharge,
 ): FieldError[] {
-  const [parsed, oldParsed] = [parseSection(raw, source, key), parseSection(oldRaw, source, key)];
+  const parsed = parseSection(raw, source, charge, key);
+  const oldParsed = parseSection(oldRaw, source, charge, key);
   if ("problem" in parsed || "problem" in oldParsed || !isMap(parsed.values)) return [];
   if (source === "module" && Object.keys(parsed.values).length === 0) return [];
   const violations = checkValues(parsed.values, schema, key, {
@@ -248,9 +283,9 @@ type Parsed = { values: unknown } | { problem: string };
  * only comments: an empty map); a module section with yaml.v3 and a JSON round trip, which must give a
  * map or a list (empty text is refused: LoadFromValues wants a map or an array).
  */
-function parseSection(raw: string, source: "global" | "module", key = "global"): Parsed {
+function parseSection(raw: string, source: "global" | "module", charge: ParseCharge, key = "global"): Parsed {
   const dialect: YamlDialect = source === "global" ? "sigs" : "yaml.v3";
-  const parsed = parseYaml(raw, dialect);
+  const parsed = parseYaml(raw, dialect, charge);
   if ("problem" in parsed) {
     const line = parsed.line !== undefined ? ` (line ${parsed.line})` : "";
     return { problem: `addon-operator cannot read it as YAML${line}: ${parsed.problem}` };

@@ -1,3 +1,4 @@
+import type { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { type ConfigSchemaVerdict, validateConfigSchema } from "./config-schema-rules.js";
 import { type ConfigValuesVerdict, compileConfigValues, type ModuleSource } from "./config-values-rules.js";
@@ -7,7 +8,11 @@ export interface ConfigValidator {
   /** What is wrong with the config schema itself (the top-level `config`). */
   schema: ConfigSchemaVerdict;
   /** spec.config against that schema. */
-  validateValues(values: Record<string, unknown>, source: ModuleSource): ConfigValuesVerdict;
+  validateValues(
+    values: Record<string, unknown>,
+    source: ModuleSource,
+    work?: WorkBudget,
+  ): ConfigValuesVerdict;
 }
 
 interface Entry {

@@ -1,9 +1,16 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
+import { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
-import { closestMatch, editDistance, maxSuggestChars } from "../../validation/suggest.js";
+import {
+  closestMatch,
+  editDistance,
+  editDistanceCost,
+  maxSuggestChars,
+  type Suggestion,
+} from "../../validation/suggest.js";
 import { fitWarning } from "../../validation/warning.js";
 import { isEditable, typesOf } from "./config-items.js";
 import { integerBounds } from "./config-schema-rules.js";
@@ -29,14 +36,15 @@ export function validateConfigValues(
   items: ConfigItem[],
   values: Record<string, unknown>,
   source: ModuleSource = "helm",
+  work: WorkBudget = new WorkBudget(),
 ): ConfigValuesVerdict {
-  return compileConfigValues(items)(values, source);
+  return compileConfigValues(items)(values, source, work);
 }
 
 /** The same rules with what depends only on the config schema worked out once, for many Modules. */
 export function compileConfigValues(
   items: ConfigItem[],
-): (values: Record<string, unknown>, source: ModuleSource) => ConfigValuesVerdict {
+): (values: Record<string, unknown>, source: ModuleSource, work?: WorkBudget) => ConfigValuesVerdict {
   const aliases = [...new Set(items.map((item) => item.alias))];
   const declared = new Set(aliases);
   // Duplicate aliases: the operator validates both and keeps the later; each is judged here too.
@@ -55,16 +63,28 @@ export function compileConfigValues(
       },
     ];
   });
-  return (values, source) => {
+  return (values, source, work = new WorkBudget()) => {
     const verdict: ConfigValuesVerdict = { errors: [], warnings: [] };
-    const budget = new MatchBudget();
+    const budget = new MatchBudget(undefined, work);
     // Warnings only as many as the API server shows (it keeps 4 KiB of them): 9,000 undeclared keys
-    // must not cost 9,000 did-you-mean searches.
+    // must not cost 9,000 did-you-mean searches. The hints are paid from the review's work budget:
+    // once it cannot pay, the rest go without a hint, and one warning says so.
+    const hints = work.part(hintUnits);
     let undeclared = 0;
-    for (const key of Object.keys(values)) {
+    let hintsStopped = false;
+    const keyWarnings: string[] = [];
+    const keys = Object.keys(values);
+    work.charge(keys.length, "checking spec.config's keys", "spec.config");
+    for (const key of keys) {
       if (declared.has(key)) continue;
-      if (++undeclared <= limits.listErrors) verdict.warnings.push(...undeclaredKey(key, aliases, source));
+      if (++undeclared > limits.listErrors) continue;
+      const suggestion: Suggestion = hintsStopped ? { stopped: true } : suggest(key, aliases, source, hints);
+      hintsStopped ||= suggestion.stopped === true;
+      keyWarnings.push(...undeclaredKey(key, suggestion, source));
     }
+    // First, so that the 4 KiB of warnings the API server keeps cannot cut it off.
+    if (hintsStopped) verdict.warnings.push(hintsLeftOut);
+    verdict.warnings.push(...keyWarnings);
     if (undeclared > limits.listErrors) {
       verdict.warnings.push(`spec.config: ${undeclared - limits.listErrors} more keys are not declared`);
     }
@@ -90,25 +110,38 @@ export function compileConfigValues(
   };
 }
 
-function undeclaredKey(key: string, aliases: string[], source: ModuleSource): string[] {
-  const path = valuesPath.child(key);
-  if (source === "custom") {
-    // Only short names one character apart in length can be one edit apart: bounded work.
-    const near = (alias: string) =>
-      key.length <= maxSuggestChars &&
-      Math.abs(alias.length - key.length) <= 1 &&
-      editDistance(key, alias) === 1;
-    const typo = aliases.find(near);
-    return typo
-      ? [
-          fitWarning(
-            `${path} is not declared, but passed to the runner; did you mean ${JSON.stringify(typo)}?`,
-          ),
-        ]
-      : [];
+/**
+ * The part of a review's work budget hints may use (about 12 ms here): hints are optional, and must
+ * leave the rest to the rules that decide.
+ */
+const hintUnits = 2_000_000;
+
+/** The one note for hints the review's work budget could not pay for. */
+export const hintsLeftOut = `spec.config: "did you mean" hints left out: the webhook's work budget is spent`;
+
+/**
+ * The alias an undeclared key is likely a typo of. A custom Module's runner gets every key, so only a
+ * key one edit from an alias is worth a word there; a helm Module's key is ignored, so the closest.
+ */
+function suggest(key: string, aliases: string[], source: ModuleSource, work: WorkBudget): Suggestion {
+  if (source !== "custom") return closestMatch(key, aliases, work);
+  if (key.length > maxSuggestChars) return {};
+  if (!work.tryCharge(aliases.length)) return { stopped: true };
+  // Only short names one character apart in length can be one edit apart.
+  for (const alias of aliases) {
+    if (Math.abs(alias.length - key.length) > 1) continue;
+    if (!work.tryCharge(editDistanceCost(key, alias))) return { stopped: true };
+    if (editDistance(key, alias) === 1) return { match: alias };
   }
-  const suggestion = closestMatch(key, aliases);
-  const hint = suggestion ? `; did you mean ${JSON.stringify(suggestion)}?` : "";
+  return {};
+}
+
+function undeclaredKey(key: string, suggestion: Suggestion, source: ModuleSource): string[] {
+  const path = valuesPath.child(key);
+  const hint = suggestion.match ? `; did you mean ${JSON.stringify(suggestion.match)}?` : "";
+  if (source === "custom") {
+    return hint ? [fitWarning(`${path} is not declared, but passed to the runner${hint}`)] : [];
+  }
   return [fitWarning(`${path} is not declared in the config schema: the operator ignores it${hint}`)];
 }
 
@@ -127,6 +160,12 @@ function valueRules(item: ConfigItem, compiled: ReturnType<typeof compileAll>[nu
       if (!Number.isInteger(value)) {
         const detail = `must be a whole number (the operator would silently use ${Math.trunc(value)})`;
         return rule("module.config-whole-number", [fieldError.invalid(path, value, detail)]);
+      }
+      // The operator converts the JSON number with int(v): beyond int64 Go leaves the result undefined.
+      if (value >= 2 ** 63 || value < -(2 ** 63)) {
+        const detail =
+          "must be within Go's int range, -2^63 to 2^63-1 (the operator's int() of it is undefined)";
+        return rule("module.config-value", [fieldError.invalid(path, value, detail)]);
       }
       return rule("module.config-value", integerBounds(value, integer, path));
     };

@@ -2,14 +2,16 @@ import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import { ruleWarnings, type Warning } from "../../admission/warning.js";
-import type { Module } from "../../generated/module.js";
+import { WorkBudget } from "../../budget/work-budget.js";
+import type { Module, ModuleSpec } from "../../generated/module.js";
+import { onReadableSpecs, readablePart } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { configValidator } from "./config-validator-cache.js";
 import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";
 import { validateTemplates } from "./template-rules.js";
-import { readableSpec, validateSpecUpdate } from "./update-rules.js";
+import { validateSpecUpdate } from "./update-rules.js";
 import { moduleWarningRules, moduleWarnings } from "./warnings.js";
 import { validateWorkspaceReference, type WorkspaceLookup } from "./workspace-rules.js";
 
@@ -33,8 +35,11 @@ const stateRules = {
   spec: [
     "module.source",
     "module.chart-source",
+    "module.git-url",
+    "module.git-auth",
     "module.release-name",
     "module.existing-release-name",
+    "module.existing-release-template",
     "module.custom-image",
   ],
   configValues: [
@@ -44,7 +49,12 @@ const stateRules = {
     "module.config-whole-number",
     "module.multiple-options-value",
   ],
-  templates: ["module.template-syntax", "module.template-function", "module.template-json-type"],
+  templates: [
+    "module.template-syntax",
+    "module.template-function",
+    "module.template-exec",
+    "module.template-json-type",
+  ],
   workspace: ["module.workspace-exists"],
 } as const;
 
@@ -71,27 +81,46 @@ function runs(group: RuleGroup, focus: Focus | undefined): boolean {
 }
 
 /**
- * Every rule for one Module. The structural check comes first: the rules after it rely on the
- * generated types, as they can in a cluster, where the API server has checked the schema already.
- * With a focus, only the parts with a rule it names run, and no warnings are gathered.
+ * Every rule for one Module. The structural check comes first, and is field-scoped: the rules after it
+ * rely on the generated types, so they read the part of the Module its schema accepts (a field of the
+ * wrong shape costs only the rules that read it; every other rule still runs). With a focus, only the
+ * parts with a rule it names run, and no warnings are gathered.
  */
 function validateModule(
   object: unknown,
   workspaceRules: (module: Module) => FieldErrorList,
-  focus?: Focus,
+  focus: Focus | undefined,
+  budget: WorkBudget,
 ): Verdict {
-  const structure = checkStructure(object);
+  const structure = checkStructure(object, budget);
   const unknown: Warning[] = focus
     ? []
     : ruleWarnings(
         "module.unknown-field",
         structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`)),
       );
-  if (structure.errors.length > 0)
-    return { errors: byRule("module.schema", structure.errors), warnings: unknown };
-  const module = object as Module;
+  if (structure.errors.length === 0) {
+    return validateRules(object as Module, workspaceRules, focus, unknown, budget);
+  }
+  const schemaErrors = byRule("module.schema", structure.errors);
+  const readable = readablePart<Module>(object, (part) => checkStructure(part).shape, "any", structure.shape);
+  if (!readable.object) return { errors: schemaErrors, warnings: unknown };
+  const rules = validateRules(readable.object, workspaceRules, focus, unknown, budget);
+  return {
+    errors: [...schemaErrors, ...rules.errors.filter(readable.keeps).map(readable.restore)],
+    warnings: rules.warnings,
+  };
+}
+
+function validateRules(
+  module: Module,
+  workspaceRules: (module: Module) => FieldErrorList,
+  focus: Focus | undefined,
+  unknown: Warning[],
+  budget: WorkBudget,
+): Verdict {
   const errors: FieldErrorList = [];
-  const warnings = unknown;
+  const warnings: Warning[] = [...unknown];
   const config =
     runs("configSchema", focus) || runs("configValues", focus)
       ? configValidator(module.config ?? [])
@@ -103,12 +132,13 @@ function validateModule(
   if (runs("spec", focus)) errors.push(...validateSpec(module.spec));
   if (config) {
     const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
-    const values = config.validateValues(module.spec.config ?? {}, source);
+    const values = config.validateValues(module.spec.config ?? {}, source, budget);
     errors.push(...values.errors);
     warnings.push(...ruleWarnings("module.config-undeclared", values.warnings));
   }
   if (runs("templates", focus)) {
-    const templates = validateTemplates(module);
+    // Template analysis and execution charge this review's budget.
+    const templates = validateTemplates(module, budget);
     errors.push(...templates.errors);
     warnings.push(...ruleWarnings("module.template-warning", templates.warnings));
   }
@@ -138,18 +168,21 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     validator: {
       // A Workspace deleted since the Module was stored fails the old object too, so the protocol
       // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
-      validate: (module, _request, focus) => validateModule(module, workspaceRules, focus),
-      // Never skipped: an old object that fails today's schema is read as far as it can be.
-      validateTransition: (oldObject, module) => {
-        // Both valid (what the API server stores): every immutable field. Otherwise what can be read
-        // of them, so that an off-schema stored object still keeps its release.
-        const valid =
-          checkStructure(oldObject).errors.length === 0 && checkStructure(module).errors.length === 0;
-        const [before, after] = valid
-          ? [oldObject.spec, module.spec]
-          : [readableSpec(oldObject), readableSpec(module)];
-        return { errors: validateSpecUpdate(before, after), warnings: [] };
-      },
+      validate: (module, _request, focus, budget = new WorkBudget()) =>
+        validateModule(module, workspaceRules, focus, budget),
+      // Never skipped: each side is read as far as its values have the right type, so that an
+      // off-schema stored object (a releaseName stored before the 53-character limit) keeps its rules.
+      validateTransition: (oldObject, module, _request, budget) =>
+        onReadableSpecs<ModuleSpec>(
+          checkStructure,
+          oldObject,
+          module,
+          (before, after) => ({
+            errors: validateSpecUpdate(before ?? ({} as ModuleSpec), after ?? ({} as ModuleSpec)),
+            warnings: [],
+          }),
+          budget,
+        ),
     },
     defaulter: { applyDefaults: applyModuleDefaults },
   };

@@ -1,6 +1,8 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import type { ChartSource, HelmModule, ModuleSpec } from "../../generated/module.js";
+import type { ChartGit, ChartSource, HelmModule, ModuleSpec } from "../../generated/module.js";
+import { goUrlParseError } from "../../go-net-url/parse.js";
+import { hasTemplate } from "../../go-template/index.js";
 import {
   dns1035LabelProblems,
   helmReleaseNameMaxLength,
@@ -38,6 +40,7 @@ export function validateSpec(spec: ModuleSpec): FieldErrorList {
 
 function validateHelm(helm: HelmModule): FieldErrorList {
   const errors = byRule("module.chart-source", validateChartSource(helm.chart));
+  if (helm.chart.git) errors.push(...validateGit(helm.chart.git));
   if (helm.releaseName !== undefined) {
     for (const problem of dns1035LabelProblems(helm.releaseName, helmReleaseNameMaxLength)) {
       errors.push(
@@ -48,6 +51,18 @@ function validateHelm(helm: HelmModule): FieldErrorList {
     }
   }
   if (helm.existingRelease) {
+    // Adoption (internal/controller/module_operations.go, adoptExistingHelmRelease) looks the release
+    // up by these fields as written: a template in them is never rendered, so no release is found.
+    for (const key of ["name", "namespace"] as const) {
+      const value = helm.existingRelease[key];
+      if (value === undefined || !hasTemplate(value)) continue;
+      const detail = "the operator adopts the release by this field unrendered: no release has this name";
+      errors.push(
+        ...byRule("module.existing-release-template", [
+          fieldError.invalid(helmPath.child("existingRelease").child(key), value, detail),
+        ]),
+      );
+    }
     const name = helm.existingRelease.name;
     for (const problem of helmReleaseNameProblems(name)) {
       errors.push(
@@ -73,4 +88,34 @@ function validateChartSource(chart: ChartSource): FieldErrorList {
     .map((extra) =>
       fieldError.forbidden(chartPath.child(extra), `may not be set together with ${chartPath}.${set[0]}`),
     );
+}
+
+const gitPath = helmPath.child("chart").child("git");
+
+/**
+ * What the operator does with a git chart before cloning it (pkg/manager/helm.go): `url.Parse` of
+ * the repo (an scp-like `git@host:org/repo.git` fails it), then authentication, where only
+ * httpsSecretRef is supported (`auth: {}` fails with "unsupported Git chart authentication type
+ * provided"). A repo with a template is rendered first, so only a literal repo is parsed here.
+ */
+function validateGit(git: ChartGit): FieldErrorList {
+  const errors: FieldErrorList = [];
+  if (!hasTemplate(git.repo)) {
+    const problem = goUrlParseError(git.repo);
+    if (problem !== undefined) {
+      const detail = `${problem} (the operator parses it with Go's url.Parse; use ssh://git@host/org/repo.git)`;
+      errors.push(...byRule("module.git-url", [fieldError.invalid(gitPath.child("repo"), git.repo, detail)]));
+    }
+  }
+  if (git.auth && !git.auth.httpsSecretRef) {
+    errors.push(
+      ...byRule("module.git-auth", [
+        fieldError.required(
+          gitPath.child("auth").child("httpsSecretRef"),
+          "the operator supports only httpsSecretRef: without it the install fails (unsupported Git chart authentication type provided)",
+        ),
+      ]),
+    );
+  }
+  return errors;
 }

@@ -1,14 +1,20 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import type { Module } from "../../generated/module.js";
+import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
 import {
   hasTemplate,
   type JsonKind,
+  type OutputPart,
   outputJsonKinds,
   type ParseResult,
   type PrintedValue,
   parseTemplate,
+  type TemplateAnalysis,
 } from "../../go-template/index.js";
+import { jsonKind } from "../../go-template/json-kind.js";
+import { type GoMap, type Value as GoValue, Unsupported } from "../../go-template/values.js";
 import { RecentResults } from "../../memo/recent-results.js";
 import { fitWarning } from "../../validation/warning.js";
 
@@ -32,10 +38,11 @@ export interface TemplateVerdict {
  * output that may decode to a non-string. spec.config is immutable, so what a config field prints is
  * known: its value, or its default when spec.config omits it.
  */
-export function validateTemplates(module: Module): TemplateVerdict {
+export function validateTemplates(module: Module, budget: WorkBudget = new WorkBudget()): TemplateVerdict {
   const verdict: TemplateVerdict = { errors: [], warnings: [] };
   const config = configPrinter(module);
   const helm = module.spec.helm;
+  const runner = new Runner(module, budget);
   if (helm) {
     const namespace = helm.existingRelease?.namespace ?? helm.namespace ?? "default";
     const root = {
@@ -47,13 +54,13 @@ export function validateTemplates(module: Module): TemplateVerdict {
     forEachTemplate(helm, helmPath, (text, path, freeForm) => {
       // The namespace is rendered first, with data that has no namespace yet.
       const data = path.toString() === "spec.helm.namespace" ? { ...root, namespace: null } : root;
-      checkTemplate(text, path, freeForm, data, "helm", verdict);
+      checkTemplate(text, path, freeForm, data, "helm", verdict, runner);
     });
   }
   if (module.spec.custom) {
     const customPath = FieldPath.root("spec").child("custom");
     forEachTemplate(module.spec.custom, customPath, (text, path, freeForm) =>
-      checkTemplate(text, path, freeForm, { config }, "custom", verdict),
+      checkTemplate(text, path, freeForm, { config }, "custom", verdict, runner),
     );
   }
   return verdict;
@@ -128,6 +135,7 @@ function checkTemplate(
   data: Data,
   source: "helm" | "custom",
   verdict: TemplateVerdict,
+  runner: Runner,
 ): void {
   const parsed = parsedTemplate(text);
   if (!parsed.ok) {
@@ -175,8 +183,44 @@ function checkTemplate(
   for (const field of parsed.template.analysis.fields) resolve(field.path);
   if (absent)
     for (const why of absent) verdict.warnings.push(fitWarning(`${path}: ${why}: it renders <no value>`));
+  const executed: Execution = isPlain(parsed.template.analysis)
+    ? { kind: "unknown" }
+    : runner.run(text, parsed, source, path);
+  if (executed.kind === "certain") {
+    const { result } = executed;
+    if (!result.ok) {
+      verdict.errors.push(...byRule("module.template-exec", [fieldError.invalid(path, text, result.error)]));
+      return;
+    }
+    if (freeForm) return;
+    const kind = jsonKind(result.output);
+    if (stringKinds.has(kind)) return;
+    const detail = `renders ${JSON.stringify(clip(result.output))}, a JSON ${kind}, which the operator cannot decode into this string field`;
+    verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
+    return;
+  }
+  if (executed.kind === "over-budget") {
+    if (runner.reportOverBudget())
+      verdict.errors.push(
+        ...byRule("module.template-exec", [fieldError.invalid(path, text, executed.message)]),
+      );
+    return;
+  }
+  if (executed.kind === "random") {
+    verdict.warnings.push(fitWarning(`${path}: ${executed.message}`));
+    return;
+  }
   if (freeForm) return;
-  const kinds = outputJsonKinds(parsed.template.analysis.output, resolve);
+  const kinds = runner.outputKinds(parsed.template.analysis.output, resolve, data.namespace === null);
+  if (kinds === undefined) {
+    if (runner.reportOverBudget())
+      verdict.errors.push(
+        ...byRule("module.template-exec", [
+          fieldError.invalid(path, text, "checking this template's output exceeds the webhook's work budget"),
+        ]),
+      );
+    return;
+  }
   let wrong: JsonKind[] | undefined;
   for (const kind of kinds) {
     if (stringKinds.has(kind)) continue;
@@ -386,4 +430,238 @@ const memberTail = (key: string, tail: Tail): Tail =>
 function hasEnumerableKey(object: object): boolean {
   for (const _ in object) return true;
   return false;
+}
+
+/**
+ * Whether a template only prints text and data fields that cannot fail (`.config.alias`,
+ * `.releaseName`, any other top-level key): its execution cannot fail and the output analysis is
+ * exact, so it is not executed (most real templates; it keeps a review's cost where it was).
+ */
+function isPlain(analysis: TemplateAnalysis): boolean {
+  if (analysis.functions.length > 0 || analysis.templateCalls.length > 0 || analysis.unresolvedFields > 0)
+    return false;
+  if (analysis.definedTemplates.length > 0) return false;
+  const plainPath = (path: readonly string[]) =>
+    path.length === 2 ? path[0] === "config" : path.length === 1 && path[0] !== "config";
+  for (const field of analysis.fields) if (!plainPath(field.path)) return false;
+  for (const part of analysis.output)
+    if (part.kind !== "text" && !(part.kind === "field" && plainPath(part.path))) return false;
+  return true;
+}
+
+/** The most text an output can print: its texts, and the longest option of each choice. */
+function printedLength(output: readonly OutputPart[], resolve: (path: string[]) => PrintedValue): number {
+  let n = 0;
+  for (const part of output) {
+    if (part.kind === "text") n += part.text.length;
+    else if (part.kind === "field") {
+      const printed = resolve(part.path);
+      n += printed.kind === "text" ? printed.text.length : 1;
+    } else if (part.kind === "choice")
+      n += Math.max(0, ...part.options.map((o) => printedLength(o, resolve)));
+    else n += 1;
+  }
+  return n;
+}
+
+const clip = (s: string) => (s.length > 64 ? `${s.slice(0, 64)}...` : s);
+
+type Execution =
+  | { kind: "certain"; result: ExecResult }
+  | { kind: "random"; message: string }
+  | { kind: "over-budget"; message: string }
+  | { kind: "unknown" };
+
+/**
+ * Runs templates as the operator does (RenderHelmSpec, RenderCustomSpec): Go's text/template with
+ * the operator's data, the config built as GetValidatedConfig builds it (ints, bools, strings). One
+ * per object: results are memoized by pass and text (a Module repeats its templates), and every
+ * execution charges the object's WorkBudget, so the cost is bounded per object, not per template.
+ * randBase62 is random: a template that calls it is run twice, with an all-letters and an all-digits
+ * string of the requested length (both are possible results); only what both runs agree on decides.
+ */
+class Runner {
+  // Made on first use: most objects have only templates that need neither.
+  private memo: Map<string, Execution> | undefined;
+  private data: { helm: GoMap; namespace: GoMap; custom: GoMap } | null | undefined;
+  /** Output kinds by the output's parts (templates differing only in comments or logic share them). */
+  private kindMemo: Map<string, Set<JsonKind>> | undefined;
+  private overBudgetReported = false;
+  /** Config aliases left out of the data: multipleOptions defaults, which Go holds as []string. */
+  private opaque: Set<string> | undefined;
+
+  constructor(
+    private readonly module: Module,
+    private readonly budget: WorkBudget,
+  ) {}
+
+  run(
+    text: string,
+    parsed: ParseResult & { ok: true },
+    source: "helm" | "custom",
+    path: FieldPath,
+  ): Execution {
+    const data = this.operatorData();
+    if (!data || this.readsOpaque(parsed.template.analysis)) return { kind: "unknown" };
+    const helm = this.module.spec.helm;
+    const effectiveNamespace = helm?.existingRelease
+      ? "spec.helm.existingRelease.namespace"
+      : "spec.helm.namespace";
+    const pass =
+      source === "custom" ? "custom" : path.toString() === effectiveNamespace ? "namespace" : "helm";
+    const key = `${pass}\u0000${text}`;
+    this.memo ??= new Map();
+    let execution = this.memo.get(key);
+    if (execution === undefined) {
+      execution = this.execute(text, parsed, data[pass]);
+      this.memo.set(key, execution);
+    }
+    return execution;
+  }
+
+  /** True the first time only: once the object's budget is spent, one field says so and the rest are skipped. */
+  reportOverBudget(): boolean {
+    const first = !this.overBudgetReported;
+    this.overBudgetReported = true;
+    return first;
+  }
+
+  /**
+   * outputJsonKinds, charged to the object's budget by the length of the text it may build (a
+   * template printing a 1 MB value costs 1 MB, however many templates do) and memoized by the
+   * output's parts; undefined when over budget.
+   */
+  outputKinds(
+    output: readonly OutputPart[],
+    resolve: (path: string[]) => PrintedValue,
+    namespacePass: boolean,
+  ): Set<JsonKind> | undefined {
+    if (this.budget.exhausted) return undefined;
+    const cost = printedLength(output, resolve);
+    // Small outputs are checked directly; large ones are memoized by the output's parts.
+    const key = cost >= 4096 ? `${namespacePass ? "n" : "h"}${JSON.stringify(output)}` : undefined;
+    const known = key === undefined ? undefined : this.kindMemo?.get(key);
+    if (known !== undefined) return known;
+    try {
+      this.budget.charge(cost, "checking a template's output");
+    } catch (e) {
+      if (e instanceof WorkBudgetExceeded) return undefined;
+      throw e;
+    }
+    const kinds = outputJsonKinds(output, resolve);
+    if (key !== undefined) {
+      this.kindMemo ??= new Map();
+      this.kindMemo.set(key, kinds);
+    }
+    return kinds;
+  }
+
+  /** Whether a template may read a value left out of the data (then its result is not known here). */
+  private readsOpaque(analysis: TemplateAnalysis): boolean {
+    if (this.opaque === undefined) return false;
+    if (analysis.unresolvedFields > 0) return true;
+    for (const { path } of analysis.fields) {
+      if (
+        path.length === 0 ||
+        (path[0] === "config" && (path.length === 1 || this.opaque?.has(path[1] as string)))
+      )
+        return true;
+    }
+    return false;
+  }
+
+  private execute(text: string, parsed: ParseResult & { ok: true }, data: GoMap): Execution {
+    const { trees, name } = parsed.template;
+    let calledRandom = false;
+    const run = (fill: string): ExecResult =>
+      executeTemplate(text, trees, name, data, {
+        budget: this.budget,
+        randBase62: (length) => {
+          calledRandom = true;
+          return fill.repeat(length);
+        },
+      });
+    try {
+      const letters = run("a");
+      if (!calledRandom) return { kind: "certain", result: letters };
+      const digits = run("1");
+      if (!letters.ok && !digits.ok && letters.error === digits.error)
+        return { kind: "certain", result: letters };
+      if (letters.ok && digits.ok && letters.output === digits.output)
+        return { kind: "certain", result: letters };
+      if (letters.ok && digits.ok && jsonKind(letters.output) === jsonKind(digits.output))
+        return { kind: "certain", result: letters };
+      const failing = !letters.ok ? letters : !digits.ok ? digits : undefined;
+      if (failing && !failing.ok)
+        return { kind: "random", message: `may fail, depending on randBase62: ${failing.error}` };
+      return { kind: "random", message: "may render as a JSON number, depending on randBase62's output" };
+    } catch (e) {
+      if (e instanceof Unsupported) return { kind: "unknown" };
+      if (e instanceof WorkBudgetExceeded)
+        return {
+          kind: "over-budget",
+          message: `executing this template ${e.message.replace(/^.* exceeds/, "exceeds")}`,
+        };
+      throw e;
+    }
+  }
+
+  /**
+   * The operator's data, or null where it is not known here: a multipleOptions item (the operator
+   * fails before rendering: config-values rules say why), an item of no type, an integer beyond 2^53,
+   * a helm Module with no release name yet, or a namespace whose own render fails or is not a string.
+   */
+  private operatorData(): { helm: GoMap; namespace: GoMap; custom: GoMap } | null {
+    if (this.data !== undefined) return this.data;
+    this.data = null;
+    const config = this.configData();
+    if (!config) return null;
+    const custom = { config };
+    const helm = this.module.spec.helm;
+    if (!helm) {
+      this.data = { helm: custom, namespace: custom, custom };
+      return this.data;
+    }
+    const releaseName = helm.existingRelease ? helm.existingRelease.name : helm.releaseName;
+    if (releaseName === undefined) return null;
+    const first: GoMap = { config, releaseName };
+    const effective = (helm.existingRelease ? helm.existingRelease.namespace : helm.namespace) ?? "";
+    let namespace: string = effective;
+    if (hasTemplate(effective)) {
+      const parsed = parsedTemplate(effective);
+      if (!parsed.ok) return null;
+      const executed = this.execute(effective, parsed, first);
+      if (executed.kind !== "certain" || !executed.result.ok) return null;
+      const output = executed.result.output;
+      const kind = jsonKind(output);
+      if (kind === "string") namespace = JSON.parse(output) as string;
+      else if (kind === "null") namespace = "";
+      else if (kind === "text") namespace = output;
+      else return null;
+    }
+    this.data = { helm: { config, releaseName, namespace }, namespace: first, custom };
+    return this.data;
+  }
+
+  private configData(): GoMap | null {
+    const values = this.module.spec.config ?? {};
+    const config: GoMap = {};
+    for (const item of this.module.config ?? []) {
+      const given: unknown = Object.hasOwn(values, item.alias) ? values[item.alias] : undefined;
+      let value: GoValue;
+      if (item.integer) {
+        value = typeof given === "number" ? Math.trunc(given) : (item.integer.default ?? 0);
+        if (!Number.isSafeInteger(value)) return null;
+      } else if (item.boolean) value = typeof given === "boolean" ? given : (item.boolean.default ?? false);
+      else if (item.string) value = typeof given === "string" ? given : (item.string.default ?? "");
+      else if (item.option) value = typeof given === "string" ? given : (item.option.default ?? "");
+      else if (item.multipleOptions && given === undefined) {
+        this.opaque ??= new Set();
+        this.opaque.add(item.alias);
+        continue;
+      } else return null;
+      config[item.alias] = value as GoMap[string];
+    }
+    return config;
+  }
 }

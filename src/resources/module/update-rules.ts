@@ -64,39 +64,6 @@ function sameWorkspace(
   return a?.name === b?.name && (a?.namespace ?? defaultNamespace) === (b?.namespace ?? defaultNamespace);
 }
 
-/**
- * What the update rules read of an object, as far as it can be read: a stored Module may fail today's
- * schema (a releaseName stored before the 53-character limit, an off-schema status), and its update
- * rules must still hold. Fields of the wrong type read as absent.
- */
-export function readableSpec(object: unknown): ModuleSpec {
-  const spec = record(record(object)?.spec);
-  const helm = record(spec?.helm);
-  const existing = record(helm?.existingRelease);
-  const readable: Record<string, unknown> = {};
-  if (spec?.custom !== undefined && spec.custom !== null) readable.custom = {};
-  if (helm) {
-    const releaseName = typeof helm.releaseName === "string" ? { releaseName: helm.releaseName } : {};
-    const existingRelease =
-      typeof existing?.name === "string"
-        ? {
-            existingRelease: {
-              name: existing.name,
-              ...(typeof existing.namespace === "string" ? { namespace: existing.namespace } : {}),
-            },
-          }
-        : {};
-    readable.helm = { ...releaseName, ...existingRelease };
-  }
-  return readable as unknown as ModuleSpec;
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
 type ReleaseRef = { name: string; namespace?: string } | undefined;
 
 function sameRelease(a: ReleaseRef, b: ReleaseRef): boolean {

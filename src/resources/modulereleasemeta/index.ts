@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
+import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { ruleWarnings } from "../../admission/warning.js";
-import type { ModuleReleaseMeta } from "../../generated/modulereleasemeta.js";
+import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
+import { behindStructureGate, onReadableSpecs } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
 import { fitWarning } from "../../validation/warning.js";
 import { validateChannelUpdate } from "./channel-rules.js";
@@ -39,40 +40,43 @@ export function createModuleReleaseMetaKind(
     group: "operator.kyma-project.io",
     version: "v1beta2",
     kind: "ModuleReleaseMeta",
+    warningRules: ["modulereleasemeta.name", "modulereleasemeta.unresolvable"],
     rules: [
       "modulereleasemeta.schema",
       "modulereleasemeta.template-exists",
       "modulereleasemeta.channel-downgrade",
     ],
-    warningRules: [
-      "modulereleasemeta.unknown-field",
-      "modulereleasemeta.name",
-      "modulereleasemeta.unresolvable",
-    ],
     validator: {
-      validate: (meta, request) => {
-        const structure = checkStructure(meta);
-        const warnings = ruleWarnings(
-          "modulereleasemeta.unknown-field",
-          structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`)),
-        );
-        if (structure.errors.length > 0) {
-          return { errors: byRule("modulereleasemeta.schema", structure.errors), warnings };
-        }
-        const named = ruleWarnings("modulereleasemeta.name", nameWarnings(meta));
-        const resolution = ruleWarnings("modulereleasemeta.unresolvable", resolutionWarnings(meta.spec));
-        return { errors: templateRules(meta, request), warnings: [...warnings, ...named, ...resolution] };
-      },
-      validateTransition: (oldMeta, meta) => {
-        if (checkStructure(oldMeta).errors.length > 0 || checkStructure(meta).errors.length > 0) {
-          return { errors: [], warnings: [] };
-        }
-        const channels = validateChannelUpdate(oldMeta.spec, meta.spec);
-        return {
-          ...channels,
-          warnings: [...channels.warnings, ...mandatoryDowngradeWarnings(oldMeta.spec, meta.spec)],
-        };
-      },
+      validate: (meta, request, _focus, budget) =>
+        behindStructureGate<ModuleReleaseMeta>(
+          checkStructure,
+          "modulereleasemeta.schema",
+          meta,
+          (readable) => ({
+            errors: templateRules(readable, request),
+            warnings: [
+              ...ruleWarnings("modulereleasemeta.name", nameWarnings(readable)),
+              ...ruleWarnings("modulereleasemeta.unresolvable", resolutionWarnings(readable.spec)),
+            ],
+          }),
+          budget,
+        ),
+      // Never skipped: each side is read as far as its values have the right type (a channel name
+      // too short for today's schema still names its channel).
+      validateTransition: (oldMeta, meta, _request, budget) =>
+        onReadableSpecs<ModuleReleaseMetaSpec>(
+          checkStructure,
+          oldMeta,
+          meta,
+          (before, after) => {
+            const channels = validateChannelUpdate(before, after);
+            return {
+              ...channels,
+              warnings: [...channels.warnings, ...mandatoryDowngradeWarnings(before, after)],
+            };
+          },
+          budget,
+        ),
     },
   };
 }

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { byRule } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import { ruleWarnings } from "../../admission/warning.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
+import { behindStructureGate, onReadableSpecs } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
-import { fitWarning } from "../../validation/warning.js";
 import { validateData } from "./data-rules.js";
 import { labelWarnings, validateClusterScopedAnnotation } from "./label-rules.js";
 import { validateLinks } from "./link-rules.js";
@@ -17,41 +17,40 @@ const schemaUrl = new URL("../../../schemas/dist/moduletemplate.schema.json", im
 const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8")));
 
 /**
- * Every rule for one ModuleTemplate. The structural check (Kyma's CRD, nothing more) comes first; the
- * rules after it rely on the generated types.
+ * Every rule for one ModuleTemplate, behind a field-scoped structural check (Kyma's CRD, nothing more):
+ * the rules rely on the generated types, so they read the part of the template its schema accepts.
  */
-function validateModuleTemplate(object: unknown): Verdict {
-  const structure = checkStructure(object);
-  const unknown = ruleWarnings(
-    "moduletemplate.unknown-field",
-    structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`)),
+function validateModuleTemplate(object: unknown, budget?: WorkBudget): Verdict {
+  return behindStructureGate<ModuleTemplate>(
+    checkStructure,
+    "moduletemplate.schema",
+    object,
+    (template) => {
+      const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
+      const metadata = template.metadata as { name?: unknown } | undefined;
+      const errors = [
+        ...validateClusterScopedAnnotation(template.metadata),
+        // A name never changes, nor (validateTransition) do moduleName and version: on UPDATE, ratcheting
+        // spares a stored template that disagrees, so in effect this judges CREATE.
+        ...validateNameMatchesSpec(metadata?.name, spec),
+        ...(spec.data ? validateData(spec.data) : []),
+        ...validateLinks(spec),
+      ];
+      const warnings = [
+        ...ruleWarnings("moduletemplate.labels", labelWarnings(template.metadata, spec.moduleName)),
+        ...ruleWarnings("moduletemplate.advice", moduleTemplateWarnings(template)),
+      ];
+      return { errors, warnings };
+    },
+    budget,
   );
-  if (structure.errors.length > 0) {
-    return { errors: byRule("moduletemplate.schema", structure.errors), warnings: unknown };
-  }
-  const template = object as ModuleTemplate;
-  const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
-  const metadata = template.metadata as { name?: unknown } | undefined;
-  const errors = [
-    ...validateClusterScopedAnnotation(template.metadata),
-    // A name never changes, nor (validateTransition) do moduleName and version: on UPDATE, ratcheting
-    // spares a stored template that disagrees, so in effect this judges CREATE.
-    ...validateNameMatchesSpec(metadata?.name, spec),
-    ...(spec.data ? validateData(spec.data) : []),
-    ...validateLinks(spec),
-  ];
-  const warnings = [
-    ...unknown,
-    ...ruleWarnings("moduletemplate.labels", labelWarnings(template.metadata, spec.moduleName)),
-    ...ruleWarnings("moduletemplate.advice", moduleTemplateWarnings(template)),
-  ];
-  return { errors, warnings };
 }
 
 export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   group: "operator.kyma-project.io",
   version: "v1beta2",
   kind: "ModuleTemplate",
+  warningRules: ["moduletemplate.labels", "moduletemplate.advice"],
   rules: [
     "moduletemplate.schema",
     "moduletemplate.cluster-scoped",
@@ -62,15 +61,19 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
     "moduletemplate.unique-name",
     "moduletemplate.immutable-identity",
   ],
-  warningRules: ["moduletemplate.unknown-field", "moduletemplate.labels", "moduletemplate.advice"],
   validator: {
-    validate: (template) => validateModuleTemplate(template),
-    validateTransition: (oldTemplate, template) => {
-      // An old object that is not a ModuleTemplate (a hand-made review) cannot anchor the rule.
-      if (checkStructure(oldTemplate).errors.length > 0 || checkStructure(template).errors.length > 0) {
-        return { errors: [], warnings: [] };
-      }
-      return { errors: validateIdentityUpdate(oldTemplate.spec, template.spec), warnings: [] };
-    },
+    validate: (template, _request, _focus, budget) => validateModuleTemplate(template, budget),
+    // Never skipped: each side is read as far as its values have the right type.
+    validateTransition: (oldTemplate, template, _request, budget) =>
+      onReadableSpecs<ModuleTemplateSpec>(
+        checkStructure,
+        oldTemplate,
+        template,
+        (before, after) => ({
+          errors: validateIdentityUpdate(before, after),
+          warnings: [],
+        }),
+        budget,
+      ),
   },
 };

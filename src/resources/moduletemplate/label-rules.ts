@@ -38,7 +38,7 @@ export function labelWarnings(metadata: Metadata, moduleName: string | undefined
   const labels = metadata?.labels ?? {};
   const warnings = booleanLabels
     .filter((key) => Object.hasOwn(labels, key))
-    .filter((key) => !exactBooleans.includes(String(labels[key]).toLowerCase()))
+    .filter((key) => !exactBooleans.includes(labelText(labels[key]).toLowerCase()))
     .map(
       (key) =>
         `metadata.labels[${key}]: ${JSON.stringify(labels[key])} is neither true nor false: read as false`,
@@ -51,3 +51,7 @@ export function labelWarnings(metadata: Metadata, moduleName: string | undefined
   }
   return warnings.map(fitWarning);
 }
+
+/** A label's value as text; a value no label can hold (an object: a hand-made review) reads as none. */
+const labelText = (value: unknown): string =>
+  value !== null && typeof value === "object" ? "" : String(value);

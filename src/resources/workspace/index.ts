@@ -2,10 +2,9 @@ import { readFileSync } from "node:fs";
 import { byRule, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
-import { ruleWarnings } from "../../admission/warning.js";
-import type { Workspace } from "../../generated/workspace.js";
+import type { Workspace, WorkspaceSpec } from "../../generated/workspace.js";
+import { behindStructureGate, onReadableSpecs } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
-import { fitWarning } from "../../validation/warning.js";
 import { applyWorkspaceDefaults } from "./defaults.js";
 import { validateWorkspaceSpec } from "./spec-rules.js";
 import { validateWorkspaceUpdate } from "./update-rules.js";
@@ -46,35 +45,40 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
     version: "v1",
     kind: "Workspace",
     rules: workspaceRules,
-    warningRules: ["workspace.unknown-field"],
     validator: {
-      validate: (object, request) => {
-        const structure = checkStructure(object);
-        const warnings = ruleWarnings(
-          "workspace.unknown-field",
-          structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`)),
-        );
-        if (structure.errors.length > 0)
-          return { errors: byRule("workspace.schema", structure.errors), warnings };
-        const errors = validateWorkspaceSpec(object.spec);
-        const from = object.spec.from;
-        if (request.operation === "CREATE" && from && workspaceExists) {
-          const namespace = from.namespace || "default";
-          if (!workspaceExists(namespace, from.name)) {
-            const path = FieldPath.root("spec").child("from");
-            errors.push(
-              ...byRule("workspace.from", [fieldError.notFound(path, `${namespace}/${from.name}`)]),
-            );
-          }
-        }
-        return { errors, warnings } satisfies Verdict;
-      },
-      validateTransition: (oldObject, object) => {
-        if (checkStructure(oldObject).errors.length > 0 || checkStructure(object).errors.length > 0) {
-          return { errors: [], warnings: [] };
-        }
-        return { errors: validateWorkspaceUpdate(oldObject.spec, object.spec), warnings: [] };
-      },
+      validate: (object, request, _focus, budget) =>
+        behindStructureGate<Workspace>(
+          checkStructure,
+          "workspace.schema",
+          object,
+          (workspace) => {
+            const errors = validateWorkspaceSpec(workspace.spec);
+            const from = workspace.spec.from;
+            if (request.operation === "CREATE" && from && workspaceExists) {
+              const namespace = from.namespace || "default";
+              if (!workspaceExists(namespace, from.name)) {
+                const path = FieldPath.root("spec").child("from");
+                errors.push(
+                  ...byRule("workspace.from", [fieldError.notFound(path, `${namespace}/${from.name}`)]),
+                );
+              }
+            }
+            return { errors, warnings: [] } satisfies Verdict;
+          },
+          budget,
+        ),
+      // Never skipped: each side is read as far as its values have the right type.
+      validateTransition: (oldObject, object, _request, budget) =>
+        onReadableSpecs<WorkspaceSpec>(
+          checkStructure,
+          oldObject,
+          object,
+          (before, after) => ({
+            errors: validateWorkspaceUpdate(before ?? ({} as WorkspaceSpec), after ?? ({} as WorkspaceSpec)),
+            warnings: [],
+          }),
+          budget,
+        ),
     },
     defaulter: { applyDefaults: (workspace, request) => applyWorkspaceDefaults(workspace, request) },
   };

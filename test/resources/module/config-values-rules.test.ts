@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { WorkBudget } from "../../../src/budget/work-budget.js";
 import type { ConfigItem } from "../../../src/generated/module.js";
 import { validateConfigValues } from "../../../src/resources/module/config-values-rules.js";
 import { helmModule } from "../../support/modules.js";
 
 const items = (): ConfigItem[] => helmModule().config ?? [];
-const lines = (values: Record<string, unknown>, schema: ConfigItem[] = items()) =>
-  validateConfigValues(schema, values, "helm").errors.map(formatFieldError);
+const lines = (values: Record<string, unknown>, schema: ConfigItem[] = items(), work?: WorkBudget) =>
+  validateConfigValues(schema, values, "helm", work).errors.map(formatFieldError);
 const warnings = (
   values: Record<string, unknown>,
   source: "helm" | "custom",
@@ -149,10 +150,23 @@ describe("spec.config against the config schema", () => {
     }));
     const value = "y".repeat(3000);
     const found = lines({ a: value, b: value, c: value }, schema);
-    // 3,001 characters × 1,003 instructions: the first two fit the budget of 8 million, the third not.
+    // 3,001 characters × 1,003 instructions, 2 work units each: the first (6 million units) fits the
+    // review's work budget of 12 million, the second would pass it, and the third too.
     assert.equal(found.length, 3);
     assert.match(found[0] ?? "", /must match the regular expression/);
-    assert.match(found[1] ?? "", /must match the regular expression/);
+    assert.match(found[1] ?? "", /is not matched against the regular expression: too long for this pattern/);
     assert.match(found[2] ?? "", /is not matched against the regular expression: too long for this pattern/);
+    // Without the review's budget (a caller of its own), the matching budget of 8 million steps alone.
+    const alone = lines({ a: value, b: value, c: value }, schema, new WorkBudget(Number.POSITIVE_INFINITY));
+    assert.match(alone[1] ?? "", /must match the regular expression/);
+    assert.match(alone[2] ?? "", /too long for this pattern/);
+  });
+
+  it("denies an integer beyond Go's int range: the operator's int() of it is undefined", () => {
+    const schema: ConfigItem[] = [{ name: "N", alias: "n", integer: {} }];
+    assert.deepEqual(lines({ n: 2 ** 63 }, schema), [
+      "spec.config.n: Invalid value: 9223372036854776000: must be within Go's int range, -2^63 to 2^63-1 (the operator's int() of it is undefined)",
+    ]);
+    assert.deepEqual(lines({ n: -(2 ** 63) }, schema), []);
   });
 });

@@ -21,9 +21,11 @@ describe("the Module kind's validator", () => {
     const changed = helmModule();
     if (changed.spec.helm) changed.spec.helm.releaseName = "renamed";
     const answer = await validate(kind, { ...request, object: changed, oldObject });
+    // The Workspace is missing (a state rule), spec.workspace was unset before (null: an update
+    // rule, as the operator compares it), and the releaseName changed.
     assert.deepEqual(
-      answer.status?.details?.causes?.map((cause) => cause.field),
-      ["spec.workspace", "spec.helm.releaseName"],
+      answer.status?.details?.causes?.map((cause) => /\(rule (.*)\)$/.exec(cause.message)?.[1]),
+      ["module.workspace-exists", "module.workspace-immutable", "module.release-name-immutable"],
     );
   });
 

@@ -82,4 +82,41 @@ describe("Module spec rules", () => {
       ["spec.helm.existingRelease.name"],
     );
   });
+
+  it("parses a git repo as the operator does (Go's url.Parse): an scp-like URL fails", () => {
+    const spec = helmModule().spec;
+    if (spec.helm) spec.helm.chart = { git: { repo: "git@github.com:org/charts.git", path: "redis" } };
+    assert.deepEqual(lines(spec), [
+      'spec.helm.chart.git.repo: Invalid value: "git@github.com:org/charts.git": parse "git@github.com:org/charts.git": first path segment in URL cannot contain colon (the operator parses it with Go\'s url.Parse; use ssh://git@host/org/repo.git)',
+    ]);
+    for (const repo of [
+      "ssh://git@github.com/org/charts.git",
+      "https://github.com/org/charts",
+      "{{ .config.repo }}",
+    ]) {
+      if (spec.helm) spec.helm.chart = { git: { repo } };
+      assert.deepEqual(lines(spec), [], repo);
+    }
+  });
+
+  it("refuses git auth without httpsSecretRef, the only type the operator supports", () => {
+    const spec = helmModule().spec;
+    if (spec.helm) spec.helm.chart = { git: { repo: "https://github.com/org/charts", auth: {} } };
+    assert.deepEqual(lines(spec), [
+      "spec.helm.chart.git.auth.httpsSecretRef: Required value: the operator supports only httpsSecretRef: without it the install fails (unsupported Git chart authentication type provided)",
+    ]);
+    if (spec.helm)
+      spec.helm.chart = {
+        git: { repo: "https://github.com/org/charts", auth: { httpsSecretRef: { name: "s" } } },
+      };
+    assert.deepEqual(lines(spec), []);
+  });
+
+  it("refuses a template in existingRelease: adoption reads it unrendered", () => {
+    const spec = helmModule().spec;
+    if (spec.helm) spec.helm.existingRelease = { name: "redis", namespace: "{{ .config.env }}-apps" };
+    assert.deepEqual(lines(spec), [
+      'spec.helm.existingRelease.namespace: Invalid value: "{{ .config.env }}-apps": the operator adopts the release by this field unrendered: no release has this name',
+    ]);
+  });
 });

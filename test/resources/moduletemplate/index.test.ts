@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { moduleTemplateKind } from "../../../src/resources/moduletemplate/index.js";
 import { kedaTemplate } from "../../support/moduletemplates.js";
 
@@ -69,5 +70,16 @@ describe("ModuleTemplate validator on arbitrary input", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("a label value no label can hold (an object without a usable toString) warns, never throws", () => {
+    const template = kedaTemplate() as unknown as { metadata: { labels: Record<string, unknown> } };
+    template.metadata.labels["operator.kyma-project.io/beta"] = { toString: {} };
+    const verdict = moduleTemplateKind.validator?.validate(
+      template as never,
+      requests[0] as AdmissionRequest,
+    );
+    assert.ok(verdict && !(verdict instanceof Promise));
+    assert.match(warningText(verdict.warnings[0] ?? ""), /is neither true nor false: read as false$/);
   });
 });

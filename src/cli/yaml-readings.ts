@@ -1,0 +1,108 @@
+/**
+ * The two ways a manifest's YAML is read on its way to the API server: `kubectl apply -f` reads YAML
+ * 1.1 (sigs.k8s.io/yaml over goyaml.v2: `yes`, `no`, `on`, `off`, `y`, `n` are booleans, `017` is
+ * octal 15, `1_000` is 1000), GitOps tools (kustomize and Flux through kyaml and goyaml.v3, and
+ * `kubectl -k`) read YAML 1.2 (those are strings, except that goyaml.v3 reads integers with Go's
+ * base-0 ParseInt too). `validate --yaml kubectl|gitops` picks one; either way every scalar the two
+ * read differently is named, so the user learns of it whichever tool applies the file.
+ *
+ * The readings come from src/addon-operator/yaml.ts, which models both Go libraries (`sigs` and
+ * `yaml.v3`). They use a parser a hundred times slower than js-yaml, so they run only for a document
+ * with a plain scalar the readings may disagree on (a cheap scan); any other document reads the same
+ * in both, and js-yaml's value stands.
+ */
+import { parseYaml } from "../addon-operator/yaml.js";
+
+export type YamlReader = "gitops" | "kubectl";
+export const yamlReaders: readonly YamlReader[] = ["gitops", "kubectl"];
+
+/** A scalar (or map key) the two readings read differently: where, and what each makes of it. */
+export interface ReadingDifference {
+  /** The dotted path of the value (of its map, for a key). */
+  field: string;
+  message: string;
+}
+
+/**
+ * Plain scalars YAML 1.1 and goyaml.v3 may read differently from each other or from js-yaml:
+ * boolean words, numbers with a leading 0, a base prefix or an underscore, sexagesimal numbers, `=`
+ * and merge keys; as a whole value, a list item, a flow item or a map key.
+ */
+const mayDiffer =
+  /(?:^|[:\-[{,])[ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|=|<<|[-+]?0[0-9_bBoOxX][0-9a-fA-F_]*|[-+]?[0-9][0-9_]*_[0-9_.]*|[-+]?[0-9]+:[0-9:.]*)[ \t]*(?=$|[,\]}#]|:(?:[ \t]|$))/m;
+
+export interface Readings {
+  /** The document as the chosen reader reads it; undefined when the cheap scan found nothing to differ. */
+  value?: unknown;
+  differences: ReadingDifference[];
+  /** Why the chosen reader cannot read the document (the other may). */
+  problem?: string;
+}
+
+/** Both readings of one YAML document, when they may differ. */
+export function readDocument(text: string, reader: YamlReader): Readings {
+  if (!mayDiffer.test(text)) return { differences: [] };
+  const kubectl = parseYaml(text, "sigs");
+  const gitops = parseYaml(text, "yaml.v3");
+  const chosen = reader === "kubectl" ? kubectl : gitops;
+  if (!("value" in chosen)) {
+    // The other reader's problem stays with it: js-yaml's value is the GitOps reading's fallback.
+    return reader === "kubectl" ? { differences: [], problem: chosen.problem } : { differences: [] };
+  }
+  const differences: ReadingDifference[] = [];
+  if ("value" in kubectl && "value" in gitops) compare(gitops.value, kubectl.value, [], differences);
+  return { value: plain(chosen.value), differences };
+}
+
+const describe = (v: unknown): string =>
+  typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : String(v);
+
+const gitopsName = "YAML 1.2 (kustomize, Flux, kubectl -k)";
+const kubectlName = "YAML 1.1 (kubectl apply -f)";
+
+function compare(gitops: unknown, kubectl: unknown, path: string[], out: ReadingDifference[]): void {
+  const field = path.join(".");
+  const isMap = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (isMap(gitops) && isMap(kubectl)) {
+    const a = gitops as Record<string, unknown>;
+    const b = kubectl as Record<string, unknown>;
+    const onlyA = Object.keys(a).filter((k) => !Object.hasOwn(b, k));
+    const onlyB = Object.keys(b).filter((k) => !Object.hasOwn(a, k));
+    if (onlyA.length > 0 || onlyB.length > 0) {
+      out.push({
+        field,
+        message: `map keys ${onlyA.map(describe).join(", ")} under ${gitopsName} are ${onlyB.map(describe).join(", ") || "merged"} under ${kubectlName}: quote them`,
+      });
+    }
+    for (const key of Object.keys(a)) if (Object.hasOwn(b, key)) compare(a[key], b[key], [...path, key], out);
+    return;
+  }
+  if (Array.isArray(gitops) && Array.isArray(kubectl)) {
+    gitops.forEach((item, i) => {
+      if (i < kubectl.length) compare(item, kubectl[i], [...path, String(i)], out);
+    });
+    return;
+  }
+  if (Object.is(gitops, kubectl)) return;
+  out.push({
+    field,
+    message: `${describe(gitops)} under ${gitopsName}, ${describe(kubectl)} under ${kubectlName}: quote it to mean one thing`,
+  });
+}
+
+/** The readings' maps have no prototype; manifests are plain objects like js-yaml's. */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, {
+        value: plain(v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  }
+  return value;
+}

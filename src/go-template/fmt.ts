@@ -1,0 +1,268 @@
+/**
+ * Go's fmt as text/template's print, println, printf and value printing use it, for the values in
+ * values.ts. printf covers the verbs templates use (%v %s %d %q %t %x %X %%, width, `-`, `0`, `+`,
+ * precision for %s/%v/%q) and fmt's error forms (`%!d(string=x)`, `%!d(MISSING)`, `%!(EXTRA ...)`,
+ * `%!(NOVERB)`); anything else throws Unsupported rather than guess.
+ */
+import { goQuote } from "./go-strings.js";
+import {
+  Boxed,
+  GoComplex,
+  GoFloat,
+  GoUint,
+  type GoValue,
+  isMap,
+  sortedKeys,
+  typeName,
+  Unsupported,
+} from "./values.js";
+
+/** An argument as fmt receives it (an `any`): a Go value, or nil. */
+export type FmtArg = GoValue | null;
+
+/** strconv.FormatFloat(f, 'g', -1, 64), as %v prints a float64 (shortest digits; exponent when < -4 or >= 6). */
+export function formatFloat(f: number, plus = false): string {
+  const sign = plus && (f > 0 || (f === 0 && !Object.is(f, -0))) ? "+" : "";
+  if (Number.isNaN(f)) return plus ? "+NaN" : "NaN";
+  if (f === Number.POSITIVE_INFINITY) return "+Inf";
+  if (f === Number.NEGATIVE_INFINITY) return "-Inf";
+  if (f === 0) return Object.is(f, -0) ? "-0" : `${sign}0`;
+  const [mantissa, exponentText] = f.toExponential().split("e") as [string, string];
+  const exponent = Number(exponentText);
+  if (exponent < -4 || exponent >= 6) {
+    const digits = Math.abs(exponent) < 10 ? `0${Math.abs(exponent)}` : String(Math.abs(exponent));
+    return `${sign}${mantissa}e${exponent < 0 ? "-" : "+"}${digits}`;
+  }
+  // Within that range JS's own shortest form is positional, as Go's is.
+  return sign + String(f);
+}
+
+function formatComplex(c: GoComplex): string {
+  return `(${formatFloat(c.re)}${formatFloat(c.im, true)}i)`;
+}
+
+/** fmt's %v of one argument. */
+export function formatValue(v: FmtArg | Boxed): string {
+  if (v instanceof Boxed) return formatValue(v.value);
+  if (v === null) return "<nil>";
+  switch (typeof v) {
+    case "string":
+      return v;
+    case "number":
+      return String(v);
+    case "boolean":
+      return v ? "true" : "false";
+  }
+  if (v instanceof GoFloat) return formatFloat(v.value);
+  if (v instanceof GoComplex) return formatComplex(v);
+  if (v instanceof GoUint) return String(v.value);
+  if (Array.isArray(v)) return `[${v.map(formatValue).join(" ")}]`;
+  if (isMap(v))
+    return `map[${sortedKeys(v)
+      .map((k) => `${k}:${formatValue(v[k] ?? null)}`)
+      .join(" ")}]`;
+  throw new Unsupported("printing this value");
+}
+
+/** fmt's %s of a value: composites element by element, non-strings as `%!s(int=1)`. */
+function formatS(v: FmtArg | Boxed): string {
+  if (v instanceof Boxed) return formatS(v.value);
+  if (v === null) return "<nil>";
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return `[${v.map(formatS).join(" ")}]`;
+  if (isMap(v))
+    return `map[${sortedKeys(v)
+      .map((k) => `${k}:${formatS(v[k] ?? null)}`)
+      .join(" ")}]`;
+  return `%!s(${typeName(v)}=${formatValue(v)})`;
+}
+
+/** fmt's %s of a reflect.Value (Go's messages format values with %s). */
+export const formatValueS = (v: GoValue): string => formatS(v);
+
+const isStringArg = (a: FmtArg): boolean => typeof a === "string";
+
+/** fmt.Sprint: spaces between operands when neither is a string. */
+export function sprint(args: readonly FmtArg[]): string {
+  let out = "";
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as FmtArg;
+    if (i > 0 && !isStringArg(a) && !isStringArg(args[i - 1] as FmtArg)) out += " ";
+    out += formatValue(a);
+  }
+  return out;
+}
+
+/** fmt.Sprintln: spaces between all operands, and a newline. */
+export const sprintln = (args: readonly FmtArg[]): string => `${args.map(formatValue).join(" ")}\n`;
+
+interface Spec {
+  minus: boolean;
+  plus: boolean;
+  zero: boolean;
+  width: number | undefined;
+  precision: number | undefined;
+}
+
+const runeCount = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+function pad(s: string, spec: Spec, zeroAllowed: boolean): string {
+  if (spec.width === undefined) return s;
+  const n = runeCount(s);
+  if (n >= spec.width) return s;
+  const fill = spec.width - n;
+  if (spec.minus) return s + " ".repeat(fill);
+  if (spec.zero && zeroAllowed) {
+    const signed = s[0] === "-" || s[0] === "+";
+    return signed ? s[0] + "0".repeat(fill) + s.slice(1) : "0".repeat(fill) + s;
+  }
+  return " ".repeat(fill) + s;
+}
+
+function truncateRunes(s: string, precision: number | undefined): string {
+  if (precision === undefined) return s;
+  let out = "";
+  let n = 0;
+  for (const ch of s) {
+    if (n++ >= precision) break;
+    out += ch;
+  }
+  return out;
+}
+
+const plainSpec = (spec: Spec) =>
+  !spec.minus && !spec.plus && !spec.zero && spec.width === undefined && spec.precision === undefined;
+
+function badVerb(verb: string, arg: FmtArg, spec: Spec): string {
+  if (!plainSpec(spec)) throw new Unsupported(`%!${verb} with flags`);
+  if (arg === null) return `%!${verb}(<nil>)`;
+  return `%!${verb}(${typeName(arg)}=${formatValue(arg)})`;
+}
+
+const isComposite = (a: FmtArg) => Array.isArray(a) || isMap(a);
+
+function formatInteger(v: number, spec: Spec, radix: number, upper: boolean): string {
+  if (spec.precision !== undefined) throw new Unsupported("integer precision");
+  let digits = Math.abs(v).toString(radix);
+  if (upper) digits = digits.toUpperCase();
+  const sign = v < 0 ? "-" : spec.plus ? "+" : "";
+  return pad(sign + digits, spec, true);
+}
+
+function hexOfString(s: string, upper: boolean, spec: Spec): string {
+  if (spec.precision !== undefined || spec.plus || spec.zero) throw new Unsupported("%x flags");
+  let hex = Buffer.from(s, "utf8").toString("hex");
+  if (upper) hex = hex.toUpperCase();
+  return pad(hex, spec, false);
+}
+
+function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
+  if (spec.plus && verb !== "d") throw new Unsupported(`%+${verb}`);
+  if (spec.zero && verb !== "d" && verb !== "x" && verb !== "X") throw new Unsupported(`%0${verb}`);
+  if (verb === "v") {
+    if (spec.zero) throw new Unsupported("%0v");
+    if (typeof arg === "number" && spec.precision !== undefined) throw new Unsupported("%.Nv");
+    return pad(
+      truncateRunes(formatValue(arg), typeof arg === "string" ? spec.precision : undefined),
+      spec,
+      false,
+    );
+  }
+  if (arg !== null && isComposite(arg)) throw new Unsupported(`%${verb} of a composite`);
+  switch (verb) {
+    case "s":
+      if (typeof arg === "string") return pad(truncateRunes(arg, spec.precision), spec, false);
+      return badVerb(verb, arg, spec);
+    case "q":
+      if (typeof arg === "string") return pad(goQuote(arg, spec.precision), spec, false);
+      if (typeof arg === "number" || arg instanceof GoUint) throw new Unsupported("%q of an integer");
+      return badVerb(verb, arg, spec);
+    case "d":
+      if (typeof arg === "number") return formatInteger(arg, spec, 10, false);
+      if (arg instanceof GoUint) return formatInteger(arg.value, spec, 10, false);
+      return badVerb(verb, arg, spec);
+    case "t":
+      if (typeof arg === "boolean") return pad(arg ? "true" : "false", spec, false);
+      return badVerb(verb, arg, spec);
+    case "x":
+    case "X":
+      if (typeof arg === "number") return formatInteger(arg, spec, 16, verb === "X");
+      if (arg instanceof GoUint) return formatInteger(arg.value, spec, 16, verb === "X");
+      if (typeof arg === "string") return hexOfString(arg, verb === "X", spec);
+      if (typeof arg === "boolean" || arg === null) return badVerb(verb, arg, spec);
+      throw new Unsupported(`%${verb} of a float`);
+  }
+  throw new Unsupported(`the verb %${verb}`);
+}
+
+/** fmt.Sprintf for the verbs described above. */
+export function sprintf(format: string, args: readonly FmtArg[]): string {
+  let out = "";
+  let argNum = 0;
+  let i = 0;
+  while (i < format.length) {
+    const percent = format.indexOf("%", i);
+    if (percent < 0) {
+      out += format.slice(i);
+      break;
+    }
+    out += format.slice(i, percent);
+    i = percent + 1;
+    const spec: Spec = { minus: false, plus: false, zero: false, width: undefined, precision: undefined };
+    for (; i < format.length; i++) {
+      const c = format[i];
+      if (c === "-") {
+        spec.minus = true;
+        spec.zero = false;
+      } else if (c === "+") spec.plus = true;
+      else if (c === "0") spec.zero = !spec.minus;
+      else if (c === "#" || c === " ") throw new Unsupported(`the flag ${c}`);
+      else break;
+    }
+    if (format[i] === "[" || format[i] === "*") throw new Unsupported("argument indexes and * widths");
+    const width = /^\d+/.exec(format.slice(i, i + 8));
+    if (width) {
+      if (width[0].length > 6) throw new Unsupported("a large width");
+      spec.width = Number(width[0]);
+      i += width[0].length;
+    }
+    if (format[i] === ".") {
+      i++;
+      if (format[i] === "[" || format[i] === "*") throw new Unsupported("argument indexes and * precisions");
+      const precision = /^\d*/.exec(format.slice(i, i + 8)) as RegExpExecArray;
+      if (precision[0].length > 6) throw new Unsupported("a large precision");
+      spec.precision = Number(precision[0] || "0");
+      i += precision[0].length;
+    }
+    if (i >= format.length) {
+      out += "%!(NOVERB)";
+      break;
+    }
+    const verb = String.fromCodePoint(format.codePointAt(i) as number);
+    i += verb.length;
+    if (verb === "%") {
+      if (!plainSpec(spec)) throw new Unsupported("%% with flags");
+      out += "%";
+      continue;
+    }
+    if (argNum >= args.length) {
+      if (!"vsdqtxX".includes(verb)) throw new Unsupported(`the verb %${verb}`);
+      out += `%!${verb}(MISSING)`;
+      continue;
+    }
+    out += formatOne(verb, args[argNum++] as FmtArg, spec);
+  }
+  if (argNum < args.length) {
+    out += "%!(EXTRA ";
+    out += args
+      .slice(argNum)
+      .map((a) => (a === null ? "<nil>" : `${typeName(a)}=${formatValue(a)}`))
+      .join(", ");
+    out += ")";
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+/**
+ * Go values as the template executor models them: only the types the Forkspacer operator's data and
+ * text/template's built-ins can produce. A JS string is a Go string, a boolean a bool, a number an
+ * int (always a safe integer), a plain object a map[string]any, an array a []any; the classes
+ * below stand for the rest. `undefined` is the invalid reflect.Value (a missing map key, untyped nil).
+ */
+export class GoFloat {
+  constructor(readonly value: number) {}
+}
+
+export class GoComplex {
+  constructor(
+    readonly re: number,
+    readonly im: number,
+  ) {}
+}
+
+/** An unsigned integer (a byte from `index` on a string): `type` is Go's name for it. */
+export class GoUint {
+  constructor(
+    readonly value: number,
+    readonly type: "uint8" | "uint",
+  ) {}
+}
+
+/**
+ * A value read out of an interface-typed container (an element of map[string]any or []any): reflect's
+ * Interface kind. Go's messages name its type `interface {}` until a pipeline unwraps it. `null` is
+ * the nil interface (a JSON null).
+ */
+export class Boxed {
+  constructor(readonly value: GoValue | null) {}
+}
+
+export type GoMap = { [key: string]: GoValue | null };
+export type GoValue = string | number | boolean | GoFloat | GoComplex | GoUint | GoMap | (GoValue | null)[];
+/** A reflect.Value: a Go value, a boxed one, or invalid (undefined). */
+export type Value = GoValue | Boxed | undefined;
+
+/** Thrown where the executor does not model what Go would do: the caller must not decide from it. */
+export class Unsupported extends Error {
+  constructor(what: string) {
+    super(`not modelled: ${what}`);
+    this.name = "Unsupported";
+  }
+}
+
+/** reflect's `ValueOf(v.Interface())` for an Interface-kind value: the dynamic value, or invalid. */
+export const unbox = (v: Value): Value => (v instanceof Boxed ? (v.value ?? undefined) : v);
+
+export const isMap = (v: unknown): v is GoMap =>
+  typeof v === "object" &&
+  v !== null &&
+  !Array.isArray(v) &&
+  !(v instanceof GoFloat || v instanceof GoComplex || v instanceof GoUint || v instanceof Boxed);
+
+/** reflect.Type.String() of a valid value. */
+export function typeName(v: GoValue | Boxed): string {
+  if (v instanceof Boxed) return "interface {}";
+  switch (typeof v) {
+    case "string":
+      return "string";
+    case "number":
+      return "int";
+    case "boolean":
+      return "bool";
+  }
+  if (v instanceof GoFloat) return "float64";
+  if (v instanceof GoComplex) return "complex128";
+  if (v instanceof GoUint) return v.type;
+  if (Array.isArray(v)) return "[]interface {}";
+  return "map[string]interface {}";
+}
+
+/** Go's `<` on strings: byte order of their UTF-8, which is code point order. */
+export function compareGoStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate (a code point above U+FFFF) sorts after every BMP character.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+/** The keys of a map in fmtsort's order. */
+export const sortedKeys = (m: GoMap): string[] => Object.keys(m).sort(compareGoStrings);
+
+/**
+ * JSON-decoded data typed as the operator's: a whole number is a Go int (the operator's config
+ * integers are ints), any other number a float64. Used for test data and differential runs.
+ */
+export function fromJson(v: unknown): GoValue | null {
+  if (typeof v === "number") {
+    if (Number.isSafeInteger(v)) return v;
+    if (Number.isInteger(v) && Math.abs(v) < 2 ** 63) throw new Unsupported("an integer beyond 2^53");
+    return new GoFloat(v);
+  }
+  if (Array.isArray(v)) return v.map(fromJson);
+  if (v !== null && typeof v === "object") {
+    const m: GoMap = {};
+    for (const [k, e] of Object.entries(v)) m[k] = fromJson(e);
+    return m;
+  }
+  return v as string | boolean | null;
+}

@@ -1,0 +1,207 @@
+import { readFileSync } from "node:fs";
+import { validate } from "../../src/admission/handler.js";
+import type { ResourceKind } from "../../src/admission/resource-kind.js";
+import type { AdmissionResponse, AdmissionReview } from "../../src/admission/review.js";
+import { addonOperatorConfigMapKind } from "../../src/resources/addon-operator-configmap/index.js";
+import { moduleKind } from "../../src/resources/module/index.js";
+import { moduleReleaseMetaKind } from "../../src/resources/modulereleasemeta/index.js";
+import { moduleTemplateKind } from "../../src/resources/moduletemplate/index.js";
+import { workspaceKind } from "../../src/resources/workspace/index.js";
+import { kedaReleaseMeta } from "./modulereleasemetas.js";
+import { helmModule } from "./modules.js";
+import { kedaTemplate } from "./moduletemplates.js";
+import { admissionReview } from "./reviews.js";
+import { workspace } from "./workspaces.js";
+
+/**
+ * The complexity fuzz of issue 21: for each kind, every array, map and string field its schema has is
+ * grown by steps of 10x, and the cost of judging each review (JSON parsing included, as the server
+ * does) is measured. Work that grows faster than the input, or a review over the bound, shows here.
+ */
+type Json = Record<string, unknown>;
+
+export interface FuzzKind {
+  name: string;
+  kind: ResourceKind;
+  base: () => Json;
+  /** The kind's editor schema (none for the ConfigMap: its data is a map of strings). */
+  schema?: Json;
+  review: (object: unknown) => AdmissionReview;
+}
+
+const schemaOf = (file: string): Json =>
+  JSON.parse(readFileSync(new URL(`../../schemas/dist/${file}.schema.json`, import.meta.url), "utf8"));
+
+const kyma = (kind: string, resource: string) => (object: unknown) =>
+  admissionReview({
+    operation: "CREATE",
+    object,
+    group: "operator.kyma-project.io",
+    version: "v1beta2",
+    kind,
+    resource,
+  });
+
+export function fuzzKinds(): FuzzKind[] {
+  const modulesDir = new URL("../../../shared/addon-operator/deckhouse-v1.43.1/modules", import.meta.url)
+    .pathname;
+  const configMap = { namespace: "d8-system", name: "deckhouse" };
+  return [
+    {
+      name: "Module",
+      kind: moduleKind as ResourceKind,
+      base: () => helmModule() as unknown as Json,
+      schema: schemaOf("module"),
+      review: (object) => admissionReview({ operation: "CREATE", object }),
+    },
+    {
+      name: "Workspace",
+      kind: workspaceKind as ResourceKind,
+      base: () => workspace() as Json,
+      schema: schemaOf("workspace"),
+      review: (object) =>
+        admissionReview({ operation: "CREATE", object, kind: "Workspace", resource: "workspaces" }),
+    },
+    {
+      name: "ModuleTemplate",
+      kind: moduleTemplateKind as ResourceKind,
+      base: () => kedaTemplate() as unknown as Json,
+      schema: schemaOf("moduletemplate"),
+      review: kyma("ModuleTemplate", "moduletemplates"),
+    },
+    {
+      name: "ModuleReleaseMeta",
+      kind: moduleReleaseMetaKind as ResourceKind,
+      base: () => kedaReleaseMeta() as unknown as Json,
+      schema: schemaOf("modulereleasemeta"),
+      review: kyma("ModuleReleaseMeta", "modulereleasemetas"),
+    },
+    {
+      name: "ConfigMap/addon-operator",
+      kind: addonOperatorConfigMapKind({ modulesDir, configMap }) as ResourceKind,
+      base: () => ({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { ...configMap },
+        data: {
+          global: "modules:\n  publicDomainTemplate: '%s.example.com'\n",
+          userAuthn: "publishAPI:\n  enable: true\n",
+        },
+      }),
+      review: (object) =>
+        admissionReview({
+          operation: "CREATE",
+          object,
+          group: "",
+          version: "v1",
+          kind: "ConfigMap",
+          resource: "configmaps",
+        }),
+    },
+  ];
+}
+
+/** A field to grow: where, and how (more items, more keys, longer text). */
+export interface Growth {
+  path: string[];
+  shape: "array" | "map" | "string";
+}
+
+/** Every array, map and string field of the schema, to `maxDepth` levels (the ConfigMap: its data). */
+export function growthsOf(kind: FuzzKind, maxDepth = 8): Growth[] {
+  if (!kind.schema)
+    return [
+      { path: ["data"], shape: "map" },
+      { path: ["data", "userAuthn"], shape: "string" },
+      { path: ["data", "global"], shape: "string" },
+    ];
+  const found: Growth[] = [];
+  const walk = (schema: Json | undefined, path: string[]) => {
+    if (!schema || path.length > maxDepth) return;
+    const type = schema.type;
+    if (type === "array") found.push({ path, shape: "array" });
+    else if (type === "string") found.push({ path, shape: "string" });
+    else if (schema.additionalProperties || schema["x-kubernetes-preserve-unknown-fields"]) {
+      found.push({ path, shape: "map" });
+    }
+    for (const [key, child] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+      walk(child, [...path, key]);
+    }
+  };
+  walk(kind.schema, []);
+  return found.filter(
+    (growth) => growth.path.length > 0 && !["apiVersion", "kind"].includes(growth.path[0] ?? ""),
+  );
+}
+
+/** The base object with the field at `growth.path` grown to `n` items, keys or characters. */
+export function grown(kind: FuzzKind, growth: Growth, n: number): Json {
+  const object = kind.base();
+  let parent: Json = object;
+  for (const key of growth.path.slice(0, -1)) {
+    const next = parent[key];
+    if (next === null || typeof next !== "object" || Array.isArray(next)) parent[key] = {};
+    parent = parent[key] as Json;
+  }
+  const key = growth.path.at(-1) as string;
+  const current = parent[key];
+  if (growth.shape === "string")
+    parent[key] = `${typeof current === "string" ? current : "a"}${"x".repeat(n)}`;
+  else if (growth.shape === "map") {
+    const sample =
+      current && typeof current === "object" && !Array.isArray(current)
+        ? Object.values(current)[0]
+        : undefined;
+    parent[key] = Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`k${i}`, sample ?? (kind.schema ? i : `a: ${i}\n`)]),
+    );
+  } else {
+    const sample = Array.isArray(current) && current.length > 0 ? current[0] : "a";
+    parent[key] = Array.from({ length: n }, (_, i) => varied(sample, i));
+  }
+  return object;
+}
+
+/** A copy of an item whose names differ by `i` (so that uniqueness rules see n items, not one). */
+function varied(item: unknown, i: number): unknown {
+  if (typeof item === "string") return `${item}${i}`;
+  if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
+  const copy = structuredClone(item) as Json;
+  for (const name of ["name", "alias", "channel"])
+    if (typeof copy[name] === "string") copy[name] = `${copy[name]}${i}`;
+  return copy;
+}
+
+export interface Measurement {
+  kind: string;
+  field: string;
+  shape: Growth["shape"];
+  n: number;
+  bodyBytes: number;
+  cpuMs: number;
+  response: AdmissionResponse;
+}
+
+/** One review judged as the server judges it: the body parsed, then the handler; its CPU time. */
+export async function measure(kind: FuzzKind, growth: Growth, n: number): Promise<Measurement> {
+  const body = JSON.stringify(kind.review(grown(kind, growth, n)));
+  const started = process.cpuUsage();
+  const review = JSON.parse(body) as AdmissionReview;
+  const response = await validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
+  const used = process.cpuUsage(started);
+  return {
+    kind: kind.name,
+    field: growth.path.join("."),
+    shape: growth.shape,
+    n,
+    bodyBytes: body.length,
+    cpuMs: (used.user + used.system) / 1000,
+    response,
+  };
+}
+
+/** Judges the base object once: the first review of a kind compiles its checkers and loads its schemas. */
+export async function warmUp(kind: FuzzKind): Promise<void> {
+  const review = kind.review(kind.base());
+  await validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
+}

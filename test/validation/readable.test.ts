@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { fieldError } from "../../src/admission/field-errors.js";
+import { FieldPath } from "../../src/admission/field-path.js";
+import { validate } from "../../src/admission/handler.js";
+import { createModuleKind } from "../../src/resources/module/index.js";
+import { readablePart } from "../../src/validation/readable.js";
+import { structureChecker } from "../../src/validation/structure.js";
+import { helmModule } from "../support/modules.js";
+
+const check = structureChecker({
+  type: "object",
+  required: ["spec"],
+  properties: {
+    spec: {
+      type: "object",
+      properties: {
+        name: { type: "string", maxLength: 5 },
+        source: {
+          type: "object",
+          required: ["url"],
+          properties: { url: { type: "string" }, path: { type: "string" } },
+        },
+        channels: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["channel"],
+            properties: { channel: { type: "string", minLength: 3 }, version: { type: "string" } },
+          },
+        },
+      },
+    },
+  },
+});
+const shape = (object: unknown) => check(object).shape;
+
+describe("readablePart: what the rules may read of an object its schema refuses", () => {
+  it("hands over a valid object as it is", () => {
+    const object = { spec: { name: "ok" } };
+    const part = readablePart(object, shape);
+    assert.equal(part.object, object);
+  });
+
+  it("removes only the values the schema refuses, and an object left without a required field", () => {
+    const object = { spec: { name: "too-long", source: { url: 5, path: "p" }, channels: [] } };
+    const part = readablePart(object, shape);
+    assert.deepEqual(part.object, { spec: { channels: [] } });
+    assert.deepEqual(object.spec.source, { url: 5, path: "p" }, "the object sent is not changed");
+  });
+
+  it("takes a list item out of its list, and names the others' errors at their indexes in the object", () => {
+    const object = {
+      spec: {
+        channels: [
+          { channel: "regular", version: "1" },
+          { channel: "be", version: "2" },
+          { channel: "fast", version: "3" },
+        ],
+      },
+    };
+    const part = readablePart<typeof object>(object, shape);
+    assert.deepEqual(
+      part.object?.spec.channels.map((c) => c.channel),
+      ["regular", "fast"],
+    );
+    const onPart = fieldError.invalid(
+      FieldPath.root("spec").child("channels").index(1).child("version"),
+      "3",
+    );
+    assert.equal(part.restore(onPart).field, "spec.channels[2].version");
+    const first = fieldError.invalid(FieldPath.root("spec").child("channels").index(0), "x");
+    assert.equal(part.restore(first).field, "spec.channels[0]");
+  });
+
+  it("reads nothing when the object itself is of the wrong shape", () => {
+    assert.equal(readablePart("text", shape).object, undefined);
+    assert.equal(readablePart({ spec: "text" }, shape).object, undefined);
+  });
+
+  it('under "type", keeps values of the right type that break other constraints', () => {
+    const object = { spec: { name: "too-long", channels: [{ channel: "be" }, 7, { version: "1" }] } };
+    const part = readablePart<{ spec: { name: string; channels: unknown[] } }>(object, shape, "type");
+    assert.deepEqual(part.object, {
+      spec: { name: "too-long", channels: [{ channel: "be" }, { version: "1" }] },
+    });
+    const error = fieldError.invalid(FieldPath.root("spec").child("channels").index(1), "x");
+    assert.equal(part.restore(error).field, "spec.channels[2]");
+  });
+
+  it("does not keep a rule's 'required' error where the schema's error already named what was removed", () => {
+    const part = readablePart({ spec: { source: { url: 5 } } }, shape);
+    const spec = FieldPath.root("spec");
+    assert.equal(part.keeps(fieldError.required(spec.child("source"), "exactly one source")), false);
+    assert.equal(part.keeps(fieldError.required(spec.child("name"))), true);
+    assert.equal(part.keeps(fieldError.invalid(spec.child("source"), 5)), true);
+  });
+});
+
+describe("the Module behind a field-scoped structure gate", () => {
+  const request = { uid: "u", kind: { group: "batch.forkspacer.com", version: "v1", kind: "Module" } };
+
+  it("a chart source of the wrong shape is the schema's error alone, not also 'no chart source'", async () => {
+    const module = helmModule() as any;
+    module.spec.helm.chart.repo.url = 5;
+    const answer = await validate(createModuleKind(), { ...request, operation: "CREATE", object: module });
+    assert.deepEqual(
+      answer.status?.details?.causes?.map((cause) => [cause.field, cause.message]),
+      [["spec.helm.chart.repo.url", "Invalid value: 5: must be of type string (rule module.schema)"]],
+    );
+  });
+
+  it("every other rule still runs beside a schema error", async () => {
+    const module = helmModule() as any;
+    module.spec.helm.releaseName = `${"n".repeat(48)}-abcdefghijk`;
+    module.spec.helm.chart.git = { repo: "https://example.com/charts.git", path: "redis", revision: "main" };
+    const answer = await validate(createModuleKind(), { ...request, operation: "CREATE", object: module });
+    assert.deepEqual(
+      answer.status?.details?.causes?.map((cause) => cause.field),
+      ["spec.helm.releaseName", "spec.helm.chart.git"],
+    );
+  });
+});
