@@ -48,3 +48,10 @@ function within(field: string, parent: string): boolean {
     parent === "" || field === parent || field.startsWith(`${parent}.`) || field.startsWith(`${parent}[`)
   );
 }
+
+/** The webhook rules whose problem one of these CEL errors reports (so validate reports it once, as CEL). */
+export function webhookRulesCelReports(cel: Pick<Problem, "message">[]): string[] {
+  return sameProblem
+    .filter((pair) => cel.some((found) => found.message.includes(pair.cel)))
+    .map((pair) => pair.rule);
+}

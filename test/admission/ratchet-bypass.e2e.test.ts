@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { Finding } from "../../src/cli/findings.js";
+import { webhookRulesCelReports } from "../../src/offline/duplicates.js";
 import {
   addonOperatorConfigMapKind,
   defaultAddonConfigMap,
@@ -195,7 +196,10 @@ describe("an old problem never switches off the other rules: the updates that go
             f.message.split(":")[0] ?? "",
             f.rule.replace("validating-webhook/", ""),
           ]);
-        assert.deepEqual(sorted(webhookErrors), sorted(bypass.introduced), run.stdout);
+        // A problem the CRD's CEL rule reports too is reported once, as the CEL error (issue 24).
+        const celOnly = webhookRulesCelReports(findings.filter((f) => f.rule.startsWith("cel/")));
+        const expected = bypass.introduced.filter(([, rule]) => !celOnly.includes(rule));
+        assert.deepEqual(sorted(webhookErrors), sorted(expected), run.stdout);
       });
     }
   });
