@@ -36,6 +36,7 @@ export type Strictness = "any" | "type";
 
 const asItIs = (error: FieldError) => error;
 const always = () => true;
+const unreadable = { object: undefined, restore: asItIs, keeps: always };
 
 // Each pass removes every value refused, and only an object left without a required field is refused
 // in turn: the passes needed are at most the depth of the schema's required fields (5 for the Module:
@@ -62,6 +63,8 @@ export function readablePart<T>(
     strictness === "any" || problems.length === 0
       ? problems
       : problems.filter((problem) => problem.keyword === "type");
+  // A problem at the root (the schema check's list cut short) leaves nothing to read.
+  if (first.some((problem) => problem.tokens.length === 0)) return unreadable;
   let problems = relevant(first);
   // The common case, on every review of a valid object: nothing allocated beyond the answer.
   if (problems.length === 0) return { object: object as T, restore: asItIs, keeps: always };
@@ -70,9 +73,7 @@ export function readablePart<T>(
   const indexes = new WeakMap<unknown[], number[]>();
   const removed: string[] = [];
   for (let pass = 0; problems.length > 0; pass++) {
-    if (pass === maxPasses || !removeAll(copy, problems, indexes, removed)) {
-      return { object: undefined, restore: asItIs, keeps: always };
-    }
+    if (pass === maxPasses || !removeAll(copy, problems, indexes, removed)) return unreadable;
     problems = relevant(problemsOf(copy));
   }
   const within = (field: string) => (path: string) =>

@@ -9,8 +9,8 @@ import type { ShapeProblem } from "./readable.js";
 
 /**
  * Values of the wrong shape the field-scoped gate takes out of an object one by one; past this many the
- * object's rules read nothing of it (only the schema's errors stand), so that a list of 300,000
- * wrong-typed items costs one schema check, not a copy and eight more.
+ * rest are taken out as the one value that holds them all (a list of 300,000 wrong-typed items goes
+ * whole), so that the shape stays small and the gate's passes few.
  */
 const maxShapeProblems = 1000;
 
@@ -63,6 +63,8 @@ export function structureChecker(schema: object): (object: unknown, budget?: Wor
     // built 300,000 field errors and, on UPDATE, four times over, which exhausted a 200 MiB heap.
     budget.charge(found.length, "checking the object against its schema");
     let omitted = 0;
+    // The problems past `maxShapeProblems`, as the one value that holds them all.
+    let overflow: { pointer: string; type: boolean } | undefined;
     for (const error of found) {
       if (error.keyword === "additionalProperties") {
         // Warnings: the API server keeps 4 KiB of them, fewer than this.
@@ -72,13 +74,21 @@ export function structureChecker(schema: object): (object: unknown, budget?: Wor
       } else {
         if (verdict.shape.length < maxShapeProblems) {
           verdict.shape.push({ tokens: segments(error.instancePath), keyword: error.keyword });
-        } else if (verdict.shape.length === maxShapeProblems) {
-          // Too many to take out one by one: a problem at the root, so that nothing is read past it.
-          verdict.shape.push({ tokens: [], keyword: "maxShapeProblems" });
+        } else {
+          overflow = {
+            pointer: overflow ? commonPointer(overflow.pointer, error.instancePath) : error.instancePath,
+            type: overflow?.type === true || error.keyword === "type",
+          };
         }
         if (verdict.errors.length >= limits.causes) omitted++;
         else verdict.errors.push(toFieldError(object, error));
       }
+    }
+    if (overflow) {
+      verdict.shape.push({
+        tokens: segments(overflow.pointer),
+        keyword: overflow.type ? "type" : "overflow",
+      });
     }
     // The last error shown makes room for the count of the rest, as the answer's bound does.
     if (omitted > 0) {
@@ -157,6 +167,15 @@ function toFieldError(object: unknown, error: ErrorObject): FieldError {
     default:
       return fieldError.invalid(path, value, error.message ?? error.keyword);
   }
+}
+
+/** The longest JSON Pointer that is `a` or `b` or holds both: `/x/1000` and `/x/1001` give `/x`. */
+function commonPointer(a: string, b: string): string {
+  let same = 0;
+  while (same < a.length && same < b.length && a[same] === b[same]) same++;
+  if (same === a.length && (same === b.length || b[same] === "/")) return a;
+  if (same === b.length && a[same] === "/") return b;
+  return a.slice(0, Math.max(0, a.lastIndexOf("/", same - 1)));
 }
 
 function segments(instancePath: string): string[] {

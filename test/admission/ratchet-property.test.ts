@@ -85,6 +85,7 @@ const helmParts = [
   "existingRelease",
   "t1",
   "t2",
+  "t3",
   "chartVersion",
   "namespace",
   "outputs",
@@ -151,6 +152,20 @@ const moduleViolations: Violation[] = [
   }),
   v("module.template-json-type", "chartVersion", (m) => {
     m.spec.helm.chart.repo.version = "{{ .config.replicas }}";
+  }),
+  v("module.template-exec", "t3", (m) => {
+    m.spec.helm.values[1].raw.t3 = '{{ template "labels" . }}';
+  }),
+  // The chart's source is git in both (so the repo's version goes too): scp-like URLs fail Go's
+  // url.Parse, `auth: {}` the operator.
+  v("module.git-url", ["chart", "chartVersion"], (m) => {
+    m.spec.helm.chart = { git: { repo: "git@github.com:org/charts.git", path: "redis" } };
+  }),
+  v("module.git-auth", ["chart", "chartVersion"], (m) => {
+    m.spec.helm.chart = { git: { repo: "https://github.com/org/charts", path: "redis", auth: {} } };
+  }),
+  v("module.existing-release-template", "existingRelease", (m) => {
+    m.spec.helm.existingRelease = { name: "redis", namespace: "{{ .config.env }}-apps" };
   }),
   v("module.workspace-exists", "workspace", (m) => {
     m.spec.workspace.name = "gone";

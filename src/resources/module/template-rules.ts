@@ -487,8 +487,17 @@ class Runner {
   /** Output kinds by the output's parts (templates differing only in comments or logic share them). */
   private kindMemo: Map<string, Set<JsonKind>> | undefined;
   private overBudgetReported = false;
-  /** Config aliases left out of the data: multipleOptions defaults, which Go holds as []string. */
+  /**
+   * Config aliases left out of the data: multipleOptions items (a default Go holds as []string; a value
+   * set, on which the operator fails before rendering, as the config-values rules say). Templates that
+   * read them are not decided; the others are, so one such item hides no other template's failure.
+   */
   private opaque: Set<string> | undefined;
+  /**
+   * Top-level keys left out of the data: a release name not known here (none yet, or one of the wrong
+   * shape that the structure gate took out). Templates that read it are not decided; the rest are.
+   */
+  private opaqueTop: Set<string> | undefined;
 
   constructor(
     private readonly module: Module,
@@ -558,13 +567,11 @@ class Runner {
 
   /** Whether a template may read a value left out of the data (then its result is not known here). */
   private readsOpaque(analysis: TemplateAnalysis): boolean {
-    if (this.opaque === undefined) return false;
+    if (this.opaque === undefined && this.opaqueTop === undefined) return false;
     if (analysis.unresolvedFields > 0) return true;
     for (const { path } of analysis.fields) {
-      if (
-        path.length === 0 ||
-        (path[0] === "config" && (path.length === 1 || this.opaque?.has(path[1] as string)))
-      )
+      if (path.length === 0 || this.opaqueTop?.has(path[0] as string)) return true;
+      if (this.opaque && path[0] === "config" && (path.length === 1 || this.opaque.has(path[1] as string)))
         return true;
     }
     return false;
@@ -607,9 +614,8 @@ class Runner {
   }
 
   /**
-   * The operator's data, or null where it is not known here: a multipleOptions item (the operator
-   * fails before rendering: config-values rules say why), an item of no type, an integer beyond 2^53,
-   * a helm Module with no release name yet, or a namespace whose own render fails or is not a string.
+   * The operator's data, or null where it is not known here: an item of no type, an integer beyond
+   * 2^53, or a namespace whose own render fails, is not a string or reads a release name not known here.
    */
   private operatorData(): { helm: GoMap; namespace: GoMap; custom: GoMap } | null {
     if (this.data !== undefined) return this.data;
@@ -623,13 +629,13 @@ class Runner {
       return this.data;
     }
     const releaseName = helm.existingRelease ? helm.existingRelease.name : helm.releaseName;
-    if (releaseName === undefined) return null;
-    const first: GoMap = { config, releaseName };
+    if (releaseName === undefined) this.opaqueTop = new Set(["releaseName"]);
+    const first: GoMap = releaseName === undefined ? { config } : { config, releaseName };
     const effective = (helm.existingRelease ? helm.existingRelease.namespace : helm.namespace) ?? "";
     let namespace: string = effective;
     if (hasTemplate(effective)) {
       const parsed = parsedTemplate(effective);
-      if (!parsed.ok) return null;
+      if (!parsed.ok || this.readsOpaque(parsed.template.analysis)) return null;
       const executed = this.execute(effective, parsed, first);
       if (executed.kind !== "certain" || !executed.result.ok) return null;
       const output = executed.result.output;
@@ -639,7 +645,7 @@ class Runner {
       else if (kind === "text") namespace = output;
       else return null;
     }
-    this.data = { helm: { config, releaseName, namespace }, namespace: first, custom };
+    this.data = { helm: { ...first, namespace }, namespace: first, custom };
     return this.data;
   }
 
@@ -655,7 +661,7 @@ class Runner {
       } else if (item.boolean) value = typeof given === "boolean" ? given : (item.boolean.default ?? false);
       else if (item.string) value = typeof given === "string" ? given : (item.string.default ?? "");
       else if (item.option) value = typeof given === "string" ? given : (item.option.default ?? "");
-      else if (item.multipleOptions && given === undefined) {
+      else if (item.multipleOptions) {
         this.opaque ??= new Set();
         this.opaque.add(item.alias);
         continue;

@@ -119,6 +119,26 @@ describe("templates executed as the operator executes them", () => {
     assert.equal(found(withTemplate("{{ index (randBase62 4) 7 }}"))[0]?.[1], "module.template-exec");
   });
 
+  it("decides templates that do not read a value it cannot know (no release name, a multipleOptions item)", () => {
+    const module = withTemplate('{{ template "labels" . }}');
+    delete (module.spec.helm as Helm).releaseName;
+    module.config?.push({
+      name: "Zones",
+      alias: "zones",
+      multipleOptions: { values: ["a"], default: ["a"] },
+    });
+    module.spec.config = { ...module.spec.config, zones: ["a"] };
+    assert.equal(found(module)[0]?.[1], "module.template-exec");
+    // Reading either is not decided: the operator's value is not known here.
+    for (const text of ["{{ index .releaseName 99 }}", "{{ index .config.zones 99 }}"]) {
+      const reading = withTemplate(text);
+      delete (reading.spec.helm as Helm).releaseName;
+      reading.config = module.config;
+      reading.spec.config = module.spec.config;
+      assert.deepEqual(found(reading), [], text);
+    }
+  });
+
   it("executes custom Modules with only config passed", () => {
     const module = customModule();
     (module.spec.custom as { image: string }).image = "{{ .releaseName.x }}";
