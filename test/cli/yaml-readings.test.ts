@@ -85,6 +85,9 @@ describe("validate --yaml: the YAML reading of the tool that applies the file", 
   it("refuses an unknown reader", async () => {
     const run = await validateCli(["--yaml", "yaml11", "-f", "-"], text);
     assert.equal(run.status, 2);
-    assert.match(run.stderr, /--yaml must be one of gitops, kubectl, not "yaml11"/);
+    assert.match(
+      run.stderr,
+      /option '--yaml <reader>' argument 'yaml11' is invalid. Allowed choices are gitops, kubectl/,
+    );
   });
 });
