@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { mutate, validate } from "../admission/handler.js";
+import { mutate, validateWithWarnings } from "../admission/handler.js";
 import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
 import {
   type AdmissionRequest,
@@ -47,6 +47,11 @@ interface Route {
   review: Review;
 }
 
+/** The rule ids a kind's warnings may carry: its warning-only rules and its rules set to warn. */
+function declaredRules(kind: ResourceKind): readonly string[] {
+  return [...(kind.rules ?? []), ...(kind.warningRules ?? [])];
+}
+
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
@@ -60,7 +65,12 @@ export function createApp(options: AppOptions): RequestListener {
     ruleActions: options.ruleActions,
     onRatcheted: (kind: ResourceKind) => options.metrics?.ratcheted(kind.kind),
   };
-  const validateWithOptions: Review = (kind, request) => validate(kind, request, validateOptions);
+  // Warnings are counted as the rules gave them, by rule id (their text carries none).
+  const validateWithOptions: Review = async (kind, request) => {
+    const { response, warnings } = await validateWithWarnings(kind, request, validateOptions);
+    if (warnings.length > 0) options.metrics?.warned(kind.kind, warnings, declaredRules(kind));
+    return response;
+  };
   for (const kind of options.kinds) {
     for (const { verb, path } of webhooksOf(kind)) {
       routes.set(path, { kind, review: verb === "mutate" ? mutate : validateWithOptions });
@@ -156,8 +166,6 @@ async function serveReview(
   const { request } = parsed;
   const { text, response } = encodeReview(await reviewSafely(route, request, options));
   if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response), route.kind.rules);
-  if (response.warnings?.length)
-    options.metrics?.warned(route.kind.kind, response.warnings, route.kind.rules);
   sendEncoded(res, options, 200, text);
   const logging = options.logReviews ?? "denied";
   if (logging === "none" || (logging === "denied" && response.allowed)) return 200;

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { AggregatorRegistry, Counter, Gauge, Registry } from "prom-client";
 import { splitCauseMessage } from "../admission/field-errors.js";
+import type { Warning } from "../admission/warning.js";
 import { CounterSeries, PathHistogram } from "./path-series.js";
 
 /** The `rule` label of a problem no declared rule id found (schema, limits, a warning without an id). */
@@ -13,7 +14,7 @@ export function ruleLabel(rule: string | undefined, declared: readonly string[])
   return rule !== undefined && declared.includes(rule) ? rule : noRule;
 }
 
-/** The rule id a denial cause's or a warning's text ends with (`... (rule module.release-name)`). */
+/** The rule id a denial cause's text ends with (`... (rule module.release-name)`). */
 export function textRule(text: string): string | undefined {
   return splitCauseMessage(text).rule;
 }
@@ -118,9 +119,10 @@ export class WebhookMetrics {
     }
   }
 
-  /** One answer with warnings: each distinct rule counts once. */
-  warned(kind: string, warnings: readonly string[], rules: readonly string[] = []): void {
-    for (const rule of new Set(warnings.map((warning) => ruleLabel(textRule(warning), rules)))) {
+  /** One answer with warnings: each distinct rule counts once; a warning no rule gave is `none`. */
+  warned(kind: string, warnings: readonly Warning[], rules: readonly string[] = []): void {
+    const ruleOf = (warning: Warning) => (typeof warning === "string" ? undefined : warning.rule);
+    for (const rule of new Set(warnings.map((warning) => ruleLabel(ruleOf(warning), rules)))) {
       this.warnings.labels(kind, rule).inc();
     }
   }

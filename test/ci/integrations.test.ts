@@ -100,11 +100,14 @@ describe("action.yml (composite)", () => {
     assert.equal(failStep("0").code, 0);
   });
 
-  test("an unreadable path: exit-code 2, no SARIF upload, the job fails", () => {
+  test("an unreadable path: exit-code 2, SARIF still written (the tool's failure in it) and uploaded, the job fails", () => {
     const result = validateStep("no/such/dir");
     assert.equal(result.exitCode, "2");
+    const sarif: Anything = JSON.parse(readFileSync(result.sarifFile, "utf8"));
+    assert.ok(checkSarif(sarif), JSON.stringify(checkSarif.errors));
+    assert.equal(sarif.runs[0].invocations[0].executionSuccessful, false);
     assert.equal(failStep("2").code, 2);
-    assert.match(step("Upload SARIF").if, /steps\.validate\.outputs\.exit-code != '2'/);
+    assert.doesNotMatch(step("Upload SARIF").if, /exit-code/);
   });
 
   test("the SARIF file the Validate step writes is the one uploaded for code scanning, even after a denial", () => {

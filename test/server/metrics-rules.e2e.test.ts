@@ -57,8 +57,8 @@ describe("metrics per rule: denials by rule, warnings by kind and rule", () => {
     assert.equal(sample(text, denials, { kind: "Module", rule: "module.release-name" }), 2);
     assert.equal(sample(text, denials, { kind: "Module", rule: "module.config-value" }), undefined);
     const warnings = samples(text, "module_admission_warnings_total");
-    // The rule-action warning carries no rule id in its text yet: counted under `none`.
-    assert.deepEqual(warnings, [{ labels: { kind: "Module", rule: "none" }, value: 1 }]);
+    // The warning of a rule set to warn is counted under that rule.
+    assert.deepEqual(warnings, [{ labels: { kind: "Module", rule: "module.config-value" }, value: 1 }]);
   });
 
   it("the README's example alert rules parse and use these metrics with labels they have", async () => {
@@ -100,9 +100,9 @@ describe("metrics per rule: denials by rule, warnings by kind and rule", () => {
     metrics.warned(
       "Module",
       [
-        'spec.helm.releaseName: Invalid value: "X": ... (rule module.release-name)',
-        "another warning (rule module.release-name)",
-        "spec.x: something (rule attacker.chosen-id)",
+        { rule: "module.release-name", message: 'spec.helm.releaseName: Invalid value: "X": ...' },
+        { rule: "module.release-name", message: "another warning" },
+        { rule: "attacker.chosen-id", message: "spec.x: something" },
         "a warning without a rule id",
       ],
       declared,
