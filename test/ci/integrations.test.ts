@@ -103,8 +103,9 @@ describe("action.yml (composite)", () => {
   test("an unreadable path: exit-code 2, SARIF still written (the tool's failure in it) and uploaded, the job fails", () => {
     const result = validateStep("no/such/dir");
     assert.equal(result.exitCode, "2");
-    const sarif: Anything = JSON.parse(readFileSync(result.sarifFile, "utf8"));
-    assert.ok(checkSarif(sarif), JSON.stringify(checkSarif.errors));
+    const text = readFileSync(result.sarifFile, "utf8");
+    assert.ok(checkSarif(JSON.parse(text)), JSON.stringify(checkSarif.errors));
+    const sarif: Anything = JSON.parse(text);
     assert.equal(sarif.runs[0].invocations[0].executionSuccessful, false);
     assert.equal(failStep("2").code, 2);
     assert.doesNotMatch(step("Upload SARIF").if, /exit-code/);
