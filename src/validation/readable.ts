@@ -1,5 +1,6 @@
 import { byRule, type FieldError } from "../admission/field-errors.js";
 import type { Verdict } from "../admission/resource-kind.js";
+import { ruleWarnings } from "../admission/warning.js";
 import type { WorkBudget } from "../budget/work-budget.js";
 import type { StructureVerdict } from "./structure.js";
 
@@ -165,24 +166,27 @@ function restoreIndexes(error: FieldError, root: unknown, indexes: WeakMap<unkno
 }
 
 /**
- * A kind's state rules behind a field-scoped structure gate: the schema's errors (tagged `schemaRule`)
- * and the rules' verdict on the part of the object the schema accepts. Fields the schema does not know
- * are warnings (the API server prunes them silently).
+ * A kind's state rules behind a field-scoped structure gate: the schema's errors (tagged
+ * `gateRules.schema`) and the rules' verdict on the part of the object the schema accepts. Fields the
+ * schema does not know are warnings of `gateRules.unknownField` (the API server prunes them silently).
  */
 export function behindStructureGate<T>(
   check: StructureCheck,
-  schemaRule: string,
+  gateRules: { schema: string; unknownField: string },
   object: unknown,
   rules: (readable: T) => Verdict,
   budget?: WorkBudget,
 ): Verdict {
   const structure = check(object, budget);
-  const unknown = structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`));
+  const unknown = ruleWarnings(
+    gateRules.unknownField,
+    structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`)),
+  );
   if (structure.errors.length === 0) {
     const verdict = rules(object as T);
     return { errors: verdict.errors, warnings: [...unknown, ...verdict.warnings] };
   }
-  const schemaErrors = byRule(schemaRule, structure.errors);
+  const schemaErrors = byRule(gateRules.schema, structure.errors);
   const readable = readablePart<T>(object, (part) => check(part).shape, "any", structure.shape);
   if (readable.object === undefined) return { errors: schemaErrors, warnings: unknown };
   const verdict = rules(readable.object);

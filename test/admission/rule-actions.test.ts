@@ -6,8 +6,12 @@ import { validate } from "../../src/admission/handler.js";
 import { applyRuleActions, checkRuleIds, parseRuleActions } from "../../src/admission/rule-actions.js";
 import { resourceKinds } from "../../src/resources/index.js";
 import { moduleKind } from "../../src/resources/module/index.js";
+import { moduleReleaseMetaKind } from "../../src/resources/modulereleasemeta/index.js";
+import { workspaceKind } from "../../src/resources/workspace/index.js";
+import { kedaReleaseMeta, releaseMetaReview } from "../support/modulereleasemetas.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
+import { workspace } from "../support/workspaces.js";
 
 const error = (rule: string | undefined, field: string): FieldError => ({
   type: "invalid",
@@ -86,6 +90,35 @@ describe("rule actions on warnings", () => {
     checkRuleIds(ruleActions, resourceKinds);
     const silenced = await validate(moduleKind, request, { ruleActions });
     assert.deepEqual([silenced.allowed, silenced.warnings], [true, undefined]);
+  });
+
+  it("silences the warnings of every kind by rule id: unknown fields, a mandatory version moved lower", async () => {
+    const space = workspace() as { spec: Record<string, unknown> };
+    space.spec.colour = "blue";
+    const spaceRequest = admissionReview({ operation: "CREATE", object: space, kind: "Workspace" }).request;
+    const older = {
+      ...kedaReleaseMeta(),
+      spec: { ...kedaReleaseMeta().spec, mandatory: { version: "1.2.0" } },
+    };
+    const lower = { ...older, spec: { ...older.spec, mandatory: { version: "1.1.0" } } };
+    const metaRequest = releaseMetaReview({ operation: "UPDATE", object: lower, oldObject: older }).request;
+    assert.ok(spaceRequest && metaRequest);
+    const judged = async (ruleActions?: ReturnType<typeof parseRuleActions>) => [
+      (await validate(workspaceKind, spaceRequest, { ruleActions })).warnings,
+      (await validate(moduleReleaseMetaKind, metaRequest, { ruleActions })).warnings,
+    ];
+    const [spaceWarnings, metaWarnings] = await judged();
+    assert.deepEqual(spaceWarnings, ['unknown field "spec.colour"']);
+    assert.match(
+      metaWarnings?.join("\n") ?? "",
+      /1\.2\.0 -> 1\.1\.0 is lower: lifecycle-manager downgrades every Kyma/,
+    );
+    const ruleActions = parseRuleActions([
+      "workspace.unknown-field=off",
+      "modulereleasemeta.mandatory-downgrade=off",
+    ]);
+    checkRuleIds(ruleActions, resourceKinds);
+    assert.deepEqual(await judged(ruleActions), [undefined, undefined]);
   });
 
   it("refuses deny for a rule that only warns, naming it", () => {

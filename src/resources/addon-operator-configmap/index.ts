@@ -6,7 +6,12 @@ import { pathSteps } from "../../admission/ratchet.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
-import { configMapRules, validateConfigMapData, validateConfigMapTransition } from "./sections.js";
+import {
+  configMapRules,
+  configMapWarningRules,
+  validateConfigMapData,
+  validateConfigMapTransition,
+} from "./sections.js";
 
 export interface ConfigMapRef {
   namespace: string;
@@ -52,6 +57,7 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     kind: "ConfigMap",
     paths: { validate: "/validate-addon-operator-configmap" },
     rules: configMapRules,
+    warningRules: configMapWarningRules,
     validator: {
       validate: (object, request, _focus, budget) =>
         isTarget(object, request) ? validateConfigMapData(dataOf(object), store.current(), budget) : admitted,

@@ -7,6 +7,7 @@ import { type ParseCharge, parseYaml, type YamlDialect } from "../../addon-opera
 import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { Verdict } from "../../admission/resource-kind.js";
+import type { RuleWarning } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import { fitWarning } from "../../validation/warning.js";
 import { BoundedCache } from "./bounded-cache.js";
@@ -26,6 +27,8 @@ export const configMapRules = [
   "module-values",
   "values-transition",
 ].map(rule);
+/** The rule ids of its warnings: a section of no known module, a disabled module's section. */
+export const configMapWarningRules = ["unknown-module", "disabled-module"].map(rule);
 const maintenanceModes = ["NoResourceReconciliation", "noresourcereconciliation", ""];
 const dataPath = FieldPath.root("data");
 
@@ -60,7 +63,7 @@ export function validateConfigMapData(
   budget: WorkBudget = new WorkBudget(),
 ): Verdict {
   const errors: FieldError[] = [];
-  const warnings: string[] = [];
+  const warnings: RuleWarning[] = [];
   const cache = cacheOf(schemas);
   for (const [key, raw] of Object.entries(data)) {
     budget.charge(key.length + (typeof raw === "string" ? raw.length : 1), "reading data", "data");
@@ -90,12 +93,12 @@ export function validateConfigMapData(
 /** An entry's errors (tagged with their rules) and warnings; frozen, as the cache shares them. */
 interface EntryVerdict {
   readonly errors: readonly FieldError[];
-  readonly warnings: readonly string[];
+  readonly warnings: readonly RuleWarning[];
 }
 
 const noProblems: EntryVerdict = Object.freeze({ errors: Object.freeze([]), warnings: Object.freeze([]) });
 
-function entryVerdict(errors: FieldError[], warnings: string[] = []): EntryVerdict {
+function entryVerdict(errors: FieldError[], warnings: RuleWarning[] = []): EntryVerdict {
   if (errors.length === 0 && warnings.length === 0) return noProblems;
   for (const error of errors) Object.freeze(error);
   return Object.freeze({ errors: Object.freeze(errors), warnings: Object.freeze(warnings) });
@@ -187,9 +190,12 @@ function judgeEntry(
     return entryVerdict(
       [],
       [
-        fitWarning(
-          `data.${key}: no module "${moduleNameOf(key)}" in the modules dir; addon-operator ignores it`,
-        ),
+        {
+          rule: rule("unknown-module"),
+          message: fitWarning(
+            `data.${key}: no module "${moduleNameOf(key)}" in the modules dir; addon-operator ignores it`,
+          ),
+        },
       ],
     );
   }
@@ -200,9 +206,12 @@ function judgeEntry(
   return entryVerdict(
     [],
     [
-      fitWarning(
-        `data.${key}: module disabled, so not checked by addon-operator; it refuses this once enabled: ${found[0]?.detail ?? ""}`,
-      ),
+      {
+        rule: rule("disabled-module"),
+        message: fitWarning(
+          `data.${key}: module disabled, so not checked by addon-operator; it refuses this once enabled: ${found[0]?.detail ?? ""}`,
+        ),
+      },
     ],
   );
 }

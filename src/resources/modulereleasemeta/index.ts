@@ -40,7 +40,13 @@ export function createModuleReleaseMetaKind(
     group: "operator.kyma-project.io",
     version: "v1beta2",
     kind: "ModuleReleaseMeta",
-    warningRules: ["modulereleasemeta.name", "modulereleasemeta.unresolvable"],
+    warningRules: [
+      "modulereleasemeta.unknown-field",
+      "modulereleasemeta.name",
+      "modulereleasemeta.unresolvable",
+      "modulereleasemeta.channel-prerelease",
+      "modulereleasemeta.mandatory-downgrade",
+    ],
     rules: [
       "modulereleasemeta.schema",
       "modulereleasemeta.template-exists",
@@ -50,7 +56,7 @@ export function createModuleReleaseMetaKind(
       validate: (meta, request, _focus, budget) =>
         behindStructureGate<ModuleReleaseMeta>(
           checkStructure,
-          "modulereleasemeta.schema",
+          { schema: "modulereleasemeta.schema", unknownField: "modulereleasemeta.unknown-field" },
           meta,
           (readable) => ({
             errors: templateRules(readable, request),
@@ -72,7 +78,13 @@ export function createModuleReleaseMetaKind(
             const channels = validateChannelUpdate(before, after);
             return {
               ...channels,
-              warnings: [...channels.warnings, ...mandatoryDowngradeWarnings(before, after)],
+              warnings: [
+                ...ruleWarnings("modulereleasemeta.channel-prerelease", channels.warnings),
+                ...ruleWarnings(
+                  "modulereleasemeta.mandatory-downgrade",
+                  mandatoryDowngradeWarnings(before, after),
+                ),
+              ],
             };
           },
           budget,

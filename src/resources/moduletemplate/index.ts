@@ -23,7 +23,7 @@ const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8
 function validateModuleTemplate(object: unknown, budget?: WorkBudget): Verdict {
   return behindStructureGate<ModuleTemplate>(
     checkStructure,
-    "moduletemplate.schema",
+    { schema: "moduletemplate.schema", unknownField: "moduletemplate.unknown-field" },
     object,
     (template) => {
       const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
@@ -50,7 +50,7 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = {
   group: "operator.kyma-project.io",
   version: "v1beta2",
   kind: "ModuleTemplate",
-  warningRules: ["moduletemplate.labels", "moduletemplate.advice"],
+  warningRules: ["moduletemplate.unknown-field", "moduletemplate.labels", "moduletemplate.advice"],
   rules: [
     "moduletemplate.schema",
     "moduletemplate.cluster-scoped",

@@ -45,11 +45,12 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
     version: "v1",
     kind: "Workspace",
     rules: workspaceRules,
+    warningRules: ["workspace.unknown-field"],
     validator: {
       validate: (object, request, _focus, budget) =>
         behindStructureGate<Workspace>(
           checkStructure,
-          "workspace.schema",
+          { schema: "workspace.schema", unknownField: "workspace.unknown-field" },
           object,
           (workspace) => {
             const errors = validateWorkspaceSpec(workspace.spec);
