@@ -50,5 +50,7 @@ try {
   process.exitCode = await runCommand(program, argv, output, outcome);
 } catch (error) {
   process.stderr.write(`module-admission: ${(error as Error).message}\n`);
-  process.exitCode = exitStatus.usage;
+  // Exit now: a command that failed part-way may hold the event loop open (`serve` whose webhook
+  // listens but whose metrics port is taken would otherwise serve on, half-started, forever).
+  process.exit(exitStatus.usage);
 }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { Agent, request } from "node:https";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -75,6 +77,34 @@ describe("module-admission serve", () => {
       ],
     );
     assert.throws(() => parseServeFlags(["--rule-action", "module.source"]), /RULE-ID=deny\|warn\|off/);
+  });
+
+  it("exits 2 with the reason when its metrics port is taken, instead of serving on half-started", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const result = spawnSync(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "src/cli/main.ts",
+          "serve",
+          "--port",
+          "0",
+          "--cert-dir",
+          mkdtempSync(join(tmpdir(), "serve-taken-")),
+          "--metrics-bind-address",
+          `127.0.0.1:${port}`,
+        ],
+        { encoding: "utf8", timeout: 60_000 },
+      );
+      assert.equal(result.status, 2, result.stderr);
+      assert.match(result.stderr, /module-admission: listen EADDRINUSE/);
+    } finally {
+      holder.close();
+    }
   });
 
   it("with 2 workers: serves, sums metrics across workers, drains on SIGTERM without losing an in-flight request, exits 0", {
