@@ -69,12 +69,14 @@ export function readablePart<T>(
   let problems = relevant(first);
   // The common case, on every review of a valid object: nothing allocated beyond the answer.
   if (problems.length === 0) return { object: object as T, restore: asItIs, keeps: always };
-  const copy = structuredClone(object);
+  if (object === null || typeof object !== "object") return unreadable;
+  const trimmed = new CopyOnWrite(object);
+  const copy = trimmed.root;
   // The indexes each shortened list's items had in the object checked.
   const indexes = new WeakMap<unknown[], number[]>();
   const removed: string[] = [];
   for (let pass = 0; problems.length > 0; pass++) {
-    if (pass === maxPasses || !removeAll(copy, problems, indexes, removed)) return unreadable;
+    if (pass === maxPasses || !removeAll(trimmed, problems, indexes, removed)) return unreadable;
     problems = relevant(problemsOf(copy));
   }
   const within = (field: string) => (path: string) =>
@@ -88,18 +90,21 @@ export function readablePart<T>(
 
 /** Removes each problem's value (its parent's, for a missing required field); false if that is the root. */
 function removeAll(
-  root: unknown,
+  trimmed: CopyOnWrite,
   problems: ShapeProblem[],
   indexes: WeakMap<unknown[], number[]>,
   removed: string[],
 ): boolean {
   const fromLists = new Map<unknown[], Set<number>>();
+  // A value inside one that goes anyway is not taken out on its own (nor its container copied first).
+  const going = new Set(problems.map((problem) => problem.tokens.join("\u0000")));
   for (const problem of problems) {
     // For a missing required field, `tokens` name the object that lacks it: that object goes.
     const tokens = problem.tokens;
     if (tokens.length === 0) return false;
-    removed.push(rendered(root, tokens));
-    const parent = walk(root, tokens.slice(0, -1));
+    if (insideOneOf(going, tokens)) continue;
+    removed.push(rendered(trimmed.root, tokens));
+    const parent = trimmed.writable(tokens.slice(0, -1));
     const last = tokens[tokens.length - 1] as string;
     if (Array.isArray(parent)) {
       const items = fromLists.get(parent) ?? new Set<number>();
@@ -126,6 +131,51 @@ function removeAll(
   return true;
 }
 
+/**
+ * The object the gate takes values out of: a container is copied (shallowly, with the path to it) only
+ * where something is removed, so that what is left as it is, however large, is shared with the object
+ * checked and costs nothing (a structured clone of a 100,000-key map was most of the gate's cost).
+ */
+class CopyOnWrite {
+  readonly root: object;
+  private readonly owned = new WeakSet<object>();
+
+  constructor(object: object) {
+    this.root = this.copied(object);
+  }
+
+  /** The container at `tokens`, this object's own (copied with its path if still shared); else undefined. */
+  writable(tokens: string[]): object | undefined {
+    let node: object = this.root;
+    for (const token of tokens) {
+      const child: unknown = Object.hasOwn(node, token)
+        ? (node as Record<string, unknown>)[token]
+        : undefined;
+      if (child === null || typeof child !== "object") return undefined;
+      const own = this.owned.has(child) ? child : this.copied(child);
+      (node as Record<string, unknown>)[token] = own;
+      node = own;
+    }
+    return node;
+  }
+
+  private copied(node: object): object {
+    const copy = Array.isArray(node) ? node.slice() : { ...node };
+    this.owned.add(copy);
+    return copy;
+  }
+}
+
+/** Whether a value that holds the one at `tokens` (not itself) is in `going`. */
+function insideOneOf(going: Set<string>, tokens: string[]): boolean {
+  let key = "";
+  for (let i = 0; i < tokens.length - 1; i++) {
+    key = i === 0 ? (tokens[0] as string) : `${key}\u0000${tokens[i]}`;
+    if (going.has(key)) return true;
+  }
+  return false;
+}
+
 /** `["spec", "channels", "2"]` → `spec.channels[2]`, as field errors name fields. */
 function rendered(root: unknown, tokens: string[]): string {
   let node = root;
@@ -135,15 +185,6 @@ function rendered(root: unknown, tokens: string[]): string {
     node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[token] : undefined;
   }
   return path;
-}
-
-function walk(root: unknown, tokens: string[]): unknown {
-  let node = root;
-  for (const token of tokens) {
-    if (node === null || typeof node !== "object") return undefined;
-    node = (node as Record<string, unknown>)[token];
-  }
-  return node;
 }
 
 /** `spec.channels[1].version` found on the readable part → `spec.channels[2].version` in the object. */

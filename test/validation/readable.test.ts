@@ -49,6 +49,24 @@ describe("readablePart: what the rules may read of an object its schema refuses"
     assert.deepEqual(object.spec.source, { url: 5, path: "p" }, "the object sent is not changed");
   });
 
+  it("copies only the containers it takes values out of: what it leaves is the object's own, unchanged", () => {
+    const channels = [{ channel: "regular", version: "1" }];
+    const object = { spec: { name: "too-long", source: { url: 5, path: "p" }, channels } };
+    const part = readablePart<typeof object>(object, shape);
+    assert.equal(part.object?.spec.channels, channels, "left as it is: shared, not cloned");
+    assert.notEqual(part.object?.spec, object.spec);
+    assert.deepEqual(object, { spec: { name: "too-long", source: { url: 5, path: "p" }, channels } });
+  });
+
+  it("takes out a value that holds many refused ones whole, without copying what it holds", () => {
+    const many = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`c${i}`, { channel: i }]));
+    const object = { spec: { name: "ok", channels: Object.values(many) } };
+    const part = readablePart<{ spec: object }>(object, shape);
+    // Past 1,000 problems the rest are one problem at the list that holds them: the list goes.
+    assert.deepEqual(part.object, { spec: { name: "ok" } });
+    assert.equal(object.spec.channels.length, 2_000, "the object sent is not changed");
+  });
+
   it("takes a list item out of its list, and names the others' errors at their indexes in the object", () => {
     const object = {
       spec: {
