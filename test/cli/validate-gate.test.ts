@@ -7,6 +7,7 @@ import { before, describe, it } from "node:test";
 import AjvDraft04 from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { dump, load } from "js-yaml";
+import type { Summary } from "../../src/cli/findings.js";
 import { manifestDir } from "../support/cli.js";
 import { customModule, helmModule } from "../support/modules.js";
 import { buildCommand } from "../support/serve-process.js";
@@ -44,16 +45,6 @@ interface SarifLog {
       }[];
     }[];
   }[];
-}
-
-interface Summary {
-  files: number;
-  unreadable: number;
-  objects: number;
-  checked: number;
-  skipped: Record<string, number>;
-  denied: number;
-  warned: number;
 }
 
 interface Finding {
