@@ -7,6 +7,7 @@ import { moduleKind } from "../../src/resources/module/index.js";
 import { moduleReleaseMetaKind } from "../../src/resources/modulereleasemeta/index.js";
 import { moduleTemplateKind } from "../../src/resources/moduletemplate/index.js";
 import { workspaceKind } from "../../src/resources/workspace/index.js";
+import { corpusPath } from "./corpus.js";
 import { kedaReleaseMeta } from "./modulereleasemetas.js";
 import { helmModule } from "./modules.js";
 import { kedaTemplate } from "./moduletemplates.js";
@@ -27,6 +28,8 @@ export interface FuzzKind {
   /** The kind's editor schema (none for the ConfigMap: its data is a map of strings). */
   schema?: Json;
   review: (object: unknown) => AdmissionReview;
+  /** Reads the real-data corpus (deckhouse's modules tree): skipped without it. */
+  readsCorpus?: true;
 }
 
 const schemaOf = (file: string): Json =>
@@ -43,8 +46,7 @@ const kyma = (kind: string, resource: string) => (object: unknown) =>
   });
 
 export function fuzzKinds(): FuzzKind[] {
-  const modulesDir = new URL("../../../shared/addon-operator/deckhouse-v1.43.1/modules", import.meta.url)
-    .pathname;
+  const modulesDir = corpusPath("addon-operator/deckhouse-v1.43.1/modules");
   const configMap = { namespace: "d8-system", name: "deckhouse" };
   return [
     {
@@ -79,6 +81,7 @@ export function fuzzKinds(): FuzzKind[] {
     {
       name: "ConfigMap/addon-operator",
       kind: addonOperatorConfigMapKind({ modulesDir, configMap }) as ResourceKind,
+      readsCorpus: true,
       base: () => ({
         apiVersion: "v1",
         kind: "ConfigMap",
