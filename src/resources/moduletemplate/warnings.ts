@@ -1,6 +1,19 @@
+import { warningRules } from "../../admission/rule-catalogue.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { fitWarning } from "../../validation/warning.js";
 import { nameParts } from "./name-rules.js";
+
+/** What lifecycle-manager ignores or cannot resolve: deprecated and dead fields, names never looked up. */
+export const adviceRules = warningRules({
+  "moduletemplate.advice": {
+    summary:
+      "deprecated and ignored fields, a template without spec.version, a name lifecycle-manager never looks up",
+    realSystem:
+      "ignores spec.customStateCheck, spec.data.status and spec.channel; cannot resolve a template without spec.version",
+    upstream:
+      "kyma-project/lifecycle-manager pkg/templatelookup/regular.go; api/v1beta2/moduletemplate_types.go",
+  },
+});
 
 /** What is legal but deprecated, ignored or probably a mistake: shown to the user, template admitted. */
 export function moduleTemplateWarnings(template: ModuleTemplate): string[] {
