@@ -45,7 +45,6 @@ const fixed: Record<string, Omit<RuleHelp, "help">> = {
   },
 };
 
-const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 const layers: Record<string, string> = {
   schema: "the CRD's structural schema (types, formats, bounds, required fields)",
@@ -72,12 +71,12 @@ export function ruleHelp(id: string): RuleHelp {
   const entry = declaration(rule);
   if (entry) {
     const stricter = entry.stricter ? ` Stricter than the real system: ${entry.stricter}.` : "";
-    const full = `${sentence(entry.summary)} (${where}). The real system: ${entry.realSystem}.${stricter}`;
+    const full = `${entry.summary} (${where}). The real system: ${entry.realSystem}.${stricter}`;
     const action = entry.fixed
       ? ""
       : ` Default ${defaultAction(entry)}; change it with --rule-action ${rule}=${entry.severity === "error" ? "warn|off" : "off"}.`;
     return {
-      short: sentence(entry.summary),
+      short: entry.summary,
       full,
       help: `${full}${action} Upstream: ${entry.upstream}.`,
       uri: `${docsUrl}#${ruleAnchor(rule)}`,

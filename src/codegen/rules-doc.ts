@@ -26,7 +26,6 @@ export function catalogueFiles(
   ];
 }
 
-const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
 function kindAnchor(title: string): string {
@@ -73,7 +72,7 @@ export function rulesMarkdown(sections: readonly CatalogueSection[]): string {
         "",
         `### \`${rule.id}\``,
         "",
-        `${sentence(rule.summary)}.`,
+        `${rule.summary}.`,
         "",
       );
       const actions = rule.fixed ? "none: no rule action reaches it" : allowedActions(rule).join(", ");

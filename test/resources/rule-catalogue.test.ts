@@ -9,6 +9,7 @@ import type { AdmissionRequest } from "../../src/admission/review.js";
 import { checkRuleIds, parseRuleActions } from "../../src/admission/rule-actions.js";
 import { allowedActions, type RuleDeclaration } from "../../src/admission/rule-catalogue.js";
 import { WorkBudgetExceeded } from "../../src/budget/work-budget.js";
+import { ruleHelp } from "../../src/cli/rule-help.js";
 import { createResourceKinds, kindRegistrations, ruleCatalogue } from "../../src/resources/index.js";
 import { configMap, writeTree } from "../support/addon-modules.js";
 import { admissionCases } from "../support/admission-cases.js";
@@ -218,6 +219,19 @@ describe("the rule catalogue", () => {
       assert.ok(doc.includes(`<a id="${rule.id}"></a>`), `${rule.id}: no anchor`);
       assert.ok(doc.includes(`### \`${rule.id}\``), `${rule.id}: no entry`);
     }
+  });
+
+  it("gives SARIF its rule metadata: descriptions from the declaration, helpUri into docs/rules.md", () => {
+    const help = ruleHelp("validating-webhook/module.release-name");
+    assert.match(help.short, /^spec\.helm\.releaseName not a DNS-1035 label/);
+    assert.match(help.full, /Stricter than the real system: Helm refuses names over 53 characters/);
+    assert.match(help.help, /--rule-action module\.release-name=warn\|off/);
+    assert.equal(
+      help.uri,
+      "https://github.com/forkspacer/module-admission/blob/main/docs/rules.md#module.release-name",
+    );
+    assert.match(ruleHelp("validating-webhook/module.unknown-field").help, /=off\. Upstream/);
+    assert.equal(ruleHelp("input/Unreadable").uri, undefined);
   });
 
   it("names, in the sources of the kinds and the protocol layer, no rule id it does not declare", () => {
