@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
-import Ajv from "ajv";
+import { Ajv } from "ajv";
 import { validateWithWarnings } from "../../src/admission/handler.js";
 import type { ResourceKind, Verdict } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
