@@ -25,6 +25,9 @@ export type KindDependencies = ModuleKindDependencies &
  */
 export interface KindRegistration {
   title: string;
+  /** Its folder (`src/resources/<name>/`, `test/resources/<name>/`) and the prefix of its rule ids. */
+  name: string;
+  /** Its schema source, `schemas/<schema>.yaml`; a core kind (ConfigMap) has none. */
   schema?: string;
   rules: readonly RuleDeclaration[];
   create(dependencies: KindDependencies): ResourceKind[];
@@ -36,30 +39,35 @@ const declared = (kind: { declarations?: readonly RuleDeclaration[] }) => kind.d
 export const kindRegistrations: readonly KindRegistration[] = [
   {
     title: "Module",
+    name: "module",
     schema: "module",
     rules: declared(moduleKind),
     create: (dependencies) => [createModuleKind(dependencies) as ResourceKind],
   },
   {
     title: "Workspace",
+    name: "workspace",
     schema: "workspace",
     rules: declared(workspaceKind),
     create: (dependencies) => [createWorkspaceKind(dependencies) as ResourceKind],
   },
   {
     title: "ModuleTemplate",
+    name: "moduletemplate",
     schema: "moduletemplate",
     rules: declared(moduleTemplateKind),
     create: () => [moduleTemplateKind as ResourceKind],
   },
   {
     title: "ModuleReleaseMeta",
+    name: "modulereleasemeta",
     schema: "modulereleasemeta",
     rules: declared(moduleReleaseMetaKind),
     create: (dependencies) => [createModuleReleaseMetaKind(dependencies) as ResourceKind],
   },
   {
     title: "ConfigMap/addon-operator",
+    name: "addon-operator-configmap",
     rules: configMapRules,
     create: (dependencies) => addonOperatorKinds(dependencies.addonOperator ?? {}),
   },

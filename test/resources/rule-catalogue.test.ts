@@ -168,7 +168,7 @@ describe("the rule catalogue", () => {
     const seen = new Set<string>();
     for (const section of ruleCatalogue()) {
       const registration = kindRegistrations.find((r) => r.title === section.title);
-      const prefix = registration ? (registration.schema ?? "addon-operator-configmap") : "webhook";
+      const prefix = registration?.name ?? "webhook";
       for (const rule of section.rules) {
         assert.ok(!seen.has(rule.id), `${rule.id} declared twice`);
         seen.add(rule.id);
