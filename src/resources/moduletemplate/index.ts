@@ -7,7 +7,7 @@ import { labelRules, labelWarnings, validateClusterScopedAnnotation } from "./la
 import { linkRules, validateLinks } from "./link-rules.js";
 import { nameRules, validateNameMatchesSpec } from "./name-rules.js";
 import { identityRules, validateIdentityUpdate } from "./update-rules.js";
-import { adviceRules, moduleTemplateWarnings } from "./warnings.js";
+import { templateWarningRules, templateWarnings } from "./warnings.js";
 
 /**
  * Every rule for one ModuleTemplate, behind the field-scoped structure gate (Kyma's CRD, nothing more):
@@ -26,7 +26,7 @@ function validateModuleTemplate(template: ModuleTemplate): Verdict {
   ];
   const warnings = [
     ...ruleWarnings("moduletemplate.labels", labelWarnings(template.metadata, spec.moduleName)),
-    ...ruleWarnings("moduletemplate.advice", moduleTemplateWarnings(template)),
+    ...templateWarnings(template),
   ];
   return { errors, warnings };
 }
@@ -38,7 +38,7 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = defineKind<
   schema: "moduletemplate",
   schemaUpstream:
     "kyma-project/lifecycle-manager config/crd/bases/operator.kyma-project.io_moduletemplates.yaml; schemas/moduletemplate.yaml",
-  rules: [...labelRules, ...nameRules, ...dataRules, ...linkRules, ...identityRules, ...adviceRules],
+  rules: [...labelRules, ...nameRules, ...dataRules, ...linkRules, ...identityRules, ...templateWarningRules],
   state: validateModuleTemplate,
   transition: (before, after) => ({ errors: validateIdentityUpdate(before, after), warnings: [] }),
 });

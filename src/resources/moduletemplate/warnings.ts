@@ -1,10 +1,11 @@
 import { warningRules } from "../../admission/rule-catalogue.js";
+import { type RuleWarning, ruleWarnings } from "../../admission/warning.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { fitWarning } from "../../validation/warning.js";
 import { nameParts } from "./name-rules.js";
 
-/** What lifecycle-manager ignores or cannot resolve: deprecated and dead fields, names never looked up. */
-export const adviceRules = warningRules({
+/** The warning rules of a template's spec: what lifecycle-manager ignores, cannot resolve or refuses. */
+export const templateWarningRules = warningRules({
   "moduletemplate.advice": {
     summary:
       "deprecated and ignored fields, a template without spec.version, a name lifecycle-manager never looks up",
@@ -14,6 +15,11 @@ export const adviceRules = warningRules({
       "kyma-project/lifecycle-manager pkg/templatelookup/regular.go; api/v1beta2/moduletemplate_types.go",
   },
 });
+
+/** Every warning of `templateWarningRules`, each with its rule id. */
+export function templateWarnings(template: ModuleTemplate): RuleWarning[] {
+  return ruleWarnings("moduletemplate.advice", moduleTemplateWarnings(template));
+}
 
 /** What is legal but deprecated, ignored or probably a mistake: shown to the user, template admitted. */
 export function moduleTemplateWarnings(template: ModuleTemplate): string[] {
