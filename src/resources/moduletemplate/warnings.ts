@@ -14,11 +14,31 @@ export const templateWarningRules = warningRules({
     upstream:
       "kyma-project/lifecycle-manager pkg/templatelookup/regular.go; api/v1beta2/moduletemplate_types.go",
   },
+  "moduletemplate.mandatory": {
+    summary: "a versioned template with spec.mandatory: true",
+    realSystem:
+      'a Kyma that lists the module fails: both lookups (by version, by channel) refuse it with "template marked as mandatory"',
+    upstream:
+      "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/ (ErrTemplateMarkedAsMandatory)",
+  },
 });
 
 /** Every warning of `templateWarningRules`, each with its rule id. */
 export function templateWarnings(template: ModuleTemplate): RuleWarning[] {
-  return ruleWarnings("moduletemplate.advice", moduleTemplateWarnings(template));
+  const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
+  // An unversioned template is unresolvable already (moduletemplate.advice): nothing more to say of it.
+  const mandatory =
+    spec.mandatory === true && spec.version
+      ? [
+          fitWarning(
+            `spec.mandatory is true: a Kyma that lists module ${JSON.stringify(spec.moduleName ?? "")} fails ("template marked as mandatory")`,
+          ),
+        ]
+      : [];
+  return [
+    ...ruleWarnings("moduletemplate.advice", moduleTemplateWarnings(template)),
+    ...ruleWarnings("moduletemplate.mandatory", mandatory),
+  ];
 }
 
 /** What is legal but deprecated, ignored or probably a mistake: shown to the user, template admitted. */
