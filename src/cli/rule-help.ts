@@ -45,7 +45,6 @@ const fixed: Record<string, Omit<RuleHelp, "help">> = {
   },
 };
 
-
 const layers: Record<string, string> = {
   schema: "the CRD's structural schema (types, formats, bounds, required fields)",
   cel: "a CEL rule of the CRD (x-kubernetes-validations), as the API server evaluates it",

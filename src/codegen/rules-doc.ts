@@ -67,14 +67,7 @@ export function rulesMarkdown(sections: readonly CatalogueSection[]): string {
     }
     lines.push("");
     for (const rule of section.rules) {
-      lines.push(
-        `<a id="${ruleAnchor(rule.id)}"></a>`,
-        "",
-        `### \`${rule.id}\``,
-        "",
-        `${rule.summary}.`,
-        "",
-      );
+      lines.push(`<a id="${ruleAnchor(rule.id)}"></a>`, "", `### \`${rule.id}\``, "", `${rule.summary}.`, "");
       const actions = rule.fixed ? "none: no rule action reaches it" : allowedActions(rule).join(", ");
       lines.push(
         `- **Rule**: ${rule.severity}${rule.transition ? ", update-only (never ratcheted)" : ""}; default ${rule.fixed ? "deny" : defaultAction(rule)}; actions: ${actions}`,
