@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
-import { validate } from "../../src/admission/handler.js";
+import * as handler from "../../src/admission/handler.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionResponse, AdmissionReview } from "../../src/admission/review.js";
-import { addonOperatorConfigMapKind } from "../../src/resources/addon-operator-configmap/index.js";
-import { moduleKind } from "../../src/resources/module/index.js";
-import { moduleReleaseMetaKind } from "../../src/resources/modulereleasemeta/index.js";
-import { moduleTemplateKind } from "../../src/resources/moduletemplate/index.js";
-import { workspaceKind } from "../../src/resources/workspace/index.js";
+import * as configMapKind from "../../src/resources/addon-operator-configmap/index.js";
+import * as moduleIndex from "../../src/resources/module/index.js";
+import * as releaseMetaIndex from "../../src/resources/modulereleasemeta/index.js";
+import * as templateIndex from "../../src/resources/moduletemplate/index.js";
+import * as workspaceIndex from "../../src/resources/workspace/index.js";
 import { structureChecker } from "../../src/validation/structure.js";
 import { kedaReleaseMeta } from "./modulereleasemetas.js";
 import { helmModule } from "./modules.js";
@@ -23,6 +23,8 @@ type Json = Record<string, unknown>;
 
 export interface FuzzKind {
   name: string;
+  /** The handler that judges its reviews (from the sources or the build). */
+  validate: typeof handler.validate;
   kind: ResourceKind;
   base: () => Json;
   /** The kind's editor schema (none for the ConfigMap: its data is a map of strings). */
@@ -43,13 +45,52 @@ const kyma = (kind: string, resource: string) => (object: unknown) =>
     resource,
   });
 
-export function fuzzKinds(): FuzzKind[] {
+/** The webhook's code the fuzz judges with: the sources (as tests run them) or the build (dist/). */
+export interface Implementation {
+  validate: typeof handler.validate;
+  moduleKind: typeof moduleIndex.moduleKind;
+  workspaceKind: typeof workspaceIndex.workspaceKind;
+  moduleTemplateKind: typeof templateIndex.moduleTemplateKind;
+  moduleReleaseMetaKind: typeof releaseMetaIndex.moduleReleaseMetaKind;
+  addonOperatorConfigMapKind: typeof configMapKind.addonOperatorConfigMapKind;
+}
+
+const sources: Implementation = {
+  validate: handler.validate,
+  moduleKind: moduleIndex.moduleKind,
+  workspaceKind: workspaceIndex.workspaceKind,
+  moduleTemplateKind: templateIndex.moduleTemplateKind,
+  moduleReleaseMetaKind: releaseMetaIndex.moduleReleaseMetaKind,
+  addonOperatorConfigMapKind: configMapKind.addonOperatorConfigMapKind,
+};
+
+/**
+ * The build's code (`npm run build` first), as `serve` runs it: tsx keeps every function's name with a
+ * helper call, which a closure made per item pays for (it doubled some reviews' CPU under tsx).
+ */
+export async function builtImplementation(): Promise<Implementation> {
+  const from = (path: string) => import(new URL(`../../dist/${path}`, import.meta.url).href);
+  return {
+    validate: (await from("admission/handler.js")).validate,
+    moduleKind: (await from("resources/module/index.js")).moduleKind,
+    workspaceKind: (await from("resources/workspace/index.js")).workspaceKind,
+    moduleTemplateKind: (await from("resources/moduletemplate/index.js")).moduleTemplateKind,
+    moduleReleaseMetaKind: (await from("resources/modulereleasemeta/index.js")).moduleReleaseMetaKind,
+    addonOperatorConfigMapKind: (await from("resources/addon-operator-configmap/index.js"))
+      .addonOperatorConfigMapKind,
+  };
+}
+
+export function fuzzKinds(code: Implementation = sources): FuzzKind[] {
+  const { moduleKind, workspaceKind, moduleTemplateKind, moduleReleaseMetaKind, addonOperatorConfigMapKind } =
+    code;
   const modulesDir = new URL("../../../shared/addon-operator/deckhouse-v1.43.1/modules", import.meta.url)
     .pathname;
   const configMap = { namespace: "d8-system", name: "deckhouse" };
   return [
     {
       name: "Module",
+      validate: code.validate,
       kind: moduleKind as ResourceKind,
       base: () => helmModule() as unknown as Json,
       schema: schemaOf("module"),
@@ -57,6 +98,7 @@ export function fuzzKinds(): FuzzKind[] {
     },
     {
       name: "Workspace",
+      validate: code.validate,
       kind: workspaceKind as ResourceKind,
       base: () => workspace() as Json,
       schema: schemaOf("workspace"),
@@ -65,6 +107,7 @@ export function fuzzKinds(): FuzzKind[] {
     },
     {
       name: "ModuleTemplate",
+      validate: code.validate,
       kind: moduleTemplateKind as ResourceKind,
       base: () => kedaTemplate() as unknown as Json,
       schema: schemaOf("moduletemplate"),
@@ -72,6 +115,7 @@ export function fuzzKinds(): FuzzKind[] {
     },
     {
       name: "ModuleReleaseMeta",
+      validate: code.validate,
       kind: moduleReleaseMetaKind as ResourceKind,
       base: () => kedaReleaseMeta() as unknown as Json,
       schema: schemaOf("modulereleasemeta"),
@@ -79,6 +123,7 @@ export function fuzzKinds(): FuzzKind[] {
     },
     {
       name: "ConfigMap/addon-operator",
+      validate: code.validate,
       kind: addonOperatorConfigMapKind({ modulesDir, configMap }) as ResourceKind,
       base: () => ({
         apiVersion: "v1",
@@ -228,7 +273,7 @@ export async function measure(
   const body = JSON.stringify(kind.review(object));
   const started = process.cpuUsage();
   const review = JSON.parse(body) as AdmissionReview;
-  const response = await validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
+  const response = await kind.validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
   const used = process.cpuUsage(started);
   return {
     kind: kind.name,
@@ -245,5 +290,5 @@ export async function measure(
 /** Judges the base object once: the first review of a kind compiles its checkers and loads its schemas. */
 export async function warmUp(kind: FuzzKind): Promise<void> {
   const review = kind.review(kind.base());
-  await validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
+  await kind.validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
 }
