@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import * as depth from "../../src/admission/depth.js";
 import * as handler from "../../src/admission/handler.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionResponse, AdmissionReview } from "../../src/admission/review.js";
@@ -23,8 +24,9 @@ type Json = Record<string, unknown>;
 
 export interface FuzzKind {
   name: string;
-  /** The handler that judges its reviews (from the sources or the build). */
+  /** The handler that judges its reviews (from the sources or the build), and the server's depth scan. */
   validate: typeof handler.validate;
+  vouchForDepth: typeof depth.vouchForDepth;
   kind: ResourceKind;
   base: () => Json;
   /** The kind's editor schema (none for the ConfigMap: its data is a map of strings). */
@@ -48,6 +50,7 @@ const kyma = (kind: string, resource: string) => (object: unknown) =>
 /** The webhook's code the fuzz judges with: the sources (as tests run them) or the build (dist/). */
 export interface Implementation {
   validate: typeof handler.validate;
+  vouchForDepth: typeof depth.vouchForDepth;
   moduleKind: typeof moduleIndex.moduleKind;
   workspaceKind: typeof workspaceIndex.workspaceKind;
   moduleTemplateKind: typeof templateIndex.moduleTemplateKind;
@@ -57,6 +60,7 @@ export interface Implementation {
 
 const sources: Implementation = {
   validate: handler.validate,
+  vouchForDepth: depth.vouchForDepth,
   moduleKind: moduleIndex.moduleKind,
   workspaceKind: workspaceIndex.workspaceKind,
   moduleTemplateKind: templateIndex.moduleTemplateKind,
@@ -72,6 +76,7 @@ export async function builtImplementation(): Promise<Implementation> {
   const from = (path: string) => import(new URL(`../../dist/${path}`, import.meta.url).href);
   return {
     validate: (await from("admission/handler.js")).validate,
+    vouchForDepth: (await from("admission/depth.js")).vouchForDepth,
     moduleKind: (await from("resources/module/index.js")).moduleKind,
     workspaceKind: (await from("resources/workspace/index.js")).workspaceKind,
     moduleTemplateKind: (await from("resources/moduletemplate/index.js")).moduleTemplateKind,
@@ -91,6 +96,7 @@ export function fuzzKinds(code: Implementation = sources): FuzzKind[] {
     {
       name: "Module",
       validate: code.validate,
+      vouchForDepth: code.vouchForDepth,
       kind: moduleKind as ResourceKind,
       base: () => helmModule() as unknown as Json,
       schema: schemaOf("module"),
@@ -99,6 +105,7 @@ export function fuzzKinds(code: Implementation = sources): FuzzKind[] {
     {
       name: "Workspace",
       validate: code.validate,
+      vouchForDepth: code.vouchForDepth,
       kind: workspaceKind as ResourceKind,
       base: () => workspace() as Json,
       schema: schemaOf("workspace"),
@@ -108,6 +115,7 @@ export function fuzzKinds(code: Implementation = sources): FuzzKind[] {
     {
       name: "ModuleTemplate",
       validate: code.validate,
+      vouchForDepth: code.vouchForDepth,
       kind: moduleTemplateKind as ResourceKind,
       base: () => kedaTemplate() as unknown as Json,
       schema: schemaOf("moduletemplate"),
@@ -116,6 +124,7 @@ export function fuzzKinds(code: Implementation = sources): FuzzKind[] {
     {
       name: "ModuleReleaseMeta",
       validate: code.validate,
+      vouchForDepth: code.vouchForDepth,
       kind: moduleReleaseMetaKind as ResourceKind,
       base: () => kedaReleaseMeta() as unknown as Json,
       schema: schemaOf("modulereleasemeta"),
@@ -124,6 +133,7 @@ export function fuzzKinds(code: Implementation = sources): FuzzKind[] {
     {
       name: "ConfigMap/addon-operator",
       validate: code.validate,
+      vouchForDepth: code.vouchForDepth,
       kind: addonOperatorConfigMapKind({ modulesDir, configMap }) as ResourceKind,
       base: () => ({
         apiVersion: "v1",
@@ -262,7 +272,7 @@ export function reviewBody(kind: FuzzKind, growth: Growth, n: number): string {
   return JSON.stringify(kind.review(grown(kind, growth, n)));
 }
 
-/** One review judged as the server judges it: the body parsed, then the handler; its CPU time. */
+/** One review judged as the server judges it: the body parsed and scanned, then the handler; its CPU time. */
 export async function measure(
   kind: FuzzKind,
   growth: Growth,
@@ -273,6 +283,8 @@ export async function measure(
   const body = JSON.stringify(kind.review(object));
   const started = process.cpuUsage();
   const review = JSON.parse(body) as AdmissionReview;
+  // As the server does: the body's brackets scanned once, so that the depth check need not walk.
+  kind.vouchForDepth(body, review.request?.object, review.request?.oldObject);
   const response = await kind.validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
   const used = process.cpuUsage(started);
   return {
