@@ -37,7 +37,7 @@ export function structureChecker(
   schema: object,
   /** Entries of a list or map beyond which the rest is checked one by one (tests make it small). */
   cutAt: number = maxShapeProblems,
-): (object: unknown, budget?: WorkBudget) => StructureVerdict {
+): (object: unknown, budget?: WorkBudget, changing?: boolean) => StructureVerdict {
   // Compiled on first use (tens of milliseconds each): `validate` on Modules alone never compiles the
   // other kinds' checkers, and a command starts sooner. `serve` compiles them all before it listens.
   let compiled: Checkers | undefined;
@@ -48,11 +48,12 @@ export function structureChecker(
   uncompiled.add(compile);
   // One review checks the same object more than once (its rules, then on UPDATE the transition rules):
   // the verdict of an object checked within a review (with its budget) is remembered for as long as the
-  // object lives. A call without a budget is never remembered: the field-scoped gate checks one copy
-  // again after each change it makes to it.
+  // object lives. A call without a budget, or on a copy still `changing`, is never remembered: the
+  // field-scoped gate checks one copy again after each change it makes to it (charged all the same).
   const verdicts = new WeakMap<object, StructureVerdict>();
-  return (object, budget) => {
-    if (!budget) return checkUncached(object, new WorkBudget());
+  return (object, budget, changing = false) => {
+    // A copy the field-scoped gate is still changing is charged, but its verdict not remembered.
+    if (!budget || changing) return checkUncached(object, budget ?? new WorkBudget());
     const known = object !== null && typeof object === "object" ? verdicts.get(object) : undefined;
     if (known) return known;
     const verdict = checkUncached(object, budget);
