@@ -1,6 +1,45 @@
+import { warningRules } from "../../admission/rule-catalogue.js";
+import { type RuleWarning, ruleWarnings } from "../../admission/warning.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { fitWarning } from "../../validation/warning.js";
 import { nameParts } from "./name-rules.js";
+
+/** The warning rules of a template's spec: what lifecycle-manager ignores, cannot resolve or refuses. */
+export const templateWarningRules = warningRules({
+  "moduletemplate.advice": {
+    summary:
+      "deprecated and ignored fields, a template without spec.version, a name lifecycle-manager never looks up",
+    realSystem:
+      "ignores spec.customStateCheck, spec.data.status and spec.channel; cannot resolve a template without spec.version",
+    upstream:
+      "kyma-project/lifecycle-manager pkg/templatelookup/regular.go; api/v1beta2/moduletemplate_types.go",
+  },
+  "moduletemplate.mandatory": {
+    summary: "a versioned template with spec.mandatory: true",
+    realSystem:
+      'a Kyma that lists the module fails: both lookups (by version, by channel) refuse it with "template marked as mandatory"',
+    upstream:
+      "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/ (ErrTemplateMarkedAsMandatory)",
+  },
+});
+
+/** Every warning of `templateWarningRules`, each with its rule id. */
+export function templateWarnings(template: ModuleTemplate): RuleWarning[] {
+  const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
+  // An unversioned template is unresolvable already (moduletemplate.advice): nothing more to say of it.
+  const mandatory =
+    spec.mandatory === true && spec.version
+      ? [
+          fitWarning(
+            `spec.mandatory is true: a Kyma that lists module ${JSON.stringify(spec.moduleName ?? "")} fails ("template marked as mandatory")`,
+          ),
+        ]
+      : [];
+  return [
+    ...ruleWarnings("moduletemplate.advice", moduleTemplateWarnings(template)),
+    ...ruleWarnings("moduletemplate.mandatory", mandatory),
+  ];
+}
 
 /** What is legal but deprecated, ignored or probably a mistake: shown to the user, template admitted. */
 export function moduleTemplateWarnings(template: ModuleTemplate): string[] {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { moduleTemplateWarnings } from "../../../src/resources/moduletemplate/warnings.js";
+import { moduleTemplateWarnings, templateWarnings } from "../../../src/resources/moduletemplate/warnings.js";
 import { kedaTemplate } from "../../support/moduletemplates.js";
 
 describe("ModuleTemplate warnings", () => {
@@ -48,5 +48,25 @@ describe("ModuleTemplate warnings", () => {
     template.spec.channel = "";
     template.spec.customStateCheck = [];
     assert.deepEqual(moduleTemplateWarnings(template), []);
+  });
+
+  it("warns that a Kyma listing a mandatory template's module fails, as lifecycle-manager's lookups refuse it", () => {
+    const template = kedaTemplate();
+    assert.deepEqual(templateWarnings(template), []);
+    template.spec.mandatory = true;
+    assert.deepEqual(templateWarnings(template), [
+      {
+        rule: "moduletemplate.mandatory",
+        message:
+          'spec.mandatory is true: a Kyma that lists module "keda" fails ("template marked as mandatory")',
+      },
+    ]);
+    // Unversioned (as KLM's own old mandatory templates): unresolvable already, one warning says so.
+    template.spec.version = "";
+    template.metadata = { name: "keda-mandatory" };
+    assert.deepEqual(
+      templateWarnings(template).map((warning) => warning.rule),
+      ["moduletemplate.advice"],
+    );
   });
 });
