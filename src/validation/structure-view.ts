@@ -125,7 +125,10 @@ export function cutView(object: unknown, schema: unknown, limit: number): { view
       tokens.push(key);
       const value = walk(record[key], named ? asSchema(properties[key]) : extraSchema, tokens);
       tokens.pop();
-      if (value !== record[key]) (changed ??= new Map()).set(key, value);
+      if (value !== record[key]) {
+        changed ??= new Map();
+        changed.set(key, value);
+      }
     }
     const cutting = cut.length > 0;
     if (!cutting && !changed) return node;
