@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { vouchForDepth } from "../admission/depth.js";
 import { mutate, validateWithWarnings } from "../admission/handler.js";
 import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
 import {
@@ -164,6 +165,7 @@ async function serveReview(
   if ("problem" in parsed)
     return sendJson(res, options, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
   const { request } = parsed;
+  vouchForDepth(body.text, request.object, request.oldObject);
   const { text, response } = encodeReview(await reviewSafely(route, request, options));
   if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response), route.kind.rules);
   sendEncoded(res, options, 200, text);
