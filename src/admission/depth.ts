@@ -21,7 +21,7 @@ interface Node {
  * undefined. Iterative, so that the check itself cannot overflow the stack; linear in the object, and
  * a path is rendered only for the value found.
  */
-export function tooDeepAt(object: unknown, max: number = maxDepth): string | undefined {
+export function tooDeepAt(object: unknown, max: number = maxDepth): FieldPath | undefined {
   if (object === null || typeof object !== "object") return undefined;
   // Every review walks its object once: the walk that keeps no path is the one paid for each time.
   if (!nestsDeeperThan(object, max)) return undefined;
@@ -59,7 +59,7 @@ function nestsDeeperThan(root: object, max: number): boolean {
 }
 
 /** The first value found `max` levels deep, with the steps that lead to it. */
-function firstTooDeep(object: object, max: number): string | undefined {
+function firstTooDeep(object: object, max: number): FieldPath | undefined {
   const stack: Node[] = [{ value: object, depth: 0 }];
   while (stack.length > 0) {
     const node = stack.pop() as Node;
@@ -76,19 +76,17 @@ function firstTooDeep(object: object, max: number): string | undefined {
   return undefined;
 }
 
-function render(node: Node): string {
+function render(node: Node): FieldPath {
   const steps: (string | number)[] = [];
   for (let at: Node | undefined = node; at?.step !== undefined; at = at.parent) steps.push(at.step);
-  let path = FieldPath.root("");
-  for (const step of steps.reverse()) path = typeof step === "number" ? path.index(step) : path.child(step);
-  return path.toString();
+  return FieldPath.of(steps.reverse());
 }
 
 /** An object cut where it nests too deep, and where: each cut value is a fingerprint of what was there. */
 export interface CutObject {
   object: unknown;
-  /** Field path → fingerprint of the value cut there. */
-  cuts: Map<string, string>;
+  /** Rendered field path → where, and a fingerprint of the value cut there. */
+  cuts: Map<string, { field: FieldPath; mark: string }>;
 }
 
 /**
@@ -97,7 +95,7 @@ export interface CutObject {
  * Iterative, as `tooDeepAt`; linear in the object.
  */
 export function cutTooDeep(object: unknown, max: number = maxDepth): CutObject {
-  const cuts = new Map<string, string>();
+  const cuts: CutObject["cuts"] = new Map();
   if (object === null || typeof object !== "object") return { object, cuts };
   const copyOf = (value: object) => (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
   const root = copyOf(object);
@@ -114,7 +112,8 @@ export function cutTooDeep(object: unknown, max: number = maxDepth): CutObject {
       const child: Node = { value, depth: node.depth + 1, parent: node, step };
       if (child.depth >= max) {
         const mark = `<nested more than ${max} levels deep: ${fingerprint(value)}>`;
-        cuts.set(render(child), mark);
+        const field = render(child);
+        cuts.set(field.toString(), { field, mark });
         copy[step] = mark;
         return;
       }

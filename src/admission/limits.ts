@@ -86,13 +86,17 @@ export function boundedJson(value: unknown, max: number): string {
 
 /**
  * Warnings as the API server keeps them: each at most 120 characters, all together at most 4 KiB.
- * When some do not fit, the last one kept says how many were left out.
+ * When some do not fit, the last one kept says how many were left out. Structured warnings keep their
+ * rule and field.
  */
-export function boundWarnings(warnings: readonly string[]): string[] {
-  const kept: string[] = [];
+export function boundWarnings<W extends string | { message: string }>(
+  warnings: readonly W[],
+): (W | string)[] {
+  const kept: (W | string)[] = [];
   let bytes = 0;
   for (const [i, warning] of warnings.entries()) {
-    const fitted = truncate(warning, limits.warningChars);
+    const text = typeof warning === "string" ? warning : warning.message;
+    const fitted = truncate(text, limits.warningChars);
     const size = Buffer.byteLength(fitted);
     // Room for the closing note (at most 40 bytes) unless this is the last warning.
     const reserve = i === warnings.length - 1 ? 0 : 40;
@@ -100,7 +104,13 @@ export function boundWarnings(warnings: readonly string[]): string[] {
       kept.push(`... and ${warnings.length - i} more warnings`);
       return kept;
     }
-    kept.push(fitted);
+    kept.push(
+      fitted === text
+        ? warning
+        : typeof warning === "string"
+          ? fitted
+          : ({ ...(warning as object), message: fitted } as W),
+    );
     bytes += size;
   }
   return kept;

@@ -1,3 +1,4 @@
+import type { FieldPath } from "../admission/field-path.js";
 /**
  * One review's allowance of work. Every loop whose cost grows with the input charges it, in units of
  * roughly one small step (a node visited, a character scanned, a pair compared), so that no input can
@@ -26,7 +27,7 @@ export class WorkBudget {
    * Charges `units` of work for `what` (at `field`, when the work is about one field); throws
    * WorkBudgetExceeded once the budget is used up.
    */
-  charge(units: number, what: string, field?: string): void {
+  charge(units: number, what: string, field?: FieldPath): void {
     this.spentUnits += units;
     if (this.spentUnits > this.limit) throw new WorkBudgetExceeded(what, this.limit, field);
     this.whole?.charge(units, what, field);
@@ -57,7 +58,7 @@ export class WorkBudgetExceeded extends Error {
   constructor(
     readonly what: string,
     readonly limit: number,
-    readonly field?: string,
+    readonly field?: FieldPath,
   ) {
     super(`${what} exceeds the webhook's work budget`);
     this.name = "WorkBudgetExceeded";

@@ -1,10 +1,12 @@
+import type { FieldPath } from "../admission/field-path.js";
 import type { PatchOperation } from "../admission/json-patch.js";
+import { limits, truncate } from "../admission/limits.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
-import type { ResourceRef } from "../offline/finding.js";
+import type { Finding, ResourceRef } from "../offline/finding.js";
 import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
-import type { Finding, Summary } from "./findings.js";
+import type { Summary } from "./findings.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
 import type { YamlReader } from "./yaml-readings.js";
 
@@ -122,7 +124,7 @@ async function validateManifest(
       line: manifest.lineOf(reading.field),
       object: objectLabel(manifest.object),
       rule: "input/YamlReading",
-      message: reading.field ? `${reading.field}: ${reading.message}` : reading.message,
+      message: reading.field.isEmpty ? reading.message : `${reading.field}: ${reading.message}`,
     });
   }
   const bound = inputBoundProblem(manifest.object);
@@ -136,8 +138,8 @@ async function validateManifest(
       line: manifest.lineOf(bound.field),
       object: objectLabel(manifest.object),
       rule: "input/TooLarge",
-      message: bound.field ? `${bound.field}: ${bound.message}` : bound.message,
-      ...(bound.field ? { field: bound.field } : {}),
+      message: bound.field.isEmpty ? bound.message : `${bound.field}: ${bound.message}`,
+      ...findingField(bound.field),
       resource: resourceRef(manifest.object),
     });
     return;
@@ -177,7 +179,7 @@ async function validateManifest(
   result.findings.push(...verdict.errors.map((p) => toFinding(manifest, object, p, "error")));
   result.findings.push(...verdict.warnings.map((p) => toFinding(manifest, object, p, "warning")));
   if (batch.showMutations && verdict.patch.length > 0) {
-    result.mutations.push({ file: manifest.file, line: manifest.lineOf(""), object, patch: verdict.patch });
+    result.mutations.push({ file: manifest.file, line: manifest.lineOf(), object, patch: verdict.patch });
   }
 }
 
@@ -207,9 +209,14 @@ function toFinding(
     object,
     rule: `${problem.stage}/${problem.rule ?? problem.type}`,
     message: problem.message,
-    ...(problem.field ? { field: problem.field } : {}),
+    ...findingField(problem.field),
     resource: resourceRef(manifest.object),
   };
+}
+
+/** A finding's field, as the denial's cause shows it. */
+function findingField(field: FieldPath): { field?: string } {
+  return field.isEmpty ? {} : { field: truncate(field.toString(), limits.fieldChars) };
 }
 
 function resourceRef(object: Record<string, unknown>): ResourceRef {
@@ -226,7 +233,7 @@ function unknownKindFinding(manifest: Manifest, message: string, rule: string): 
   return {
     severity: "error",
     file: manifest.file,
-    line: manifest.lineOf(""),
+    line: manifest.lineOf(),
     object: objectLabel(manifest.object),
     rule,
     message,

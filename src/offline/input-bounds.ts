@@ -6,7 +6,7 @@ export const maxObjectBytes = 3 * 1024 * 1024;
 
 /** Why an object read from a file can go no further, and at which field. */
 export interface BoundProblem {
-  field: string;
+  field: FieldPath;
   message: string;
 }
 
@@ -58,14 +58,14 @@ export function inputBoundProblem(object: unknown): BoundProblem | undefined {
     const size = measure(object);
     if (size > maxObjectBytes) {
       return {
-        field: "",
+        field: FieldPath.empty,
         message: `the object is about ${size} bytes as JSON (YAML aliases expanded), more than the ${maxObjectBytes} the API server accepts`,
       };
     }
   } catch (error) {
     if (!(error instanceof TooDeep)) throw error;
     return {
-      field: render(error.steps),
+      field: FieldPath.of(error.steps),
       message: `nested more than ${maxDepth} levels deep (YAML aliases expanded); not judged further`,
     };
   }
@@ -76,10 +76,4 @@ function jsonSize(value: unknown): number {
   if (typeof value === "string") return value.length + 2;
   if (typeof value === "number") return String(value).length;
   return 5; // true, false, null
-}
-
-function render(steps: (string | number)[]): string {
-  let path = FieldPath.root("");
-  for (const step of steps) path = typeof step === "number" ? path.index(step) : path.child(step);
-  return path.toString();
 }

@@ -1,5 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { mutate, validateWithWarnings } from "../admission/handler.js";
+import { causeType } from "../admission/field-errors.js";
+import {
+  admissionResponse,
+  judgeMutation,
+  judgeValidation,
+  type ReviewVerdict,
+  shownVerdict,
+} from "../admission/handler.js";
 import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
 import {
   type AdmissionRequest,
@@ -9,7 +16,7 @@ import {
 } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import type { Logger } from "./log.js";
-import { textRule, type WebhookMetrics } from "./metrics.js";
+import type { WebhookMetrics } from "./metrics.js";
 import { readBody } from "./read-body.js";
 
 /** The API server sends at most 3 MiB objects; allow for the old object and the envelope. */
@@ -37,10 +44,7 @@ export interface AppOptions {
 export const reviewLoggings = ["denied", "all", "none"] as const;
 export type ReviewLogging = (typeof reviewLoggings)[number];
 
-type Review = (
-  kind: ResourceKind,
-  request: AdmissionRequest,
-) => AdmissionResponse | Promise<AdmissionResponse>;
+type Review = (kind: ResourceKind, request: AdmissionRequest) => ReviewVerdict | Promise<ReviewVerdict>;
 
 interface Route {
   kind: ResourceKind;
@@ -67,13 +71,14 @@ export function createApp(options: AppOptions): RequestListener {
   };
   // Warnings are counted as the rules gave them, by rule id (their text carries none).
   const validateWithOptions: Review = async (kind, request) => {
-    const { response, warnings } = await validateWithWarnings(kind, request, validateOptions);
-    if (warnings.length > 0) options.metrics?.warned(kind.kind, warnings, declaredRules(kind));
-    return response;
+    const verdict = await judgeValidation(kind, request, validateOptions);
+    if (verdict.warnings.length > 0)
+      options.metrics?.warned(kind.kind, verdict.warnings, declaredRules(kind));
+    return verdict;
   };
   for (const kind of options.kinds) {
     for (const { verb, path } of webhooksOf(kind)) {
-      routes.set(path, { kind, review: verb === "mutate" ? mutate : validateWithOptions });
+      routes.set(path, { kind, review: verb === "mutate" ? judgeMutation : validateWithOptions });
     }
   }
   return (req, res) => {
@@ -164,8 +169,10 @@ async function serveReview(
   if ("problem" in parsed)
     return sendJson(res, options, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
   const { request } = parsed;
-  const { text, response } = encodeReview(await reviewSafely(route, request, options));
-  if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response), route.kind.rules);
+  const reviewed = await reviewSafely(route, request, options);
+  const { text, response } = encodeReview(reviewed.response);
+  if (!response.allowed)
+    options.metrics?.denied(route.kind.kind, denialCauses(response, reviewed.verdict), route.kind.rules);
   sendEncoded(res, options, 200, text);
   const logging = options.logReviews ?? "denied";
   if (logging === "none" || (logging === "denied" && response.allowed)) return 200;
@@ -188,9 +195,14 @@ async function serveReview(
  * A bug must not turn into a bare 500 (the API server would report a transport error, and with
  * failurePolicy Ignore admit the object unchecked): answer the review, deny, and keep serving.
  */
-async function reviewSafely(route: Route, request: AdmissionRequest, options: AppOptions) {
+async function reviewSafely(
+  route: Route,
+  request: AdmissionRequest,
+  options: AppOptions,
+): Promise<{ response: AdmissionResponse; verdict?: ReviewVerdict }> {
   try {
-    return await route.review(route.kind, request);
+    const verdict = await route.review(route.kind, request);
+    return { response: admissionResponse(route.kind, request, verdict), verdict };
   } catch (error) {
     options.log({
       level: "error",
@@ -198,7 +210,7 @@ async function reviewSafely(route: Route, request: AdmissionRequest, options: Ap
       uid: request.uid,
       error: String((error as Error)?.stack ?? error),
     });
-    return {
+    const response: AdmissionResponse = {
       uid: request.uid,
       allowed: false,
       status: {
@@ -206,17 +218,22 @@ async function reviewSafely(route: Route, request: AdmissionRequest, options: Ap
         reason: "InternalError",
         message: `internal error while reviewing: ${String(error).slice(0, 200)}`,
       },
-    } satisfies AdmissionResponse;
+    };
+    return { response };
   }
 }
 
-function denialCauses(response: AdmissionResponse): { type: string; rule?: string }[] {
-  const causes =
-    response.status?.details?.causes?.map((cause) => ({
-      type: cause.type,
-      rule: textRule(cause.message ?? ""),
-    })) ?? [];
-  return causes.length > 0 ? causes : [{ type: response.status?.reason ?? "Unknown" }];
+/** A denial's causes by type and rule, as the verdict gave them (the 422 the verdict was answered with). */
+function denialCauses(
+  response: AdmissionResponse,
+  verdict?: ReviewVerdict,
+): { type: string; rule?: string }[] {
+  if (verdict && response.status?.code === 422) {
+    const { errors, more } = shownVerdict(verdict);
+    const causes = errors.map((error) => ({ type: causeType(error), rule: error.rule }));
+    return more > 0 ? [...causes, { type: "FieldValueTooMany" }] : causes;
+  }
+  return [{ type: response.status?.reason ?? "Unknown" }];
 }
 
 /**

@@ -85,7 +85,7 @@ describe("structure check: bounded errors (issue 21)", () => {
     module.spec.helm.migration = { pvcs: Array(5000).fill(1) };
     const { errors } = check(module);
     assert.equal(errors.length, 100);
-    assert.equal(errors[98]?.field, "spec.helm.migration.pvcs[98]");
+    assert.equal(String(errors[98]?.field), "spec.helm.migration.pvcs[98]");
     assert.equal(errors[99]?.omitted, 5000 - 99);
     assert.equal(errors[99]?.detail, `... and ${5000 - 99} more errors`);
   });

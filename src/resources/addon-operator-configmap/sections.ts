@@ -8,8 +8,8 @@ import { byRule, type FieldError, fieldError } from "../../admission/field-error
 import { FieldPath } from "../../admission/field-path.js";
 import type { Verdict } from "../../admission/resource-kind.js";
 import type { RuleWarning } from "../../admission/warning.js";
+import { fitWarning } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
-import { fitWarning } from "../../validation/warning.js";
 import { BoundedCache } from "./bounded-cache.js";
 import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.js";
 
@@ -66,7 +66,7 @@ export function validateConfigMapData(
   const warnings: RuleWarning[] = [];
   const cache = cacheOf(schemas);
   for (const [key, raw] of Object.entries(data)) {
-    budget.charge(key.length + (typeof raw === "string" ? raw.length : 1), "reading data", "data");
+    budget.charge(key.length + (typeof raw === "string" ? raw.length : 1), "reading data", dataPath);
     if (typeof raw !== "string") {
       errors.push(
         ...byRule(rule("data-string"), [
@@ -146,7 +146,7 @@ const yamlUnitsPerChar = 100;
 /** Charges `budget` for parsing a section's text, once the parser's cheap checks have passed it. */
 function parsingCharge(budget: WorkBudget, key: string): ParseCharge {
   return (chars) => {
-    const path = dataPath.child(key).toString();
+    const path = dataPath.child(key);
     budget.charge(sectionUnits + chars * yamlUnitsPerChar, `parsing and checking ${path}`, path);
   };
 }
@@ -229,7 +229,7 @@ export function validateConfigMapTransition(
   const errors: FieldError[] = [];
   const cache = cacheOf(schemas);
   for (const [key, raw] of Object.entries(data)) {
-    budget.charge(key.length + 1, "reading data", "data");
+    budget.charge(key.length + 1, "reading data", dataPath);
     const oldRaw = oldData[key];
     if (typeof raw !== "string" || typeof oldRaw !== "string") continue;
     const source = key === "global" ? "global" : "module";

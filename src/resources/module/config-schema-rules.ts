@@ -1,6 +1,7 @@
 import { byRule, type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
+import { fitWarning } from "../../admission/warning.js";
 import type {
   ConfigItem,
   IntegerConfig,
@@ -9,7 +10,6 @@ import type {
   StringConfig,
 } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
-import { fitWarning } from "../../validation/warning.js";
 import { configTypes, typesOf } from "./config-items.js";
 
 const configPath = FieldPath.root("config");
@@ -233,5 +233,5 @@ function duplicates(list: string[], path: FieldPath): FieldErrorList {
  * million wrong items must not cost a million errors.
  */
 export function moreItems(path: FieldPath, count: number, what: string): FieldError {
-  return { type: "invalid", field: path.toString(), detail: `${count} more items are ${what}` };
+  return { type: "invalid", field: path, detail: `${count} more items are ${what}` };
 }

@@ -1,6 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
+import { fitWarning } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
@@ -11,7 +12,6 @@ import {
   maxSuggestChars,
   type Suggestion,
 } from "../../validation/suggest.js";
-import { fitWarning } from "../../validation/warning.js";
 import { isEditable, typesOf } from "./config-items.js";
 import { integerBounds } from "./config-schema-rules.js";
 
@@ -74,7 +74,7 @@ export function compileConfigValues(
     let hintsStopped = false;
     const keyWarnings: string[] = [];
     const keys = Object.keys(values);
-    work.charge(keys.length, "checking spec.config's keys", "spec.config");
+    work.charge(keys.length, "checking spec.config's keys", valuesPath);
     for (const key of keys) {
       if (declared.has(key)) continue;
       if (++undeclared > limits.listErrors) continue;

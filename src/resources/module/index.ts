@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind.js";
-import { ruleWarnings, type Warning } from "../../admission/warning.js";
+import { fitWarning, ruleWarnings, type Warning } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import type { Module, ModuleSpec } from "../../generated/module.js";
 import { onReadableSpecs, readablePart } from "../../validation/readable.js";
 import { structureChecker } from "../../validation/structure.js";
-import { fitWarning } from "../../validation/warning.js";
 import { configValidator } from "./config-validator-cache.js";
 import { applyModuleDefaults } from "./defaults.js";
 import { validateSpec } from "./spec-rules.js";

@@ -1,5 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { fitWarning } from "../../admission/warning.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import type { Module } from "../../generated/module.js";
 import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
@@ -16,7 +17,6 @@ import {
 import { jsonKind } from "../../go-template/json-kind.js";
 import { type GoMap, type Value as GoValue, Unsupported } from "../../go-template/values.js";
 import { RecentResults } from "../../memo/recent-results.js";
-import { fitWarning } from "../../validation/warning.js";
 
 /** The one function the operator adds to Go's built-ins (api/v1/module_types.go, getTemplateFuncMap). */
 const operatorFunctions = ["randBase62"];

@@ -1,6 +1,5 @@
-import { type RuleWarning, ruleWarnings } from "../../admission/warning.js";
+import { fitWarning, type RuleWarning, ruleWarnings } from "../../admission/warning.js";
 import type { Module } from "../../generated/module.js";
-import { fitWarning } from "../../validation/warning.js";
 
 /** The rules of what is legal but probably a mistake: each can be turned off (`--rule-action ID=off`). */
 export const moduleWarningRules = [

@@ -1,8 +1,8 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { fitWarning } from "../../admission/warning.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { parseSemver, type SemVer } from "../../validation/semver.js";
-import { fitWarning } from "../../validation/warning.js";
 
 const channelsPath = FieldPath.root("spec").child("channels");
 

@@ -1,8 +1,8 @@
 import { FieldPath } from "../../admission/field-path.js";
+import { fitWarning } from "../../admission/warning.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { dns1123SubdomainProblems } from "../../validation/names.js";
 import { compareSemver, parseSemver } from "../../validation/semver.js";
-import { fitWarning } from "../../validation/warning.js";
 
 const specPath = FieldPath.root("spec");
 

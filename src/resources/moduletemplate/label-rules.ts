@@ -1,6 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { fitWarning } from "../../validation/warning.js";
+import { fitWarning } from "../../admission/warning.js";
 
 /** The labels lifecycle-manager reads as booleans: true when `strings.ToLower(value) == "true"`. */
 export const booleanLabels = ["operator.kyma-project.io/internal", "operator.kyma-project.io/beta"] as const;

@@ -1,5 +1,5 @@
+import { fitWarning } from "../../admission/warning.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
-import { fitWarning } from "../../validation/warning.js";
 import { nameParts } from "./name-rules.js";
 
 /** What is legal but deprecated, ignored or probably a mistake: shown to the user, template admitted. */
