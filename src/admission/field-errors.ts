@@ -117,7 +117,9 @@ export function formatField(error: FieldError): string {
 
 /** The full line, as `kubectl` shows it: `spec.helm.releaseName: Invalid value: "Foo": ...`. */
 export function formatFieldError(error: FieldError): string {
-  return error.field.toString() !== "" ? `${formatField(error)}: ${describeError(error)}` : describeError(error);
+  return error.field.toString() !== ""
+    ? `${formatField(error)}: ${describeError(error)}`
+    : describeError(error);
 }
 
 /** The same errors, each tagged with the id of the rule that found them. */

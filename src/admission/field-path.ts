@@ -83,19 +83,14 @@ export class FieldPath {
   }
 
   toString(): string {
+    // Iterative: a path may be a thousand steps deep.
     if (this.#rendered === undefined) {
-      const step = this.step;
-      const before = this.parent?.toString() ?? "";
-      this.#rendered =
-        step === undefined
-          ? ""
-          : step.as === "field"
-            ? before === ""
-              ? step.name
-              : `${before}.${step.name}`
-            : step.as === "key"
-              ? `${before}[${step.name}]`
-              : `${before}[${step.index}]`;
+      let rendered = "";
+      for (const step of this.steps) {
+        if (step.as === "field") rendered = rendered === "" ? step.name : `${rendered}.${step.name}`;
+        else rendered += `[${step.as === "key" ? step.name : step.index}]`;
+      }
+      this.#rendered = rendered;
     }
     return this.#rendered;
   }

@@ -146,7 +146,7 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
     const schemas = loaded();
     const on = validateConfigMapData({ someModule: "size: 9\n" }, schemas);
     assert.deepEqual(
-      on.errors.map((error) => error.field),
+      on.errors.map((error) => String(error.field)),
       ["data.someModule.size"],
     );
     const off = validateConfigMapData({ someModule: "size: 9\n", someModuleEnabled: "false" }, schemas);
@@ -190,7 +190,7 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
       schemas,
     );
     assert.deepEqual(
-      changed.errors.map((error) => [error.field, error.detail]),
+      changed.errors.map((error) => [String(error.field), error.detail]),
       [["data.someModule.name", "name is immutable"]],
     );
     const again = validateConfigMapTransition(

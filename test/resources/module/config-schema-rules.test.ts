@@ -135,7 +135,7 @@ describe("config schema rules", () => {
       { name: "n", alias: "e", option: { values: ["x"], default: "y" } },
     ]);
     assert.deepEqual(
-      errors.map((error) => [error.field, error.rule]),
+      errors.map((error) => [String(error.field), error.rule]),
       [
         ["config[0].integer.min", "module.config-min-max"],
         ["config[1].alias", "module.config-duplicate-alias"],

@@ -118,7 +118,7 @@ describe("spec.config against the config schema", () => {
     ];
     const { errors } = validateConfigValues(schema, { replicas: 2.5, host: "X", locked: true }, "helm");
     assert.deepEqual(
-      errors.map((error) => [error.field, error.rule]),
+      errors.map((error) => [String(error.field), error.rule]),
       [
         ["spec.config.replicas", "module.config-whole-number"],
         ["spec.config.host", "module.config-value"],

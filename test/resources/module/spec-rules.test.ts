@@ -78,7 +78,7 @@ describe("Module spec rules", () => {
       spec.helm.existingRelease = { name: "Redis!" };
     }
     assert.deepEqual(
-      validateSpec(spec).map((error) => error.field),
+      validateSpec(spec).map((error) => String(error.field)),
       ["spec.helm.existingRelease.name"],
     );
   });

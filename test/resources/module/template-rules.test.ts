@@ -124,7 +124,7 @@ describe("templates, as the operator renders them", () => {
       helm.extra = { values: { "0": { raw: number } }, outputs: [{ value: [number] }] };
     });
     assert.deepEqual(
-      validateTemplates(module).errors.map((error) => error.field),
+      validateTemplates(module).errors.map((error) => String(error.field)),
       [
         "spec.helm.values[0].rawx",
         "spec.helm.values[1][0].raw",
@@ -151,7 +151,7 @@ describe("templates, as the operator renders them", () => {
         m.spec.helm.values = [{ raw: { deep: nested } }];
       });
       assert.deepEqual(
-        validateTemplates(module).errors.map((error) => error.field),
+        validateTemplates(module).errors.map((error) => String(error.field)),
         [`spec.helm.extra${path}.n`, `spec.helm.extra${path}.values[1][0].raw`],
         `depth ${depth}`,
       );
@@ -176,14 +176,14 @@ describe("templates, as the operator renders them", () => {
     });
     try {
       assert.deepEqual(
-        validateTemplates(module).errors.map((error) => error.field),
+        validateTemplates(module).errors.map((error) => String(error.field)),
         ["spec.helm.a.own", "spec.helm.b.c"],
       );
     } finally {
       delete (Object.prototype as Record<string, unknown>).polluted;
     }
     assert.deepEqual(
-      validateTemplates(module).errors.map((error) => error.field),
+      validateTemplates(module).errors.map((error) => String(error.field)),
       ["spec.helm.a.own", "spec.helm.b.c"],
     );
   });

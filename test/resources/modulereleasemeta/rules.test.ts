@@ -68,7 +68,7 @@ describe("ModuleReleaseMeta: each assigned version has its ModuleTemplate", () =
     assert.equal(errors[0]?.rule, "modulereleasemeta.template-exists");
     const mandatory = { moduleName: "keda", mandatory: { version: "2.0.0" } };
     assert.deepEqual(
-      validateTemplatesExist(mandatory, "kcp-system", exists).map((e) => e.field),
+      validateTemplatesExist(mandatory, "kcp-system", exists).map((e) => String(e.field)),
       ["spec.mandatory.version"],
     );
   });
