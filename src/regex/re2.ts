@@ -1,6 +1,6 @@
 import { RE2JS } from "@bufbuild/re2";
 import type { WorkBudget } from "../budget/work-budget.js";
-import { RecentResults } from "../memo/recent-results.js";
+import { LruCache } from "../memo/lru-cache.js";
 import { programSizeBound } from "./program-size.js";
 
 /**
@@ -29,8 +29,7 @@ const bytesPerInstruction = 512;
 /** A compiled pattern with its program size, or why it cannot be used (`overLimit`: it compiles, but too large). */
 type Entry = { regex: RE2JS; instructions: number } | { error: string; overLimit?: true };
 
-const cache = new Map<string, { entry: Entry; bytes: number }>();
-let cachedBytes = 0;
+const cache = new LruCache<Entry>({ bytes: re2Limits.cacheBytes, entryBytes: re2Limits.cacheBytes });
 
 /** A compiled pattern (`test` finds a match anywhere, as Go's regexp.MatchString), or why it cannot be used. */
 export function compileRe2(pattern: string): RE2JS | { error: string } {
@@ -40,27 +39,12 @@ export function compileRe2(pattern: string): RE2JS | { error: string } {
 
 /** The compiled pattern and its program size, from the cache when it was compiled recently. */
 export function compileCounted(pattern: string): Entry {
-  const cached = cache.get(pattern);
-  if (cached) {
-    // Most recently used last, so that the least recently used is evicted first.
-    cache.delete(pattern);
-    cache.set(pattern, cached);
-    return cached.entry;
-  }
-  const entry = compileUncached(pattern);
-  const bytes =
-    pattern.length * 2 +
-    ("error" in entry ? entry.error.length * 2 : entry.instructions * bytesPerInstruction);
-  while (cache.size > 0 && cachedBytes + bytes > re2Limits.cacheBytes) {
-    const [oldest, old] = cache.entries().next().value as [string, { bytes: number }];
-    cache.delete(oldest);
-    cachedBytes -= old.bytes;
-  }
-  if (bytes <= re2Limits.cacheBytes) {
-    cache.set(pattern, { entry, bytes });
-    cachedBytes += bytes;
-  }
-  return entry;
+  // The pattern itself is charged as the key.
+  return cache.getOrSet(
+    pattern,
+    () => compileUncached(pattern),
+    (entry) => ("error" in entry ? entry.error.length * 2 : entry.instructions * bytesPerInstruction),
+  );
 }
 
 /**
@@ -86,7 +70,7 @@ export function compileAll(patterns: readonly (string | undefined)[]): (Entry | 
 
 /** What the cache holds, for tests of its bound. */
 export function re2CacheBytes(): number {
-  return cachedBytes;
+  return cache.bytes;
 }
 
 function compileUncached(pattern: string): Entry {
@@ -149,17 +133,21 @@ export class MatchBudget {
  * Real traffic repeats matches: spec.config is immutable, so every UPDATE of a Module (status,
  * finalizer and label changes included) matches the same values, once for the new object and once
  * for the old one (ratcheting); GitOps tools re-apply unchanged objects. Bounded: keys of at most
- * `matchMemoMaxKey` characters, at most `matchMemoLimit` of them (see RecentResults).
+ * `matchMemoMaxKey` characters, at most `matchMemoLimit` of them (each charged its key and a Map entry).
  */
 export const matchMemoLimit = 2048;
-const matches = new RecentResults<boolean>(matchMemoLimit);
+const matches = new LruCache<boolean>({ bytes: matchMemoLimit * 1024, entries: matchMemoLimit });
 const matchMemoMaxKey = 512;
 
 function memoizedTest(regex: RE2JS, input: string): boolean {
   const pattern = regex.pattern();
   if (pattern.length + input.length > matchMemoMaxKey) return regex.test(input);
   // The pattern's length first: no other pair of texts makes the same key.
-  return matches.get(`${pattern.length}:${pattern}${input}`, () => regex.test(input));
+  return matches.getOrSet(
+    `${pattern.length}:${pattern}${input}`,
+    () => regex.test(input),
+    () => 64,
+  );
 }
 
 /** How many match results are remembered, for the test of the bound. */

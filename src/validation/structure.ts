@@ -4,7 +4,7 @@ import { type FieldError, fieldError, omittedErrors } from "../admission/field-e
 import { FieldPath } from "../admission/field-path.js";
 import { limits } from "../admission/limits.js";
 import { WorkBudget } from "../budget/work-budget.js";
-import { RecentResults } from "../memo/recent-results.js";
+import { LruCache } from "../memo/lru-cache.js";
 import type { ShapeProblem } from "./readable.js";
 
 /**
@@ -115,10 +115,16 @@ export function compileStructureCheckers(): void {
  * Compiled checkers by schema text: `validate` checks an object against its kind's CRD schema and the
  * kind's webhook checks it against the same schema again (both generated from one source).
  */
-const compiledSchemas = new RecentResults<ValidateFunction>(32);
+const compiledSchemas = new LruCache<ValidateFunction>({ bytes: 64 * 1024 * 1024, entries: 32 });
 
 function compileChecker(schema: object): ValidateFunction {
-  return compiledSchemas.get(JSON.stringify(schema), () => compileUncached(schema));
+  const key = JSON.stringify(schema);
+  // Ajv's generated code is reckoned at 8 bytes per character of the schema it was compiled from.
+  return compiledSchemas.getOrSet(
+    key,
+    () => compileUncached(schema),
+    () => 8 * key.length,
+  );
 }
 
 function compileUncached(schema: object): ValidateFunction {

@@ -10,7 +10,7 @@ import type { Verdict } from "../../admission/resource-kind.js";
 import type { RuleWarning } from "../../admission/warning.js";
 import { fitWarning } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
-import { BoundedCache } from "./bounded-cache.js";
+import { LruCache } from "../../memo/lru-cache.js";
 import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.js";
 
 type Data = Record<string, unknown>;
@@ -122,11 +122,11 @@ function enabledFlag(value: unknown): "true" | "false" | "" {
  * ConfigMap is judged too (ratcheting), its entries mostly the new one's. Bounded by entries (a full
  * deckhouse ConfigMap has ~300 keys) and bytes (a ConfigMap's data is at most 1 MiB).
  */
-const caches = new WeakMap<LoadedSchemas, BoundedCache<EntryVerdict>>();
-function cacheOf(schemas: LoadedSchemas): BoundedCache<EntryVerdict> {
+const caches = new WeakMap<LoadedSchemas, LruCache<EntryVerdict>>();
+function cacheOf(schemas: LoadedSchemas): LruCache<EntryVerdict> {
   let cache = caches.get(schemas);
   if (cache === undefined) {
-    cache = new BoundedCache(2048, 16 * 1024 * 1024);
+    cache = new LruCache({ bytes: 16 * 1024 * 1024, entries: 2048 });
     caches.set(schemas, cache);
   }
   return cache;

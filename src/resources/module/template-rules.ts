@@ -16,7 +16,7 @@ import {
 } from "../../go-template/index.js";
 import { jsonKind } from "../../go-template/json-kind.js";
 import { type GoMap, type Value as GoValue, Unsupported } from "../../go-template/values.js";
-import { RecentResults } from "../../memo/recent-results.js";
+import { LruCache } from "../../memo/lru-cache.js";
 
 /** The one function the operator adds to Go's built-ins (api/v1/module_types.go, getTemplateFuncMap). */
 const operatorFunctions = ["randBase62"];
@@ -71,14 +71,17 @@ export function validateTemplates(module: Module, budget: WorkBudget = new WorkB
  * validated again on every update (the API server sends the stored spec again with every status,
  * label or finalizer change, and ratcheting validates the old object as well). A parse depends on the
  * text alone (the function list is fixed), so the text is the whole key. Bounded in entries and in the
- * length of a text kept (at most 1,024 texts of 4 KiB: see RecentResults).
+ * length of a text kept (at most 1,024 texts of 4 KiB), and in bytes: a parse tree is reckoned at 16
+ * bytes a character of its text.
  */
-const parseCache = new RecentResults<ParseResult>(1024);
+const parseCache = new LruCache<ParseResult>({ bytes: 16 * 1024 * 1024, entries: 1024 });
 const parseCacheMaxText = 4096;
 
 function parsedTemplate(text: string): ParseResult {
   const parse = () => parseTemplate(text, { functions: operatorFunctions });
-  return text.length <= parseCacheMaxText ? parseCache.get(text, parse) : parse();
+  return text.length <= parseCacheMaxText
+    ? parseCache.getOrSet(text, parse, () => 16 * text.length)
+    : parse();
 }
 
 /** What each root key prints: undefined when unknown, null when the operator does not pass it. */
