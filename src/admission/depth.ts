@@ -1,13 +1,9 @@
 import { createHash } from "node:crypto";
 import { FieldPath } from "./field-path.js";
+import { limits } from "./limits.js";
 
-/**
- * How deep an object may nest. The API server's JSON decoder stops at 10,000 levels; rules, JSON
- * Patch diffs and deep comparisons recurse, and at a few thousand levels a recursive function runs out
- * of stack. No Module, chart values or ConfigMap needs more than a few dozen levels, so 1,000 is the
- * bound: deliberately stricter than the API server, and checked before any rule runs.
- */
-export const maxDepth = 1000;
+/** How deep an object may nest (see `limits.depth`). */
+const maxDepth = limits.depth;
 
 interface Node {
   value: object;

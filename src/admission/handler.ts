@@ -1,5 +1,5 @@
 import { WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
-import { cutTooDeep, maxDepth, tooDeepAt } from "./depth.js";
+import { cutTooDeep, tooDeepAt } from "./depth.js";
 import {
   causeMessage,
   causeType,
@@ -104,7 +104,7 @@ export async function judgeValidation(
 export function judgeMutation(kind: ResourceKind, request: AdmissionRequest): ReviewVerdict {
   const gate = withoutRules(kind, request) ?? tooDeep(request);
   if (gate === storedTooDeep) {
-    const warning = `nested more than ${maxDepth} levels deep, as before: not defaulted`;
+    const warning = `nested more than ${limits.depth} levels deep, as before: not defaulted`;
     return { ...admitted(), warnings: [warning] };
   }
   if (gate || !kind.defaulter) return gate ?? admitted();
@@ -223,7 +223,7 @@ function tooDeep(request: AdmissionRequest): ReviewVerdict | typeof storedTooDee
   const error: FieldError = {
     type: "invalid",
     field,
-    detail: `nested more than ${maxDepth} levels deep; this webhook judges objects up to that depth`,
+    detail: `nested more than ${limits.depth} levels deep; this webhook judges objects up to that depth`,
   };
   return { ...admitted(), errors: [error] };
 }
@@ -245,12 +245,12 @@ function cutBoth(request: AdmissionRequest): {
     if (oldCut.cuts.get(rendered)?.mark === mark) {
       if (warnings.length < limits.listErrors) {
         const message = fitWarning(
-          `${truncate(rendered, 40)}: nested more than ${maxDepth} levels deep, as before`,
+          `${truncate(rendered, 40)}: nested more than ${limits.depth} levels deep, as before`,
         );
         warnings.push({ message, field });
       }
     } else if (errors.length < limits.listErrors) {
-      const detail = `nested more than ${maxDepth} levels deep; this webhook judges objects up to that depth`;
+      const detail = `nested more than ${limits.depth} levels deep; this webhook judges objects up to that depth`;
       errors.push({ type: "invalid", field, detail });
     }
   }

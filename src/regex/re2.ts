@@ -1,4 +1,5 @@
 import { RE2JS } from "@bufbuild/re2";
+import { limits } from "../admission/limits.js";
 import type { WorkBudget } from "../budget/work-budget.js";
 import { LruCache } from "../memo/lru-cache.js";
 import { programSizeBound } from "./program-size.js";
@@ -13,23 +14,15 @@ import { programSizeBound } from "./program-size.js";
  * about 25 MB). So, as RE2's own `max_mem`, patterns are bounded by program size, and matches by a
  * budget of instructions × characters.
  */
-export const re2Limits = {
-  /** Instructions of one compiled pattern. Go accepts up to about 3.3 million; real patterns use tens. */
-  programInstructions: 2_000,
-  /** Instructions of all the patterns of one schema together: compiling them costs about 100 ms. */
-  schemaInstructions: 10_000,
-  /** Characters of a value matched against a pattern. */
-  inputChars: 64 * 1024,
-  /** Bytes of compiled patterns kept in the cache (an instruction costs about 200 bytes compiled). */
-  cacheBytes: 16 * 1024 * 1024,
-} as const;
+/** Bytes of compiled patterns kept in the cache (an instruction costs about 200 bytes compiled). */
+export const re2CacheLimitBytes = 16 * 1024 * 1024;
 
 const bytesPerInstruction = 512;
 
 /** A compiled pattern with its program size, or why it cannot be used (`overLimit`: it compiles, but too large). */
 type Entry = { regex: RE2JS; instructions: number } | { error: string; overLimit?: true };
 
-const cache = new LruCache<Entry>({ bytes: re2Limits.cacheBytes, entryBytes: re2Limits.cacheBytes });
+const cache = new LruCache<Entry>({ bytes: re2CacheLimitBytes, entryBytes: re2CacheLimitBytes });
 
 /** A compiled pattern (`test` finds a match anywhere, as Go's regexp.MatchString), or why it cannot be used. */
 export function compileRe2(pattern: string): RE2JS | { error: string } {
@@ -49,17 +42,17 @@ export function compileCounted(pattern: string): Entry {
 
 /**
  * The patterns of one schema, compiled in order until together they reach
- * `re2Limits.schemaInstructions`; the rest are refused without compiling. The same list gives the same
+ * `limits.re2.schemaInstructions`; the rest are refused without compiling. The same list gives the same
  * answer, so the schema rules and the value rules agree on which patterns are usable.
  */
 export function compileAll(patterns: readonly (string | undefined)[]): (Entry | undefined)[] {
-  let left = re2Limits.schemaInstructions;
+  let left = limits.re2.schemaInstructions;
   return patterns.map((pattern) => {
     if (pattern === undefined) return undefined;
     if (left <= 0) {
       return {
         overLimit: true,
-        error: `the schema's patterns together compile to more than the ${re2Limits.schemaInstructions} RE2 instructions this webhook allows`,
+        error: `the schema's patterns together compile to more than the ${limits.re2.schemaInstructions} RE2 instructions this webhook allows`,
       };
     }
     const entry = compileCounted(pattern);
@@ -76,16 +69,16 @@ export function re2CacheBytes(): number {
 function compileUncached(pattern: string): Entry {
   const tooLarge = (size: string) => ({
     overLimit: true as const,
-    error: `the pattern compiles to ${size} RE2 instructions, more than the ${re2Limits.programInstructions} this webhook allows (a bound on matching time and memory)`,
+    error: `the pattern compiles to ${size} RE2 instructions, more than the ${limits.re2.programInstructions} this webhook allows (a bound on matching time and memory)`,
   });
   // Refused before compiling when even the compiled size could not be within the bound: the estimate
   // is within a few times the real size (at most 11 times in a fuzz test against RE2JS).
   const bound = programSizeBound(pattern);
-  if (bound > 20 * re2Limits.programInstructions) return tooLarge(`about ${bound}`);
+  if (bound > 20 * limits.re2.programInstructions) return tooLarge(`about ${bound}`);
   try {
     const regex = new RE2JS(pattern);
     const instructions = regex.re2().prog.numInst();
-    if (instructions > re2Limits.programInstructions) return tooLarge(String(instructions));
+    if (instructions > limits.re2.programInstructions) return tooLarge(String(instructions));
     return { regex, instructions };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
@@ -110,9 +103,9 @@ export class MatchBudget {
 
   /** Whether `pattern` matches somewhere in `input`, or why the match was not tried. */
   test(entry: { regex: RE2JS; instructions: number }, input: string): boolean | { refused: string } {
-    if (input.length > re2Limits.inputChars) {
+    if (input.length > limits.re2.inputChars) {
       return {
-        refused: `is not matched against the regular expression: longer than the ${re2Limits.inputChars} characters this webhook matches`,
+        refused: `is not matched against the regular expression: longer than the ${limits.re2.inputChars} characters this webhook matches`,
       };
     }
     const cost = (input.length + 1) * entry.instructions;

@@ -4,9 +4,11 @@ import {
   admissionResponse,
   judgeMutation,
   judgeValidation,
+  objectName,
   type ReviewVerdict,
   shownVerdict,
 } from "../admission/handler.js";
+import { limits } from "../admission/limits.js";
 import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
 import {
   type AdmissionRequest,
@@ -18,9 +20,6 @@ import type { RuleActions } from "../admission/rule-actions.js";
 import type { Logger } from "./log.js";
 import type { WebhookMetrics } from "./metrics.js";
 import { readBody } from "./read-body.js";
-
-/** The API server sends at most 3 MiB objects; allow for the old object and the envelope. */
-export const maxBodyBytes = 7 * 1024 * 1024;
 
 export interface AppOptions {
   kinds: ResourceKind[];
@@ -152,10 +151,10 @@ async function serveReview(
       error: `Content-Type must be application/json, got ${JSON.stringify(contentType)}`,
     });
   }
-  const body = await readBody(req, maxBodyBytes);
+  const body = await readBody(req, limits.bodyBytes);
   if ("tooLarge" in body) {
     refuseUnread(req, res);
-    return sendJson(res, options, 413, { error: `request body exceeds ${maxBodyBytes} bytes (7 MiB)` });
+    return sendJson(res, options, 413, { error: `request body exceeds ${limits.bodyBytes} bytes (7 MiB)` });
   }
   let parsedBody: unknown;
   try {
@@ -181,7 +180,7 @@ async function serveReview(
     path,
     uid: request.uid,
     kind: request.kind.kind,
-    object: `${request.namespace ?? ""}/${request.name ?? objectName(request.object)}`,
+    object: `${request.namespace ?? ""}/${objectName(request)}`,
     operation: request.operation,
     dryRun: request.dryRun === true,
     allowed: response.allowed,
@@ -278,10 +277,4 @@ function sendText(res: ServerResponse, options: AppOptions, status: number, text
   closeIfDraining(res, options);
   res.writeHead(status, { "content-type": "text/plain", "content-length": Buffer.byteLength(text) });
   res.end(text);
-}
-
-function objectName(object: unknown): string {
-  const metadata = (object as { metadata?: { name?: unknown; generateName?: unknown } } | undefined)
-    ?.metadata;
-  return String(metadata?.name ?? metadata?.generateName ?? "");
 }
