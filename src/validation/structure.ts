@@ -41,13 +41,14 @@ export function structureChecker(schema: object): (object: unknown, budget?: Wor
     return compiled;
   };
   uncompiled.add(compile);
-  // One review checks the same object more than once (its rules, then on UPDATE the transition rules):
-  // the verdict of an object checked within a review (with its budget) is remembered for as long as the
-  // object lives. A call without a budget is never remembered: the field-scoped gate checks one copy
-  // again after each change it makes to it.
-  const verdicts = new WeakMap<object, StructureVerdict>();
+  // One review checks the same object more than once (its rules, then on UPDATE the transition rules;
+  // offline, the API server's schema layer and then the kind's own gate, two checkers of one schema):
+  // the verdict of an object checked within a review (with its budget) is remembered, by compiled
+  // schema, for as long as the object lives. A call without a budget is never remembered: the
+  // field-scoped gate checks one copy again after each change it makes to it.
   return (object, budget) => {
     if (!budget) return checkUncached(object, new WorkBudget());
+    const verdicts = verdictsOf(compiled ?? compile());
     const known = object !== null && typeof object === "object" ? verdicts.get(object) : undefined;
     if (known) return known;
     const verdict = checkUncached(object, budget);
@@ -116,6 +117,18 @@ export function compileStructureCheckers(): void {
  * kind's webhook checks it against the same schema again (both generated from one source).
  */
 const compiledSchemas = new LruCache<ValidateFunction>({ bytes: 64 * 1024 * 1024, entries: 32 });
+
+/** Verdicts by compiled schema: checkers of one schema (the same text) share them. */
+const verdictsByCheck = new WeakMap<ValidateFunction, WeakMap<object, StructureVerdict>>();
+
+function verdictsOf(check: ValidateFunction): WeakMap<object, StructureVerdict> {
+  let verdicts = verdictsByCheck.get(check);
+  if (verdicts === undefined) {
+    verdicts = new WeakMap();
+    verdictsByCheck.set(check, verdicts);
+  }
+  return verdicts;
+}
 
 function compileChecker(schema: object): ValidateFunction {
   const key = JSON.stringify(schema);

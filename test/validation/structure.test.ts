@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../src/admission/field-errors.js";
+import { WorkBudget } from "../../src/budget/work-budget.js";
+import { offlineKinds } from "../../src/offline/kinds.js";
 import { compileStructureCheckers, structureChecker } from "../../src/validation/structure.js";
 import { helmModule } from "../support/modules.js";
 
@@ -63,6 +65,23 @@ describe("structure check against the generated schema", () => {
         `link: Invalid value: ${JSON.stringify(link)}: must be a valid uri`,
       ]);
     }
+  });
+});
+
+describe("one check per object and schema", () => {
+  it("checkers of one schema share their verdicts: validate's schema layer and the kind's gate check an object once", () => {
+    const [offlineModule] = offlineKinds().filter((kind) => kind.kind.kind === "Module");
+    assert.ok(offlineModule);
+    const module = helmModule() as unknown as Record<string, any>;
+    module.spec.workspace = {};
+    const budget = new WorkBudget();
+    const first = offlineModule.checkStructure(module, budget);
+    assert.ok(first.errors.length > 0);
+    const spent = budget.spent;
+    // The kind's own gate compiles the same text (schemas/dist), as the kind's index.ts does.
+    assert.equal(structureChecker(structuredClone(schema))(module, budget), first, "the verdict is reused");
+    assert.equal(budget.spent, spent, "and not charged again");
+    assert.notEqual(check(structuredClone(module), budget), first, "another object is checked on its own");
   });
 });
 
