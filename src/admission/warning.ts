@@ -25,6 +25,11 @@ export interface RuleWarning extends FieldWarning {
 /** What a validator warns: a structured warning, or text that no rule action reaches. */
 export type Warning = string | FieldWarning;
 
+/** A warning about one field, fitted into 120 characters: `text` names the field itself (its rendering). */
+export function warningAt(field: FieldPath, text: string): FieldWarning {
+  return { field, message: fitWarning(text) };
+}
+
 /** Warnings of one rule: texts, or texts with the field each is about. */
 export function ruleWarnings(
   rule: string,

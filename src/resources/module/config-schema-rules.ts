@@ -1,7 +1,7 @@
 import { byRule, type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
-import { fitWarning } from "../../admission/warning.js";
+import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import type {
   ConfigItem,
   IntegerConfig,
@@ -17,7 +17,7 @@ const configPath = FieldPath.root("config");
 /** Findings on the config schema itself: errors deny, warnings are shown. */
 export interface ConfigSchemaVerdict {
   errors: FieldErrorList;
-  warnings: string[];
+  warnings: FieldWarning[];
 }
 
 /**
@@ -96,7 +96,10 @@ function defaultVerdict(
   return {
     errors: [],
     warnings: [
-      fitWarning(`${path} ${shown} ${why}: a Module that omits ${JSON.stringify(alias)} renders ${shown}`),
+      warningAt(
+        path,
+        `${path} ${shown} ${why}: a Module that omits ${JSON.stringify(alias)} renders ${shown}`,
+      ),
     ],
   };
 }

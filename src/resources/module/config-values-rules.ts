@@ -1,7 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
-import { fitWarning } from "../../admission/warning.js";
+import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
@@ -22,7 +22,7 @@ export type ModuleSource = "helm" | "custom" | undefined;
 
 export interface ConfigValuesVerdict {
   errors: FieldErrorList;
-  warnings: string[];
+  warnings: FieldWarning[];
 }
 
 /**
@@ -72,7 +72,7 @@ export function compileConfigValues(
     const hints = work.part(hintUnits);
     let undeclared = 0;
     let hintsStopped = false;
-    const keyWarnings: string[] = [];
+    const keyWarnings: FieldWarning[] = [];
     const keys = Object.keys(values);
     work.charge(keys.length, "checking spec.config's keys", valuesPath);
     for (const key of keys) {
@@ -83,10 +83,12 @@ export function compileConfigValues(
       keyWarnings.push(...undeclaredKey(key, suggestion, source));
     }
     // First, so that the 4 KiB of warnings the API server keeps cannot cut it off.
-    if (hintsStopped) verdict.warnings.push(hintsLeftOut);
+    if (hintsStopped) verdict.warnings.push(warningAt(valuesPath, hintsLeftOut));
     verdict.warnings.push(...keyWarnings);
     if (undeclared > limits.listErrors) {
-      verdict.warnings.push(`spec.config: ${undeclared - limits.listErrors} more keys are not declared`);
+      verdict.warnings.push(
+        warningAt(valuesPath, `${valuesPath}: ${undeclared - limits.listErrors} more keys are not declared`),
+      );
     }
     for (const check of checks) {
       if (!Object.hasOwn(values, check.alias)) {
@@ -136,13 +138,13 @@ function suggest(key: string, aliases: string[], source: ModuleSource, work: Wor
   return {};
 }
 
-function undeclaredKey(key: string, suggestion: Suggestion, source: ModuleSource): string[] {
+function undeclaredKey(key: string, suggestion: Suggestion, source: ModuleSource): FieldWarning[] {
   const path = valuesPath.child(key);
   const hint = suggestion.match ? `; did you mean ${JSON.stringify(suggestion.match)}?` : "";
   if (source === "custom") {
-    return hint ? [fitWarning(`${path} is not declared, but passed to the runner${hint}`)] : [];
+    return hint ? [warningAt(path, `${path} is not declared, but passed to the runner${hint}`)] : [];
   }
-  return [fitWarning(`${path} is not declared in the config schema: the operator ignores it${hint}`)];
+  return [warningAt(path, `${path} is not declared in the config schema: the operator ignores it${hint}`)];
 }
 
 type ValueRule = (value: unknown, path: FieldPath, budget: MatchBudget) => FieldErrorList;

@@ -1,6 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { fitWarning } from "../../admission/warning.js";
+import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import type { Module } from "../../generated/module.js";
 import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
@@ -24,7 +24,7 @@ const noValue: PrintedValue = { kind: "text", text: "<no value>" };
 
 export interface TemplateVerdict {
   errors: FieldErrorList;
-  warnings: string[];
+  warnings: FieldWarning[];
 }
 
 /**
@@ -185,7 +185,8 @@ function checkTemplate(
   };
   for (const field of parsed.template.analysis.fields) resolve(field.path);
   if (absent)
-    for (const why of absent) verdict.warnings.push(fitWarning(`${path}: ${why}: it renders <no value>`));
+    for (const why of absent)
+      verdict.warnings.push(warningAt(path, `${path}: ${why}: it renders <no value>`));
   const executed: Execution = isPlain(parsed.template.analysis)
     ? { kind: "unknown" }
     : runner.run(text, parsed, source, path);
@@ -210,7 +211,7 @@ function checkTemplate(
     return;
   }
   if (executed.kind === "random") {
-    verdict.warnings.push(fitWarning(`${path}: ${executed.message}`));
+    verdict.warnings.push(warningAt(path, `${path}: ${executed.message}`));
     return;
   }
   if (freeForm) return;
@@ -236,7 +237,7 @@ function checkTemplate(
     verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
   } else {
     verdict.warnings.push(
-      fitWarning(`${path} may render as a JSON ${describe(wrong)}: the operator would fail on it`),
+      warningAt(path, `${path} may render as a JSON ${describe(wrong)}: the operator would fail on it`),
     );
   }
 }

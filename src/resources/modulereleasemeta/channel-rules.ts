@@ -1,6 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { fitWarning } from "../../admission/warning.js";
+import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { parseSemver, type SemVer } from "../../validation/semver.js";
 
@@ -15,10 +15,10 @@ const channelsPath = FieldPath.root("spec").child("channels");
 export function validateChannelUpdate(
   oldSpec: ModuleReleaseMetaSpec | undefined,
   spec: ModuleReleaseMetaSpec | undefined,
-): { errors: FieldErrorList; warnings: string[] } {
+): { errors: FieldErrorList; warnings: FieldWarning[] } {
   const before = new Map((oldSpec?.channels ?? []).map((entry) => [entry.channel, entry.version]));
   const errors: FieldErrorList = [];
-  const warnings: string[] = [];
+  const warnings: FieldWarning[] = [];
   (spec?.channels ?? []).forEach((entry, i) => {
     const previous = before.get(entry.channel);
     if (previous === undefined || previous === entry.version) return;
@@ -37,7 +37,8 @@ export function validateChannelUpdate(
       );
     } else if (order === 0) {
       warnings.push(
-        fitWarning(
+        warningAt(
+          path,
           `${path}: ${previous} -> ${entry.version}: lifecycle-manager ignores pre-releases, so clusters take it either way`,
         ),
       );

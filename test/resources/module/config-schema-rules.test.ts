@@ -3,10 +3,11 @@ import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
 import type { ConfigItem } from "../../../src/generated/module.js";
 import { validateConfigSchema } from "../../../src/resources/module/config-schema-rules.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { helmModule } from "../../support/modules.js";
 
 const lines = (items: ConfigItem[]) => validateConfigSchema(items).errors.map(formatFieldError);
-const warnings = (items: ConfigItem[]) => validateConfigSchema(items).warnings;
+const warnings = (items: ConfigItem[]) => validateConfigSchema(items).warnings.map(warningText);
 
 describe("config schema rules", () => {
   it("accepts a schema with every item type", () => {

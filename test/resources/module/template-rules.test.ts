@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
 import type { Module } from "../../../src/generated/module.js";
 import { validateTemplates } from "../../../src/resources/module/template-rules.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { customModule, helmModule } from "../../support/modules.js";
 
 const helmWith = (
@@ -58,14 +59,20 @@ describe("templates, as the operator renders them", () => {
       m.spec.helm.namespace = "{{ .namespace }}-{{ .config.region }}";
       m.spec.helm.values = [{ raw: { a: "{{ .releaseName }}.{{ .namespace }}.{{ .cluster }}" } }];
     });
-    assert.deepEqual(validateTemplates(helm).warnings, [
+    const { warnings } = validateTemplates(helm);
+    // Each warning names its field structurally: `validate` points its line there.
+    assert.deepEqual(
+      warnings.map((warning) => String(warning.field)),
+      ["spec.helm.namespace", "spec.helm.namespace", "spec.helm.values[0].raw.a"],
+    );
+    assert.deepEqual(warnings.map(warningText), [
       "spec.helm.namespace: .namespace is not passed here (namespace is rendered first): it renders <no value>",
       "spec.helm.namespace: .config.region is not declared in the config schema: it renders <no value>",
       "spec.helm.values[0].raw.a: .cluster is not passed (the operator passes config, releaseName and namespace): it renders...",
     ]);
     const custom = customModule();
     if (custom.spec.custom) custom.spec.custom.image = "registry/app:{{ .releaseName }}";
-    assert.deepEqual(validateTemplates(custom).warnings, [
+    assert.deepEqual(validateTemplates(custom).warnings.map(warningText), [
       "spec.custom.image: .releaseName is not passed here (only config): it renders <no value>",
     ]);
   });
@@ -100,12 +107,16 @@ describe("templates, as the operator renders them", () => {
     const module = helmWith((m) => {
       m.spec.helm.namespace = "{{ randBase62 4 }}";
     });
-    assert.deepEqual(validateTemplates(module), {
-      errors: [],
-      warnings: [
-        "spec.helm.namespace may render as a JSON number or boolean or array or object: the operator would fail on it",
-      ],
-    });
+    const verdict = validateTemplates(module);
+    assert.deepEqual(
+      { ...verdict, warnings: verdict.warnings.map(warningText) },
+      {
+        errors: [],
+        warnings: [
+          "spec.helm.namespace may render as a JSON number or boolean or array or object: the operator would fail on it",
+        ],
+      },
+    );
     module.spec.helm.namespace = "{{ .config.host }}-{{ randBase62 4 }}";
     assert.deepEqual(validateTemplates(module), { errors: [], warnings: [] });
   });
@@ -204,7 +215,7 @@ describe("templates, as the operator renders them", () => {
     const module = helmWith((m) => {
       m.spec.helm.namespace = `{{.config.${"x".repeat(150)}}}`;
     });
-    const [warning] = validateTemplates(module).warnings;
+    const [warning] = validateTemplates(module).warnings.map(warningText);
     assert.equal(warning?.length, 120);
     assert.ok(warning?.endsWith("..."));
   });

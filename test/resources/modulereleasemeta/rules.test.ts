@@ -3,11 +3,17 @@ import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
 import { validateChannelUpdate } from "../../../src/resources/modulereleasemeta/channel-rules.js";
 import { validateTemplatesExist } from "../../../src/resources/modulereleasemeta/template-rules.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { kedaReleaseMeta } from "../../support/modulereleasemetas.js";
 
 describe("ModuleReleaseMeta: channel versions on UPDATE", () => {
-  const change = (from: string, to: string) =>
-    validateChannelUpdate(kedaReleaseMeta({ regular: from }).spec, kedaReleaseMeta({ regular: to }).spec);
+  const change = (from: string, to: string) => {
+    const verdict = validateChannelUpdate(
+      kedaReleaseMeta({ regular: from }).spec,
+      kedaReleaseMeta({ regular: to }).spec,
+    );
+    return { ...verdict, warnings: verdict.warnings.map(warningText) };
+  };
 
   it("allows the same or a higher major.minor.patch, new channels and removed ones", () => {
     for (const [from, to] of [
