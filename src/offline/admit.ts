@@ -10,6 +10,7 @@ import {
 } from "../admission/handler.js";
 import type { PatchOperation } from "../admission/json-patch.js";
 import { unchangedAt } from "../admission/ratchet.js";
+import type { ResourceKind } from "../admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { type Warning, warningField, warningRule, warningText } from "../admission/warning.js";
@@ -62,7 +63,9 @@ export async function admitOffline(
   const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
   const request = admissionRequest(kind, decoded.object, previous);
   const mutation = judgeMutation(kind.kind, request);
-  webhookProblems("mutating-webhook", kind, request, mutation, verdict);
+  const mutated = verdictProblems("mutating-webhook", kind.kind, request, mutation);
+  verdict.errors.push(...mutated.errors);
+  verdict.warnings.push(...mutated.warnings);
   verdict.patch = mutation.patch;
   const current =
     verdict.patch.length === 0
@@ -95,7 +98,9 @@ export async function admitOffline(
   verdict.errors.push(...kind.checkRules(current.object, previous).map((error) => problem("cel", error)));
   const validating = { ...request, object: current.object };
   const validation = await judgeValidation(kind.kind, validating, { ruleActions, budget });
-  webhookProblems("validating-webhook", kind, validating, validation, verdict);
+  const validated = verdictProblems("validating-webhook", kind.kind, validating, validation);
+  verdict.errors.push(...validated.errors);
+  verdict.warnings.push(...validated.warnings);
   verdict.errors = withoutDuplicates(verdict.errors);
   return { ...verdict, allowed: verdict.errors.length === 0 };
 }
@@ -105,35 +110,32 @@ export async function admitOffline(
  * causes and warnings), from the structure, with each error's rule and each warning's rule and field.
  * An answer the server could not send (over 1 MiB) is the one error the server would answer.
  */
-function webhookProblems(
+export function verdictProblems(
   stage: Stage,
-  kind: OfflineKind,
+  kind: ResourceKind,
   request: AdmissionRequest,
   review: ReviewVerdict,
-  into: OfflineVerdict,
-): void {
-  const answer = encodeReview(admissionResponse(kind.kind, request, review)).response;
+): { errors: Problem[]; warnings: Problem[] } {
+  const answer = encodeReview(admissionResponse(kind, request, review)).response;
   if (review.badRequest !== undefined || answer.status?.code === 500) {
     const status = answer.status;
-    into.errors.push({
-      stage,
-      field: FieldPath.empty,
-      type: status?.reason ?? "Denied",
-      message: status?.message ?? "denied",
-    });
-    return;
+    const type = status?.reason ?? "Denied";
+    return {
+      errors: [{ stage, field: FieldPath.empty, type, message: status?.message ?? "denied" }],
+      warnings: [],
+    };
   }
   const shown = shownVerdict(review);
-  into.errors.push(...shown.errors.map((error) => problem(stage, error)));
+  const errors = shown.errors.map((error) => problem(stage, error));
   if (shown.more > 0) {
-    into.errors.push({
+    errors.push({
       stage,
       field: FieldPath.empty,
       type: "FieldValueTooMany",
       message: moreErrors(shown.more),
     });
   }
-  into.warnings.push(...shown.warnings.map((shownWarning) => warning(stage, shownWarning)));
+  return { errors, warnings: shown.warnings.map((shownWarning) => warning(stage, shownWarning)) };
 }
 
 /** A webhook's warning, at the field its producer named, with its rule. */
