@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { warningText } from "../../../src/admission/warning.js";
 import type { ConfigItem } from "../../../src/generated/module.js";
 import { validateConfigSchema } from "../../../src/resources/module/config-schema-rules.js";
-import { warningText } from "../../../src/admission/warning.js";
 import { helmModule } from "../../support/modules.js";
 
 const lines = (items: ConfigItem[]) => validateConfigSchema(items).errors.map(formatFieldError);

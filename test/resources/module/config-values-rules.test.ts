@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { WorkBudget } from "../../../src/budget/work-budget.js";
 import type { ConfigItem } from "../../../src/generated/module.js";
 import { validateConfigValues } from "../../../src/resources/module/config-values-rules.js";
-import { warningText } from "../../../src/admission/warning.js";
 import { helmModule } from "../../support/modules.js";
 
 const items = (): ConfigItem[] => helmModule().config ?? [];

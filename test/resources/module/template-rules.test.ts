@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { warningText } from "../../../src/admission/warning.js";
 import type { Module } from "../../../src/generated/module.js";
 import { validateTemplates } from "../../../src/resources/module/template-rules.js";
-import { warningText } from "../../../src/admission/warning.js";
 import { customModule, helmModule } from "../../support/modules.js";
 
 const helmWith = (

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { validateChannelUpdate } from "../../../src/resources/modulereleasemeta/channel-rules.js";
 import { validateTemplatesExist } from "../../../src/resources/modulereleasemeta/template-rules.js";
-import { warningText } from "../../../src/admission/warning.js";
 import { kedaReleaseMeta } from "../../support/modulereleasemetas.js";
 
 describe("ModuleReleaseMeta: channel versions on UPDATE", () => {
