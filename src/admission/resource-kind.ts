@@ -1,6 +1,7 @@
 import type { WorkBudget } from "../budget/work-budget.js";
 import type { FieldErrorList } from "./field-errors.js";
 import type { AdmissionRequest } from "./review.js";
+import type { RuleDeclaration } from "./rule-catalogue.js";
 import type { Warning } from "./warning.js";
 
 /** What a validator found: errors deny the request, warnings are shown to the user either way. */
@@ -64,11 +65,14 @@ export interface ResourceKind<T = unknown> {
   validator?: Validator<T>;
   defaulter?: Defaulter<T>;
   /**
-   * The ids of the rules whose errors the validator tags (`module.release-name`): what
-   * `serve --rule-action` may name. Every error the validator returns carries one of them.
+   * Every rule of the kind, declared beside its check (`defineKind` gathers them): what
+   * `serve --rule-action` may name, docs/rules.md lists and SARIF describes. Every error and every
+   * rule warning the validator returns carries one of their ids.
    */
+  declarations?: readonly RuleDeclaration[];
+  /** The ids of the error rules among `declarations` (what metrics count denials by). */
   rules?: readonly string[];
-  /** The ids of the rules whose warnings the validator tags: what a rule action may turn off. */
+  /** The ids of the warning rules among `declarations`. */
   warningRules?: readonly string[];
   /** Paths that replace the kubebuilder convention, for webhooks whose path is fixed elsewhere. */
   paths?: { validate?: string; mutate?: string };

@@ -1,5 +1,6 @@
 import { type FieldErrorList, formatFieldError } from "./field-errors.js";
 import type { ResourceKind } from "./resource-kind.js";
+import { allowedActions } from "./rule-catalogue.js";
 import { fitWarning, type Warning } from "./warning.js";
 
 /**
@@ -34,16 +35,22 @@ export function parseRuleActions(texts: readonly string[]): RuleActions {
  * rule denying while the operator believes it warns. Throws with the known ids.
  */
 export function checkRuleIds(ruleActions: RuleActions, kinds: readonly ResourceKind[]): void {
-  const warningRules = new Set(kinds.flatMap((kind) => kind.warningRules ?? []));
-  const known = new Set([...kinds.flatMap((kind) => kind.rules ?? []), ...warningRules]);
-  const unknown = [...ruleActions.keys()].filter((id) => !known.has(id));
+  const declared = new Map(
+    kinds
+      .flatMap((kind) => kind.declarations ?? [])
+      .flatMap((rule) => (rule.fixed ? [] : ([[rule.id, rule]] as const))),
+  );
+  const unknown = [...ruleActions.keys()].filter((id) => !declared.has(id));
   if (unknown.length > 0) {
     throw new Error(
-      `--rule-action: no rule ${unknown.map((id) => JSON.stringify(id)).join(", ")}; the rules are ${[...known].sort().join(", ")}`,
+      `--rule-action: no rule ${unknown.map((id) => JSON.stringify(id)).join(", ")}; the rules are ${[...declared.keys()].sort().join(", ")}`,
     );
   }
   // A warning rule finds what is legal: it may be turned off, never made to deny.
-  const denying = [...ruleActions].filter(([id, action]) => action === "deny" && warningRules.has(id));
+  const denying = [...ruleActions].filter(([id, action]) => {
+    const rule = declared.get(id);
+    return rule !== undefined && !allowedActions(rule).includes(action);
+  });
   if (denying.length > 0) {
     throw new Error(
       `--rule-action: ${denying.map(([id]) => id).join(", ")} only ${denying.length === 1 ? "warns" : "warn"}: give warn or off`,

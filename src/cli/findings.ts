@@ -94,6 +94,7 @@ function toSarif(report: Report, toolName: string) {
                 shortDescription: { text: help.short },
                 fullDescription: { text: help.full },
                 help: { text: help.help },
+                ...(help.uri && { helpUri: help.uri }),
                 // The level its findings have here: a rule set to warn (--rule-action) reports warnings.
                 defaultConfiguration: {
                   level: findings.some((f) => f.rule === id && f.severity === "error") ? "error" : "warning",

@@ -1,8 +1,16 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { generateAll, staleFiles, writeFiles } from "../codegen/generate.js";
+import { catalogueFiles, chartValuesSchemaPath } from "../codegen/rules-doc.js";
+import { ruleCatalogue } from "../resources/index.js";
 
 /** `npm run generate`: writes every artifact; with --check, only reports stale ones (exit 1). */
 const root = process.cwd();
-const files = await generateAll(root);
+const files = [
+  ...(await generateAll(root)),
+  // The rule reference and the chart's ruleActions, from the rule declarations.
+  ...catalogueFiles(ruleCatalogue(), readFileSync(join(root, chartValuesSchemaPath), "utf8")),
+];
 if (process.argv.includes("--check")) {
   const stale = staleFiles(root, files);
   if (stale.length > 0) {

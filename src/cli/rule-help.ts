@@ -1,11 +1,25 @@
+import { defaultAction, type RuleDeclaration } from "../admission/rule-catalogue.js";
+import { ruleAnchor, rulesDocPath } from "../codegen/rules-doc.js";
+import { ruleCatalogue } from "../resources/index.js";
+
 /** What SARIF viewers (GitHub code scanning) show for a rule: its descriptions, help and level. */
 export interface RuleHelp {
   short: string;
   full: string;
   help: string;
+  /** The rule's entry in the generated rule reference (SARIF `helpUri`). */
+  uri?: string;
 }
 
-const docs = "See the README of module-admission";
+const docs = "See docs/rules.md of module-admission";
+const docsUrl = `https://github.com/forkspacer/module-admission/blob/main/${rulesDocPath}`;
+
+let declared: Map<string, RuleDeclaration> | undefined;
+/** A declared rule by id (the catalogue read once, on the first finding that needs it). */
+function declaration(id: string): RuleDeclaration | undefined {
+  declared ??= new Map(ruleCatalogue().flatMap((section) => section.rules.map((rule) => [rule.id, rule])));
+  return declared.get(id);
+}
 
 /** Rules that are not a kind's: the input, and the API server's own layers. */
 const fixed: Record<string, Omit<RuleHelp, "help">> = {
@@ -53,10 +67,24 @@ export function ruleHelp(id: string): RuleHelp {
       help: `${docs}.`,
     };
   }
+  const entry = declaration(rule);
+  if (entry) {
+    const stricter = entry.stricter ? ` Stricter than the real system: ${entry.stricter}.` : "";
+    const full = `${entry.summary} (${where}). The real system: ${entry.realSystem}.${stricter}`;
+    const action = entry.fixed
+      ? ""
+      : ` Default ${defaultAction(entry)}; change it with --rule-action ${rule}=${entry.severity === "error" ? "warn|off" : "off"}.`;
+    return {
+      short: entry.summary,
+      full,
+      help: `${full}${action} Upstream: ${entry.upstream}.`,
+      uri: `${docsUrl}#${ruleAnchor(rule)}`,
+    };
+  }
   const isRuleId = rule.includes(".");
   const short = isRuleId ? `${rule} (${layer})` : `${rule} from ${layer}`;
   const full = isRuleId
     ? `Rule ${rule} of ${where}. Its rule action can be changed with --rule-action ${rule}=warn|off.`
     : `A ${rule} finding of ${where}.`;
-  return { short, full, help: `${full} ${docs}, "Rule ids and rule actions".` };
+  return { short, full, help: `${full} ${docs}.` };
 }

@@ -7,7 +7,7 @@ import {
   startSelfSignedCertificates,
 } from "../kube/self-signed-certificates.js";
 import { startWorkspaceCache, type WorkspaceCache } from "../kube/workspace-cache.js";
-import { createResourceKinds } from "../resources/index.js";
+import { createResourceKinds, type KindDependencies } from "../resources/index.js";
 import { ensureCertDirLogged, readServingCertificate } from "../server/certificates.js";
 import type { Logger } from "../server/log.js";
 import { tlsPolicy } from "../server/tls-policy.js";
@@ -27,6 +27,8 @@ export interface ClusterServeOptions {
   validityDays?: number;
   checkIntervalMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** `serve`'s addon-operator flags, for the kinds built here with the cluster's lookups. */
+  addonOperator?: KindDependencies["addonOperator"];
 }
 
 /** What `serve` gets from the cluster, when there is one: kinds with their lookups, readiness, certificates. */
@@ -112,6 +114,7 @@ export async function prepareClusterFeatures(options: ClusterServeOptions): Prom
     kinds: createResourceKinds({
       workspaceExists: workspaces?.workspaceExists,
       moduleTemplateExists: templates?.moduleTemplateExists,
+      addonOperator: options.addonOperator,
     }),
     isReady: caches.length > 0 ? () => caches.every((cache) => cache.isReady()) : undefined,
     certificates,

@@ -2,7 +2,6 @@ import cluster from "node:cluster";
 import { Command } from "commander";
 import { webhooksOf } from "../admission/resource-kind.js";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
-import { addonOperatorKinds } from "../resources/addon-operator-configmap/index.js";
 import { type ReviewLogging, reviewLoggings } from "../server/app.js";
 import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
 import { runPrimary } from "../server/cluster.js";
@@ -212,15 +211,13 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     certDir: flags.certDir,
     dnsNames: serviceDnsNames(flags.service, flags.namespace),
     log: jsonLogger,
-  });
-  const kinds = [
-    ...clusterFeatures.kinds,
-    ...addonOperatorKinds({
+    addonOperator: {
       "modules-dir": flags.modulesDir,
       "global-hooks-dir": flags.globalHooksDir,
       "addon-configmap": flags.addonConfigMap,
-    }),
-  ];
+    },
+  });
+  const kinds = clusterFeatures.kinds;
   checkRuleIds(flags.ruleActions, kinds);
   // The kinds' structure checkers compile on first use; a server compiles them before it listens.
   compileStructureCheckers();

@@ -1,4 +1,7 @@
 import type { ResourceKind } from "../admission/resource-kind.js";
+import { protocolRules, type RuleDeclaration } from "../admission/rule-catalogue.js";
+import { type AddonOperatorFlags, addonOperatorKinds } from "./addon-operator-configmap/index.js";
+import { configMapRules } from "./addon-operator-configmap/sections.js";
 import { createModuleKind, type ModuleKindDependencies, moduleKind } from "./module/index.js";
 import {
   createModuleReleaseMetaKind,
@@ -8,25 +11,80 @@ import {
 import { moduleTemplateKind } from "./moduletemplate/index.js";
 import { createWorkspaceKind, workspaceKind } from "./workspace/index.js";
 
-/** Every kind the webhook serves. A new kind is a folder beside module/ and one line here. */
-export const resourceKinds: ResourceKind[] = [
-  moduleKind as ResourceKind,
-  workspaceKind as ResourceKind,
-  moduleTemplateKind as ResourceKind,
-  moduleReleaseMetaKind as ResourceKind,
+/** What kinds may take from outside; every field optional: tests and `npm start` pass none. */
+export type KindDependencies = ModuleKindDependencies &
+  ModuleReleaseMetaKindDependencies & {
+    /** `serve`'s addon-operator flags: without a modules dir, ConfigMap/addon-operator is not served. */
+    addonOperator?: AddonOperatorFlags;
+  };
+
+/**
+ * A kind module-admission knows, registered the same way for every kind: its name (the docs' section,
+ * `schemas/<schema>.yaml` when it has a schema source), its rules (known without building it) and how
+ * it is built from what a process has (cluster lookups, flags); `create` gives none when it is not served.
+ */
+export interface KindRegistration {
+  title: string;
+  /** Its folder (`src/resources/<name>/`, `test/resources/<name>/`) and the prefix of its rule ids. */
+  name: string;
+  /** Its schema source, `schemas/<schema>.yaml`; a core kind (ConfigMap) has none. */
+  schema?: string;
+  rules: readonly RuleDeclaration[];
+  create(dependencies: KindDependencies): ResourceKind[];
+}
+
+const declared = (kind: { declarations?: readonly RuleDeclaration[] }) => kind.declarations ?? [];
+
+/** Every kind. A new kind is a folder beside module/ and one entry here (docs/adding-a-kind.md). */
+export const kindRegistrations: readonly KindRegistration[] = [
+  {
+    title: "Module",
+    name: "module",
+    schema: "module",
+    rules: declared(moduleKind),
+    create: (dependencies) => [createModuleKind(dependencies) as ResourceKind],
+  },
+  {
+    title: "Workspace",
+    name: "workspace",
+    schema: "workspace",
+    rules: declared(workspaceKind),
+    create: (dependencies) => [createWorkspaceKind(dependencies) as ResourceKind],
+  },
+  {
+    title: "ModuleTemplate",
+    name: "moduletemplate",
+    schema: "moduletemplate",
+    rules: declared(moduleTemplateKind),
+    create: () => [moduleTemplateKind as ResourceKind],
+  },
+  {
+    title: "ModuleReleaseMeta",
+    name: "modulereleasemeta",
+    schema: "modulereleasemeta",
+    rules: declared(moduleReleaseMetaKind),
+    create: (dependencies) => [createModuleReleaseMetaKind(dependencies) as ResourceKind],
+  },
+  {
+    title: "ConfigMap/addon-operator",
+    name: "addon-operator-configmap",
+    rules: configMapRules,
+    create: (dependencies) => addonOperatorKinds(dependencies.addonOperator ?? {}),
+  },
 ];
 
-/** What kinds may take from outside (a cluster); every field optional: tests and `npm start` pass none. */
-export type KindDependencies = ModuleKindDependencies & ModuleReleaseMetaKindDependencies;
-
-/** The served kinds, those that take dependencies rebuilt with them (their lookups from informer caches). */
+/** The served kinds, built with their dependencies (lookups from informer caches, addon-operator flags). */
 export function createResourceKinds(dependencies: KindDependencies): ResourceKind[] {
-  return resourceKinds.map((kind) => {
-    if (kind === (moduleKind as ResourceKind)) return createModuleKind(dependencies) as ResourceKind;
-    if (kind === (workspaceKind as ResourceKind)) return createWorkspaceKind(dependencies) as ResourceKind;
-    if (kind === (moduleReleaseMetaKind as ResourceKind)) {
-      return createModuleReleaseMetaKind(dependencies) as ResourceKind;
-    }
-    return kind;
-  });
+  return kindRegistrations.flatMap((registration) => registration.create(dependencies));
+}
+
+/** The kinds served without dependencies: what `validate`, `audit` and the tests judge with. */
+export const resourceKinds: ResourceKind[] = createResourceKinds({});
+
+/** Every rule, in the order of the docs: the protocol layer's, then each kind's. */
+export function ruleCatalogue(): { title: string; rules: readonly RuleDeclaration[] }[] {
+  return [
+    { title: "Every kind (the protocol layer)", rules: protocolRules },
+    ...kindRegistrations.map(({ title, rules }) => ({ title, rules })),
+  ];
 }

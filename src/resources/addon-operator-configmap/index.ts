@@ -5,12 +5,7 @@ import { truncate } from "../../admission/limits.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
-import {
-  configMapRules,
-  configMapWarningRules,
-  validateConfigMapData,
-  validateConfigMapTransition,
-} from "./sections.js";
+import { configMapRules, validateConfigMapData, validateConfigMapTransition } from "./sections.js";
 
 export interface ConfigMapRef {
   namespace: string;
@@ -55,8 +50,9 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     version: "v1",
     kind: "ConfigMap",
     paths: { validate: "/validate-addon-operator-configmap" },
-    rules: configMapRules,
-    warningRules: configMapWarningRules,
+    declarations: configMapRules,
+    rules: configMapRules.filter((rule) => rule.severity === "error").map((rule) => rule.id),
+    warningRules: configMapRules.filter((rule) => rule.severity === "warning").map((rule) => rule.id),
     validator: {
       validate: (object, request, _focus, budget) =>
         isTarget(object, request) ? validateConfigMapData(dataOf(object), store.current(), budget) : admitted,
@@ -86,12 +82,15 @@ function ignoredWhileInvalid(preexisting: FieldErrorList): string[] {
   return [`${before}${truncate(section, 120 - before.length - after.length)}${after}`];
 }
 
-/** The kinds `serve` adds for its addon-operator flags: none without --modules-dir. */
-export function addonOperatorKinds(flags: {
+/** What `serve`'s addon-operator flags give the ConfigMap kind. */
+export interface AddonOperatorFlags {
   "modules-dir"?: string;
   "global-hooks-dir"?: string;
-  "addon-configmap": string;
-}): ResourceKind[] {
+  "addon-configmap"?: string;
+}
+
+/** The kinds `serve` adds for its addon-operator flags: none without --modules-dir. */
+export function addonOperatorKinds(flags: AddonOperatorFlags): ResourceKind[] {
   const modulesDir = flags["modules-dir"];
   if (modulesDir === undefined) return [];
   for (const [flag, dir] of [
@@ -105,7 +104,7 @@ export function addonOperatorKinds(flags: {
   const kind = addonOperatorConfigMapKind({
     modulesDir,
     globalHooksDir: flags["global-hooks-dir"],
-    configMap: parseConfigMapRef(flags["addon-configmap"]),
+    configMap: flags["addon-configmap"] ? parseConfigMapRef(flags["addon-configmap"]) : defaultAddonConfigMap,
   });
   return [kind as ResourceKind];
 }

@@ -7,6 +7,7 @@ import { type ParseCharge, parseYaml, type YamlDialect } from "../../addon-opera
 import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { Verdict } from "../../admission/resource-kind.js";
+import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import type { RuleWarning } from "../../admission/warning.js";
 import { fitWarning } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
@@ -17,18 +18,64 @@ type Data = Record<string, unknown>;
 
 const rule = (name: string) => `addon-operator-configmap.${name}`;
 
-/** The rule ids of the ConfigMap's rules (`serve --rule-action` keys). */
+const configMap = "flant/addon-operator pkg/kube_config_manager/backend/configmap/configmap.go";
+const validate = "flant/addon-operator pkg/module_manager/module_manager.go, validateNewKubeConfig";
+const wholeConfigMap = "refuses the whole ConfigMap and keeps running on the last one it took";
+
+/** The ConfigMap's rules (`serve --rule-action` keys), as addon-operator reads ConfigMap/addon-operator. */
 export const configMapRules = [
-  "data-string",
-  "global-values",
-  "enabled-flag",
-  "maintenance-mode",
-  "section-key",
-  "module-values",
-  "values-transition",
-].map(rule);
-/** The rule ids of its warnings: a section of no known module, a disabled module's section. */
-export const configMapWarningRules = ["unknown-module", "disabled-module"].map(rule);
+  ...errorRules({
+    [rule("data-string")]: {
+      summary: "a data value that is not a string",
+      realSystem: "the API server refuses it (ConfigMap data values are strings)",
+      upstream: "kubernetes core/v1 ConfigMap",
+    },
+    [rule("global-values")]: {
+      summary: "the global section not YAML, or not valid against the global values schema",
+      realSystem: wholeConfigMap,
+      upstream: validate,
+    },
+    [rule("enabled-flag")]: {
+      summary: "a <module>Enabled value other than true or false",
+      realSystem: wholeConfigMap,
+      upstream: configMap,
+    },
+    [rule("maintenance-mode")]: {
+      summary: "a <module>Maintenance value other than NoResourceReconciliation",
+      realSystem: wholeConfigMap,
+      upstream: configMap,
+    },
+    [rule("section-key")]: {
+      summary: "a key that is not the camelCase values key of a module name (bad module name)",
+      realSystem: wholeConfigMap,
+      upstream: `${configMap}, getModulesNamesFromConfigData`,
+    },
+    [rule("module-values")]: {
+      summary: "an enabled module's section not YAML, or not valid against its values schema",
+      realSystem: wholeConfigMap,
+      upstream: validate,
+    },
+    [rule("values-transition")]: {
+      summary: "an x-deckhouse-validations rule that reads oldSelf refuses the change",
+      realSystem: wholeConfigMap,
+      upstream: "deckhouse x-deckhouse-validations (cel-go with self and oldSelf)",
+      transition: true,
+    },
+  }),
+  ...warningRules({
+    [rule("unknown-module")]: {
+      summary: "a section of no module in the modules dir",
+      realSystem: "ignores it",
+      upstream: `${configMap}, getModulesNamesFromConfigData`,
+    },
+    [rule("disabled-module")]: {
+      summary: "a disabled module's section that addon-operator would refuse once the module is enabled",
+      realSystem:
+        "does not check a disabled module's section; refuses the whole ConfigMap once it is enabled",
+      upstream: validate,
+    },
+  }),
+];
 const maintenanceModes = ["NoResourceReconciliation", "noresourcereconciliation", ""];
 const dataPath = FieldPath.root("data");
 

@@ -1,6 +1,7 @@
 import { byRule, type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
+import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import type {
   ConfigItem,
@@ -11,6 +12,59 @@ import type {
 } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
 import { configTypes, typesOf } from "./config-items.js";
+
+const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
+
+/** The config schema's self-checks (`config[]`): wrong for every Module that uses the item. */
+export const configSchemaRules = [
+  ...errorRules({
+    "module.config-duplicate-alias": {
+      summary: "two config items share one alias",
+      realSystem: "validates a value against both items, and keeps the later",
+      stricter: "one of the two items is dead, and which one is silent",
+      upstream: `${types}, GetValidatedConfig`,
+    },
+    "module.config-type": {
+      summary: "a config item with no type, or with more than one",
+      realSystem:
+        "an item without a type refuses every value; with several, the first of integer, boolean, string, option, multipleOptions wins",
+      stricter: "the other types are ignored silently",
+      upstream: `${types}, ConfigItem`,
+    },
+    "module.config-required-editable": {
+      summary: "an item both required and not editable",
+      realSystem: "accepts the item; then refuses every Module, which can neither set it nor omit it",
+      stricter: "no Module can use the item",
+      upstream: `${types}, GetValidatedConfig`,
+    },
+    "module.config-regex": {
+      summary: "a string item's regex that Go's regexp (RE2) does not compile",
+      realSystem: "fails only when a value is given (the regex is compiled then)",
+      stricter: "every Module that sets the item would fail",
+      upstream: `${types}, StringConfig.Validate (regexp.MatchString)`,
+    },
+    "module.config-min-max": {
+      summary: "an integer item whose min is above its max",
+      realSystem: "accepts it",
+      stricter: "no value can ever be valid",
+      upstream: `${types}, IntegerConfig.Validate`,
+    },
+    "module.config-default": {
+      summary: "an explicit non-zero default outside its item's constraints",
+      realSystem: "never checks defaults",
+      stricter: "the default is what renders when a Module omits the value",
+      upstream: `${types}, GetValidatedConfig`,
+    },
+  }),
+  ...warningRules({
+    "module.config-schema-warning": {
+      summary: 'a zero-value default ("", 0, false) that breaks its own item\'s constraints',
+      realSystem:
+        "its CRD writes the zero value for 'no default', and renders it when a Module omits the value",
+      upstream: "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_modules.yaml (config item defaults)",
+    },
+  }),
+];
 
 const configPath = FieldPath.root("config");
 

@@ -1,6 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
+import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
@@ -14,6 +15,49 @@ import {
 } from "../../validation/suggest.js";
 import { isEditable, typesOf } from "./config-items.js";
 import { integerBounds } from "./config-schema-rules.js";
+
+const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
+
+/** spec.config judged as the operator's GetValidatedConfig judges it. */
+export const configValueRules = [
+  ...errorRules({
+    "module.config-required": {
+      summary: "a required config item missing from spec.config, even one with a default",
+      realSystem: "refuses the Module (webhook on CREATE, and at reconcile)",
+      upstream: `${types}, GetValidatedConfig`,
+    },
+    "module.config-not-editable": {
+      summary: "a value for an item with editable: false, even its default",
+      realSystem: "refuses the Module",
+      upstream: `${types}, GetValidatedConfig`,
+    },
+    "module.config-value": {
+      summary: "a value of the wrong type, outside min/max, not matching the regex or not among the options",
+      realSystem:
+        "refuses the Module; an integer beyond Go's int range is converted with int(v), undefined in Go",
+      stricter: "an integer of 2^63 or more: the value used would not be the one written",
+      upstream: `${types}, each config type's Validate`,
+    },
+    "module.config-whole-number": {
+      summary: "an integer item's value that is not whole (2.5)",
+      realSystem: "truncates it silently to 2",
+      stricter: "the user asked for something else",
+      upstream: `${types}, IntegerConfig.Validate (int(v))`,
+    },
+    "module.multiple-options-value": {
+      summary: "any value for a multipleOptions item",
+      realSystem: "v0.1.24 refuses every one: a type assertion to []string on decoded JSON always fails",
+      upstream: `${types}, MultipleOptionsConfig.Validate`,
+    },
+  }),
+  ...warningRules({
+    "module.config-undeclared": {
+      summary: "spec.config keys no config item declares",
+      realSystem: "ignored for helm Modules; passed whole to a custom Module's runner as config.json",
+      upstream: `${types}, GetValidatedConfig`,
+    },
+  }),
+];
 
 const valuesPath = FieldPath.root("spec").child("config");
 

@@ -1,5 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
 import type { ChartGit, ChartSource, HelmModule, ModuleSpec } from "../../generated/module.js";
 import { goUrlParseError } from "../../go-net-url/parse.js";
 import { hasTemplate } from "../../go-template/index.js";
@@ -8,6 +9,56 @@ import {
   helmReleaseNameMaxLength,
   helmReleaseNameProblems,
 } from "../../validation/names.js";
+
+const webhook = "forkspacer/forkspacer v0.1.24 internal/webhook/v1/module_webhook.go";
+const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
+
+/** The spec's own rules: sources, chart references, release names, the custom image. */
+export const specRules = errorRules({
+  "module.source": {
+    summary: "not exactly one of spec.helm and spec.custom",
+    realSystem: "its controller installs neither, or picks one and ignores the other",
+    upstream: `${types}, ModuleSpec`,
+  },
+  "module.chart-source": {
+    summary: "not exactly one chart source (repo, git, configMap) in spec.helm.chart",
+    realSystem: "its webhook refuses it on CREATE",
+    upstream: `${webhook}, ValidateCreate`,
+  },
+  "module.git-url": {
+    summary: "a git chart's repo that Go's url.Parse refuses",
+    realSystem: "the install fails when it clones the repository",
+    upstream: "forkspacer/forkspacer v0.1.24 internal/controller (git chart source, url.Parse)",
+  },
+  "module.git-auth": {
+    summary: "git chart authentication without httpsSecretRef",
+    realSystem: "the install fails: unsupported Git chart authentication type provided",
+    upstream: "forkspacer/forkspacer v0.1.24 internal/controller (git chart authentication)",
+  },
+  "module.release-name": {
+    summary: "spec.helm.releaseName not a DNS-1035 label of at most 53 characters",
+    realSystem: "its CRD asks only for a DNS-1123 subdomain, with no length limit",
+    stricter:
+      "Helm refuses names over 53 characters, and release names become label values and resource names",
+    upstream: "helm/helm pkg/chartutil ValidateReleaseName; forkspacer CRD's releaseName pattern",
+  },
+  "module.existing-release-name": {
+    summary: "spec.helm.existingRelease.name that no Helm release can have",
+    realSystem: "the adoption finds no release, and the install fails",
+    upstream: "helm/helm pkg/chartutil ValidateReleaseName",
+  },
+  "module.existing-release-template": {
+    summary: "a template in spec.helm.existingRelease",
+    realSystem: "adopts the release by this field unrendered: no release has that name",
+    upstream: `${types}, RenderHelmSpec (existingRelease is not rendered)`,
+  },
+  "module.custom-image": {
+    summary: "an empty spec.custom.image",
+    realSystem: 'its CRD admits ""; the module\'s pod cannot start',
+    stricter: "no container runs without an image",
+    upstream: `${types}, CustomModule`,
+  },
+});
 
 const specPath = FieldPath.root("spec");
 const helmPath = specPath.child("helm");

@@ -1,5 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import type { Module } from "../../generated/module.js";
@@ -17,6 +18,43 @@ import {
 import { jsonKind } from "../../go-template/json-kind.js";
 import { type GoMap, type Value as GoValue, Unsupported } from "../../go-template/values.js";
 import { LruCache } from "../../memo/lru-cache.js";
+
+const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";
+
+/** Templates checked as the operator renders them: Go text/template, its built-ins and randBase62. */
+export const templateRules = [
+  ...errorRules({
+    "module.template-syntax": {
+      summary: "a template Go's text/template cannot parse",
+      realSystem: "the install fails on the parse error",
+      upstream: `${render}, renderInterface`,
+    },
+    "module.template-function": {
+      summary:
+        "a template calling a function the operator does not define (no sprig: only Go's built-ins and randBase62)",
+      realSystem: "the install fails: function not defined",
+      upstream: `${render}, renderInterface (template.FuncMap)`,
+    },
+    "module.template-exec": {
+      summary: "a template whose execution fails, or exceeds the review's work budget",
+      realSystem: "the install fails on the execution error; runs an endless template however long it takes",
+      stricter: "a template over the work budget: bounded work per review; no real template comes near",
+      upstream: `${render}, renderInterface`,
+    },
+    "module.template-json-type": {
+      summary: "a template whose output, read again as JSON, is not a string where the field is one",
+      realSystem: "the rendered text is parsed as JSON; decoding a number into a string field fails",
+      upstream: `${render}, renderInterface (json.Unmarshal)`,
+    },
+  }),
+  ...warningRules({
+    "module.template-warning": {
+      summary: "a template that renders <no value> or may render the wrong JSON type",
+      realSystem: "a missing key renders <no value> silently",
+      upstream: `${render}, renderInterface`,
+    },
+  }),
+];
 
 /** The one function the operator adds to Go's built-ins (api/v1/module_types.go, getTemplateFuncMap). */
 const operatorFunctions = ["randBase62"];

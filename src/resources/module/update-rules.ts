@@ -1,7 +1,33 @@
 import { isDeepStrictEqual } from "node:util";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
 import type { ModuleSpec } from "../../generated/module.js";
+
+const update = "forkspacer/forkspacer v0.1.24 internal/webhook/v1/module_webhook.go, ValidateUpdate";
+const immutable = (summary: string) => ({
+  summary,
+  realSystem: "its webhook refuses the change on UPDATE",
+  upstream: update,
+  transition: true,
+});
+
+/** The operator's immutables, on UPDATE. */
+export const moduleUpdateRules = errorRules({
+  "module.workspace-immutable": immutable("spec.workspace changed"),
+  "module.config-immutable": immutable("spec.config changed"),
+  "module.source-immutable": immutable("spec.helm or spec.custom added or removed"),
+  "module.custom-image-immutable": immutable("spec.custom.image changed"),
+  "module.release-name-immutable": {
+    ...immutable("spec.helm.releaseName changed or removed"),
+    realSystem: "its webhook refuses any change, nil → set included; we let a Module without a name get one",
+  },
+  "module.existing-release-immutable": immutable("spec.helm.existingRelease changed"),
+  "module.helm-namespace-immutable": immutable(
+    "spec.helm.namespace changed (neither side adopting a release)",
+  ),
+  "module.outputs-immutable": immutable("spec.helm.outputs changed"),
+});
 
 const specPath = FieldPath.root("spec");
 const helmPath = specPath.child("helm");

@@ -1,23 +1,38 @@
 import { FieldPath } from "../../admission/field-path.js";
+import { warningRules } from "../../admission/rule-catalogue.js";
 import { type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
 import type { Module } from "../../generated/module.js";
 
+const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
+
 /** The rules of what is legal but probably a mistake: each can be turned off (`--rule-action ID=off`). */
-export const moduleWarningRules = [
-  "module.unknown-field",
-  "module.release-name-ignored",
-  "module.chart-version-unset",
-  "module.controller-permission",
-  "module.multiple-options-max",
-  "module.config-schema-warning",
-  "module.config-undeclared",
-  "module.template-warning",
-] as const;
+export const moduleWarningRules = warningRules({
+  "module.release-name-ignored": {
+    summary: "spec.helm.releaseName beside existingRelease",
+    realSystem: "ignores releaseName: the release adopted is existingRelease.name",
+    upstream: `${types}, HelmModule`,
+  },
+  "module.chart-version-unset": {
+    summary: "a repo chart without a version",
+    realSystem: "installs the newest chart version on every reconcile",
+    upstream: `${types}, ChartRepo`,
+  },
+  "module.controller-permission": {
+    summary: "spec.custom.permissions: controller",
+    realSystem: "gives the custom module a service account on the main cluster",
+    upstream: `${types}, CustomModule`,
+  },
+  "module.multiple-options-max": {
+    summary: "multipleOptions max above the number of values",
+    realSystem: "accepts it; the max can never be reached",
+    upstream: `${types}, MultipleOptionsConfig`,
+  },
+});
 
 /** What is legal but probably a mistake: the API server shows these to the user and admits the Module. */
 export function moduleWarnings(module: Module): RuleWarning[] {
   const warnings: RuleWarning[] = [];
-  const warn = (rule: (typeof moduleWarningRules)[number], field: FieldPath, text: string) =>
+  const warn = (rule: string, field: FieldPath, text: string) =>
     warnings.push(...ruleWarnings(rule, [warningAt(field, text)]));
   const spec = FieldPath.root("spec");
   const helm = module.spec.helm;

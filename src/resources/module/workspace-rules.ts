@@ -1,6 +1,16 @@
 import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
 import type { WorkspaceReference } from "../../generated/module.js";
+
+/** With cluster access: spec.workspace names a Workspace that exists. */
+export const workspaceReferenceRules = errorRules({
+  "module.workspace-exists": {
+    summary: "spec.workspace names a Workspace that does not exist (with cluster access)",
+    realSystem: "its webhook refuses it on CREATE (a live GET); a deleted Workspace fails only new Modules",
+    upstream: "forkspacer/forkspacer v0.1.24 internal/webhook/v1/module_webhook.go, ValidateCreate",
+  },
+});
 
 /** Whether a Workspace exists; the webhook answers it from an informer cache, never a request per call. */
 export type WorkspaceLookup = (namespace: string, name: string) => boolean;

@@ -1,8 +1,29 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { parseSemver, type SemVer } from "../../validation/semver.js";
+
+/** Channel versions on UPDATE, as lifecycle-manager compares an installed module's version. */
+export const channelRules = [
+  ...errorRules({
+    "modulereleasemeta.channel-downgrade": {
+      summary: "a channel moved to a version lower in major.minor.patch",
+      realSystem: "refuses to go lower: every Kyma on the channel reports the module in error",
+      upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go (version skew check)",
+      transition: true,
+    },
+  }),
+  ...warningRules({
+    "modulereleasemeta.channel-prerelease": {
+      summary: "a channel moved between pre-releases of one major.minor.patch",
+      realSystem: "does not order pre-releases: clusters take the change either way",
+      upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go",
+      transition: true,
+    },
+  }),
+];
 
 const channelsPath = FieldPath.root("spec").child("channels");
 

@@ -1,18 +1,22 @@
-import { readFileSync } from "node:fs";
 import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
+import { warningRules } from "../../admission/rule-catalogue.js";
 import { fitWarning, ruleWarnings } from "../../admission/warning.js";
 import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
-import { behindStructureGate, onReadableSpecs } from "../../validation/readable.js";
-import { structureChecker } from "../../validation/structure.js";
-import { validateChannelUpdate } from "./channel-rules.js";
-import { mandatoryDowngradeWarnings, resolutionWarnings } from "./resolution-warnings.js";
-import { type ModuleTemplateLookup, validateTemplatesExist } from "./template-rules.js";
+import { defineKind } from "../define-kind.js";
+import { channelRules, validateChannelUpdate } from "./channel-rules.js";
+import { mandatoryDowngradeWarnings, resolutionRules, resolutionWarnings } from "./resolution-warnings.js";
+import { type ModuleTemplateLookup, templateExistsRules, validateTemplatesExist } from "./template-rules.js";
 
-// The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
-const schemaUrl = new URL("../../../schemas/dist/modulereleasemeta.schema.json", import.meta.url);
-const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8")));
+/** lifecycle-manager finds a release meta by the module's name. */
+const nameRules = warningRules({
+  "modulereleasemeta.name": {
+    summary: "metadata.name is not spec.moduleName",
+    realSystem: "finds a release meta by the module's name as a Kyma lists it",
+    upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+  },
+});
 
 export interface ModuleReleaseMetaKindDependencies {
   /** Without it (no cluster, or `validate` offline), the templates a channel names are not checked. */
@@ -35,61 +39,30 @@ export function createModuleReleaseMetaKind(
     const namespace = request.namespace || String(meta.metadata?.namespace ?? "");
     return validateTemplatesExist(meta.spec, namespace, moduleTemplateExists);
   };
-  return {
-    group: "operator.kyma-project.io",
-    version: "v1beta2",
-    kind: "ModuleReleaseMeta",
-    warningRules: [
-      "modulereleasemeta.unknown-field",
-      "modulereleasemeta.name",
-      "modulereleasemeta.unresolvable",
-      "modulereleasemeta.channel-prerelease",
-      "modulereleasemeta.mandatory-downgrade",
-    ],
-    rules: [
-      "modulereleasemeta.schema",
-      "modulereleasemeta.template-exists",
-      "modulereleasemeta.channel-downgrade",
-    ],
-    validator: {
-      validate: (meta, request, _focus, budget) =>
-        behindStructureGate<ModuleReleaseMeta>(
-          checkStructure,
-          { schema: "modulereleasemeta.schema", unknownField: "modulereleasemeta.unknown-field" },
-          meta,
-          (readable) => ({
-            errors: templateRules(readable, request),
-            warnings: [
-              ...ruleWarnings("modulereleasemeta.name", nameWarnings(readable)),
-              ...ruleWarnings("modulereleasemeta.unresolvable", resolutionWarnings(readable.spec)),
-            ],
-          }),
-          budget,
-        ),
-      // Never skipped: each side is read as far as its values have the right type (a channel name
-      // too short for today's schema still names its channel).
-      validateTransition: (oldMeta, meta, _request, budget) =>
-        onReadableSpecs<ModuleReleaseMetaSpec>(
-          checkStructure,
-          oldMeta,
-          meta,
-          (before, after) => {
-            const channels = validateChannelUpdate(before, after);
-            return {
-              ...channels,
-              warnings: [
-                ...ruleWarnings("modulereleasemeta.channel-prerelease", channels.warnings),
-                ...ruleWarnings(
-                  "modulereleasemeta.mandatory-downgrade",
-                  mandatoryDowngradeWarnings(before, after),
-                ),
-              ],
-            };
-          },
-          budget,
-        ),
+  return defineKind<ModuleReleaseMeta, ModuleReleaseMetaSpec>({
+    schema: "modulereleasemeta",
+    schemaUpstream:
+      "kyma-project/lifecycle-manager config/crd/bases/operator.kyma-project.io_modulereleasemetas.yaml; schemas/modulereleasemeta.yaml",
+    rules: [...templateExistsRules, ...channelRules, ...resolutionRules, ...nameRules],
+    state: (readable, request) => ({
+      errors: templateRules(readable, request),
+      warnings: [
+        ...ruleWarnings("modulereleasemeta.name", nameWarnings(readable)),
+        ...ruleWarnings("modulereleasemeta.unresolvable", resolutionWarnings(readable.spec)),
+      ],
+    }),
+    // A channel name too short for today's schema still names its channel.
+    transition: (before, after) => {
+      const channels = validateChannelUpdate(before, after);
+      return {
+        ...channels,
+        warnings: [
+          ...ruleWarnings("modulereleasemeta.channel-prerelease", channels.warnings),
+          ...ruleWarnings("modulereleasemeta.mandatory-downgrade", mandatoryDowngradeWarnings(before, after)),
+        ],
+      };
     },
-  };
+  });
 }
 
 /**

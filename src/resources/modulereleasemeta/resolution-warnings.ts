@@ -1,8 +1,26 @@
 import { FieldPath } from "../../admission/field-path.js";
+import { warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { dns1123SubdomainProblems } from "../../validation/names.js";
 import { compareSemver, parseSemver } from "../../validation/semver.js";
+
+/** Versions and names lifecycle-manager can never resolve, and mandatory downgrades. */
+export const resolutionRules = warningRules({
+  "modulereleasemeta.unresolvable": {
+    summary: "a version or component name lifecycle-manager can never resolve",
+    realSystem:
+      'finds no template for "" or a version no template can be named after; a missing mandatory one blocks every mandatory module',
+    upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+  },
+  "modulereleasemeta.mandatory-downgrade": {
+    summary: "mandatory.version moved lower on UPDATE",
+    realSystem:
+      "installs the mandatory version on every Kyma without comparing versions: every Kyma is downgraded",
+    upstream: "kyma-project/lifecycle-manager (mandatory modules from ModuleReleaseMeta)",
+    transition: true,
+  },
+});
 
 const specPath = FieldPath.root("spec");
 const mandatoryVersion = specPath.child("mandatory").child("version");

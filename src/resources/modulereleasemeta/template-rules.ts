@@ -1,6 +1,20 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
+
+/** With cluster access: each version the release meta assigns has its ModuleTemplate. */
+export const templateExistsRules = errorRules({
+  "modulereleasemeta.template-exists": {
+    summary:
+      "a channel or mandatory version with no ModuleTemplate <moduleName>-<version> (with cluster access)",
+    realSystem:
+      "installs that template from the release meta's namespace; without it every Kyma on the channel fails",
+    stricter:
+      "denies what the API server stores: lifecycle-manager can never install it (unknown while the cache syncs admits)",
+    upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+  },
+});
 
 /** Whether a ModuleTemplate exists; answered from an informer cache, unknown (not synced) is true. */
 export type ModuleTemplateLookup = (namespace: string, name: string) => boolean;

@@ -1,5 +1,24 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
+
+/** The embedded `spec.data`, which lifecycle-manager creates in the runtime cluster. */
+export const dataRules = errorRules({
+  "moduletemplate.data-api-version": {
+    summary: "spec.data without an apiVersion, or one that is not a GroupVersion",
+    realSystem:
+      "the API server refuses a missing apiVersion; no API server serves an invalid group or version",
+    stricter:
+      "a group that is not a DNS subdomain or a version that is not a DNS-1035 label: the create would fail",
+    upstream: "kubernetes apiextensions-apiserver pkg/apiserver/schema/objectmeta/validation.go",
+  },
+  "moduletemplate.data-kind": {
+    summary: "spec.data without a kind, or with an invalid kind name",
+    realSystem: "the API server refuses a missing kind; the create of an invalid kind fails",
+    stricter: "an invalid kind name: no API server serves it",
+    upstream: "kubernetes apiextensions-apiserver pkg/apiserver/schema/objectmeta/validation.go",
+  },
+});
 
 const dataPath = FieldPath.root("spec").child("data");
 

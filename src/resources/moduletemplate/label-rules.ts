@@ -1,6 +1,28 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+
+/** The annotations and labels lifecycle-manager reads from a template's metadata. */
+export const labelRules = [
+  ...errorRules({
+    "moduletemplate.cluster-scoped": {
+      summary: 'the is-cluster-scoped annotation neither "true" nor "false"',
+      realSystem: 'compares it exactly with "true": "True" silently means namespaced',
+      stricter: "a value other than true or false is a typo that changes the module's scope silently",
+      upstream: "kyma-project/lifecycle-manager internal/service/kyma/status/modules/generator/generator.go",
+    },
+  }),
+  ...warningRules({
+    "moduletemplate.labels": {
+      summary:
+        "a beta/internal label neither true nor false, or a module-name label that is not spec.moduleName",
+      realSystem:
+        'reads beta/internal as strings.ToLower(v) == "true"; lists a module\'s templates by module-name',
+      upstream: "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go; moduletemplate_repo.go",
+    },
+  }),
+];
 
 /** The labels lifecycle-manager reads as booleans: true when `strings.ToLower(value) == "true"`. */
 export const booleanLabels = ["operator.kyma-project.io/internal", "operator.kyma-project.io/beta"] as const;

@@ -1,7 +1,23 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { absoluteHttpUrlProblem } from "../../validation/urls.js";
+
+/** Links shown and fetched from `spec.info` and `spec.resources`, and their names. */
+export const linkRules = errorRules({
+  "moduletemplate.link": {
+    summary: "a link that is not an absolute http(s) URL",
+    realSystem: "shows and fetches the links; its CRD has format: uri on resource links only",
+    stricter: "a relative path has nothing to resolve against",
+    upstream: "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go",
+  },
+  "moduletemplate.unique-name": {
+    summary: "a name repeated in spec.resources or spec.info.icons",
+    realSystem: "keeps them as maps keyed by name: the API server refuses duplicates",
+    upstream: "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go (listType map)",
+  },
+});
 
 const specPath = FieldPath.root("spec");
 

@@ -1,6 +1,17 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
+
+/** lifecycle-manager finds a template by the name `<moduleName>-<version>`. */
+export const nameRules = errorRules({
+  "moduletemplate.name-matches-spec": {
+    summary: "a name <moduleName>-<version> whose spec.moduleName or spec.version says otherwise",
+    realSystem: "finds the template by name, then takes the version, data and manager from its spec",
+    stricter: "it would install a mix of two versions",
+    upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go",
+  },
+});
 
 const specPath = FieldPath.root("spec");
 

@@ -1,6 +1,18 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
+
+/** A template's identity, on UPDATE. */
+export const identityRules = errorRules({
+  "moduletemplate.immutable-identity": {
+    summary: "spec.version or spec.moduleName changed",
+    realSystem: "installs a changed spec.version under the same name as that version",
+    stricter: "a new version is a new template; a version changed in place installs a mix of two",
+    upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go (and its former webhook)",
+    transition: true,
+  },
+});
 
 const specPath = FieldPath.root("spec");
 

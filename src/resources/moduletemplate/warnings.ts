@@ -1,7 +1,46 @@
 import { FieldPath } from "../../admission/field-path.js";
-import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { warningRules } from "../../admission/rule-catalogue.js";
+import { type FieldWarning, type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { nameParts } from "./name-rules.js";
+
+/** The warning rules of a template's spec: what lifecycle-manager ignores, cannot resolve or refuses. */
+export const templateWarningRules = warningRules({
+  "moduletemplate.advice": {
+    summary:
+      "deprecated and ignored fields, a template without spec.version, a name lifecycle-manager never looks up",
+    realSystem:
+      "ignores spec.customStateCheck, spec.data.status and spec.channel; cannot resolve a template without spec.version",
+    upstream:
+      "kyma-project/lifecycle-manager pkg/templatelookup/regular.go; api/v1beta2/moduletemplate_types.go",
+  },
+  "moduletemplate.mandatory": {
+    summary: "a versioned template with spec.mandatory: true",
+    realSystem:
+      'a Kyma that lists the module fails: both lookups (by version, by channel) refuse it with "template marked as mandatory"',
+    upstream:
+      "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/ (ErrTemplateMarkedAsMandatory)",
+  },
+});
+
+/** Every warning of `templateWarningRules`, each with its rule id. */
+export function templateWarnings(template: ModuleTemplate): RuleWarning[] {
+  const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
+  // An unversioned template is unresolvable already (moduletemplate.advice): nothing more to say of it.
+  const mandatory =
+    spec.mandatory === true && spec.version
+      ? [
+          warningAt(
+            FieldPath.root("spec").child("mandatory"),
+            `spec.mandatory is true: a Kyma that lists module ${JSON.stringify(spec.moduleName ?? "")} fails ("template marked as mandatory")`,
+          ),
+        ]
+      : [];
+  return [
+    ...ruleWarnings("moduletemplate.advice", moduleTemplateWarnings(template)),
+    ...ruleWarnings("moduletemplate.mandatory", mandatory),
+  ];
+}
 
 /** What is legal but deprecated, ignored or probably a mistake: shown to the user, template admitted. */
 export function moduleTemplateWarnings(template: ModuleTemplate): FieldWarning[] {

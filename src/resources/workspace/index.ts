@@ -1,29 +1,21 @@
-import { readFileSync } from "node:fs";
 import { byRule, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
 import type { Workspace, WorkspaceSpec } from "../../generated/workspace.js";
-import { behindStructureGate, onReadableSpecs } from "../../validation/readable.js";
-import { structureChecker } from "../../validation/structure.js";
+import { defineKind } from "../define-kind.js";
 import { applyWorkspaceDefaults } from "./defaults.js";
-import { validateWorkspaceSpec } from "./spec-rules.js";
-import { validateWorkspaceUpdate } from "./update-rules.js";
+import { validateWorkspaceSpec, workspaceSpecRules } from "./spec-rules.js";
+import { validateWorkspaceUpdate, workspaceUpdateRules } from "./update-rules.js";
 
-// The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
-const schemaUrl = new URL("../../../schemas/dist/workspace.schema.json", import.meta.url);
-const checkStructure = structureChecker(JSON.parse(readFileSync(schemaUrl, "utf8")));
-
-/** Every rule id the Workspace's errors carry (`serve --rule-action` keys). */
-const workspaceRules = [
-  "workspace.schema",
-  "workspace.schedule",
-  "workspace.wake-schedule",
-  "workspace.kubeconfig-secret",
-  "workspace.from",
-  "workspace.type-immutable",
-  "workspace.from-immutable",
-  "workspace.connection-immutable",
-] as const;
+/** On CREATE, the Workspace a fork copies exists (with cluster access). */
+const fromRules = errorRules({
+  "workspace.from": {
+    summary: "spec.from names a Workspace that does not exist (with cluster access)",
+    realSystem: "its webhook refuses it on CREATE only",
+    upstream: "forkspacer/forkspacer v0.1.24 internal/webhook/v1/workspace_webhook.go, ValidateCreate",
+  },
+});
 
 /** Whether a Workspace exists; answered from the informer cache the Module kind also uses. */
 export type WorkspaceLookup = (namespace: string, name: string) => boolean;
@@ -40,49 +32,29 @@ export interface WorkspaceKindDependencies {
  */
 export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}): ResourceKind<Workspace> {
   const { workspaceExists } = dependencies;
-  return {
-    group: "batch.forkspacer.com",
-    version: "v1",
-    kind: "Workspace",
-    rules: workspaceRules,
-    warningRules: ["workspace.unknown-field"],
-    validator: {
-      validate: (object, request, _focus, budget) =>
-        behindStructureGate<Workspace>(
-          checkStructure,
-          { schema: "workspace.schema", unknownField: "workspace.unknown-field" },
-          object,
-          (workspace) => {
-            const errors = validateWorkspaceSpec(workspace.spec);
-            const from = workspace.spec.from;
-            if (request.operation === "CREATE" && from && workspaceExists) {
-              const namespace = from.namespace || "default";
-              if (!workspaceExists(namespace, from.name)) {
-                const path = FieldPath.root("spec").child("from");
-                errors.push(
-                  ...byRule("workspace.from", [fieldError.notFound(path, `${namespace}/${from.name}`)]),
-                );
-              }
-            }
-            return { errors, warnings: [] } satisfies Verdict;
-          },
-          budget,
-        ),
-      // Never skipped: each side is read as far as its values have the right type.
-      validateTransition: (oldObject, object, _request, budget) =>
-        onReadableSpecs<WorkspaceSpec>(
-          checkStructure,
-          oldObject,
-          object,
-          (before, after) => ({
-            errors: validateWorkspaceUpdate(before ?? ({} as WorkspaceSpec), after ?? ({} as WorkspaceSpec)),
-            warnings: [],
-          }),
-          budget,
-        ),
+  return defineKind<Workspace, WorkspaceSpec>({
+    schema: "workspace",
+    schemaUpstream:
+      "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_workspaces.yaml; schemas/workspace.yaml",
+    rules: [...workspaceSpecRules, ...fromRules, ...workspaceUpdateRules],
+    state: (workspace, request) => {
+      const errors = validateWorkspaceSpec(workspace.spec);
+      const from = workspace.spec.from;
+      if (request.operation === "CREATE" && from && workspaceExists) {
+        const namespace = from.namespace || "default";
+        if (!workspaceExists(namespace, from.name)) {
+          const path = FieldPath.root("spec").child("from");
+          errors.push(...byRule("workspace.from", [fieldError.notFound(path, `${namespace}/${from.name}`)]));
+        }
+      }
+      return { errors, warnings: [] } satisfies Verdict;
     },
+    transition: (before, after) => ({
+      errors: validateWorkspaceUpdate(before ?? ({} as WorkspaceSpec), after ?? ({} as WorkspaceSpec)),
+      warnings: [],
+    }),
     defaulter: { applyDefaults: (workspace, request) => applyWorkspaceDefaults(workspace, request) },
-  };
+  });
 }
 
 export const workspaceKind: ResourceKind<Workspace> = createWorkspaceKind();

@@ -1,7 +1,29 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
 import { cronScheduleError } from "../../robfig-cron/parse.js";
+
+const webhook = "forkspacer/forkspacer v0.1.24 internal/webhook/v1/workspace_webhook.go";
+
+/** The operator's Workspace webhook's checks of one spec. */
+export const workspaceSpecRules = errorRules({
+  "workspace.schedule": {
+    summary: "an autoHibernation schedule or wakeSchedule that robfig/cron does not parse",
+    realSystem: "its webhook refuses it (cron.ParseStandard)",
+    upstream: `${webhook}, validateWorkspace`,
+  },
+  "workspace.wake-schedule": {
+    summary: "a wakeSchedule the same as the schedule",
+    realSystem: "its webhook refuses it: wakeSchedule cannot be the same as schedule",
+    upstream: `${webhook}, validateWorkspace`,
+  },
+  "workspace.kubeconfig-secret": {
+    summary: "a kubeconfig connection without secretReference",
+    realSystem: "its webhook refuses it: secretReference is required when connection type is kubeconfig",
+    upstream: `${webhook}, validateWorkspace`,
+  },
+});
 
 const specPath = FieldPath.root("spec");
 

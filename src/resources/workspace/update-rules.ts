@@ -1,7 +1,23 @@
 import { isDeepStrictEqual } from "node:util";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
+
+const immutable = (field: string) => ({
+  summary: `spec.${field} changed`,
+  realSystem: "its webhook refuses the change on UPDATE (CRD defaults filled in)",
+  upstream:
+    "forkspacer/forkspacer v0.1.24 internal/webhook/v1/workspace_webhook.go, validateWorkspaceImmutableUpdateFields",
+  transition: true,
+});
+
+/** The operator's Workspace immutables, on UPDATE. */
+export const workspaceUpdateRules = errorRules({
+  "workspace.type-immutable": immutable("type"),
+  "workspace.from-immutable": immutable("from"),
+  "workspace.connection-immutable": immutable("connection"),
+});
 
 const specPath = FieldPath.root("spec");
 

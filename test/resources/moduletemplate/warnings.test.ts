@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { FieldPath } from "../../../src/admission/field-path.js";
 import { warningText } from "../../../src/admission/warning.js";
-import { moduleTemplateWarnings } from "../../../src/resources/moduletemplate/warnings.js";
+import { moduleTemplateWarnings, templateWarnings } from "../../../src/resources/moduletemplate/warnings.js";
 import { kedaTemplate } from "../../support/moduletemplates.js";
 
 describe("ModuleTemplate warnings", () => {
@@ -49,5 +50,26 @@ describe("ModuleTemplate warnings", () => {
     template.spec.channel = "";
     template.spec.customStateCheck = [];
     assert.deepEqual(moduleTemplateWarnings(template), []);
+  });
+
+  it("warns that a Kyma listing a mandatory template's module fails, as lifecycle-manager's lookups refuse it", () => {
+    const template = kedaTemplate();
+    assert.deepEqual(templateWarnings(template), []);
+    template.spec.mandatory = true;
+    assert.deepEqual(templateWarnings(template), [
+      {
+        rule: "moduletemplate.mandatory",
+        message:
+          'spec.mandatory is true: a Kyma that lists module "keda" fails ("template marked as mandatory")',
+        field: FieldPath.root("spec").child("mandatory"),
+      },
+    ]);
+    // Unversioned (as KLM's own old mandatory templates): unresolvable already, one warning says so.
+    template.spec.version = "";
+    template.metadata = { name: "keda-mandatory" };
+    assert.deepEqual(
+      templateWarnings(template).map((warning) => warning.rule),
+      ["moduletemplate.advice"],
+    );
   });
 });

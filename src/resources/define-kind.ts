@@ -1,0 +1,132 @@
+import { readFileSync } from "node:fs";
+import type { FieldErrorList } from "../admission/field-errors.js";
+import type { Defaulter, Focus, ResourceKind, Verdict } from "../admission/resource-kind.js";
+import type { AdmissionRequest } from "../admission/review.js";
+import { errorRules, type RuleDeclaration, warningRules } from "../admission/rule-catalogue.js";
+import { WorkBudget } from "../budget/work-budget.js";
+import { behindStructureGate, onReadableSpecs } from "../validation/readable.js";
+import { structureChecker } from "../validation/structure.js";
+
+/**
+ * A kind with a schema source (`schemas/<name>.yaml`): its identity and its structure check both come
+ * from the editor schema generated from it (`schemas/dist/<name>.schema.json`), whose `apiVersion` and
+ * `kind` are constants; nothing restates them.
+ */
+export function schemaKind(name: string): SchemaKind {
+  let kind = schemaKinds.get(name);
+  if (!kind) {
+    kind = readSchemaKind(name);
+    schemaKinds.set(name, kind);
+  }
+  return kind;
+}
+
+interface SchemaKind {
+  group: string;
+  version: string;
+  kind: string;
+  checkStructure: ReturnType<typeof structureChecker>;
+}
+
+// One per schema source however often a kind is built (with each process's lookups): one compilation.
+const schemaKinds = new Map<string, SchemaKind>();
+
+function readSchemaKind(name: string): SchemaKind {
+  // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
+  const url = new URL(`../../schemas/dist/${name}.schema.json`, import.meta.url);
+  const schema = JSON.parse(readFileSync(url, "utf8")) as {
+    properties: { apiVersion: { const: string }; kind: { const: string } };
+  };
+  const apiVersion = schema.properties.apiVersion.const;
+  const slash = apiVersion.lastIndexOf("/");
+  return {
+    group: slash < 0 ? "" : apiVersion.slice(0, slash),
+    version: apiVersion.slice(slash + 1),
+    kind: schema.properties.kind.const,
+    checkStructure: structureChecker(schema),
+  };
+}
+
+/** The rules every kind with a schema source has: its structure gate's. */
+export function gateRules(name: string, kind: string, upstream: string): readonly RuleDeclaration[] {
+  return [
+    ...errorRules({
+      [`${name}.schema`]: {
+        summary: `the ${kind} does not fit its CRD's structural schema (types, enums, bounds, required fields)`,
+        realSystem: "the API server refuses it with the same field errors, before any webhook runs",
+        upstream,
+      },
+    }),
+    ...warningRules({
+      [`${name}.unknown-field`]: {
+        summary: "a field the CRD's schema does not know (often a misspelt name)",
+        realSystem: "the API server prunes it silently: the setting has no effect",
+        upstream: "apiextensions-apiserver pruning (structural schemas)",
+      },
+    }),
+  ];
+}
+
+export interface KindDefinition<T, S> {
+  /** The schema source's name, `schemas/<schema>.yaml`; also the prefix of the kind's rule ids. */
+  schema: string;
+  /** Where the CRD's schema comes from (docs/rules.md's upstream for the schema rule). */
+  schemaUpstream: string;
+  /** The kind's own rules, each declared beside its check; the gate's two are added here. */
+  rules: readonly RuleDeclaration[];
+  /**
+   * The state rules, on the part of the object its schema accepts. With a focus (ratcheting's look at
+   * an old object), the checks none of whose rules it names may be skipped; warnings are not used.
+   */
+  state(readable: T, request: AdmissionRequest, focus: Focus | undefined, budget: WorkBudget): Verdict;
+  /**
+   * The update-only rules, never skipped: each side's spec read as far as its values have the right
+   * type (a value of the wrong type reads as unset), their errors naming fields as in the object.
+   */
+  transition?(oldSpec: S | undefined, spec: S | undefined, request: AdmissionRequest): Verdict;
+  defaulter?: Defaulter<T>;
+  whileInvalid?(preexisting: FieldErrorList): string[];
+}
+
+/**
+ * A kind: identity and structure gate from its schema source, the field-scoped structure prologue and
+ * the transition guard once for every kind, and its rule declarations gathered for the protocol layer.
+ */
+export function defineKind<T, S = unknown>(definition: KindDefinition<T, S>): ResourceKind<T> {
+  const { checkStructure, ...identity } = schemaKind(definition.schema);
+  const declarations = [
+    ...gateRules(definition.schema, identity.kind, definition.schemaUpstream),
+    ...definition.rules,
+  ];
+  const { transition } = definition;
+  return {
+    ...identity,
+    declarations,
+    rules: declarations.filter((rule) => rule.severity === "error").map((rule) => rule.id),
+    warningRules: declarations.filter((rule) => rule.severity === "warning").map((rule) => rule.id),
+    validator: {
+      validate: (object, request, focus, budget = new WorkBudget()) => {
+        const verdict = behindStructureGate<T>(
+          checkStructure,
+          { schema: `${definition.schema}.schema`, unknownField: `${definition.schema}.unknown-field` },
+          object,
+          (readable) => definition.state(readable, request, focus, budget),
+          budget,
+        );
+        return focus ? { errors: verdict.errors, warnings: [] } : verdict;
+      },
+      ...(transition && {
+        validateTransition: (oldObject, object, request, budget) =>
+          onReadableSpecs<S>(
+            checkStructure,
+            oldObject,
+            object,
+            (before, after) => transition(before, after, request),
+            budget,
+          ),
+      }),
+      ...(definition.whileInvalid && { whileInvalid: definition.whileInvalid }),
+    },
+    ...(definition.defaulter && { defaulter: definition.defaulter }),
+  };
+}
