@@ -1,9 +1,7 @@
-import type { FieldPath } from "../admission/field-path.js";
 import type { PatchOperation } from "../admission/json-patch.js";
-import { limits, truncate } from "../admission/limits.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
-import type { Finding, ResourceRef } from "../offline/finding.js";
+import { type Finding, findingField, findingOf, type ResourceRef } from "../offline/finding.js";
 import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
 import type { Summary } from "./findings.js";
@@ -176,8 +174,14 @@ async function validateManifest(
   if (!verdict.allowed) result.summary.denied++;
   if (verdict.warnings.length > 0) result.summary.warned++;
   const object = objectLabel(manifest.object);
-  result.findings.push(...verdict.errors.map((p) => toFinding(manifest, object, p, "error")));
-  result.findings.push(...verdict.warnings.map((p) => toFinding(manifest, object, p, "warning")));
+  const place = (problem: Problem) => ({
+    file: manifest.file,
+    line: manifest.lineOf(problem.field),
+    object,
+    resource: resourceRef(manifest.object),
+  });
+  result.findings.push(...verdict.errors.map((p) => findingOf(p, "error", place(p))));
+  result.findings.push(...verdict.warnings.map((p) => findingOf(p, "warning", place(p))));
   if (batch.showMutations && verdict.patch.length > 0) {
     result.mutations.push({ file: manifest.file, line: manifest.lineOf(), object, patch: verdict.patch });
   }
@@ -194,29 +198,6 @@ export function objectLabel(object: Record<string, unknown>): string {
   const metadata = (object.metadata ?? {}) as { name?: unknown; generateName?: unknown; namespace?: unknown };
   const name = String(metadata.name ?? metadata.generateName ?? "<unnamed>");
   return `${String(object.kind)} ${typeof metadata.namespace === "string" ? `${metadata.namespace}/` : ""}${name}`;
-}
-
-function toFinding(
-  manifest: Manifest,
-  object: string,
-  problem: Problem,
-  severity: Finding["severity"],
-): Finding {
-  return {
-    severity,
-    file: manifest.file,
-    line: manifest.lineOf(problem.field),
-    object,
-    rule: `${problem.stage}/${problem.rule ?? problem.type}`,
-    message: problem.message,
-    ...findingField(problem.field),
-    resource: resourceRef(manifest.object),
-  };
-}
-
-/** A finding's field, as the denial's cause shows it. */
-function findingField(field: FieldPath): { field?: string } {
-  return field.isEmpty ? {} : { field: truncate(field.toString(), limits.fieldChars) };
 }
 
 function resourceRef(object: Record<string, unknown>): ResourceRef {
