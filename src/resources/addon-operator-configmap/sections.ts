@@ -239,6 +239,7 @@ function judgeEntry(
       [
         {
           rule: rule("unknown-module"),
+          field: path,
           message: fitWarning(
             `data.${key}: no module "${moduleNameOf(key)}" in the modules dir; addon-operator ignores it`,
           ),
@@ -255,6 +256,7 @@ function judgeEntry(
     [
       {
         rule: rule("disabled-module"),
+        field: path,
         message: fitWarning(
           `data.${key}: module disabled, so not checked by addon-operator; it refuses this once enabled: ${found[0]?.detail ?? ""}`,
         ),
