@@ -19,9 +19,43 @@ interface Node {
  */
 export function tooDeepAt(object: unknown, max: number = maxDepth): FieldPath | undefined {
   if (object === null || typeof object !== "object") return undefined;
+  if (max >= maxDepth && shallow.has(object)) return undefined;
   // Every review walks its object once: the walk that keeps no path is the one paid for each time.
   if (!nestsDeeperThan(object, max)) return undefined;
   return firstTooDeep(object, max);
+}
+
+/** Objects parsed from a text that nests less than `maxDepth` levels, so no value in them nests deeper. */
+const shallow = new WeakSet<object>();
+
+/**
+ * Vouches for `values`, parsed from JSON `text` and not changed since, when the whole text nests less
+ * than `maxDepth` levels: `tooDeepAt` then needs no walk of them. Scanning the text's brackets costs a
+ * tenth of walking the objects it makes (a map of 100,000 keys: about 20 ms of walking).
+ */
+export function vouchForDepth(text: string, ...values: unknown[]): void {
+  if (jsonNesting(text) >= maxDepth) return;
+  for (const value of values) if (value !== null && typeof value === "object") shallow.add(value);
+}
+
+/** How deep valid JSON text nests: its most brackets open at once, those inside strings not counted. */
+export function jsonNesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // A string: to its closing quote, stepping over each escaped character.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
 }
 
 /**

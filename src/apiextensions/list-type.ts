@@ -1,5 +1,6 @@
-import { type FieldError, fieldError } from "../admission/field-errors.js";
+import { type FieldError, fieldError, omittedErrors } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
+import { limits } from "../admission/limits.js";
 import { own } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { goSyntax } from "./go-value.js";
@@ -19,16 +20,36 @@ const hasListTypeWithin = markedWithin(new WeakMap(), (schema) => {
  * encoding/json sorts them).
  */
 export function listSetAndMapErrors(schema: JsonSchema, object: unknown): FieldError[] {
-  const errors: FieldError[] = [];
+  const errors = new Bounded();
   if (isObject(object)) walkObject(schema, object, FieldPath.root(""), errors);
-  return errors;
+  return errors.list();
+}
+
+/**
+ * At most the answer's bound of errors; the rest only counted (a list of 300,000 equal items is
+ * 299,999 duplicates, each shown in Go's syntax once built).
+ */
+class Bounded {
+  private readonly errors: FieldError[] = [];
+  private omitted = 0;
+
+  push(make: () => FieldError): void {
+    if (this.errors.length < limits.causes) this.errors.push(make());
+    else this.omitted++;
+  }
+
+  list(): FieldError[] {
+    if (this.omitted === 0) return this.errors;
+    // The last error shown makes room for the count of the rest, as the answer's bound does.
+    return [...this.errors.slice(0, -1), omittedErrors(this.omitted + 1)];
+  }
 }
 
 function walkObject(
   schema: JsonSchema,
   object: Record<string, unknown>,
   path: FieldPath,
-  errors: FieldError[],
+  errors: Bounded,
 ): void {
   const properties = schema.properties as Record<string, JsonSchema> | undefined;
   const additional = isObject(schema.additionalProperties)
@@ -41,18 +62,18 @@ function walkObject(
   }
 }
 
-function walk(schema: JsonSchema, value: unknown, path: FieldPath, errors: FieldError[]): void {
+function walk(schema: JsonSchema, value: unknown, path: FieldPath, errors: Bounded): void {
   if (!hasListTypeWithin(schema)) return;
   if (Array.isArray(value)) walkList(schema, value, path, errors);
   else if (isObject(value)) walkObject(schema, value, path, errors);
 }
 
-function walkList(schema: JsonSchema, list: unknown[], path: FieldPath, errors: FieldError[]): void {
+function walkList(schema: JsonSchema, list: unknown[], path: FieldPath, errors: Bounded): void {
   const listType = schema["x-kubernetes-list-type"];
   if (listType === "set") {
-    for (const i of repeatedIndexes(list)) errors.push(duplicate(path.index(i), list[i]));
+    for (const i of repeatedIndexes(list)) errors.push(() => duplicate(path.index(i), list[i]));
   } else if (listType === "map") {
-    errors.push(...listMapErrors(schema, list, path));
+    listMapErrors(schema, list, path, errors);
   }
   const items = schema.items;
   if (!isObject(items)) return;
@@ -61,16 +82,17 @@ function walkList(schema: JsonSchema, list: unknown[], path: FieldPath, errors: 
   });
 }
 
-function listMapErrors(schema: JsonSchema, list: unknown[], path: FieldPath): FieldError[] {
+function listMapErrors(schema: JsonSchema, list: unknown[], path: FieldPath, errors: Bounded): void {
   const notObject = list.findIndex((item) => item !== null && !isObject(item));
   if (notObject >= 0) {
-    return [
+    errors.push(() =>
       fieldError.invalid(
         path.index(notObject),
         list[notObject],
         "must be an object for an array of list-type map",
       ),
-    ];
+    );
+    return;
   }
   const keyFields = (schema["x-kubernetes-list-map-keys"] ?? []) as string[];
   // An item without a key field counts as one "unspecified" key; with several key fields, the key is
@@ -84,12 +106,14 @@ function listMapErrors(schema: JsonSchema, list: unknown[], path: FieldPath): Fi
     }
     return Object.fromEntries(keyFields.filter((f) => Object.hasOwn(fields, f)).map((f) => [f, fields[f]]));
   });
-  return repeatedIndexes(keys).map((i) => {
-    const key = keys[i];
-    const shown =
-      keyFields.length === 1 ? (key === unspecified ? {} : { [keyFields[0] as string]: key }) : key;
-    return duplicate(path.index(i), shown);
-  });
+  for (const i of repeatedIndexes(keys)) {
+    errors.push(() => {
+      const key = keys[i];
+      const shown =
+        keyFields.length === 1 ? (key === unspecified ? {} : { [keyFields[0] as string]: key }) : key;
+      return duplicate(path.index(i), shown);
+    });
+  }
 }
 
 /** The index of each value's second appearance, in order (later repeats are not reported again). */

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { vouchForDepth } from "../admission/depth.js";
 import { causeType } from "../admission/field-errors.js";
 import {
   admissionResponse,
@@ -168,6 +169,7 @@ async function serveReview(
   if ("problem" in parsed)
     return sendJson(res, options, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
   const { request } = parsed;
+  vouchForDepth(body.text, request.object, request.oldObject);
   const reviewed = await reviewSafely(route, request, options);
   const { text, response } = encodeReview(reviewed.response);
   if (!response.allowed)

@@ -7,9 +7,10 @@ import type { StructureVerdict } from "./structure.js";
 
 /**
  * A kind's schema check. Given the review's budget, the object's own check is charged to it (and
- * remembered for the review); the gate's checks of the copies it changes are made without one.
+ * remembered for the review); the gate's checks of the copies it changes are charged to it too, and
+ * never remembered (`changing`).
  */
-type StructureCheck = (object: unknown, budget?: WorkBudget) => StructureVerdict;
+type StructureCheck = (object: unknown, budget?: WorkBudget, changing?: boolean) => StructureVerdict;
 
 import { fitWarning } from "../admission/warning.js";
 
@@ -231,7 +232,7 @@ export function behindStructureGate<T>(
     return { errors: verdict.errors, warnings: [...unknown, ...verdict.warnings] };
   }
   const schemaErrors = byRule(gateRules.schema, structure.errors);
-  const readable = readablePart<T>(object, (part) => check(part).shape, "any", structure.shape);
+  const readable = readablePart<T>(object, (part) => check(part, budget, true).shape, "any", structure.shape);
   if (readable.object === undefined) return { errors: schemaErrors, warnings: unknown };
   const verdict = rules(readable.object);
   return {
@@ -263,5 +264,5 @@ export function onReadableSpecs<S>(
 function readableForUpdate<S>(check: StructureCheck, side: unknown, budget: WorkBudget | undefined) {
   const shape = check(side, budget).shape;
   if (shape.length === 0) return { object: side as { spec?: S } | undefined, restore: asItIs };
-  return readablePart<{ spec?: S }>(side, (part) => check(part).shape, "type", shape);
+  return readablePart<{ spec?: S }>(side, (part) => check(part, budget, true).shape, "type", shape);
 }

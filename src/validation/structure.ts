@@ -6,6 +6,7 @@ import { limits } from "../admission/limits.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import { LruCache } from "../memo/lru-cache.js";
 import type { ShapeProblem } from "./readable.js";
+import { type Cut, cutView, pointerToken } from "./structure-view.js";
 
 /**
  * Values of the wrong shape the field-scoped gate takes out of an object one by one; past this many the
@@ -32,10 +33,14 @@ export interface StructureVerdict {
  * behind it can rely on the generated TypeScript types. In a cluster the API server has done this
  * already; the check matters for offline use and for CRDs other than ours.
  */
-export function structureChecker(schema: object): (object: unknown, budget?: WorkBudget) => StructureVerdict {
+export function structureChecker(
+  schema: object,
+  /** Entries of a list or map beyond which the rest is checked one by one (tests make it small). */
+  cutAt: number = maxShapeProblems,
+): (object: unknown, budget?: WorkBudget, changing?: boolean) => StructureVerdict {
   // Compiled on first use (tens of milliseconds each): `validate` on Modules alone never compiles the
   // other kinds' checkers, and a command starts sooner. `serve` compiles them all before it listens.
-  let compiled: ValidateFunction | undefined;
+  let compiled: Checkers | undefined;
   const compile = () => {
     compiled ??= compileChecker(schema);
     return compiled;
@@ -44,10 +49,12 @@ export function structureChecker(schema: object): (object: unknown, budget?: Wor
   // One review checks the same object more than once (its rules, then on UPDATE the transition rules;
   // offline, the API server's schema layer and then the kind's own gate, two checkers of one schema):
   // the verdict of an object checked within a review (with its budget) is remembered, by compiled
-  // schema, for as long as the object lives. A call without a budget is never remembered: the
-  // field-scoped gate checks one copy again after each change it makes to it.
-  return (object, budget) => {
-    if (!budget) return checkUncached(object, new WorkBudget());
+  // schema, for as long as the object lives. A call without a budget, or on a copy still `changing`, is
+  // never remembered: the field-scoped gate checks one copy again after each change it makes to it
+  // (charged all the same).
+  return (object, budget, changing = false) => {
+    // A copy the field-scoped gate is still changing is charged, but its verdict not remembered.
+    if (!budget || changing) return checkUncached(object, budget ?? new WorkBudget());
     const verdicts = verdictsOf(compiled ?? compile());
     const known = object !== null && typeof object === "object" ? verdicts.get(object) : undefined;
     if (known) return known;
@@ -56,20 +63,90 @@ export function structureChecker(schema: object): (object: unknown, budget?: Wor
     return verdict;
   };
   function checkUncached(object: unknown, budget: WorkBudget): StructureVerdict {
-    const check = compiled ?? compile();
-    if (check(object)) return { errors: [], unknownFields: [], shape: [] };
+    const checkers = compiled ?? compile();
+    // The first pass stops at the first error: a valid object costs one walk, and no list of errors.
+    if (checkers.quick(object)) return { errors: [], unknownFields: [], shape: [] };
     const verdict: StructureVerdict = { errors: [], unknownFields: [], shape: [] };
-    const found = check.errors ?? [];
+    // Long lists and big maps are cut to the shape problems' bound for the full check (which lists
+    // every error); what was cut is checked entry by entry, its errors counted and let go, so that
+    // 300,000 wrong-typed items never become a list of 300,000 errors (the process died of it).
+    const { view, cuts } = cutView(object, schema, cutAt);
+    checkers.full(view);
+    const found = checkers.full.errors ?? [];
+    checkers.full.errors = null;
     // Only what an answer can show is built (paths, values, messages): 300,000 wrong-typed items once
     // built 300,000 field errors and, on UPDATE, four times over, which exhausted a 200 MiB heap.
     budget.charge(found.length, "checking the object against its schema");
     let omitted = 0;
     // The problems past `maxShapeProblems`, as the one value that holds them all.
     let overflow: { pointer: string; type: boolean } | undefined;
-    for (const error of found) {
+    for (const error of found) take(error);
+    for (const cut of cuts) {
+      if (cut.schema === undefined) continue;
+      const count = cut.list ? cut.list.items.length - cut.list.from : (cut.entries?.keys.length ?? 0);
+      budget.charge(count, "checking the object against its schema");
+      if (cut.schema === false) {
+        for (const key of cut.entries?.keys ?? [])
+          take({
+            keyword: "additionalProperties",
+            instancePath: cut.pointer,
+            params: { additionalProperty: key },
+          });
+        continue;
+      }
+      const entry = checkers.of(cut.schema);
+      for (let i = 0; i < count; i++) {
+        const key = cut.list ? undefined : (cut.entries?.keys[i] as string);
+        const value = cut.list ? cut.list.items[cut.list.from + i] : cut.entries?.record[key as string];
+        if (entry.quick(value)) continue;
+        entry.full(value);
+        const errors = entry.full.errors ?? [];
+        entry.full.errors = null;
+        budget.charge(errors.length, "checking the object against its schema");
+        // Past both bounds only the count and where they lie are kept: nothing is built for them.
+        if (verdict.errors.length >= limits.causes && verdict.shape.length >= maxShapeProblems) {
+          let problems = 0;
+          let type = false;
+          for (const error of errors) {
+            if (error.keyword === "additionalProperties")
+              take({ ...error, instancePath: `${entryPointer(cut, key, i)}${error.instancePath}` });
+            else {
+              problems++;
+              type ||= error.keyword === "type";
+            }
+          }
+          if (problems === 0) continue;
+          omitted += problems;
+          if (!overflow) overflow = { pointer: entryPointer(cut, key, i), type };
+          else {
+            // Once it holds the whole list or map, the entries' own pointers are never made.
+            if (!inside(cut.pointer, overflow.pointer))
+              overflow.pointer = commonPointer(overflow.pointer, entryPointer(cut, key, i));
+            overflow.type ||= type;
+          }
+          continue;
+        }
+        for (const error of errors)
+          take({ ...error, instancePath: `${entryPointer(cut, key, i)}${error.instancePath}` });
+      }
+    }
+    if (overflow) {
+      verdict.shape.push({
+        tokens: segments(overflow.pointer),
+        keyword: overflow.type ? "type" : "overflow",
+      });
+    }
+    // The last error shown makes room for the count of the rest, as the answer's bound does.
+    if (omitted > 0) {
+      verdict.errors.pop();
+      verdict.errors.push(omittedErrors(omitted + 1));
+    }
+    return verdict;
+
+    function take(error: FoundError): void {
       if (error.keyword === "additionalProperties") {
         // Warnings: the API server keeps 4 KiB of them, fewer than this.
-        if (verdict.unknownFields.length >= limits.causes) continue;
+        if (verdict.unknownFields.length >= limits.causes) return;
         const path = fieldPath(object, error.instancePath).child(String(error.params.additionalProperty));
         verdict.unknownFields.push(path.toString());
       } else {
@@ -85,21 +162,22 @@ export function structureChecker(schema: object): (object: unknown, budget?: Wor
         else verdict.errors.push(toFieldError(object, error));
       }
     }
-    if (overflow) {
-      verdict.shape.push({
-        tokens: segments(overflow.pointer),
-        keyword: overflow.type ? "type" : "overflow",
-      });
-    }
-    // The last error shown makes room for the count of the rest, as the answer's bound does.
-    if (omitted > 0) {
-      verdict.errors.pop();
-      verdict.errors.push(omittedErrors(omitted + 1));
-    }
-    // ajv's own list of every error is dropped with this call's answer.
-    check.errors = null;
-    return verdict;
   }
+}
+
+/** The JSON Pointer of the `i`th entry cut (a map's: the one at `key`). */
+function entryPointer(cut: Cut, key: string | undefined, i: number): string {
+  return `${cut.pointer}/${key === undefined ? (cut.list?.from ?? 0) + i : pointerToken(key)}`;
+}
+
+/** What the checks say of one error. */
+type FoundError = Pick<ErrorObject, "keyword" | "instancePath" | "params"> & { message?: string };
+
+/** A schema's two checkers (the first error; every error), and those of its parts, made on demand. */
+interface Checkers {
+  quick: ValidateFunction;
+  full: ValidateFunction;
+  of(part: object): { quick: ValidateFunction; full: ValidateFunction };
 }
 
 const uncompiled = new Set<() => unknown>();
@@ -116,35 +194,52 @@ export function compileStructureCheckers(): void {
  * Compiled checkers by schema text: `validate` checks an object against its kind's CRD schema and the
  * kind's webhook checks it against the same schema again (both generated from one source).
  */
-const compiledSchemas = new LruCache<ValidateFunction>({ bytes: 64 * 1024 * 1024, entries: 32 });
+const compiledSchemas = new LruCache<Checkers>({ bytes: 64 * 1024 * 1024, entries: 32 });
 
 /** Verdicts by compiled schema: checkers of one schema (the same text) share them. */
-const verdictsByCheck = new WeakMap<ValidateFunction, WeakMap<object, StructureVerdict>>();
+const verdictsByCheck = new WeakMap<Checkers, WeakMap<object, StructureVerdict>>();
 
-function verdictsOf(check: ValidateFunction): WeakMap<object, StructureVerdict> {
-  let verdicts = verdictsByCheck.get(check);
+function verdictsOf(checkers: Checkers): WeakMap<object, StructureVerdict> {
+  let verdicts = verdictsByCheck.get(checkers);
   if (verdicts === undefined) {
     verdicts = new WeakMap();
-    verdictsByCheck.set(check, verdicts);
+    verdictsByCheck.set(checkers, verdicts);
   }
   return verdicts;
 }
 
-function compileChecker(schema: object): ValidateFunction {
+function compileChecker(schema: object): Checkers {
   const key = JSON.stringify(schema);
-  // Ajv's generated code is reckoned at 8 bytes per character of the schema it was compiled from.
+  // Ajv's generated code (two compilations: the quick pass and the full one) is reckoned at 16 bytes
+  // per character of the schema it was compiled from.
   return compiledSchemas.getOrSet(
     key,
     () => compileUncached(schema),
-    () => 8 * key.length,
+    () => 16 * key.length,
   );
 }
 
-function compileUncached(schema: object): ValidateFunction {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats.default(ajv);
-  ajv.addFormat("uri", isRequestUri);
-  return ajv.compile(schema);
+function compileUncached(schema: object): Checkers {
+  const [quick, full] = [false, true].map((allErrors) => {
+    const ajv = new Ajv({ allErrors, strict: false });
+    addFormats.default(ajv);
+    ajv.addFormat("uri", isRequestUri);
+    return ajv;
+  }) as [Ajv, Ajv];
+  // A part (a list's items, a map's values) is compiled the first time an entry cut from one is checked.
+  const parts = new WeakMap<object, { quick: ValidateFunction; full: ValidateFunction }>();
+  return {
+    quick: quick.compile(schema),
+    full: full.compile(schema),
+    of(part) {
+      let checkers = parts.get(part);
+      if (!checkers) {
+        checkers = { quick: quick.compile(part), full: full.compile(part) };
+        parts.set(part, checkers);
+      }
+      return checkers;
+    },
+  };
 }
 
 /**
@@ -158,7 +253,7 @@ function isRequestUri(value: string): boolean {
   return value.startsWith("/") || /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(value);
 }
 
-function toFieldError(object: unknown, error: ErrorObject): FieldError {
+function toFieldError(object: unknown, error: FoundError): FieldError {
   const path = fieldPath(object, error.instancePath);
   const value = valueAt(object, error.instancePath);
   const params = error.params as Record<string, unknown>;
@@ -186,6 +281,13 @@ function toFieldError(object: unknown, error: ErrorObject): FieldError {
     default:
       return fieldError.invalid(path, value, error.message ?? error.keyword);
   }
+}
+
+/** Whether the value at JSON Pointer `pointer` is the one at `outer` or inside it. */
+function inside(pointer: string, outer: string): boolean {
+  return (
+    pointer.startsWith(outer) && (pointer.length === outer.length || pointer.charCodeAt(outer.length) === 47)
+  );
 }
 
 /** The longest JSON Pointer that is `a` or `b` or holds both: `/x/1000` and `/x/1001` give `/x`. */

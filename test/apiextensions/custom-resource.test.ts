@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { formatFieldError } from "../../src/admission/field-errors.js";
+import { type FieldError, formatFieldError } from "../../src/admission/field-errors.js";
 import { customResourceChecker } from "../../src/apiextensions/custom-resource.js";
 import { goSyntax } from "../../src/apiextensions/go-value.js";
 import type { JsonSchema } from "../../src/codegen/schema-source.js";
@@ -78,6 +78,19 @@ describe("the API server's list-type checks (apiextensions listtype), for every 
         "byName[first][3]: Duplicate value: map[string]interface {}{}",
       ],
     );
+  });
+
+  it("past the answer's 100 errors counts the rest without building them (issue 21)", () => {
+    // 50,000 distinct values each twice in a set (50,000 duplicates), and 50,000 items with one key
+    // in a map list (one: a value is reported at its second index only).
+    const tags = Array.from({ length: 100_000 }, (_, i) => `t${i % 50_000}`);
+    const ports = Array.from({ length: 50_000 }, () => ({ port: 80, protocol: "TCP" }));
+    const found = check({ tags, ports });
+    assert.equal(found.length, 100);
+    assert.equal(formatFieldError(found[0] as FieldError), 'tags[50000]: Duplicate value: "t0"');
+    assert.equal(found[99]?.omitted, 50_000 + 1 - 99);
+    // Below the bound, every one as before.
+    assert.equal(check({ tags: tags.slice(0, 50_099) }).length, 99);
   });
 
   it("a map list item that is not an object is the one error for that list", () => {

@@ -75,6 +75,15 @@ const expected: Record<string, (response: any) => void> = {
     assert.equal(r.allowed, true);
     assert.ok(r.warnings.includes(hintsLeftOut), r.warnings.join("\n"));
   },
+  "300 templates each printing a 1 MB config value (template output, work budget)": (r) => {
+    assert.equal(r.status.code, 422);
+    assert.equal(r.status.details.causes.length, 1);
+    assert.match(r.status.details.causes[0].field, /^spec\.custom\.args\[\d+\]$/);
+    assert.match(
+      r.status.details.causes[0].message,
+      /checking this template's output exceeds the webhook's work budget/,
+    );
+  },
   "300,000 wrong-typed spec.helm.migration.pvcs (structure errors)": (r) => {
     assert.equal(r.status.code, 422);
     const causes = r.status.details.causes;

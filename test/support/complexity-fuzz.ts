@@ -1,12 +1,14 @@
 import { readFileSync } from "node:fs";
-import { validate } from "../../src/admission/handler.js";
+import * as depth from "../../src/admission/depth.js";
+import * as handler from "../../src/admission/handler.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionResponse, AdmissionReview } from "../../src/admission/review.js";
-import { addonOperatorConfigMapKind } from "../../src/resources/addon-operator-configmap/index.js";
-import { moduleKind } from "../../src/resources/module/index.js";
-import { moduleReleaseMetaKind } from "../../src/resources/modulereleasemeta/index.js";
-import { moduleTemplateKind } from "../../src/resources/moduletemplate/index.js";
-import { workspaceKind } from "../../src/resources/workspace/index.js";
+import * as configMapKind from "../../src/resources/addon-operator-configmap/index.js";
+import * as moduleIndex from "../../src/resources/module/index.js";
+import * as releaseMetaIndex from "../../src/resources/modulereleasemeta/index.js";
+import * as templateIndex from "../../src/resources/moduletemplate/index.js";
+import * as workspaceIndex from "../../src/resources/workspace/index.js";
+import { structureChecker } from "../../src/validation/structure.js";
 import { kedaReleaseMeta } from "./modulereleasemetas.js";
 import { helmModule } from "./modules.js";
 import { kedaTemplate } from "./moduletemplates.js";
@@ -22,6 +24,9 @@ type Json = Record<string, unknown>;
 
 export interface FuzzKind {
   name: string;
+  /** The handler that judges its reviews (from the sources or the build), and the server's depth scan. */
+  validate: typeof handler.validate;
+  vouchForDepth: typeof depth.vouchForDepth;
   kind: ResourceKind;
   base: () => Json;
   /** The kind's editor schema (none for the ConfigMap: its data is a map of strings). */
@@ -42,13 +47,56 @@ const kyma = (kind: string, resource: string) => (object: unknown) =>
     resource,
   });
 
-export function fuzzKinds(): FuzzKind[] {
+/** The webhook's code the fuzz judges with: the sources (as tests run them) or the build (dist/). */
+export interface Implementation {
+  validate: typeof handler.validate;
+  vouchForDepth: typeof depth.vouchForDepth;
+  moduleKind: typeof moduleIndex.moduleKind;
+  workspaceKind: typeof workspaceIndex.workspaceKind;
+  moduleTemplateKind: typeof templateIndex.moduleTemplateKind;
+  moduleReleaseMetaKind: typeof releaseMetaIndex.moduleReleaseMetaKind;
+  addonOperatorConfigMapKind: typeof configMapKind.addonOperatorConfigMapKind;
+}
+
+const sources: Implementation = {
+  validate: handler.validate,
+  vouchForDepth: depth.vouchForDepth,
+  moduleKind: moduleIndex.moduleKind,
+  workspaceKind: workspaceIndex.workspaceKind,
+  moduleTemplateKind: templateIndex.moduleTemplateKind,
+  moduleReleaseMetaKind: releaseMetaIndex.moduleReleaseMetaKind,
+  addonOperatorConfigMapKind: configMapKind.addonOperatorConfigMapKind,
+};
+
+/**
+ * The build's code (`npm run build` first), as `serve` runs it: tsx keeps every function's name with a
+ * helper call, which a closure made per item pays for (it doubled some reviews' CPU under tsx).
+ */
+export async function builtImplementation(): Promise<Implementation> {
+  const from = (path: string) => import(new URL(`../../dist/${path}`, import.meta.url).href);
+  return {
+    validate: (await from("admission/handler.js")).validate,
+    vouchForDepth: (await from("admission/depth.js")).vouchForDepth,
+    moduleKind: (await from("resources/module/index.js")).moduleKind,
+    workspaceKind: (await from("resources/workspace/index.js")).workspaceKind,
+    moduleTemplateKind: (await from("resources/moduletemplate/index.js")).moduleTemplateKind,
+    moduleReleaseMetaKind: (await from("resources/modulereleasemeta/index.js")).moduleReleaseMetaKind,
+    addonOperatorConfigMapKind: (await from("resources/addon-operator-configmap/index.js"))
+      .addonOperatorConfigMapKind,
+  };
+}
+
+export function fuzzKinds(code: Implementation = sources): FuzzKind[] {
+  const { moduleKind, workspaceKind, moduleTemplateKind, moduleReleaseMetaKind, addonOperatorConfigMapKind } =
+    code;
   const modulesDir = new URL("../../../shared/addon-operator/deckhouse-v1.43.1/modules", import.meta.url)
     .pathname;
   const configMap = { namespace: "d8-system", name: "deckhouse" };
   return [
     {
       name: "Module",
+      validate: code.validate,
+      vouchForDepth: code.vouchForDepth,
       kind: moduleKind as ResourceKind,
       base: () => helmModule() as unknown as Json,
       schema: schemaOf("module"),
@@ -56,6 +104,8 @@ export function fuzzKinds(): FuzzKind[] {
     },
     {
       name: "Workspace",
+      validate: code.validate,
+      vouchForDepth: code.vouchForDepth,
       kind: workspaceKind as ResourceKind,
       base: () => workspace() as Json,
       schema: schemaOf("workspace"),
@@ -64,6 +114,8 @@ export function fuzzKinds(): FuzzKind[] {
     },
     {
       name: "ModuleTemplate",
+      validate: code.validate,
+      vouchForDepth: code.vouchForDepth,
       kind: moduleTemplateKind as ResourceKind,
       base: () => kedaTemplate() as unknown as Json,
       schema: schemaOf("moduletemplate"),
@@ -71,6 +123,8 @@ export function fuzzKinds(): FuzzKind[] {
     },
     {
       name: "ModuleReleaseMeta",
+      validate: code.validate,
+      vouchForDepth: code.vouchForDepth,
       kind: moduleReleaseMetaKind as ResourceKind,
       base: () => kedaReleaseMeta() as unknown as Json,
       schema: schemaOf("modulereleasemeta"),
@@ -78,6 +132,8 @@ export function fuzzKinds(): FuzzKind[] {
     },
     {
       name: "ConfigMap/addon-operator",
+      validate: code.validate,
+      vouchForDepth: code.vouchForDepth,
       kind: addonOperatorConfigMapKind({ modulesDir, configMap }) as ResourceKind,
       base: () => ({
         apiVersion: "v1",
@@ -159,8 +215,19 @@ export function grown(kind: FuzzKind, growth: Growth, n: number): Json {
     const sample = Array.isArray(current) && current.length > 0 ? current[0] : "a";
     parent[key] = Array.from({ length: n }, (_, i) => varied(sample, i));
   }
+  // The ConfigMap's sections are judged once and remembered across reviews (by their text): each
+  // object gets sections of its own, or a repeated measurement would time the cache.
+  if (!kind.schema && isJson(object.data)) {
+    const salt = ++salted;
+    for (const [name, text] of Object.entries(object.data))
+      if (typeof text === "string") object.data[name] = `${text}\n# ${salt}\n`;
+  }
   return object;
 }
+
+let salted = 0;
+const isJson = (value: unknown): value is Json =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** A copy of an item whose names differ by `i` (so that uniqueness rules see n items, not one). */
 function varied(item: unknown, i: number): unknown {
@@ -180,14 +247,45 @@ export interface Measurement {
   bodyBytes: number;
   cpuMs: number;
   response: AdmissionResponse;
+  /**
+   * Whether the object passes the kind's CRD schema (its generated editor schema), when asked: only
+   * such an object reaches a validating webhook through the API server (100 ms bound, not 250 ms).
+   */
+  passesCrd?: boolean;
 }
 
-/** One review judged as the server judges it: the body parsed, then the handler; its CPU time. */
-export async function measure(kind: FuzzKind, growth: Growth, n: number): Promise<Measurement> {
-  const body = JSON.stringify(kind.review(grown(kind, growth, n)));
+const crdCheckers = new WeakMap<FuzzKind, ReturnType<typeof structureChecker>>();
+
+/** Whether `object` passes the kind's CRD schema (the ConfigMap, whose data are strings: always). */
+export function passesCrd(kind: FuzzKind, object: unknown): boolean {
+  if (!kind.schema) return true;
+  let check = crdCheckers.get(kind);
+  if (!check) {
+    check = structureChecker(kind.schema);
+    crdCheckers.set(kind, check);
+  }
+  return check(object).errors.length === 0;
+}
+
+/** The review's body as the API server would send it. */
+export function reviewBody(kind: FuzzKind, growth: Growth, n: number): string {
+  return JSON.stringify(kind.review(grown(kind, growth, n)));
+}
+
+/** One review judged as the server judges it: the body parsed and scanned, then the handler; its CPU time. */
+export async function measure(
+  kind: FuzzKind,
+  growth: Growth,
+  n: number,
+  options: { crd?: boolean } = {},
+): Promise<Measurement> {
+  const object = grown(kind, growth, n);
+  const body = JSON.stringify(kind.review(object));
   const started = process.cpuUsage();
   const review = JSON.parse(body) as AdmissionReview;
-  const response = await validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
+  // As the server does: the body's brackets scanned once, so that the depth check need not walk.
+  kind.vouchForDepth(body, review.request?.object, review.request?.oldObject);
+  const response = await kind.validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
   const used = process.cpuUsage(started);
   return {
     kind: kind.name,
@@ -197,11 +295,12 @@ export async function measure(kind: FuzzKind, growth: Growth, n: number): Promis
     bodyBytes: body.length,
     cpuMs: (used.user + used.system) / 1000,
     response,
+    ...(options.crd ? { passesCrd: passesCrd(kind, object) } : {}),
   };
 }
 
 /** Judges the base object once: the first review of a kind compiles its checkers and loads its schemas. */
 export async function warmUp(kind: FuzzKind): Promise<void> {
   const review = kind.review(kind.base());
-  await validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
+  await kind.validate(kind.kind, review.request as NonNullable<AdmissionReview["request"]>);
 }

@@ -1,5 +1,5 @@
 import type { ConfigItem, Module } from "../../src/generated/module.js";
-import { helmModule } from "./modules.js";
+import { customModule, helmModule } from "./modules.js";
 
 /**
  * The hostile Modules of issue 15, each as the API server would send it (it passes the Module CRD:
@@ -124,6 +124,21 @@ export function hostileModules(): HostileModule[] {
         })),
         Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`alias${i}${"x".repeat(49)}y`, true])),
       ),
+    },
+    {
+      // Issue 21, finding 2: each template's output was checked on its own, per template, not per
+      // object (300 such templates cost 4.0 s of CPU).
+      name: "300 templates each printing a 1 MB config value (template output, work budget)",
+      object: (() => {
+        const module = customModule();
+        module.config = [{ name: "Big", alias: "big", string: { default: "" } }];
+        module.spec.config = { big: `"${"a".repeat(1 << 20)}` };
+        (module.spec.custom as unknown as Record<string, unknown>).args = Array.from(
+          { length: 300 },
+          (_, i) => `{{ .config.big }}x${i}`,
+        );
+        return module;
+      })(),
     },
     {
       // Issue 21: sent directly (the CRD refuses it); every error was built, and the process died.

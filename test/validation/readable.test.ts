@@ -3,8 +3,9 @@ import { describe, it } from "node:test";
 import { fieldError } from "../../src/admission/field-errors.js";
 import { FieldPath } from "../../src/admission/field-path.js";
 import { validate } from "../../src/admission/handler.js";
+import { WorkBudget, WorkBudgetExceeded } from "../../src/budget/work-budget.js";
 import { createModuleKind } from "../../src/resources/module/index.js";
-import { readablePart } from "../../src/validation/readable.js";
+import { behindStructureGate, readablePart } from "../../src/validation/readable.js";
 import { structureChecker } from "../../src/validation/structure.js";
 import { helmModule } from "../support/modules.js";
 
@@ -137,5 +138,56 @@ describe("the Module behind a field-scoped structure gate", () => {
       answer.status?.details?.causes?.map((cause) => cause.field),
       ["spec.helm.releaseName", "spec.helm.chart.git"],
     );
+  });
+});
+
+describe("the field-scoped gate's own checks are paid from the review's budget (issue 21)", () => {
+  const check = structureChecker({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: {
+          name: { type: "string" },
+          items: { type: "array", minItems: 2, items: { type: "string" } },
+        },
+      },
+    },
+  });
+  const gate = (object: unknown, budget: WorkBudget) =>
+    behindStructureGate<{ spec: { name?: string; items?: string[] } }>(
+      check,
+      { schema: "t.schema", unknownField: "t.unknown" },
+      object,
+      (readable) => {
+        assert.deepEqual(readable.spec, { name: "a" });
+        return { errors: [], warnings: [] };
+      },
+      budget,
+    );
+
+  it("charges each copy it checks again", () => {
+    // Taking out the wrong item leaves the list too short: the copy's check finds that, and pays.
+    const own = new WorkBudget();
+    check({ spec: { name: "a", items: ["x", 1] } }, own);
+    assert.equal(own.spent, 1);
+    const gated = new WorkBudget();
+    assert.equal(gate({ spec: { name: "a", items: ["x", 1] } }, gated).errors.length, 1);
+    assert.equal(gated.spent, 2);
+    assert.throws(
+      () => gate({ spec: { name: "a", items: ["x", 1] } }, new WorkBudget(1)),
+      WorkBudgetExceeded,
+    );
+  });
+
+  it("remembers the object's own verdict for the review, never a copy's", () => {
+    const object = { spec: { name: "a", items: ["x", 1] } };
+    const budget = new WorkBudget();
+    check(object, budget);
+    check(object, budget);
+    assert.equal(budget.spent, 1, "remembered");
+    check(object, budget, true);
+    check(object, budget, true);
+    assert.equal(budget.spent, 3, "a copy still changing: charged each time");
   });
 });

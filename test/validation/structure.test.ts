@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { formatFieldError } from "../../src/admission/field-errors.js";
 import { WorkBudget } from "../../src/budget/work-budget.js";
 import { offlineKinds } from "../../src/offline/kinds.js";
@@ -107,5 +108,93 @@ describe("structure check: bounded errors (issue 21)", () => {
     assert.equal(String(errors[98]?.field), "spec.helm.migration.pvcs[98]");
     assert.equal(errors[99]?.omitted, 5000 - 99);
     assert.equal(errors[99]?.detail, `... and ${5000 - 99} more errors`);
+  });
+});
+
+describe("structure check: long lists and big maps cut, the rest checked one by one (issue 21)", () => {
+  // A schema with each shape the cut handles: lists of objects (with a nested list), a map of typed
+  // values, a map that takes no unknown keys, named properties among many others, and a list with
+  // minItems; and one under an allOf, which is never cut.
+  const shapes = {
+    type: "object",
+    required: ["items"],
+    properties: {
+      items: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["name"],
+          properties: {
+            name: { type: "string", minLength: 1 },
+            size: { type: "integer", minimum: 0 },
+            tags: { type: "array", items: { type: "string" } },
+          },
+          additionalProperties: false,
+        },
+      },
+      labels: { type: "object", additionalProperties: { type: "string", maxLength: 3 } },
+      strict: { type: "object", properties: { a: { type: "string" } }, additionalProperties: false },
+      named: {
+        type: "object",
+        required: ["must"],
+        properties: { must: { type: "integer" } },
+        additionalProperties: { type: "boolean" },
+      },
+      several: { type: "array", minItems: 2, items: { type: "integer" } },
+      guarded: { allOf: [{ type: "array", items: { type: "integer" } }] },
+    },
+  };
+  const value = fc.oneof(fc.string({ maxLength: 5 }), fc.integer({ min: -2, max: 9 }), fc.boolean());
+  const key = fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h", "must", "__proto__", "x/y", "t~1");
+  const object = fc.record(
+    {
+      items: fc.array(
+        fc.record(
+          { name: value, size: value, tags: fc.array(value, { maxLength: 6 }), other: value },
+          { requiredKeys: [] },
+        ),
+        { maxLength: 12 },
+      ),
+      labels: fc.dictionary(key, value, { maxKeys: 12 }),
+      strict: fc.dictionary(key, value, { maxKeys: 12 }),
+      named: fc.dictionary(key, value, { maxKeys: 12 }),
+      several: fc.array(value, { maxLength: 8 }),
+      guarded: fc.array(value, { maxLength: 8 }),
+    },
+    { requiredKeys: [] },
+  );
+  const whole = structureChecker(shapes, Number.POSITIVE_INFINITY);
+  const cut = structureChecker(shapes, 2);
+  const sorted = (verdict: ReturnType<typeof whole>) => ({
+    errors: verdict.errors.map(formatFieldError).sort(),
+    unknownFields: [...verdict.unknownFields].sort(),
+    shape: verdict.shape.map((problem) => `${problem.keyword} /${problem.tokens.join("/")}`).sort(),
+  });
+
+  it("finds exactly the errors, unknown fields and shape problems of the whole check", () => {
+    fc.assert(
+      fc.property(object, (generated) => {
+        // JSON's own objects, as the server parses them (a __proto__ key is an own property).
+        const parsed = JSON.parse(JSON.stringify(generated));
+        assert.deepEqual(sorted(cut(parsed)), sorted(whole(parsed)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("counts exactly past the answer's bound: 300,000 wrong-typed items, the first 100 shown", () => {
+    const module = helmModule() as unknown as Record<string, any>;
+    module.spec.helm.migration = { pvcs: Array(300_000).fill(1) };
+    module.spec.workspace = {};
+    const { errors, shape } = check(module);
+    assert.equal(errors.length, 100);
+    assert.equal(String(errors[0]?.field), "spec.helm.migration.pvcs[0]");
+    // spec.workspace.name's error is counted among the rest, as the whole check's order puts it.
+    assert.equal(errors[99]?.omitted, 300_000 + 1 - 99);
+    // The first 1,000 problems one by one, the rest as the value that holds them all (with
+    // spec.workspace's, spec), as the whole check makes it.
+    assert.equal(shape.length, 1001);
+    assert.deepEqual(shape.at(-1), { tokens: ["spec"], keyword: "type" });
+    assert.deepEqual(check(module), structureChecker(schema, Number.POSITIVE_INFINITY)(module));
   });
 });

@@ -112,7 +112,10 @@ export function validateConfigMapData(
   const errors: FieldError[] = [];
   const warnings: RuleWarning[] = [];
   const cache = cacheOf(schemas);
-  for (const [key, raw] of Object.entries(data)) {
+  // Keys, not entries: a map of 100,000 keys paid 50 ms for Object.entries' pairs before the budget
+  // stopped the loop at the first few hundred sections.
+  for (const key of Object.keys(data)) {
+    const raw = data[key];
     budget.charge(key.length + (typeof raw === "string" ? raw.length : 1), "reading data", dataPath);
     if (typeof raw !== "string") {
       errors.push(
@@ -277,7 +280,8 @@ export function validateConfigMapTransition(
 ): Verdict {
   const errors: FieldError[] = [];
   const cache = cacheOf(schemas);
-  for (const [key, raw] of Object.entries(data)) {
+  for (const key of Object.keys(data)) {
+    const raw = data[key];
     budget.charge(key.length + 1, "reading data", dataPath);
     const oldRaw = oldData[key];
     if (typeof raw !== "string" || typeof oldRaw !== "string") continue;

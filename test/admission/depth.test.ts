@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { jsonNesting, tooDeepAt, vouchForDepth } from "../../src/admission/depth.js";
+import { limits } from "../../src/admission/limits.js";
+
+const nested = (levels: number) => `${'{"n":'.repeat(levels)}1${"}".repeat(levels)}`;
+
+describe("the depth check vouched for by the body's text (issue 21: no walk of 100,000 keys)", () => {
+  it("counts brackets as JSON nests them, none inside strings (escaped quotes included)", () => {
+    assert.equal(jsonNesting("1"), 0);
+    assert.equal(jsonNesting('{"a":[1,{"b":[]}]}'), 4);
+    assert.equal(jsonNesting('{"a":"[[[{{{","b\\"[[":"\\\\","c":[]}'), 2);
+    assert.equal(jsonNesting(nested(1500)), 1500);
+  });
+
+  it("skips the walk only for what a shallow text made", () => {
+    const text = JSON.stringify({ request: { object: { a: { b: 1 } } } });
+    const parsed = JSON.parse(text);
+    vouchForDepth(text, parsed.request.object);
+    assert.equal(tooDeepAt(parsed.request.object), undefined);
+    // Vouched for, then asked with a smaller bound: still walked.
+    assert.equal(tooDeepAt(parsed.request.object, 1)?.toString(), "a");
+  });
+
+  it("vouches for nothing from a text nesting limits.depth levels or more: the walk finds the field", () => {
+    const text = `{"request":{"object":{"spec":${nested(limits.depth)}}}}`;
+    const parsed = JSON.parse(text);
+    vouchForDepth(text, parsed.request.object);
+    assert.match(tooDeepAt(parsed.request.object)?.toString() ?? "", /^spec(\.n)+$/);
+  });
+});
