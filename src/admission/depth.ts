@@ -1,13 +1,9 @@
 import { createHash } from "node:crypto";
 import { FieldPath } from "./field-path.js";
+import { limits } from "./limits.js";
 
-/**
- * How deep an object may nest. The API server's JSON decoder stops at 10,000 levels; rules, JSON
- * Patch diffs and deep comparisons recurse, and at a few thousand levels a recursive function runs out
- * of stack. No Module, chart values or ConfigMap needs more than a few dozen levels, so 1,000 is the
- * bound: deliberately stricter than the API server, and checked before any rule runs.
- */
-export const maxDepth = 1000;
+/** How deep an object may nest (see `limits.depth`). */
+const maxDepth = limits.depth;
 
 interface Node {
   value: object;
@@ -21,7 +17,7 @@ interface Node {
  * undefined. Iterative, so that the check itself cannot overflow the stack; linear in the object, and
  * a path is rendered only for the value found.
  */
-export function tooDeepAt(object: unknown, max: number = maxDepth): string | undefined {
+export function tooDeepAt(object: unknown, max: number = maxDepth): FieldPath | undefined {
   if (object === null || typeof object !== "object") return undefined;
   if (max >= maxDepth && shallow.has(object)) return undefined;
   // Every review walks its object once: the walk that keeps no path is the one paid for each time.
@@ -93,7 +89,7 @@ function nestsDeeperThan(root: object, max: number): boolean {
 }
 
 /** The first value found `max` levels deep, with the steps that lead to it. */
-function firstTooDeep(object: object, max: number): string | undefined {
+function firstTooDeep(object: object, max: number): FieldPath | undefined {
   const stack: Node[] = [{ value: object, depth: 0 }];
   while (stack.length > 0) {
     const node = stack.pop() as Node;
@@ -110,19 +106,17 @@ function firstTooDeep(object: object, max: number): string | undefined {
   return undefined;
 }
 
-function render(node: Node): string {
+function render(node: Node): FieldPath {
   const steps: (string | number)[] = [];
   for (let at: Node | undefined = node; at?.step !== undefined; at = at.parent) steps.push(at.step);
-  let path = FieldPath.root("");
-  for (const step of steps.reverse()) path = typeof step === "number" ? path.index(step) : path.child(step);
-  return path.toString();
+  return FieldPath.of(steps.reverse());
 }
 
 /** An object cut where it nests too deep, and where: each cut value is a fingerprint of what was there. */
 export interface CutObject {
   object: unknown;
-  /** Field path → fingerprint of the value cut there. */
-  cuts: Map<string, string>;
+  /** Rendered field path → where, and a fingerprint of the value cut there. */
+  cuts: Map<string, { field: FieldPath; mark: string }>;
 }
 
 /**
@@ -131,7 +125,7 @@ export interface CutObject {
  * Iterative, as `tooDeepAt`; linear in the object.
  */
 export function cutTooDeep(object: unknown, max: number = maxDepth): CutObject {
-  const cuts = new Map<string, string>();
+  const cuts: CutObject["cuts"] = new Map();
   if (object === null || typeof object !== "object") return { object, cuts };
   const copyOf = (value: object) => (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
   const root = copyOf(object);
@@ -148,7 +142,8 @@ export function cutTooDeep(object: unknown, max: number = maxDepth): CutObject {
       const child: Node = { value, depth: node.depth + 1, parent: node, step };
       if (child.depth >= max) {
         const mark = `<nested more than ${max} levels deep: ${fingerprint(value)}>`;
-        cuts.set(render(child), mark);
+        const field = render(child);
+        cuts.set(field.toString(), { field, mark });
         copy[step] = mark;
         return;
       }

@@ -1,4 +1,4 @@
-import type { FieldPath } from "./field-path.js";
+import { FieldPath } from "./field-path.js";
 import { boundedJson, limits, truncate } from "./limits.js";
 
 /**
@@ -21,7 +21,8 @@ export type FieldErrorType = keyof typeof errorTypes;
 /** One problem with one field: what apimachinery calls a field.Error. */
 export interface FieldError {
   type: FieldErrorType;
-  field: string;
+  /** Where: segments, rendered only where the error is shown (`formatField`). */
+  field: FieldPath;
   /** The offending value, when the message should show it. */
   value?: unknown;
   /** The value already rendered as the API server renders it (Go's `%#v` of a map), shown instead. */
@@ -43,13 +44,13 @@ export type FieldErrorList = FieldError[];
 
 /** The error that stands for `count` errors a check found but did not build. */
 export function omittedErrors(count: number): FieldError {
-  return { type: "tooMany", field: "", detail: `... and ${count} more errors`, omitted: count };
+  return { type: "tooMany", field: FieldPath.empty, detail: `... and ${count} more errors`, omitted: count };
 }
 
 const withValue = (type: FieldErrorType) => (path: FieldPath, value: unknown, detail?: string) =>
-  ({ type, field: path.toString(), value, detail }) satisfies FieldError;
+  ({ type, field: path, value, detail }) satisfies FieldError;
 const withoutValue = (type: FieldErrorType) => (path: FieldPath, detail?: string) =>
-  ({ type, field: path.toString(), detail }) satisfies FieldError;
+  ({ type, field: path, detail }) satisfies FieldError;
 
 /** Constructors in apimachinery's shape: field.Invalid(path, value, detail) and friends. */
 export const fieldError = {
@@ -61,13 +62,13 @@ export const fieldError = {
   tooLong: withoutValue("tooLong"),
   notSupported: (path: FieldPath, value: unknown, supported: readonly string[]): FieldError => ({
     type: "notSupported",
-    field: path.toString(),
+    field: path,
     value,
     detail: `supported values: ${listUpTo(supported, limits.messageChars)}`,
   }),
   tooMany: (path: FieldPath, actual: number, max: number): FieldError => ({
     type: "tooMany",
-    field: path.toString(),
+    field: path,
     value: actual,
     detail: `must have at most ${max} items`,
   }),
@@ -111,12 +112,14 @@ export function describeError(error: FieldError): string {
 
 /** The field path as shown, cut when a request chose a huge key. */
 export function formatField(error: FieldError): string {
-  return truncate(error.field, limits.fieldChars);
+  return truncate(error.field.toString(), limits.fieldChars);
 }
 
 /** The full line, as `kubectl` shows it: `spec.helm.releaseName: Invalid value: "Foo": ...`. */
 export function formatFieldError(error: FieldError): string {
-  return error.field ? `${formatField(error)}: ${describeError(error)}` : describeError(error);
+  return error.field.toString() !== ""
+    ? `${formatField(error)}: ${describeError(error)}`
+    : describeError(error);
 }
 
 /** The same errors, each tagged with the id of the rule that found them. */
@@ -132,10 +135,4 @@ export function byRule(rule: string, errors: FieldErrorList): FieldErrorList {
  */
 export function causeMessage(error: FieldError): string {
   return error.rule ? `${describeError(error)} (rule ${error.rule})` : describeError(error);
-}
-
-/** A cause message split back into its wording and its rule id, for offline findings. */
-export function splitCauseMessage(message: string): { message: string; rule?: string } {
-  const match = / \(rule ([a-z0-9-]+\.[a-z0-9-]+)\)$/.exec(message);
-  return match?.[1] ? { message: message.slice(0, match.index), rule: match[1] } : { message };
 }

@@ -1,5 +1,5 @@
 import { WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
-import { cutTooDeep, maxDepth, tooDeepAt } from "./depth.js";
+import { cutTooDeep, tooDeepAt } from "./depth.js";
 import {
   causeMessage,
   causeType,
@@ -8,18 +8,21 @@ import {
   formatField,
   formatFieldError,
 } from "./field-errors.js";
-import { diffToPatch } from "./json-patch.js";
-import { boundErrors, boundedJson, limits, truncate } from "./limits.js";
+import { FieldPath } from "./field-path.js";
+import { diffToPatch, type PatchOperation } from "./json-patch.js";
+import { boundErrors, boundedJson, boundWarnings, limits, truncate } from "./limits.js";
 import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
 import { qualifiedKind, type ResourceKind, type Validator } from "./resource-kind.js";
-import type { AdmissionRequest, AdmissionResponse } from "./review.js";
+import type { AdmissionRequest, AdmissionResponse, AdmissionStatus, StatusCause } from "./review.js";
 import { applyRuleActions, type RuleActions, withoutSilenced } from "./rule-actions.js";
 import { fitWarning, type Warning, warningText } from "./warning.js";
 
 /**
  * Turns an AdmissionRequest into an AdmissionResponse for one resource kind: the protocol half of a
  * webhook. It knows the AdmissionReview rules (operations, patches, denial status) and nothing of any
- * kind's fields; those come from the kind's Validator and Defaulter.
+ * kind's fields; those come from the kind's Validator and Defaulter. Each review is judged into one
+ * structured `ReviewVerdict`; `admissionResponse` is the one place that turns a verdict into the
+ * answer, and `module-admission validate` turns the same verdict into its findings.
  */
 /** What a deployment sets for every kind alike: rule actions, and who hears of ratcheted updates. */
 export interface ValidateOptions {
@@ -33,26 +36,54 @@ export interface ValidateOptions {
   budget?: WorkBudget;
 }
 
+/** One review's outcome, as structure: what denies, what is shown, what is patched, and why. */
+export interface ReviewVerdict {
+  /** A request this kind cannot judge (not its group, kind or apiVersion): answered 400, as is. */
+  badRequest?: string;
+  /** The errors that deny, each with the rule that found it (if any). */
+  errors: FieldErrorList;
+  /** The warnings shown, less those of rules turned off. */
+  warnings: Warning[];
+  /** The mutating webhook's JSON Patch. */
+  patch: PatchOperation[];
+  /** An UPDATE admitted (or judged) with errors ratcheting spared: the old object had them. */
+  ratcheted: boolean;
+  /** The review ran out of its work budget: its one error says which work it was. */
+  outOfWork: boolean;
+}
+
+const admitted = (): ReviewVerdict => ({
+  errors: [],
+  warnings: [],
+  patch: [],
+  ratcheted: false,
+  outOfWork: false,
+});
+
 export async function validate(
   kind: ResourceKind,
   request: AdmissionRequest,
   options: ValidateOptions = {},
 ): Promise<AdmissionResponse> {
-  return (await validateWithWarnings(kind, request, options)).response;
+  return admissionResponse(kind, request, await judgeValidation(kind, request, options));
+}
+
+export function mutate(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse {
+  return admissionResponse(kind, request, judgeMutation(kind, request));
 }
 
 /**
- * `validate`, with its warnings as the rules gave them (their rule ids, for `module-admission validate`);
- * the response carries their text. Warnings of rules turned off (`--rule-action ID=off`) are dropped.
+ * The validating review's verdict: every rule of the kind, rule actions applied, ratcheted on UPDATE.
+ * Warnings of rules turned off (`--rule-action ID=off`) are dropped.
  */
-export async function validateWithWarnings(
+export async function judgeValidation(
   kind: ResourceKind,
   request: AdmissionRequest,
   options: ValidateOptions = {},
-): Promise<{ response: AdmissionResponse; warnings: Warning[] }> {
-  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
-  if (gate && gate !== storedTooDeep) return { response: gate, warnings: gate.warnings ?? [] };
-  if (!kind.validator) return { response: { uid: request.uid, allowed: true }, warnings: [] };
+): Promise<ReviewVerdict> {
+  const gate = withoutRules(kind, request) ?? tooDeep(request);
+  if (gate && gate !== storedTooDeep) return gate;
+  if (!kind.validator) return admitted();
   const { judged, deep } = gate === storedTooDeep ? cutBoth(request) : { judged: request, deep: undefined };
   const budget = options.budget ?? new WorkBudget();
   let judgement: RatchetedVerdict;
@@ -60,29 +91,63 @@ export async function validateWithWarnings(
     judgement = await judge(kind.validator as Validator<unknown>, judged, options.ruleActions, budget);
   } catch (error) {
     if (!(error instanceof WorkBudgetExceeded)) throw error;
-    const status = invalidStatus(kind, request, [outOfWork(error)]);
-    return { response: { uid: request.uid, allowed: false, status }, warnings: [] };
+    return { ...admitted(), errors: [outOfWork(error)], outOfWork: true };
   }
-  const verdict = deep
-    ? {
-        ...judgement,
-        errors: [...deep.errors, ...judgement.errors],
-        warnings: [...deep.warnings, ...judgement.warnings],
-      }
-    : judgement;
-  const shown = withoutSilenced(verdict.warnings, options.ruleActions);
-  const warnings = shown.length > 0 ? { warnings: shown.map(warningText) } : {};
-  if (verdict.errors.length === 0) {
-    if (verdict.spared.length > 0) options.onRatcheted?.(kind);
-    return { response: { uid: request.uid, allowed: true, ...warnings }, warnings: shown };
+  const errors = deep ? [...deep.errors, ...judgement.errors] : judgement.errors;
+  const warnings = deep ? [...deep.warnings, ...judgement.warnings] : judgement.warnings;
+  const ratcheted = judgement.spared.length > 0;
+  if (errors.length === 0 && ratcheted) options.onRatcheted?.(kind);
+  return { ...admitted(), errors, warnings: withoutSilenced(warnings, options.ruleActions), ratcheted };
+}
+
+/** The mutating review's verdict: the kind's defaults as a JSON Patch. */
+export function judgeMutation(kind: ResourceKind, request: AdmissionRequest): ReviewVerdict {
+  const gate = withoutRules(kind, request) ?? tooDeep(request);
+  if (gate === storedTooDeep) {
+    const warning = `nested more than ${limits.depth} levels deep, as before: not defaulted`;
+    return { ...admitted(), warnings: [warning] };
   }
-  const response: AdmissionResponse = {
-    uid: request.uid,
-    allowed: false,
-    status: invalidStatus(kind, request, verdict.errors),
-    ...warnings,
-  };
-  return { response, warnings: shown };
+  if (gate || !kind.defaulter) return gate ?? admitted();
+  const oldObject = request.operation === "UPDATE" ? request.oldObject : undefined;
+  const defaulted = kind.defaulter.applyDefaults(request.object, request, oldObject);
+  return { ...admitted(), patch: diffToPatch(request.object, defaulted) };
+}
+
+/**
+ * The errors and warnings a verdict shows, within the answer's bounds: at most `limits.causes` errors
+ * (the last place kept for how many more there are) and the warnings the API server keeps. The
+ * AdmissionResponse and `validate`'s findings both show exactly these.
+ */
+export function shownVerdict(verdict: ReviewVerdict): {
+  errors: FieldErrorList;
+  more: number;
+  warnings: Warning[];
+} {
+  const { shown, more } = boundErrors(verdict.errors);
+  return { errors: shown, more, warnings: boundWarnings(verdict.warnings) };
+}
+
+/** The AdmissionResponse for a verdict: the one place a verdict becomes the webhook's answer. */
+export function admissionResponse(
+  kind: ResourceKind,
+  request: AdmissionRequest,
+  verdict: ReviewVerdict,
+): AdmissionResponse {
+  const { uid } = request;
+  if (verdict.badRequest !== undefined) {
+    return { uid, allowed: false, status: { code: 400, reason: "BadRequest", message: verdict.badRequest } };
+  }
+  const shown = shownVerdict(verdict);
+  const warnings = shown.warnings.length > 0 ? { warnings: shown.warnings.map(warningText) } : {};
+  const patch =
+    verdict.patch.length > 0
+      ? {
+          patchType: "JSONPatch" as const,
+          patch: Buffer.from(JSON.stringify(verdict.patch)).toString("base64"),
+        }
+      : {};
+  if (verdict.errors.length === 0) return { uid, allowed: true, ...patch, ...warnings };
+  return { uid, allowed: false, status: invalidStatus(kind, request, shown), ...warnings };
 }
 
 /**
@@ -129,45 +194,17 @@ async function judge(
 function outOfWork(error: WorkBudgetExceeded): FieldError {
   return {
     type: "forbidden",
-    field: error.field ?? "",
+    field: error.field ?? FieldPath.empty,
     detail: `${error.what} exceeds the webhook's work budget (${error.limit} units per review); make the object smaller`,
     rule: "webhook.work-budget",
   };
 }
 
-export function mutate(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse {
-  const gate = admitWithoutRules(kind, request) ?? tooDeep(kind, request);
-  if (gate === storedTooDeep) {
-    const warning = `nested more than ${maxDepth} levels deep, as before: not defaulted`;
-    return { uid: request.uid, allowed: true, warnings: [warning] };
-  }
-  if (gate || !kind.defaulter) return gate ?? { uid: request.uid, allowed: true };
-  const oldObject = request.operation === "UPDATE" ? request.oldObject : undefined;
-  const defaulted = kind.defaulter.applyDefaults(request.object, request, oldObject);
-  const patch = diffToPatch(request.object, defaulted);
-  if (patch.length === 0) return { uid: request.uid, allowed: true };
-  return {
-    uid: request.uid,
-    allowed: true,
-    patchType: "JSONPatch",
-    patch: Buffer.from(JSON.stringify(patch)).toString("base64"),
-  };
-}
-
-/** The answer for requests no rule looks at, or that are not this kind's; undefined when rules apply. */
-function admitWithoutRules(kind: ResourceKind, request: AdmissionRequest): AdmissionResponse | undefined {
-  if (request.operation === "DELETE" || request.operation === "CONNECT") {
-    return { uid: request.uid, allowed: true };
-  }
+/** The verdict on requests no rule looks at, or that are not this kind's; undefined when rules apply. */
+function withoutRules(kind: ResourceKind, request: AdmissionRequest): ReviewVerdict | undefined {
+  if (request.operation === "DELETE" || request.operation === "CONNECT") return admitted();
   const mismatch = kindMismatch(kind, request);
-  if (mismatch) {
-    return {
-      uid: request.uid,
-      allowed: false,
-      status: { code: 400, reason: "BadRequest", message: mismatch },
-    };
-  }
-  return undefined;
+  return mismatch === undefined ? undefined : { ...admitted(), badRequest: mismatch };
 }
 
 /** What `tooDeep` answers for an update of an object stored too deep already. */
@@ -179,19 +216,16 @@ const storedTooDeep = "stored too deep";
  * defaulting leaves it alone, and validation judges it cut at that depth (`cutBoth`), since only
  * problems an update introduces may deny it.
  */
-function tooDeep(
-  kind: ResourceKind,
-  request: AdmissionRequest,
-): AdmissionResponse | typeof storedTooDeep | undefined {
+function tooDeep(request: AdmissionRequest): ReviewVerdict | typeof storedTooDeep | undefined {
   const field = tooDeepAt(request.object);
   if (field === undefined) return undefined;
   if (request.operation === "UPDATE" && tooDeepAt(request.oldObject) !== undefined) return storedTooDeep;
   const error: FieldError = {
     type: "invalid",
     field,
-    detail: `nested more than ${maxDepth} levels deep; this webhook judges objects up to that depth`,
+    detail: `nested more than ${limits.depth} levels deep; this webhook judges objects up to that depth`,
   };
-  return { uid: request.uid, allowed: false, status: invalidStatus(kind, request, [error]) };
+  return { ...admitted(), errors: [error] };
 }
 
 /**
@@ -201,20 +235,22 @@ function tooDeep(
  */
 function cutBoth(request: AdmissionRequest): {
   judged: AdmissionRequest;
-  deep: { errors: FieldErrorList; warnings: string[] };
+  deep: { errors: FieldErrorList; warnings: Warning[] };
 } {
   const cut = cutTooDeep(request.object);
   const oldCut = cutTooDeep(request.oldObject);
   const errors: FieldErrorList = [];
-  const warnings: string[] = [];
-  for (const [field, mark] of cut.cuts) {
-    if (oldCut.cuts.get(field) === mark) {
-      if (warnings.length < limits.listErrors)
-        warnings.push(
-          fitWarning(`${truncate(field, 40)}: nested more than ${maxDepth} levels deep, as before`),
+  const warnings: Warning[] = [];
+  for (const [rendered, { field, mark }] of cut.cuts) {
+    if (oldCut.cuts.get(rendered)?.mark === mark) {
+      if (warnings.length < limits.listErrors) {
+        const message = fitWarning(
+          `${truncate(rendered, 40)}: nested more than ${limits.depth} levels deep, as before`,
         );
+        warnings.push({ message, field });
+      }
     } else if (errors.length < limits.listErrors) {
-      const detail = `nested more than ${maxDepth} levels deep; this webhook judges objects up to that depth`;
+      const detail = `nested more than ${limits.depth} levels deep; this webhook judges objects up to that depth`;
       errors.push({ type: "invalid", field, detail });
     }
   }
@@ -243,14 +279,17 @@ function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | u
 }
 
 /**
- * The Status the API server itself returns for an invalid object (HTTP 422, reason Invalid), with at
- * most `limits.causes` causes: the last one says how many more were found.
+ * The Status the API server itself returns for an invalid object (HTTP 422, reason Invalid), with the
+ * shown errors as causes: the last one says how many more were found.
  */
-function invalidStatus(kind: ResourceKind, request: AdmissionRequest, allErrors: FieldErrorList) {
+function invalidStatus(
+  kind: ResourceKind,
+  request: AdmissionRequest,
+  { errors, more }: { errors: FieldErrorList; more: number },
+): AdmissionStatus {
   const name = truncate(objectName(request), limits.fieldChars);
-  const { shown: errors, more } = boundErrors(allErrors);
-  const rest =
-    more > 0 ? [{ type: "FieldValueTooMany", field: "", message: `... and ${more} more errors` }] : [];
+  const rest: StatusCause[] =
+    more > 0 ? [{ type: "FieldValueTooMany", field: "", message: moreErrors(more) }] : [];
   const lines = [...errors.map(formatFieldError), ...rest.map((cause) => cause.message)];
   const summary = lines.length === 1 ? lines[0] : `[${lines.join(", ")}]`;
   return {
@@ -273,9 +312,14 @@ function invalidStatus(kind: ResourceKind, request: AdmissionRequest, allErrors:
   };
 }
 
-function objectName(request: AdmissionRequest): string {
+/** The last cause of a cut list. */
+export const moreErrors = (count: number) => `... and ${count} more errors`;
+
+/** The name a denial names: the request's, else the object's name, else its generateName. */
+export function objectName(request: AdmissionRequest): string {
   if (typeof request.name === "string" && request.name) return request.name;
-  const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } }).metadata;
+  const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } } | undefined)
+    ?.metadata;
   if (typeof metadata?.name === "string") return metadata.name;
   return typeof metadata?.generateName === "string" ? metadata.generateName : "";
 }

@@ -1,11 +1,44 @@
 import type { FieldErrorList } from "./field-errors.js";
 
 /**
- * The bounds on what one review may answer, whatever the request. The API server stores at most 3 MiB
- * per object, but one object can still produce millions of errors or a value echoed in each; these keep
+ * Every bound of the project, in one place: what one request may be, what one review may cost, what
+ * one answer may say. The API server stores at most 3 MiB per object, but one object can still produce
+ * millions of errors or a value echoed in each; these keep every review bounded in time and memory and
  * every answer small enough to build, send and read.
  */
 export const limits = {
+  /** A request body: the API server sends at most 3 MiB objects; room for the old object and the envelope. */
+  bodyBytes: 7 * 1024 * 1024,
+  /** An object as JSON: the API server's limit (etcd's request size, less the envelope). */
+  objectBytes: 3 * 1024 * 1024,
+  /**
+   * How deep an object may nest. The API server's JSON decoder stops at 10,000 levels; rules, JSON
+   * Patch diffs and deep comparisons recurse, and at a few thousand levels a recursive function runs
+   * out of stack. No Module, chart values or ConfigMap needs more than a few dozen levels, so 1,000 is
+   * the bound: deliberately stricter than the API server, and checked before any rule runs.
+   */
+  depth: 1000,
+  /** A request's uid, which the answer repeats whole; the API server sends a UUID. */
+  uidChars: 256,
+  /**
+   * Units of work per review. Calibrated (issue 21) by the cheapest unit charged, one cell of an edit
+   * distance's table: 20 million of them took 110-125 ms of CPU on the 2-core development machine,
+   * about 6 ns each. 12 million units are then about 70 ms, leaving the rest of the 100 ms a review may
+   * cost for what no budget charges (JSON parsing, TLS, the answer).
+   */
+  workUnits: 12_000_000,
+  /**
+   * Open connections at most. Each costs TLS and socket buffers (tens of KB); a few API servers keep
+   * at most about a hundred each, so 512 leaves room for them and bounds what a flood of idle
+   * connections costs (about 50 MiB) in a pod limited to 256 MiB. Connections over it are closed at once.
+   */
+  connections: 512,
+  /**
+   * User regular expressions (RE2), as RE2's own `max_mem`: instructions of one compiled pattern (Go
+   * accepts up to about 3.3 million; real patterns use tens), of all the patterns of one schema
+   * together (compiling them costs about 100 ms), and characters of a value matched against one.
+   */
+  re2: { programInstructions: 2_000, schemaInstructions: 10_000, inputChars: 64 * 1024 },
   /** Causes in one denial; apimachinery's convention is to cut the list with a final "and N more". */
   causes: 100,
   /** Errors one rule reports for the items of one list; the rest are counted in one more error. */
@@ -86,13 +119,17 @@ export function boundedJson(value: unknown, max: number): string {
 
 /**
  * Warnings as the API server keeps them: each at most 120 characters, all together at most 4 KiB.
- * When some do not fit, the last one kept says how many were left out.
+ * When some do not fit, the last one kept says how many were left out. Structured warnings keep their
+ * rule and field.
  */
-export function boundWarnings(warnings: readonly string[]): string[] {
-  const kept: string[] = [];
+export function boundWarnings<W extends string | { message: string }>(
+  warnings: readonly W[],
+): (W | string)[] {
+  const kept: (W | string)[] = [];
   let bytes = 0;
   for (const [i, warning] of warnings.entries()) {
-    const fitted = truncate(warning, limits.warningChars);
+    const text = typeof warning === "string" ? warning : warning.message;
+    const fitted = truncate(text, limits.warningChars);
     const size = Buffer.byteLength(fitted);
     // Room for the closing note (at most 40 bytes) unless this is the last warning.
     const reserve = i === warnings.length - 1 ? 0 : 40;
@@ -100,7 +137,13 @@ export function boundWarnings(warnings: readonly string[]): string[] {
       kept.push(`... and ${warnings.length - i} more warnings`);
       return kept;
     }
-    kept.push(fitted);
+    kept.push(
+      fitted === text
+        ? warning
+        : typeof warning === "string"
+          ? fitted
+          : ({ ...(warning as object), message: fitted } as W),
+    );
     bytes += size;
   }
   return kept;

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
 import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
+import type { FieldPath } from "./field-path.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
 import { fitWarning, type Warning } from "./warning.js";
@@ -12,7 +13,7 @@ import { fitWarning, type Warning } from "./warning.js";
  */
 function sameProblem(error: FieldError, other: FieldError): boolean {
   return (
-    error.field === other.field &&
+    error.field.toString() === other.field.toString() &&
     error.type === other.type &&
     (error.detail ?? "") === (other.detail ?? "") &&
     isDeepStrictEqual(offendingValue(error), offendingValue(other))
@@ -22,38 +23,13 @@ function sameProblem(error: FieldError, other: FieldError): boolean {
 /** The value an error names; none and undefined alike. */
 const offendingValue = (error: FieldError): unknown => ("value" in error ? error.value : null) ?? null;
 
-/** The steps of a rendered field path: `config[0].option`, `metadata.labels[app.kubernetes.io/name]`. */
-export function pathSteps(field: string): string[] {
-  const steps: string[] = [];
-  let at = 0;
-  while (at < field.length) {
-    if (field[at] === ".") {
-      at++;
-    } else if (field[at] === "[") {
-      const end = field.indexOf("]", at + 1);
-      if (end === -1) {
-        at++; // an unclosed bracket is no step; what follows it is read as keys
-        continue;
-      }
-      steps.push(field.slice(at + 1, end));
-      at = end + 1;
-    } else {
-      let end = at;
-      while (end < field.length && field[end] !== "." && field[end] !== "[" && field[end] !== "]") end++;
-      if (end > at) steps.push(field.slice(at, end));
-      at = end === at ? at + 1 : end;
-    }
-  }
-  return steps;
-}
-
 /**
  * The value at a field path, or at the deepest part of it that exists as such (a path into a YAML
  * string, or to a missing field, ends at its nearest container).
  */
-export function valueAt(object: unknown, field: string): unknown {
+export function valueAt(object: unknown, field: FieldPath): unknown {
   let value = object;
-  for (const step of pathSteps(field)) {
+  for (const step of field.segments) {
     if (value === null || typeof value !== "object" || !Object.hasOwn(value, step)) return value;
     value = (value as Record<string, unknown>)[step];
   }
@@ -61,7 +37,7 @@ export function valueAt(object: unknown, field: string): unknown {
 }
 
 /** Whether an update left the value at a field path (or its nearest existing container) unchanged. */
-export function unchangedAt(object: unknown, oldObject: unknown, field: string): boolean {
+export function unchangedAt(object: unknown, oldObject: unknown, field: FieldPath): boolean {
   return isDeepStrictEqual(valueAt(object, field), valueAt(oldObject, field));
 }
 
@@ -80,14 +56,14 @@ export function splitByOld(
   // looked up by field first: an object has few errors, and the full comparison runs only within one.
   const spare = new Map<string, FieldError[]>();
   for (const error of oldErrors) {
-    const same = spare.get(error.field);
+    const same = spare.get(error.field.toString());
     if (same) same.push(error);
-    else spare.set(error.field, [error]);
+    else spare.set(error.field.toString(), [error]);
   }
   const introduced: FieldErrorList = [];
   const preexisting: FieldErrorList = [];
   for (const error of errors) {
-    const candidates = spare.get(error.field);
+    const candidates = spare.get(error.field.toString());
     const match = candidates?.findIndex((old) => sameProblem(error, old)) ?? -1;
     if (match >= 0 && unchangedAt(object, oldObject, error.field)) {
       candidates?.splice(match, 1);
@@ -140,14 +116,16 @@ export async function ratchetUpdate(
   const { introduced, preexisting } = splitByOld(stateErrors, oldErrors, request.object, request.oldObject);
   const warnings = preexisting.map((error): Warning => {
     const message = fitWarning(`already invalid before this update: ${formatFieldError(error)}`);
-    return error.rule ? { rule: error.rule, message } : message;
+    return { message, field: error.field, ...(error.rule ? { rule: error.rule } : {}) };
   });
   if (preexisting.length > 0 && validator.whileInvalid) warnings.push(...validator.whileInvalid(preexisting));
   // Housekeeping matters only when the update introduced something: skip the deep comparison otherwise.
   if (introduced.length === 0 || !isHousekeeping(request.object, request.oldObject)) {
     return { errors: introduced, warnings, spared: preexisting };
   }
-  const housekeeping = introduced.map((error) => fitWarning(formatFieldError(error)));
+  const housekeeping = introduced.map(
+    (error): Warning => ({ message: fitWarning(formatFieldError(error)), field: error.field }),
+  );
   return { errors: [], warnings: [...warnings, ...housekeeping], spared: stateErrors };
 }
 

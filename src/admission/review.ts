@@ -77,8 +77,8 @@ export function parseAdmissionReview(body: unknown): { request: AdmissionRequest
     return { problem: "request.uid must be a non-empty string" };
   }
   // The answer repeats the uid whole; the API server sends a UUID.
-  if (request.uid.length > maxUidChars) {
-    return { problem: `request.uid must be at most ${maxUidChars} characters` };
+  if (request.uid.length > limits.uidChars) {
+    return { problem: `request.uid must be at most ${limits.uidChars} characters` };
   }
   if (typeof request.operation !== "string" || !operations.includes(request.operation)) {
     return { problem: `request.operation must be one of ${operations.join(", ")}` };
@@ -93,8 +93,6 @@ export function parseAdmissionReview(body: unknown): { request: AdmissionRequest
   }
   return { request: request as unknown as AdmissionRequest };
 }
-
-const maxUidChars = 256;
 
 export function reviewResponse(response: AdmissionResponse): AdmissionReview {
   return { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response };

@@ -64,7 +64,10 @@ export function withoutSilenced(
   ruleActions: RuleActions | undefined,
 ): Warning[] {
   if (!ruleActions || ruleActions.size === 0) return [...warnings];
-  return warnings.filter((warning) => typeof warning === "string" || ruleActions.get(warning.rule) !== "off");
+  return warnings.filter(
+    (warning) =>
+      typeof warning === "string" || warning.rule === undefined || ruleActions.get(warning.rule) !== "off",
+  );
 }
 
 /** Errors split by their rule's action: those that still deny, and the warnings of rules set to warn. */
@@ -80,7 +83,7 @@ export function applyRuleActions(
     if (action === "deny") denying.push(error);
     else if (action === "warn") {
       const message = fitWarning(formatFieldError(error));
-      warnings.push(error.rule ? { rule: error.rule, message } : message);
+      warnings.push({ message, field: error.field, ...(error.rule ? { rule: error.rule } : {}) });
     }
   }
   return { errors: denying, warnings };

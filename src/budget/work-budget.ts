@@ -1,3 +1,5 @@
+import type { FieldPath } from "../admission/field-path.js";
+import { limits } from "../admission/limits.js";
 /**
  * One review's allowance of work. Every loop whose cost grows with the input charges it, in units of
  * roughly one small step (a node visited, a character scanned, a pair compared), so that no input can
@@ -10,7 +12,7 @@ export class WorkBudget {
   private spentUnits = 0;
 
   constructor(
-    readonly limit: number = defaultWorkUnits,
+    readonly limit: number = limits.workUnits,
     private readonly whole?: WorkBudget,
   ) {}
 
@@ -26,7 +28,7 @@ export class WorkBudget {
    * Charges `units` of work for `what` (at `field`, when the work is about one field); throws
    * WorkBudgetExceeded once the budget is used up.
    */
-  charge(units: number, what: string, field?: string): void {
+  charge(units: number, what: string, field?: FieldPath): void {
     this.spentUnits += units;
     if (this.spentUnits > this.limit) throw new WorkBudgetExceeded(what, this.limit, field);
     this.whole?.charge(units, what, field);
@@ -57,17 +59,9 @@ export class WorkBudgetExceeded extends Error {
   constructor(
     readonly what: string,
     readonly limit: number,
-    readonly field?: string,
+    readonly field?: FieldPath,
   ) {
     super(`${what} exceeds the webhook's work budget`);
     this.name = "WorkBudgetExceeded";
   }
 }
-
-/**
- * Units of work per review. Calibrated (issue 21) by the cheapest unit charged, one cell of an edit
- * distance's table: 20 million of them took 110-125 ms of CPU on the 2-core development machine, about
- * 6 ns each. 12 million units are then about 70 ms, leaving the rest of the 100 ms a review may cost
- * for what no budget charges (JSON parsing, TLS, the answer).
- */
-export const defaultWorkUnits = 12_000_000;

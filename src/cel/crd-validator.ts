@@ -6,7 +6,7 @@ import { type FieldError, fieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import { own } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
-import { RecentResults } from "../memo/recent-results.js";
+import { LruCache } from "../memo/lru-cache.js";
 import { toCel } from "./to-cel.js";
 
 /** One `x-kubernetes-validations` entry, as apiextensions.k8s.io/v1 defines it. */
@@ -29,13 +29,19 @@ interface CompiledRule {
 /**
  * `matches` patterns, compiled once: a CRD's rules match the same few patterns against every object
  * (CEL's own `matches` compiles its pattern on every call). Same engine, RE2; bounded in entries, and
- * a very long pattern is compiled each time rather than kept.
+ * a very long pattern is compiled each time rather than kept. A compiled pattern is reckoned at 512
+ * bytes a character (as src/regex/re2.ts reckons an instruction; a character compiles to about one).
  */
-const compiledPatterns = new RecentResults<RE2JS>(256);
+const bytesPerPatternChar = 512;
+const compiledPatterns = new LruCache<RE2JS>({ bytes: 4 * 1024 * 1024, entries: 256 });
 const re2 = {
   compile: (pattern: string) =>
     pattern.length <= 1024
-      ? compiledPatterns.get(pattern, () => RE2JS.compile(pattern))
+      ? compiledPatterns.getOrSet(
+          pattern,
+          () => RE2JS.compile(pattern),
+          () => bytesPerPatternChar * pattern.length,
+        )
       : RE2JS.compile(pattern),
 };
 

@@ -3,12 +3,13 @@ import { apiErrorMessage, httpStatus } from "../kube/api-errors.js";
 import { findClusterAccess } from "../kube/config.js";
 import { defaultListBounds, listPages } from "../kube/list-objects.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
+import { type Finding, findingOf } from "../offline/finding.js";
 import { type OfflineKind, offlineKinds } from "../offline/kinds.js";
 import { reportApis } from "../reports/policy-report.js";
 import { resourceKinds } from "../resources/index.js";
 import { AuditReports } from "./audit-reports.js";
 import { type Outcome, optionValues, parseOptionValues } from "./command.js";
-import { type Finding, formatFindings, type OutputFormat, outputFormats } from "./findings.js";
+import { formatFindings, type OutputFormat, outputFormats } from "./findings.js";
 import { objectLabel } from "./validate-batch.js";
 
 /** `audit`'s options: its help and its parsing both come from here. */
@@ -251,14 +252,9 @@ function objectFindings(
   const namespace = typeof metadata.namespace === "string" ? `/namespaces/${metadata.namespace}` : "";
   const file = `/apis/${group}/${version}${namespace}/${kind.source.crd.names.plural}/${String(metadata.name)}`;
   const label = objectLabel(object);
-  const finding =
-    (severity: Finding["severity"]) =>
-    (problem: Problem): Finding => ({
-      severity,
-      file,
-      object: label,
-      rule: `${problem.stage}/${problem.rule ?? problem.type}`,
-      message: problem.message,
-    });
-  return [...errors.map(finding("error")), ...warnings.map(finding("warning"))];
+  const place = { file, object: label };
+  return [
+    ...errors.map((problem) => findingOf(problem, "error", place)),
+    ...warnings.map((problem) => findingOf(problem, "warning", place)),
+  ];
 }

@@ -4,8 +4,6 @@ import type { Finding } from "../offline/finding.js";
 import { ruleHelp } from "./rule-help.js";
 import { toolVersion } from "./version.js";
 
-export type { Finding };
-
 export type OutputFormat = "text" | "json" | "sarif";
 
 export const outputFormats: readonly OutputFormat[] = ["text", "json", "sarif"];

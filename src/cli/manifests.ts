@@ -2,6 +2,7 @@ import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { load as loadYaml } from "js-yaml";
 import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
+import { FieldPath } from "../admission/field-path.js";
 import { type LineTree, lineAlong, scanBlockYaml } from "./yaml-lines.js";
 import { type ReadingDifference, readDocument, type YamlReader } from "./yaml-readings.js";
 
@@ -27,7 +28,7 @@ export interface Manifest {
    * 1-based line of a field (`spec.config.replicas`), or of its nearest ancestor present in the file;
    * for "" the object's first field.
    */
-  lineOf(field: string): number;
+  lineOf(field?: FieldPath): number;
   /** Scalars kubectl (YAML 1.1) and GitOps tools (YAML 1.2) read differently, with paths in the object. */
   readings: ReadingDifference[];
 }
@@ -127,13 +128,13 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown, readings: Readi
   let source: SyntaxTree | undefined;
   // Read on first use only: most objects have no finding to locate. The line scanner answers for
   // block YAML; the parser that builds a syntax tree, a hundred times slower, for the rest.
-  const located = (prefix: string[], field: string) => {
-    const steps = [...prefix, ...fieldSteps(field)];
+  const located = (prefix: string[], field = FieldPath.empty) => {
+    const steps = [...prefix, ...field.segments];
     if (blockLines === unread) blockLines = scanBlockYaml(chunk.text);
-    const scanned = blockLines === undefined ? undefined : lineAlong(blockLines, steps, field === "");
+    const scanned = blockLines === undefined ? undefined : lineAlong(blockLines, steps, field.isEmpty);
     if (scanned !== undefined) return chunk.firstLine - 1 + scanned;
     source ??= concreteSyntax(chunk.text);
-    const line = lineInSyntaxTree(source, steps, field === "");
+    const line = lineInSyntaxTree(source, steps, field.isEmpty);
     return line === undefined ? chunk.firstLine : chunk.firstLine - 1 + line;
   };
   const items = isList(record) && Array.isArray(record.items) ? record.items : undefined;
@@ -144,10 +145,13 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown, readings: Readi
           {
             file,
             object: item as Record<string, unknown>,
-            lineOf: (field: string) => located(["items", String(index)], field),
-            readings: readings
-              .filter((r) => r.field.startsWith(`items.${index}.`))
-              .map((r) => ({ ...r, field: r.field.slice(`items.${index}.`.length) })),
+            lineOf: (field?: FieldPath) => located(["items", String(index)], field),
+            readings: readings.flatMap((r) => {
+              const [items, at, ...rest] = r.field.steps;
+              const inItem =
+                items?.as === "field" && items.name === "items" && at?.as === "index" && at.index === index;
+              return inItem && rest.length > 0 ? [{ ...r, field: FieldPath.empty.along(rest) }] : [];
+            }),
           },
         ]
       : [],
@@ -221,11 +225,6 @@ function syntaxError(file: string, text: string): void {
       throw new InputError(file, lines.linePos(error.pos[0]).line, reason);
     }
   }
-}
-
-/** `config[2].alias` → ["config", "2", "alias"]; `metadata.labels[app]` → ["metadata", "labels", "app"]. */
-function fieldSteps(field: string): string[] {
-  return [...field.matchAll(/([^.[\]]+)|\[([^\]]*)\]/g)].map((match) => match[1] ?? match[2] ?? "");
 }
 
 /**

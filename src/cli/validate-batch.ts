@@ -1,10 +1,10 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
-import type { ResourceRef } from "../offline/finding.js";
+import { type Finding, findingField, findingOf, type ResourceRef } from "../offline/finding.js";
 import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
-import type { Finding, Summary } from "./findings.js";
+import type { Summary } from "./findings.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
 import type { YamlReader } from "./yaml-readings.js";
 
@@ -122,7 +122,7 @@ async function validateManifest(
       line: manifest.lineOf(reading.field),
       object: objectLabel(manifest.object),
       rule: "input/YamlReading",
-      message: reading.field ? `${reading.field}: ${reading.message}` : reading.message,
+      message: reading.field.isEmpty ? reading.message : `${reading.field}: ${reading.message}`,
     });
   }
   const bound = inputBoundProblem(manifest.object);
@@ -136,8 +136,8 @@ async function validateManifest(
       line: manifest.lineOf(bound.field),
       object: objectLabel(manifest.object),
       rule: "input/TooLarge",
-      message: bound.field ? `${bound.field}: ${bound.message}` : bound.message,
-      ...(bound.field ? { field: bound.field } : {}),
+      message: bound.field.isEmpty ? bound.message : `${bound.field}: ${bound.message}`,
+      ...findingField(bound.field),
       resource: resourceRef(manifest.object),
     });
     return;
@@ -174,10 +174,16 @@ async function validateManifest(
   if (!verdict.allowed) result.summary.denied++;
   if (verdict.warnings.length > 0) result.summary.warned++;
   const object = objectLabel(manifest.object);
-  result.findings.push(...verdict.errors.map((p) => toFinding(manifest, object, p, "error")));
-  result.findings.push(...verdict.warnings.map((p) => toFinding(manifest, object, p, "warning")));
+  const place = (problem: Problem) => ({
+    file: manifest.file,
+    line: manifest.lineOf(problem.field),
+    object,
+    resource: resourceRef(manifest.object),
+  });
+  result.findings.push(...verdict.errors.map((p) => findingOf(p, "error", place(p))));
+  result.findings.push(...verdict.warnings.map((p) => findingOf(p, "warning", place(p))));
   if (batch.showMutations && verdict.patch.length > 0) {
-    result.mutations.push({ file: manifest.file, line: manifest.lineOf(""), object, patch: verdict.patch });
+    result.mutations.push({ file: manifest.file, line: manifest.lineOf(), object, patch: verdict.patch });
   }
 }
 
@@ -194,24 +200,6 @@ export function objectLabel(object: Record<string, unknown>): string {
   return `${String(object.kind)} ${typeof metadata.namespace === "string" ? `${metadata.namespace}/` : ""}${name}`;
 }
 
-function toFinding(
-  manifest: Manifest,
-  object: string,
-  problem: Problem,
-  severity: Finding["severity"],
-): Finding {
-  return {
-    severity,
-    file: manifest.file,
-    line: manifest.lineOf(problem.field),
-    object,
-    rule: `${problem.stage}/${problem.rule ?? problem.type}`,
-    message: problem.message,
-    ...(problem.field ? { field: problem.field } : {}),
-    resource: resourceRef(manifest.object),
-  };
-}
-
 function resourceRef(object: Record<string, unknown>): ResourceRef {
   const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
   return {
@@ -226,7 +214,7 @@ function unknownKindFinding(manifest: Manifest, message: string, rule: string): 
   return {
     severity: "error",
     file: manifest.file,
-    line: manifest.lineOf(""),
+    line: manifest.lineOf(),
     object: objectLabel(manifest.object),
     rule,
     message,

@@ -12,14 +12,15 @@
  * in both, and js-yaml's value stands.
  */
 import { parseYaml } from "../addon-operator/yaml.js";
+import { FieldPath } from "../admission/field-path.js";
 
 export type YamlReader = "gitops" | "kubectl";
 export const yamlReaders: readonly YamlReader[] = ["gitops", "kubectl"];
 
 /** A scalar (or map key) the two readings read differently: where, and what each makes of it. */
 export interface ReadingDifference {
-  /** The dotted path of the value (of its map, for a key). */
-  field: string;
+  /** The path of the value (of its map, for a key). */
+  field: FieldPath;
   message: string;
 }
 
@@ -50,7 +51,8 @@ export function readDocument(text: string, reader: YamlReader): Readings {
     return reader === "kubectl" ? { differences: [], problem: chosen.problem } : { differences: [] };
   }
   const differences: ReadingDifference[] = [];
-  if ("value" in kubectl && "value" in gitops) compare(gitops.value, kubectl.value, [], differences);
+  if ("value" in kubectl && "value" in gitops)
+    compare(gitops.value, kubectl.value, FieldPath.empty, differences);
   return { value: plain(chosen.value), differences };
 }
 
@@ -60,8 +62,7 @@ const describe = (v: unknown): string =>
 const gitopsName = "YAML 1.2 (kustomize, Flux, kubectl -k)";
 const kubectlName = "YAML 1.1 (kubectl apply -f)";
 
-function compare(gitops: unknown, kubectl: unknown, path: string[], out: ReadingDifference[]): void {
-  const field = path.join(".");
+function compare(gitops: unknown, kubectl: unknown, field: FieldPath, out: ReadingDifference[]): void {
   const isMap = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
   if (isMap(gitops) && isMap(kubectl)) {
     const a = gitops as Record<string, unknown>;
@@ -74,12 +75,13 @@ function compare(gitops: unknown, kubectl: unknown, path: string[], out: Reading
         message: `map keys ${onlyA.map(describe).join(", ")} under ${gitopsName} are ${onlyB.map(describe).join(", ") || "merged"} under ${kubectlName}: quote them`,
       });
     }
-    for (const key of Object.keys(a)) if (Object.hasOwn(b, key)) compare(a[key], b[key], [...path, key], out);
+    for (const key of Object.keys(a))
+      if (Object.hasOwn(b, key)) compare(a[key], b[key], field.child(key), out);
     return;
   }
   if (Array.isArray(gitops) && Array.isArray(kubectl)) {
     gitops.forEach((item, i) => {
-      if (i < kubectl.length) compare(item, kubectl[i], [...path, String(i)], out);
+      if (i < kubectl.length) compare(item, kubectl[i], field.index(i), out);
     });
     return;
   }

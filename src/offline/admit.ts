@@ -1,10 +1,19 @@
-import { causeType, formatFieldError, splitCauseMessage } from "../admission/field-errors.js";
-import { mutate, validateWithWarnings } from "../admission/handler.js";
+import { causeType, type FieldError, formatFieldError } from "../admission/field-errors.js";
+import { FieldPath } from "../admission/field-path.js";
+import {
+  admissionResponse,
+  judgeMutation,
+  judgeValidation,
+  moreErrors,
+  type ReviewVerdict,
+  shownVerdict,
+} from "../admission/handler.js";
 import type { PatchOperation } from "../admission/json-patch.js";
 import { unchangedAt } from "../admission/ratchet.js";
-import type { AdmissionRequest, AdmissionResponse } from "../admission/review.js";
+import type { ResourceKind } from "../admission/resource-kind.js";
+import { type AdmissionRequest, encodeReview } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
-import { type Warning, warningText } from "../admission/warning.js";
+import { type Warning, warningField, warningRule, warningText } from "../admission/warning.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
@@ -14,10 +23,11 @@ import type { OfflineKind } from "./kinds.js";
 /** Where in the API server's path a problem was found. */
 export type Stage = "schema" | "cel" | "mutating-webhook" | "validating-webhook";
 
+/** One problem found on one object, before `validate` or `audit` places it in a file or a report. */
 export interface Problem {
   stage: Stage;
-  /** The field path, `spec.config.replicas`; empty when the problem is about the whole object. */
-  field: string;
+  /** The field it is about; empty when the problem is about the whole object. */
+  field: FieldPath;
   /** The StatusCause type (`FieldValueInvalid`), or `Warning`. */
   type: string;
   /** In kubectl's wording, field path first: `spec.config.replicas: Invalid value: 7: ...`. */
@@ -52,20 +62,25 @@ export async function admitOffline(
   const previous = oldObject === undefined ? undefined : pruneAndDefault(kind.crdSchema, oldObject).object;
   const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
   const request = admissionRequest(kind, decoded.object, previous);
-  const mutation = mutate(kind.kind, request);
-  if (!mutation.allowed) verdict.errors.push(...denial("mutating-webhook", mutation));
-  verdict.patch = mutation.patch ? JSON.parse(Buffer.from(mutation.patch, "base64").toString("utf8")) : [];
+  const mutation = judgeMutation(kind.kind, request);
+  const mutated = verdictProblems("mutating-webhook", kind.kind, request, mutation);
+  verdict.errors.push(...mutated.errors);
+  verdict.warnings.push(...mutated.warnings);
+  verdict.patch = mutation.patch;
   const current =
     verdict.patch.length === 0
       ? decoded
       : pruneAndDefault(kind.crdSchema, applyPatch(decoded.object, verdict.patch));
-  const pruned = [...new Set([...decoded.pruned, ...current.pruned])];
-  verdict.warnings.push(
-    ...pruned.map(
-      (field): Problem => ({ stage: "schema", field, type: "Warning", message: `unknown field "${field}"` }),
-    ),
+  const pruned = new Map([...decoded.pruned, ...current.pruned].map((field) => [field.toString(), field]));
+  const unknown = [...pruned].map(
+    ([shown, field]): Problem => ({
+      stage: "schema",
+      field,
+      type: "Warning",
+      message: `unknown field "${shown}"`,
+    }),
   );
-  verdict.warnings.push(...(mutation.warnings ?? []).map((text) => warning("mutating-webhook", text)));
+  verdict.warnings.unshift(...unknown);
 
   // One object, one budget: its schema check and the webhook's rules share it, as one review does.
   const budget = new WorkBudget();
@@ -81,53 +96,62 @@ export async function admitOffline(
   const customResource = kind.checkCustomResource(current.object, previous);
   verdict.errors.push(...customResource.map((error) => problem("schema", error)));
   verdict.errors.push(...kind.checkRules(current.object, previous).map((error) => problem("cel", error)));
-  const { response: validation, warnings } = await validateWithWarnings(
-    kind.kind,
-    { ...request, object: current.object },
-    { ruleActions, budget },
-  );
-  if (!validation.allowed) verdict.errors.push(...denial("validating-webhook", validation));
-  verdict.warnings.push(...warnings.map((w) => warning("validating-webhook", w)));
+  const validating = { ...request, object: current.object };
+  const validation = await judgeValidation(kind.kind, validating, { ruleActions, budget });
+  const validated = verdictProblems("validating-webhook", kind.kind, validating, validation);
+  verdict.errors.push(...validated.errors);
+  verdict.warnings.push(...validated.warnings);
   verdict.errors = withoutDuplicates(verdict.errors);
   return { ...verdict, allowed: verdict.errors.length === 0 };
 }
 
-/** A webhook's warning, located at the field it starts with, if it names one (most do), with its rule. */
+/**
+ * A webhook's verdict as problems: exactly what its AdmissionResponse shows (the same bounds on
+ * causes and warnings), from the structure, with each error's rule and each warning's rule and field.
+ * An answer the server could not send (over 1 MiB) is the one error the server would answer.
+ */
+export function verdictProblems(
+  stage: Stage,
+  kind: ResourceKind,
+  request: AdmissionRequest,
+  review: ReviewVerdict,
+): { errors: Problem[]; warnings: Problem[] } {
+  const answer = encodeReview(admissionResponse(kind, request, review)).response;
+  if (review.badRequest !== undefined || answer.status?.code === 500) {
+    const status = answer.status;
+    const type = status?.reason ?? "Denied";
+    return {
+      errors: [{ stage, field: FieldPath.empty, type, message: status?.message ?? "denied" }],
+      warnings: [],
+    };
+  }
+  const shown = shownVerdict(review);
+  const errors = shown.errors.map((error) => problem(stage, error));
+  if (shown.more > 0) {
+    errors.push({
+      stage,
+      field: FieldPath.empty,
+      type: "FieldValueTooMany",
+      message: moreErrors(shown.more),
+    });
+  }
+  return { errors, warnings: shown.warnings.map((shownWarning) => warning(stage, shownWarning)) };
+}
+
+/** A webhook's warning, at the field its producer named, with its rule. */
 function warning(stage: Stage, given: Warning): Problem {
-  const text = warningText(given);
-  const rule = typeof given === "string" ? {} : { rule: given.rule };
-  return { stage, field: leadingField(text), type: "Warning", message: text, ...rule };
+  const rule = warningRule(given);
+  const field = warningField(given) ?? FieldPath.empty;
+  return { stage, field, type: "Warning", message: warningText(given), ...(rule ? { rule } : {}) };
 }
 
-function leadingField(warning: string): string {
-  return /^((?:spec|config|metadata)(?:\.[\w-]+|\[\d+\])*)(?=[\s:])/.exec(warning)?.[1] ?? "";
-}
-
-function problem(stage: Stage, error: Parameters<typeof formatFieldError>[0]): Problem {
+function problem(stage: Stage, error: FieldError): Problem {
   // A bounded check's count of the errors it did not build: said as the webhook's answer says it.
   if (error.omitted !== undefined) {
-    return { stage, field: "", type: "FieldValueTooMany", message: `... and ${error.omitted} more errors` };
+    return { stage, field: FieldPath.empty, type: "FieldValueTooMany", message: moreErrors(error.omitted) };
   }
-  return { stage, field: error.field, type: causeType(error), message: formatFieldError(error) };
-}
-
-/** A webhook's denial as problems: one per cause, or the status message when it names no field. */
-function denial(stage: Stage, response: AdmissionResponse): Problem[] {
-  const causes = response.status?.details?.causes ?? [];
-  if (causes.length === 0) {
-    const reason = response.status?.reason ?? "Denied";
-    return [{ stage, field: "", type: reason, message: response.status?.message ?? "denied" }];
-  }
-  return causes.map((cause) => {
-    const { message, rule } = splitCauseMessage(cause.message);
-    return {
-      stage,
-      field: cause.field,
-      type: cause.type,
-      message: cause.field ? `${cause.field}: ${message}` : message,
-      ...(rule ? { rule } : {}),
-    };
-  });
+  const rule = error.rule ? { rule: error.rule } : {};
+  return { stage, field: error.field, type: causeType(error), message: formatFieldError(error), ...rule };
 }
 
 /** The AdmissionRequest the API server would send for a create (or, with an old object, an update). */

@@ -38,14 +38,7 @@ export function reportedByCel(
     (pair) =>
       pair.rule === error.rule &&
       (pair.webhook === undefined || pair.webhook.test(error.message)) &&
-      cel.some((found) => found.message.includes(pair.cel) && within(error.field, found.field)),
-  );
-}
-
-/** Whether `field` is `parent` or below it (`spec.custom` within `spec`). */
-function within(field: string, parent: string): boolean {
-  return (
-    parent === "" || field === parent || field.startsWith(`${parent}.`) || field.startsWith(`${parent}[`)
+      cel.some((found) => found.message.includes(pair.cel) && error.field.within(found.field)),
   );
 }
 

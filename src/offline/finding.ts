@@ -1,3 +1,7 @@
+import type { FieldPath } from "../admission/field-path.js";
+import { limits, truncate } from "../admission/limits.js";
+import type { Problem } from "./admit.js";
+
 /** One problem an offline check found, located in a file: what `validate` and `lint-modules` report. */
 export interface Finding {
   severity: "error" | "warning";
@@ -24,4 +28,23 @@ export interface ResourceRef {
   kind: string;
   name?: string;
   namespace?: string;
+}
+
+/** Where a finding is: its file (or API path), line, object and identity. */
+export type Place = Pick<Finding, "file" | "line" | "object" | "resource">;
+
+/** A problem found on an object, placed: the one way validate and audit turn problems into findings. */
+export function findingOf(problem: Problem, severity: Finding["severity"], place: Place): Finding {
+  return {
+    severity,
+    ...place,
+    rule: `${problem.stage}/${problem.rule ?? problem.type}`,
+    message: problem.message,
+    ...findingField(problem.field),
+  };
+}
+
+/** A finding's field, rendered as the denial's cause renders it (cut when a request chose a huge key). */
+export function findingField(field: FieldPath): { field?: string } {
+  return field.isEmpty ? {} : { field: truncate(field.toString(), limits.fieldChars) };
 }

@@ -1,12 +1,9 @@
-import { maxDepth } from "../admission/depth.js";
 import { FieldPath } from "../admission/field-path.js";
-
-/** The API server's limit on one object (etcd's request size, less the envelope), as JSON. */
-export const maxObjectBytes = 3 * 1024 * 1024;
+import { limits } from "../admission/limits.js";
 
 /** Why an object read from a file can go no further, and at which field. */
 export interface BoundProblem {
-  field: string;
+  field: FieldPath;
   message: string;
 }
 
@@ -32,13 +29,13 @@ export function inputBoundProblem(object: unknown): BoundProblem | undefined {
     if (value === null || typeof value !== "object") return jsonSize(value);
     const known = sizes.get(value);
     if (known !== undefined) {
-      if (steps.length + (heights.get(value) ?? 0) > maxDepth) throw new TooDeep([...steps]);
+      if (steps.length + (heights.get(value) ?? 0) > limits.depth) throw new TooDeep([...steps]);
       return known;
     }
-    if (steps.length >= maxDepth) throw new TooDeep([...steps]);
+    if (steps.length >= limits.depth) throw new TooDeep([...steps]);
     // Marked before its children: an alias to an ancestor (a cycle) is as deep as the bound.
     sizes.set(value, Number.POSITIVE_INFINITY);
-    heights.set(value, maxDepth);
+    heights.set(value, limits.depth);
     let size = 2;
     let height = 0;
     const visit = (step: string | number, child: unknown) => {
@@ -56,17 +53,17 @@ export function inputBoundProblem(object: unknown): BoundProblem | undefined {
   };
   try {
     const size = measure(object);
-    if (size > maxObjectBytes) {
+    if (size > limits.objectBytes) {
       return {
-        field: "",
-        message: `the object is about ${size} bytes as JSON (YAML aliases expanded), more than the ${maxObjectBytes} the API server accepts`,
+        field: FieldPath.empty,
+        message: `the object is about ${size} bytes as JSON (YAML aliases expanded), more than the ${limits.objectBytes} the API server accepts`,
       };
     }
   } catch (error) {
     if (!(error instanceof TooDeep)) throw error;
     return {
-      field: render(error.steps),
-      message: `nested more than ${maxDepth} levels deep (YAML aliases expanded); not judged further`,
+      field: FieldPath.of(error.steps),
+      message: `nested more than ${limits.depth} levels deep (YAML aliases expanded); not judged further`,
     };
   }
   return undefined;
@@ -76,10 +73,4 @@ function jsonSize(value: unknown): number {
   if (typeof value === "string") return value.length + 2;
   if (typeof value === "number") return String(value).length;
   return 5; // true, false, null
-}
-
-function render(steps: (string | number)[]): string {
-  let path = FieldPath.root("");
-  for (const step of steps) path = typeof step === "number" ? path.index(step) : path.child(step);
-  return path.toString();
 }

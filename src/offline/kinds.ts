@@ -16,6 +16,10 @@ export interface OfflineKind {
   source: SchemaSource;
   /** The CRD's openAPIV3Schema, generated from the source exactly as the chart's CRD is. */
   crdSchema: JsonSchema;
+  /**
+   * The schema's types and formats, from the same text as the kind's own structure gate: the two share
+   * compiled code and verdicts, so an object is checked once (the gate then reads the verdict).
+   */
   checkStructure: (object: unknown, budget?: WorkBudget) => StructureVerdict;
   checkRules: (object: unknown, oldObject?: unknown) => FieldError[];
   /** The API server's embedded-resource and list-type checks, from the same schema. */

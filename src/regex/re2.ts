@@ -1,6 +1,7 @@
 import { RE2JS } from "@bufbuild/re2";
+import { limits } from "../admission/limits.js";
 import type { WorkBudget } from "../budget/work-budget.js";
-import { RecentResults } from "../memo/recent-results.js";
+import { LruCache } from "../memo/lru-cache.js";
 import { programSizeBound } from "./program-size.js";
 
 /**
@@ -13,24 +14,15 @@ import { programSizeBound } from "./program-size.js";
  * about 25 MB). So, as RE2's own `max_mem`, patterns are bounded by program size, and matches by a
  * budget of instructions × characters.
  */
-export const re2Limits = {
-  /** Instructions of one compiled pattern. Go accepts up to about 3.3 million; real patterns use tens. */
-  programInstructions: 2_000,
-  /** Instructions of all the patterns of one schema together: compiling them costs about 100 ms. */
-  schemaInstructions: 10_000,
-  /** Characters of a value matched against a pattern. */
-  inputChars: 64 * 1024,
-  /** Bytes of compiled patterns kept in the cache (an instruction costs about 200 bytes compiled). */
-  cacheBytes: 16 * 1024 * 1024,
-} as const;
+/** Bytes of compiled patterns kept in the cache (an instruction costs about 200 bytes compiled). */
+export const re2CacheLimitBytes = 16 * 1024 * 1024;
 
 const bytesPerInstruction = 512;
 
 /** A compiled pattern with its program size, or why it cannot be used (`overLimit`: it compiles, but too large). */
 type Entry = { regex: RE2JS; instructions: number } | { error: string; overLimit?: true };
 
-const cache = new Map<string, { entry: Entry; bytes: number }>();
-let cachedBytes = 0;
+const cache = new LruCache<Entry>({ bytes: re2CacheLimitBytes, entryBytes: re2CacheLimitBytes });
 
 /** A compiled pattern (`test` finds a match anywhere, as Go's regexp.MatchString), or why it cannot be used. */
 export function compileRe2(pattern: string): RE2JS | { error: string } {
@@ -40,42 +32,27 @@ export function compileRe2(pattern: string): RE2JS | { error: string } {
 
 /** The compiled pattern and its program size, from the cache when it was compiled recently. */
 export function compileCounted(pattern: string): Entry {
-  const cached = cache.get(pattern);
-  if (cached) {
-    // Most recently used last, so that the least recently used is evicted first.
-    cache.delete(pattern);
-    cache.set(pattern, cached);
-    return cached.entry;
-  }
-  const entry = compileUncached(pattern);
-  const bytes =
-    pattern.length * 2 +
-    ("error" in entry ? entry.error.length * 2 : entry.instructions * bytesPerInstruction);
-  while (cache.size > 0 && cachedBytes + bytes > re2Limits.cacheBytes) {
-    const [oldest, old] = cache.entries().next().value as [string, { bytes: number }];
-    cache.delete(oldest);
-    cachedBytes -= old.bytes;
-  }
-  if (bytes <= re2Limits.cacheBytes) {
-    cache.set(pattern, { entry, bytes });
-    cachedBytes += bytes;
-  }
-  return entry;
+  // The pattern itself is charged as the key.
+  return cache.getOrSet(
+    pattern,
+    () => compileUncached(pattern),
+    (entry) => ("error" in entry ? entry.error.length * 2 : entry.instructions * bytesPerInstruction),
+  );
 }
 
 /**
  * The patterns of one schema, compiled in order until together they reach
- * `re2Limits.schemaInstructions`; the rest are refused without compiling. The same list gives the same
+ * `limits.re2.schemaInstructions`; the rest are refused without compiling. The same list gives the same
  * answer, so the schema rules and the value rules agree on which patterns are usable.
  */
 export function compileAll(patterns: readonly (string | undefined)[]): (Entry | undefined)[] {
-  let left = re2Limits.schemaInstructions;
+  let left = limits.re2.schemaInstructions;
   return patterns.map((pattern) => {
     if (pattern === undefined) return undefined;
     if (left <= 0) {
       return {
         overLimit: true,
-        error: `the schema's patterns together compile to more than the ${re2Limits.schemaInstructions} RE2 instructions this webhook allows`,
+        error: `the schema's patterns together compile to more than the ${limits.re2.schemaInstructions} RE2 instructions this webhook allows`,
       };
     }
     const entry = compileCounted(pattern);
@@ -86,22 +63,22 @@ export function compileAll(patterns: readonly (string | undefined)[]): (Entry | 
 
 /** What the cache holds, for tests of its bound. */
 export function re2CacheBytes(): number {
-  return cachedBytes;
+  return cache.bytes;
 }
 
 function compileUncached(pattern: string): Entry {
   const tooLarge = (size: string) => ({
     overLimit: true as const,
-    error: `the pattern compiles to ${size} RE2 instructions, more than the ${re2Limits.programInstructions} this webhook allows (a bound on matching time and memory)`,
+    error: `the pattern compiles to ${size} RE2 instructions, more than the ${limits.re2.programInstructions} this webhook allows (a bound on matching time and memory)`,
   });
   // Refused before compiling when even the compiled size could not be within the bound: the estimate
   // is within a few times the real size (at most 11 times in a fuzz test against RE2JS).
   const bound = programSizeBound(pattern);
-  if (bound > 20 * re2Limits.programInstructions) return tooLarge(`about ${bound}`);
+  if (bound > 20 * limits.re2.programInstructions) return tooLarge(`about ${bound}`);
   try {
     const regex = new RE2JS(pattern);
     const instructions = regex.re2().prog.numInst();
-    if (instructions > re2Limits.programInstructions) return tooLarge(String(instructions));
+    if (instructions > limits.re2.programInstructions) return tooLarge(String(instructions));
     return { regex, instructions };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
@@ -126,9 +103,9 @@ export class MatchBudget {
 
   /** Whether `pattern` matches somewhere in `input`, or why the match was not tried. */
   test(entry: { regex: RE2JS; instructions: number }, input: string): boolean | { refused: string } {
-    if (input.length > re2Limits.inputChars) {
+    if (input.length > limits.re2.inputChars) {
       return {
-        refused: `is not matched against the regular expression: longer than the ${re2Limits.inputChars} characters this webhook matches`,
+        refused: `is not matched against the regular expression: longer than the ${limits.re2.inputChars} characters this webhook matches`,
       };
     }
     const cost = (input.length + 1) * entry.instructions;
@@ -149,17 +126,21 @@ export class MatchBudget {
  * Real traffic repeats matches: spec.config is immutable, so every UPDATE of a Module (status,
  * finalizer and label changes included) matches the same values, once for the new object and once
  * for the old one (ratcheting); GitOps tools re-apply unchanged objects. Bounded: keys of at most
- * `matchMemoMaxKey` characters, at most `matchMemoLimit` of them (see RecentResults).
+ * `matchMemoMaxKey` characters, at most `matchMemoLimit` of them (each charged its key and a Map entry).
  */
 export const matchMemoLimit = 2048;
-const matches = new RecentResults<boolean>(matchMemoLimit);
+const matches = new LruCache<boolean>({ bytes: matchMemoLimit * 1024, entries: matchMemoLimit });
 const matchMemoMaxKey = 512;
 
 function memoizedTest(regex: RE2JS, input: string): boolean {
   const pattern = regex.pattern();
   if (pattern.length + input.length > matchMemoMaxKey) return regex.test(input);
   // The pattern's length first: no other pair of texts makes the same key.
-  return matches.get(`${pattern.length}:${pattern}${input}`, () => regex.test(input));
+  return matches.getOrSet(
+    `${pattern.length}:${pattern}${input}`,
+    () => regex.test(input),
+    () => 64,
+  );
 }
 
 /** How many match results are remembered, for the test of the bound. */

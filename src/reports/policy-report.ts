@@ -165,7 +165,7 @@ function objectResults(object: AuditedObject, timestamp: ReportResult["timestamp
   };
   return [...groups.values()].map(({ result, problems }) => {
     const [first] = problems as [Problem];
-    const fields = problems.map((p) => p.field).filter((field) => field !== "");
+    const fields = problems.filter((p) => !p.field.isEmpty).map((p) => p.field.toString());
     return {
       source: reportPolicy,
       policy: reportPolicy,

@@ -1,6 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { vouchForDepth } from "../admission/depth.js";
-import { mutate, validateWithWarnings } from "../admission/handler.js";
+import { causeType } from "../admission/field-errors.js";
+import {
+  admissionResponse,
+  judgeMutation,
+  judgeValidation,
+  objectName,
+  type ReviewVerdict,
+  shownVerdict,
+} from "../admission/handler.js";
+import { limits } from "../admission/limits.js";
 import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
 import {
   type AdmissionRequest,
@@ -10,11 +19,8 @@ import {
 } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import type { Logger } from "./log.js";
-import { textRule, type WebhookMetrics } from "./metrics.js";
+import type { WebhookMetrics } from "./metrics.js";
 import { readBody } from "./read-body.js";
-
-/** The API server sends at most 3 MiB objects; allow for the old object and the envelope. */
-export const maxBodyBytes = 7 * 1024 * 1024;
 
 export interface AppOptions {
   kinds: ResourceKind[];
@@ -38,10 +44,7 @@ export interface AppOptions {
 export const reviewLoggings = ["denied", "all", "none"] as const;
 export type ReviewLogging = (typeof reviewLoggings)[number];
 
-type Review = (
-  kind: ResourceKind,
-  request: AdmissionRequest,
-) => AdmissionResponse | Promise<AdmissionResponse>;
+type Review = (kind: ResourceKind, request: AdmissionRequest) => ReviewVerdict | Promise<ReviewVerdict>;
 
 interface Route {
   kind: ResourceKind;
@@ -68,13 +71,14 @@ export function createApp(options: AppOptions): RequestListener {
   };
   // Warnings are counted as the rules gave them, by rule id (their text carries none).
   const validateWithOptions: Review = async (kind, request) => {
-    const { response, warnings } = await validateWithWarnings(kind, request, validateOptions);
-    if (warnings.length > 0) options.metrics?.warned(kind.kind, warnings, declaredRules(kind));
-    return response;
+    const verdict = await judgeValidation(kind, request, validateOptions);
+    if (verdict.warnings.length > 0)
+      options.metrics?.warned(kind.kind, verdict.warnings, declaredRules(kind));
+    return verdict;
   };
   for (const kind of options.kinds) {
     for (const { verb, path } of webhooksOf(kind)) {
-      routes.set(path, { kind, review: verb === "mutate" ? mutate : validateWithOptions });
+      routes.set(path, { kind, review: verb === "mutate" ? judgeMutation : validateWithOptions });
     }
   }
   return (req, res) => {
@@ -148,10 +152,10 @@ async function serveReview(
       error: `Content-Type must be application/json, got ${JSON.stringify(contentType)}`,
     });
   }
-  const body = await readBody(req, maxBodyBytes);
+  const body = await readBody(req, limits.bodyBytes);
   if ("tooLarge" in body) {
     refuseUnread(req, res);
-    return sendJson(res, options, 413, { error: `request body exceeds ${maxBodyBytes} bytes (7 MiB)` });
+    return sendJson(res, options, 413, { error: `request body exceeds ${limits.bodyBytes} bytes (7 MiB)` });
   }
   let parsedBody: unknown;
   try {
@@ -166,8 +170,10 @@ async function serveReview(
     return sendJson(res, options, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
   const { request } = parsed;
   vouchForDepth(body.text, request.object, request.oldObject);
-  const { text, response } = encodeReview(await reviewSafely(route, request, options));
-  if (!response.allowed) options.metrics?.denied(route.kind.kind, denialCauses(response), route.kind.rules);
+  const reviewed = await reviewSafely(route, request, options);
+  const { text, response } = encodeReview(reviewed.response);
+  if (!response.allowed)
+    options.metrics?.denied(route.kind.kind, denialCauses(response, reviewed.verdict), route.kind.rules);
   sendEncoded(res, options, 200, text);
   const logging = options.logReviews ?? "denied";
   if (logging === "none" || (logging === "denied" && response.allowed)) return 200;
@@ -176,7 +182,7 @@ async function serveReview(
     path,
     uid: request.uid,
     kind: request.kind.kind,
-    object: `${request.namespace ?? ""}/${request.name ?? objectName(request.object)}`,
+    object: `${request.namespace ?? ""}/${objectName(request)}`,
     operation: request.operation,
     dryRun: request.dryRun === true,
     allowed: response.allowed,
@@ -190,9 +196,14 @@ async function serveReview(
  * A bug must not turn into a bare 500 (the API server would report a transport error, and with
  * failurePolicy Ignore admit the object unchecked): answer the review, deny, and keep serving.
  */
-async function reviewSafely(route: Route, request: AdmissionRequest, options: AppOptions) {
+async function reviewSafely(
+  route: Route,
+  request: AdmissionRequest,
+  options: AppOptions,
+): Promise<{ response: AdmissionResponse; verdict?: ReviewVerdict }> {
   try {
-    return await route.review(route.kind, request);
+    const verdict = await route.review(route.kind, request);
+    return { response: admissionResponse(route.kind, request, verdict), verdict };
   } catch (error) {
     options.log({
       level: "error",
@@ -200,7 +211,7 @@ async function reviewSafely(route: Route, request: AdmissionRequest, options: Ap
       uid: request.uid,
       error: String((error as Error)?.stack ?? error),
     });
-    return {
+    const response: AdmissionResponse = {
       uid: request.uid,
       allowed: false,
       status: {
@@ -208,17 +219,22 @@ async function reviewSafely(route: Route, request: AdmissionRequest, options: Ap
         reason: "InternalError",
         message: `internal error while reviewing: ${String(error).slice(0, 200)}`,
       },
-    } satisfies AdmissionResponse;
+    };
+    return { response };
   }
 }
 
-function denialCauses(response: AdmissionResponse): { type: string; rule?: string }[] {
-  const causes =
-    response.status?.details?.causes?.map((cause) => ({
-      type: cause.type,
-      rule: textRule(cause.message ?? ""),
-    })) ?? [];
-  return causes.length > 0 ? causes : [{ type: response.status?.reason ?? "Unknown" }];
+/** A denial's causes by type and rule, as the verdict gave them (the 422 the verdict was answered with). */
+function denialCauses(
+  response: AdmissionResponse,
+  verdict?: ReviewVerdict,
+): { type: string; rule?: string }[] {
+  if (verdict && response.status?.code === 422) {
+    const { errors, more } = shownVerdict(verdict);
+    const causes = errors.map((error) => ({ type: causeType(error), rule: error.rule }));
+    return more > 0 ? [...causes, { type: "FieldValueTooMany" }] : causes;
+  }
+  return [{ type: response.status?.reason ?? "Unknown" }];
 }
 
 /**
@@ -263,10 +279,4 @@ function sendText(res: ServerResponse, options: AppOptions, status: number, text
   closeIfDraining(res, options);
   res.writeHead(status, { "content-type": "text/plain", "content-length": Buffer.byteLength(text) });
   res.end(text);
-}
-
-function objectName(object: unknown): string {
-  const metadata = (object as { metadata?: { name?: unknown; generateName?: unknown } } | undefined)
-    ?.metadata;
-  return String(metadata?.name ?? metadata?.generateName ?? "");
 }

@@ -1,8 +1,9 @@
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import { limits } from "../admission/limits.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import type { RuleActions } from "../admission/rule-actions.js";
-import { continueWithin, createApp, maxBodyBytes, type ReviewLogging } from "./app.js";
+import { continueWithin, createApp, type ReviewLogging } from "./app.js";
 import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";
 import type { Logger } from "./log.js";
@@ -18,13 +19,6 @@ import { tlsPolicy } from "./tls-policy.js";
  *   it trickle for 300 s).
  */
 export const defaultTimeouts = { keepAliveMs: 90_000, headersMs: 10_000, requestMs: 30_000 };
-
-/**
- * Open connections at most. Each costs TLS and socket buffers (tens of KB); a few API servers keep at
- * most about a hundred each, so 512 leaves room for them and bounds what a flood of idle connections
- * costs (about 50 MiB) in a pod limited to 256 MiB. Connections over it are closed at once.
- */
-export const maxConnections = 512;
 
 export interface ServeOptions {
   port: number;
@@ -88,8 +82,8 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
   server.keepAliveTimeout = timeouts.keepAliveMs;
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = timeouts.requestMs;
-  server.maxConnections = maxConnections;
-  server.on("checkContinue", continueWithin(app, maxBodyBytes));
+  server.maxConnections = limits.connections;
+  server.on("checkContinue", continueWithin(app, limits.bodyBytes));
   const reloader = watchCertificates(
     options.certDir,
     (pair) => server.setSecureContext({ ...pair, ...tlsPolicy }),

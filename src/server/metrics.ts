@@ -2,8 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { AggregatorRegistry, Counter, Gauge, Registry } from "prom-client";
-import { splitCauseMessage } from "../admission/field-errors.js";
-import type { Warning } from "../admission/warning.js";
+import { type Warning, warningRule } from "../admission/warning.js";
 import { CounterSeries, PathHistogram } from "./path-series.js";
 
 /** The `rule` label of a problem no declared rule id found (schema, limits, a warning without an id). */
@@ -12,11 +11,6 @@ export const noRule = "none";
 /** A rule id as a label value: one the kind declares, else `none`, so no request can add a series. */
 export function ruleLabel(rule: string | undefined, declared: readonly string[]): string {
   return rule !== undefined && declared.includes(rule) ? rule : noRule;
-}
-
-/** The rule id a denial cause's text ends with (`... (rule module.release-name)`). */
-export function textRule(text: string): string | undefined {
-  return splitCauseMessage(text).rule;
 }
 
 /**
@@ -121,8 +115,7 @@ export class WebhookMetrics {
 
   /** One answer with warnings: each distinct rule counts once; a warning no rule gave is `none`. */
   warned(kind: string, warnings: readonly Warning[], rules: readonly string[] = []): void {
-    const ruleOf = (warning: Warning) => (typeof warning === "string" ? undefined : warning.rule);
-    for (const rule of new Set(warnings.map((warning) => ruleLabel(ruleOf(warning), rules)))) {
+    for (const rule of new Set(warnings.map((warning) => ruleLabel(warningRule(warning), rules)))) {
       this.warnings.labels(kind, rule).inc();
     }
   }

@@ -1,3 +1,4 @@
+import { FieldPath } from "../admission/field-path.js";
 import { own, setOwn } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 
@@ -5,7 +6,7 @@ export interface Structured {
   /** The object as the API server stores it: defaults applied, unknown fields dropped. */
   object: unknown;
   /** Field paths the API server would prune silently (`spec.helm.relaseName`). */
-  pruned: string[];
+  pruned: FieldPath[];
 }
 
 /** Fields the API server keeps on every object whatever the schema says (ObjectMeta is checked apart). */
@@ -19,8 +20,8 @@ const rootFields = new Set(["apiVersion", "kind", "metadata"]);
  * input, not copied (most of an object is, and `validate` reads every manifest through here).
  */
 export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured {
-  const pruned: string[] = [];
-  const walk = (node: JsonSchema | undefined, value: unknown, path: string, root: boolean): unknown => {
+  const pruned: FieldPath[] = [];
+  const walk = (node: JsonSchema | undefined, value: unknown, path: FieldPath, root: boolean): unknown => {
     if (!node || value === null || typeof value !== "object") return value;
     if (Array.isArray(value)) {
       const items = node.items as JsonSchema | undefined;
@@ -29,7 +30,7 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
       for (let index = 0; index < value.length; index++) {
         const item: unknown = value[index];
         if (item === null || typeof item !== "object") continue;
-        const kept = walk(items, item, `${path}[${index}]`, false);
+        const kept = walk(items, item, path.index(index), false);
         if (kept === item) continue;
         copy ??= value.slice();
         copy[index] = kept;
@@ -55,29 +56,28 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
       const child = record[key];
       const childSchema = own(properties, key) ?? additional;
       const kept = childSchema || keepUnknown || (root && rootFields.has(key));
-      if (!kept) pruned.push(path ? `${path}.${key}` : key);
+      if (!kept) pruned.push(path.child(key));
       // The API server drops a null where the schema does not say nullable, before defaulting.
       if (!kept || (child === null && childSchema && childSchema.nullable !== true)) {
         change(i);
         continue;
       }
-      // A path is rendered only for a container: only below one can a field be pruned.
       const walked =
         (root && key === "metadata") || !childSchema || child === null || typeof child !== "object"
           ? child
-          : walk(childSchema, child, path ? `${path}.${key}` : key, false);
+          : walk(childSchema, child, path.child(key), false);
       if (walked !== child) change(i);
       if (out) setOwn(out, key, walked);
     }
     for (const [key, child] of propertiesWithDefaults(properties)) {
       if (own(out ?? record, key) === undefined) {
-        const filled = walk(child, structuredClone(child.default), path ? `${path}.${key}` : key, false);
+        const filled = walk(child, structuredClone(child.default), path.child(key), false);
         setOwn(change(keys.length), key, filled);
       }
     }
     return out ?? value;
   };
-  return { object: walk(schema, object, "", true), pruned };
+  return { object: walk(schema, object, FieldPath.empty, true), pruned };
 }
 
 const noProperties: Record<string, JsonSchema> = {};

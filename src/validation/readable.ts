@@ -1,4 +1,5 @@
 import { byRule, type FieldError } from "../admission/field-errors.js";
+import { FieldPath } from "../admission/field-path.js";
 import type { Verdict } from "../admission/resource-kind.js";
 import { ruleWarnings } from "../admission/warning.js";
 import type { WorkBudget } from "../budget/work-budget.js";
@@ -11,7 +12,7 @@ import type { StructureVerdict } from "./structure.js";
  */
 type StructureCheck = (object: unknown, budget?: WorkBudget, changing?: boolean) => StructureVerdict;
 
-import { fitWarning } from "./warning.js";
+import { fitWarning } from "../admission/warning.js";
 
 /** Where the schema check found a value of the wrong shape: its JSON Pointer tokens and the keyword. */
 export interface ShapeProblem {
@@ -85,7 +86,7 @@ export function readablePart<T>(
   return {
     object: copy as T,
     restore: (error) => restoreIndexes(error, copy, indexes),
-    keeps: (error) => error.type !== "required" || !removed.some(within(error.field)),
+    keeps: (error) => error.type !== "required" || !removed.some(within(error.field.toString())),
   };
 }
 
@@ -192,18 +193,20 @@ function rendered(root: unknown, tokens: string[]): string {
 function restoreIndexes(error: FieldError, root: unknown, indexes: WeakMap<unknown[], number[]>): FieldError {
   let node = root;
   let changed = false;
-  const field = error.field.replace(/\[([^\]]*)\]|([^.[\]]+)/g, (step, bracket?: string, name?: string) => {
-    const key = bracket ?? name ?? "";
-    if (Array.isArray(node) && bracket !== undefined && /^\d+$/.test(bracket)) {
-      const original = indexes.get(node)?.[Number(bracket)];
-      node = node[Number(bracket)];
-      if (original === undefined || original === Number(bracket)) return step;
-      changed = true;
-      return `[${original}]`;
+  let field = FieldPath.empty;
+  for (const step of error.field.steps) {
+    if (step.as === "index" && Array.isArray(node)) {
+      const original = indexes.get(node)?.[step.index];
+      node = node[step.index];
+      if (original !== undefined && original !== step.index) changed = true;
+      field = field.index(original ?? step.index);
+      continue;
     }
-    node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
-    return step;
-  });
+    const name = step.as === "index" ? String(step.index) : step.name;
+    node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[name] : undefined;
+    field =
+      step.as === "index" ? field.index(step.index) : step.as === "key" ? field.key(name) : field.child(name);
+  }
   return changed ? { ...error, field } : error;
 }
 

@@ -4,7 +4,7 @@ import { type FieldError, fieldError, omittedErrors } from "../admission/field-e
 import { FieldPath } from "../admission/field-path.js";
 import { limits } from "../admission/limits.js";
 import { WorkBudget } from "../budget/work-budget.js";
-import { RecentResults } from "../memo/recent-results.js";
+import { LruCache } from "../memo/lru-cache.js";
 import type { ShapeProblem } from "./readable.js";
 import { type Cut, cutView, pointerToken } from "./structure-view.js";
 
@@ -46,14 +46,16 @@ export function structureChecker(
     return compiled;
   };
   uncompiled.add(compile);
-  // One review checks the same object more than once (its rules, then on UPDATE the transition rules):
-  // the verdict of an object checked within a review (with its budget) is remembered for as long as the
-  // object lives. A call without a budget, or on a copy still `changing`, is never remembered: the
-  // field-scoped gate checks one copy again after each change it makes to it (charged all the same).
-  const verdicts = new WeakMap<object, StructureVerdict>();
+  // One review checks the same object more than once (its rules, then on UPDATE the transition rules;
+  // offline, the API server's schema layer and then the kind's own gate, two checkers of one schema):
+  // the verdict of an object checked within a review (with its budget) is remembered, by compiled
+  // schema, for as long as the object lives. A call without a budget, or on a copy still `changing`, is
+  // never remembered: the field-scoped gate checks one copy again after each change it makes to it
+  // (charged all the same).
   return (object, budget, changing = false) => {
     // A copy the field-scoped gate is still changing is charged, but its verdict not remembered.
     if (!budget || changing) return checkUncached(object, budget ?? new WorkBudget());
+    const verdicts = verdictsOf(compiled ?? compile());
     const known = object !== null && typeof object === "object" ? verdicts.get(object) : undefined;
     if (known) return known;
     const verdict = checkUncached(object, budget);
@@ -192,10 +194,29 @@ export function compileStructureCheckers(): void {
  * Compiled checkers by schema text: `validate` checks an object against its kind's CRD schema and the
  * kind's webhook checks it against the same schema again (both generated from one source).
  */
-const compiledSchemas = new RecentResults<Checkers>(32);
+const compiledSchemas = new LruCache<Checkers>({ bytes: 64 * 1024 * 1024, entries: 32 });
+
+/** Verdicts by compiled schema: checkers of one schema (the same text) share them. */
+const verdictsByCheck = new WeakMap<Checkers, WeakMap<object, StructureVerdict>>();
+
+function verdictsOf(checkers: Checkers): WeakMap<object, StructureVerdict> {
+  let verdicts = verdictsByCheck.get(checkers);
+  if (verdicts === undefined) {
+    verdicts = new WeakMap();
+    verdictsByCheck.set(checkers, verdicts);
+  }
+  return verdicts;
+}
 
 function compileChecker(schema: object): Checkers {
-  return compiledSchemas.get(JSON.stringify(schema), () => compileUncached(schema));
+  const key = JSON.stringify(schema);
+  // Ajv's generated code (two compilations: the quick pass and the full one) is reckoned at 16 bytes
+  // per character of the schema it was compiled from.
+  return compiledSchemas.getOrSet(
+    key,
+    () => compileUncached(schema),
+    () => 16 * key.length,
+  );
 }
 
 function compileUncached(schema: object): Checkers {

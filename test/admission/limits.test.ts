@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { maxDepth, tooDeepAt } from "../../src/admission/depth.js";
+import { tooDeepAt } from "../../src/admission/depth.js";
 import { fieldError } from "../../src/admission/field-errors.js";
 import { FieldPath } from "../../src/admission/field-path.js";
 import { mutate, validate } from "../../src/admission/handler.js";
@@ -98,18 +98,21 @@ describe("bounded answers", () => {
   it("denies an object nested deeper than 1,000 levels with the field, before any rule; spares one stored so", async () => {
     let deep: unknown = "leaf";
     for (let i = 0; i < 5000; i++) deep = { a: deep };
-    assert.equal(tooDeepAt({ x: [{ y: deep }] }), `x[0].y${".a".repeat(maxDepth - 3)}`);
+    assert.equal(tooDeepAt({ x: [{ y: deep }] })?.toString(), `x[0].y${".a".repeat(limits.depth - 3)}`);
     assert.equal(tooDeepAt({ a: { b: 1 } }), undefined);
     // At the bound, through lists and maps alike: level `max` is too deep, level `max - 1` is not.
     assert.equal(tooDeepAt({ a: [{ b: 1 }] }, 3), undefined);
-    assert.equal(tooDeepAt({ a: [{ b: {} }] }, 3), "a[0].b");
+    assert.equal(tooDeepAt({ a: [{ b: {} }] }, 3)?.toString(), "a[0].b");
     assert.equal(tooDeepAt([[], [[0]], { k: "v" }], 3), undefined);
-    assert.equal(tooDeepAt([[], [[[]]], { k: "v" }], 3), "[1][0][0]");
-    assert.equal(tooDeepAt({ s: "x", n: null, list: [1, "2", null, { deep: [{}] }] }, 3), "list[3].deep");
+    assert.equal(tooDeepAt([[], [[[]]], { k: "v" }], 3)?.toString(), "[1][0][0]");
+    assert.equal(
+      tooDeepAt({ s: "x", n: null, list: [1, "2", null, { deep: [{}] }] }, 3)?.toString(),
+      "list[3].deep",
+    );
     const denied = await validate(bagKind, review(bag({ items: [deep] })));
     assert.equal(denied.status?.code, 422);
     // The field is cut to 512 characters like any other.
-    const field = `items[0]${".a".repeat(maxDepth - 2)}`;
+    const field = `items[0]${".a".repeat(limits.depth - 2)}`;
     assert.equal(denied.status?.details?.causes?.[0]?.field, `${field.slice(0, limits.fieldChars - 3)}...`);
     assert.match(denied.status?.details?.causes?.[0]?.message ?? "", /nested more than 1000 levels deep/);
     assert.equal((await mutate(bagKind, review(bag({ items: [deep] })))).allowed, false);

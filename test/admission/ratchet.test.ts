@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { FieldError } from "../../src/admission/field-errors.js";
+import { FieldPath } from "../../src/admission/field-path.js";
 import { validate } from "../../src/admission/handler.js";
-import { isHousekeeping, pathSteps, splitByOld, valueAt } from "../../src/admission/ratchet.js";
+import { isHousekeeping, splitByOld, valueAt } from "../../src/admission/ratchet.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { Module } from "../../src/generated/module.js";
 import { moduleKind } from "../../src/resources/module/index.js";
@@ -11,16 +12,20 @@ import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
 
 describe("ratcheting helpers", () => {
-  it("finds the value at a rendered field path, or its nearest existing container", () => {
+  it("finds the value at a field path, or its nearest existing container", () => {
     const object = { config: [{ option: { default: "" } }], metadata: { labels: { "a.b/c": "True" } } };
-    assert.equal(valueAt(object, "config[0].option.default"), "");
-    assert.equal(valueAt(object, "metadata.labels[a.b/c]"), "True");
-    assert.deepEqual(valueAt(object, "config[0].option.values"), { default: "" });
-    assert.deepEqual(valueAt(object, "config[3]"), object.config);
+    assert.equal(valueAt(object, FieldPath.of(["config", 0, "option", "default"])), "");
+    assert.equal(valueAt(object, FieldPath.of(["metadata", "labels"]).key("a.b/c")), "True");
+    assert.deepEqual(valueAt(object, FieldPath.of(["config", 0, "option", "values"])), { default: "" });
+    assert.deepEqual(valueAt(object, FieldPath.of(["config", 3])), object.config);
   });
 
   it("spares an error only when the old object had the same one and the value at its field is unchanged", () => {
-    const error: FieldError = { type: "forbidden", field: "spec.config.extra", detail: "not declared" };
+    const error: FieldError = {
+      type: "forbidden",
+      field: FieldPath.of(["spec", "config", "extra"]),
+      detail: "not declared",
+    };
     const old = { spec: { config: { extra: "a" } } };
     assert.deepEqual(splitByOld([error], [error], old, structuredClone(old)), {
       introduced: [],
@@ -34,7 +39,7 @@ describe("ratcheting helpers", () => {
   it("takes an offending value in another key order, or a missing value and null, as the same problem", () => {
     const error = (value: unknown): FieldError => ({
       type: "invalid",
-      field: "spec.x",
+      field: FieldPath.of(["spec", "x"]),
       value,
       detail: "bad",
     });
@@ -44,7 +49,11 @@ describe("ratcheting helpers", () => {
       splitByOld([error({ b: 2, a: 1 })], [error({ a: 1, b: 2 })], reordered, old).introduced.length,
       0,
     );
-    const required: FieldError = { type: "required", field: "spec.y", detail: "must be set" };
+    const required: FieldError = {
+      type: "required",
+      field: FieldPath.of(["spec", "y"]),
+      detail: "must be set",
+    };
     assert.equal(
       splitByOld([required], [{ ...required, value: null } as FieldError], old, old).introduced.length,
       0,
@@ -152,7 +161,7 @@ describe("ratcheting's look at the old object", () => {
           const problems = (object as { problems: { field: string; rule?: string }[] }).problems;
           const errors = problems.map(({ field, rule }) => ({
             type: "invalid" as const,
-            field,
+            field: FieldPath.of(field.split(".")),
             value: "bad",
             detail: "wrong",
             ...(rule ? { rule } : {}),
@@ -199,29 +208,53 @@ describe("ratcheting's look at the old object", () => {
   });
 });
 
-describe("field path steps", () => {
-  /** What the steps were read with before: a regex per match. */
-  const byRegex = (field: string) =>
-    [...field.matchAll(/\[([^\]]*)\]|([^.[\]]+)/g)].map((match) => match[1] ?? match[2] ?? "");
-
-  it("reads keys, indexes and bracketed keys", () => {
-    assert.deepEqual(pathSteps("config[0].option"), ["config", "0", "option"]);
-    assert.deepEqual(pathSteps("metadata.labels[app.kubernetes.io/name]"), [
-      "metadata",
-      "labels",
-      "app.kubernetes.io/name",
-    ]);
-    assert.deepEqual(pathSteps(""), []);
+describe("field paths", () => {
+  it("render as Kubernetes renders them, and keep their segments", () => {
+    const path = FieldPath.root("metadata").child("labels").key("app.kubernetes.io/name");
+    assert.equal(path.toString(), "metadata.labels[app.kubernetes.io/name]");
+    assert.deepEqual(path.segments, ["metadata", "labels", "app.kubernetes.io/name"]);
+    assert.equal(FieldPath.of(["config", 2, "alias"]).toString(), "config[2].alias");
+    assert.deepEqual(FieldPath.of(["config", 2, "alias"]).segments, ["config", "2", "alias"]);
+    assert.equal(FieldPath.empty.toString(), "");
+    assert.equal(FieldPath.root("").isEmpty, true);
+    assert.equal(JSON.stringify({ field: path }), '{"field":"metadata.labels[app.kubernetes.io/name]"}');
   });
 
-  it("agrees with the regex it replaced on any text", () => {
-    const alphabet = fc.constantFrom(".", "[", "]", "a", "b", "0", "/", "-", " ");
+  it("know what lies within them, step by step rather than by text", () => {
+    const spec = FieldPath.root("spec");
+    assert.equal(spec.child("custom").within(spec), true);
+    assert.equal(spec.within(spec), true);
+    assert.equal(FieldPath.root("specs").within(spec), false);
+    assert.equal(spec.within(FieldPath.empty), true);
+    // A key with a dot is one step: `[a.b]` is not within `a`.
+    assert.equal(FieldPath.root("m").key("a.b").within(FieldPath.root("m").child("a")), false);
+  });
+
+  it("keep any segment as it was given, dots and brackets included", () => {
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 24 }), (chars) => {
-        const field = chars.join("");
-        assert.deepEqual(pathSteps(field), byRegex(field), JSON.stringify(field));
+      fc.property(fc.array(fc.oneof(fc.string(), fc.nat({ max: 4 })), { maxLength: 12 }), (segments) => {
+        const path = FieldPath.of(segments);
+        assert.deepEqual(path.segments, segments.map(String));
+        assert.equal(valueAt(nested(segments), path), "leaf");
       }),
-      { numRuns: 5000 },
+      { numRuns: 2000 },
     );
   });
 });
+
+/** An object with "leaf" at the end of `segments` (an array where the segment is a number). */
+function nested(segments: (string | number)[]): unknown {
+  let value: unknown = "leaf";
+  for (const segment of [...segments].reverse()) {
+    if (typeof segment === "number") {
+      const list: unknown[] = Array.from({ length: segment + 1 }, () => null);
+      list[segment] = value;
+      value = list;
+    } else {
+      const map: Record<string, unknown> = {};
+      Object.defineProperty(map, segment, { value, enumerable: true, writable: true, configurable: true });
+      value = map;
+    }
+  }
+  return value;
+}

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { splitCauseMessage } from "../../src/admission/field-errors.js";
 import type { AdmissionResponse } from "../../src/admission/review.js";
 import { parseRuleActions } from "../../src/admission/rule-actions.js";
 import { resourceKinds } from "../../src/resources/index.js";
 import { admissionCases } from "../support/admission-cases.js";
+import { splitCauseMessage } from "../support/cause-message.js";
 import { jsonFindings, manifestDir, validateCli } from "../support/cli.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 import { helmModule } from "../support/modules.js";

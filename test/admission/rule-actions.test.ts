@@ -1,13 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FieldError } from "../../src/admission/field-errors.js";
-import { causeMessage, splitCauseMessage } from "../../src/admission/field-errors.js";
+import { causeMessage } from "../../src/admission/field-errors.js";
+import { FieldPath } from "../../src/admission/field-path.js";
 import { validate } from "../../src/admission/handler.js";
 import { applyRuleActions, checkRuleIds, parseRuleActions } from "../../src/admission/rule-actions.js";
 import { resourceKinds } from "../../src/resources/index.js";
 import { moduleKind } from "../../src/resources/module/index.js";
 import { moduleReleaseMetaKind } from "../../src/resources/modulereleasemeta/index.js";
 import { workspaceKind } from "../../src/resources/workspace/index.js";
+import { splitCauseMessage } from "../support/cause-message.js";
 import { kedaReleaseMeta, releaseMetaReview } from "../support/modulereleasemetas.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
@@ -15,7 +17,7 @@ import { workspace } from "../support/workspaces.js";
 
 const error = (rule: string | undefined, field: string): FieldError => ({
   type: "invalid",
-  field,
+  field: FieldPath.of(field.split(".")),
   value: "x",
   detail: "bad",
   ...(rule ? { rule } : {}),
@@ -55,7 +57,13 @@ describe("rule actions", () => {
     assert.deepEqual(applyRuleActions(errors, actions), {
       errors: [error(undefined, "spec.c")],
       // The warning keeps its rule id: a rule set to warn is still that rule in validate's findings.
-      warnings: [{ rule: "module.a", message: 'spec.a: Invalid value: "x": bad' }],
+      warnings: [
+        {
+          rule: "module.a",
+          message: 'spec.a: Invalid value: "x": bad',
+          field: FieldPath.root("spec").child("a"),
+        },
+      ],
     });
     assert.deepEqual(applyRuleActions(errors, new Map()), { errors, warnings: [] });
   });

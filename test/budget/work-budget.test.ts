@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { FieldPath } from "../../src/admission/field-path.js";
 import { validate } from "../../src/admission/handler.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
@@ -15,7 +16,7 @@ function walkingKind(seen: WorkBudget[]): ResourceKind<{ items: number[] }> {
     validator: {
       validate: (object, _request, _focus, budget = new WorkBudget()) => {
         seen.push(budget);
-        for (const _ of object.items) budget.charge(1, "walking items", "items");
+        for (const _ of object.items) budget.charge(1, "walking items", FieldPath.root("items"));
         return { errors: [], warnings: [] };
       },
       validateTransition: (_old, _object, _request, budget = new WorkBudget()) => {

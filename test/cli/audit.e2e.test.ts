@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { load as loadYaml } from "js-yaml";
 import { runAudit } from "../../src/cli/audit.js";
-import type { Finding } from "../../src/cli/findings.js";
+import type { Finding } from "../../src/offline/finding.js";
 import { type FakeKubeApi, type KubeObject, startFakeKubeApi } from "../support/fake-kube-api.js";
 import { helmModule } from "../support/modules.js";
 

@@ -2,12 +2,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import jsonpatch from "fast-json-patch";
-import { splitCauseMessage } from "../../src/admission/field-errors.js";
+import { FieldPath } from "../../src/admission/field-path.js";
 import type { AdmissionResponse, StatusCause } from "../../src/admission/review.js";
 import { reportedByCel } from "../../src/offline/duplicates.js";
 import { offlineKinds } from "../../src/offline/kinds.js";
 import { pruneAndDefault } from "../../src/validation/prune-default.js";
 import { admissionCases } from "../support/admission-cases.js";
+import { splitCauseMessage } from "../support/cause-message.js";
 import { jsonFindings, manifestDir, validateCli } from "../support/cli.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 import { admissionReview, clone } from "../support/reviews.js";
@@ -27,7 +28,7 @@ function asDecoded(posted: ReturnType<typeof admissionReview>) {
   const decode = (object: unknown) => {
     if (!object) return object;
     const structured = pruneAndDefault(moduleCrdSchema, object);
-    pruned.push(...structured.pruned);
+    pruned.push(...structured.pruned.map(String));
     return structured.object;
   };
   const request = { ...posted.request, oldObject: decode(posted.request.oldObject) };
@@ -38,6 +39,15 @@ function asDecoded(posted: ReturnType<typeof admissionReview>) {
     apiServerWarnings: pruned.map((field) => `unknown field "${field}"`),
   };
 }
+
+/** A rendered path of these cases (dots and indexes, no dotted keys) as segments, to compare fields. */
+const pathOf = (field: string) =>
+  FieldPath.of(
+    field
+      .split(/[.[\]]/)
+      .filter((step) => step !== "")
+      .map((step) => (/^\d+$/.test(step) ? Number(step) : step)),
+  );
 
 /** What the cluster does with the live server: decode with defaults, mutate, apply the patch, validate. */
 async function serverVerdict(server: LiveServer, posted: ReturnType<typeof admissionReview>) {
@@ -65,7 +75,7 @@ async function serverVerdict(server: LiveServer, posted: ReturnType<typeof admis
         message: cause.field ? `${cause.field}: ${message}` : message,
         layer,
         rule,
-        field: cause.field,
+        field: pathOf(cause.field),
       };
     }),
     warnings: [...apiServerWarnings, ...(mutated.warnings ?? []), ...(validated.warnings ?? [])].sort(),
@@ -119,7 +129,7 @@ describe("validate gives the live server's verdict on every end-to-end case", ()
       // A webhook error that a CEL error reports too is reported once, as the CEL error (issue 24).
       const cel = errors
         .filter((f) => f.rule.startsWith("cel/"))
-        .map((f) => ({ ...f, field: f.field ?? "" }));
+        .map((f) => ({ ...f, field: pathOf(f.field ?? "") }));
       const once = expected.causes.filter((cause) => !reportedByCel(cause, cel));
       assert.deepEqual(
         webhookLayer,

@@ -61,7 +61,7 @@ describe("validate --yaml: the YAML reading of the tool that applies the file", 
   it("names a map key the readings read differently (`on:` is `true` for kubectl)", () => {
     const readings = readDocument("a:\n  on: 1\n", "gitops");
     assert.deepEqual(
-      readings.differences.map((d) => d.field),
+      readings.differences.map((d) => String(d.field)),
       ["a"],
     );
     assert.match(readings.differences[0]?.message ?? "", /"on" under YAML 1\.2.*"true" under YAML 1\.1/);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { RE2JS } from "@bufbuild/re2";
 import fc from "fast-check";
+import { limits } from "../../src/admission/limits.js";
 import { programSizeBound } from "../../src/regex/program-size.js";
 import {
   compileAll,
@@ -10,7 +11,7 @@ import {
   matchMemoLimit,
   matchMemoSize,
   re2CacheBytes,
-  re2Limits,
+  re2CacheLimitBytes,
 } from "../../src/regex/re2.js";
 
 describe("RE2 bounds", () => {
@@ -29,14 +30,14 @@ describe("RE2 bounds", () => {
     const patterns = Array.from({ length: 20 }, (_, i) => `[a-z]{900}${i}`);
     const entries = compileAll(patterns);
     const usable = entries.filter((entry) => entry && !("error" in entry)).length;
-    assert.equal(usable, Math.ceil(re2Limits.schemaInstructions / 902));
+    assert.equal(usable, Math.ceil(limits.re2.schemaInstructions / 902));
     assert.match((entries.at(-1) as { error: string }).error, /together compile to more than the 10000/);
   });
 
   it("keeps the compiled-pattern cache within its byte bound", () => {
     for (let i = 0; i < 200; i++) compileCounted(`[a-z]{1000}[0-9]{900}${i}`);
-    assert.ok(re2CacheBytes() <= re2Limits.cacheBytes, `${re2CacheBytes()} bytes cached`);
-    assert.ok(re2CacheBytes() > re2Limits.cacheBytes / 2);
+    assert.ok(re2CacheBytes() <= re2CacheLimitBytes, `${re2CacheBytes()} bytes cached`);
+    assert.ok(re2CacheBytes() > re2CacheLimitBytes / 2);
   });
 
   it("estimates a program size no smaller than RE2's for patterns built of repeats and groups", () => {

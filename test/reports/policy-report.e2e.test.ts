@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { CustomObjectsApi, setHeaderOptions } from "@kubernetes/client-node";
 import { loadAll, load as loadYaml } from "js-yaml";
+import { FieldPath } from "../../src/admission/field-path.js";
 import { runAudit } from "../../src/cli/audit.js";
 import type { JsonSchema } from "../../src/codegen/schema-source.js";
 import { buildReports, maxReportBytes, type Report } from "../../src/reports/policy-report.js";
@@ -152,7 +153,7 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
   it("a cluster-scoped object's results go into a ClusterPolicyReport / ClusterReport, valid against the CRD", () => {
     const problem = {
       stage: "schema" as const,
-      field: "spec.x",
+      field: FieldPath.of(["spec", "x"]),
       type: "FieldValueInvalid",
       message: "spec.x: Invalid value",
     };
@@ -181,7 +182,7 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
       errors: [
         {
           stage: "validating-webhook" as const,
-          field: "spec.config.replicas",
+          field: FieldPath.of(["spec", "config", "replicas"]),
           type: "FieldValueInvalid",
           message,
           rule: "module.config-value",
@@ -212,7 +213,7 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
           kind: "X",
           metadata: { name: "x", namespace: "n" },
           errors: [],
-          warnings: [{ stage: "schema", field: "", type: "Warning", message: "m" }],
+          warnings: [{ stage: "schema", field: FieldPath.empty, type: "Warning", message: "m" }],
         },
       ],
       "wgpolicyk8s",

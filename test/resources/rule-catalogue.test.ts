@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { Ajv } from "ajv";
-import { validateWithWarnings } from "../../src/admission/handler.js";
+import { FieldPath } from "../../src/admission/field-path.js";
+import { validate } from "../../src/admission/handler.js";
 import type { ResourceKind, Verdict } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
 import { checkRuleIds, parseRuleActions } from "../../src/admission/rule-actions.js";
@@ -281,12 +282,12 @@ describe("the rule catalogue", () => {
       kind: "Module",
       validator: {
         validate: () => {
-          throw new WorkBudgetExceeded("judging this object", 1, "spec");
+          throw new WorkBudgetExceeded("judging this object", 1, FieldPath.root("spec"));
         },
       },
     };
     const review = admissionReview({ operation: "CREATE", object: customModule() });
-    const { response } = await validateWithWarnings(kind, review.request as AdmissionRequest);
+    const response = await validate(kind, review.request as AdmissionRequest);
     assert.equal(response.allowed, false);
     assert.match(JSON.stringify(response.status), /webhook\.work-budget/);
   });

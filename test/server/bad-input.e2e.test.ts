@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { request } from "node:https";
 import { after, before, describe, it } from "node:test";
+import { limits } from "../../src/admission/limits.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
-import { maxBodyBytes } from "../../src/server/app.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
@@ -45,7 +45,7 @@ describe("bad input against the live server", () => {
   after(() => server.close());
 
   it("answers 413 to a body over 7 MiB, declared or streamed, and keeps serving", async () => {
-    const tooBig = `{"padding":"${" ".repeat(maxBodyBytes)}"}`;
+    const tooBig = `{"padding":"${" ".repeat(limits.bodyBytes)}"}`;
     const declared = await server.post(validatePath, tooBig);
     assert.equal(declared.status, 413);
     assert.match(declared.json.error, /exceeds 7340032 bytes \(7 MiB\)/);
@@ -61,7 +61,7 @@ describe("bad input against the live server", () => {
   it("admits a body just under the limit as far as size goes", async () => {
     const review = admissionReview({ operation: "CREATE", object: helmModule() });
     const text = JSON.stringify(review);
-    const padded = `${text.slice(0, -1)},"padding":"${" ".repeat(maxBodyBytes - text.length - 20)}"}`;
+    const padded = `${text.slice(0, -1)},"padding":"${" ".repeat(limits.bodyBytes - text.length - 20)}"}`;
     const reply = await server.post(validatePath, padded);
     assert.equal(reply.status, 200);
     assert.equal(reply.json.response.uid, review.request?.uid);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { connect, type TLSSocket } from "node:tls";
-import { maxBodyBytes } from "../../src/server/app.js";
+import { limits } from "../../src/admission/limits.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
@@ -47,7 +47,7 @@ describe("HTTP limits (issue 15)", () => {
 
   it("answers a body declared over the cap 413 and closes, without waiting for the body", async () => {
     const connection = await open(server);
-    connection.socket.write(head({ "Content-Length": maxBodyBytes + 1 }));
+    connection.socket.write(head({ "Content-Length": limits.bodyBytes + 1 }));
     connection.socket.write(" ".repeat(64 * 1024));
     // The rest of the declared 7 MiB is never sent: the answer must come anyway.
     await connection.closed;
@@ -65,13 +65,13 @@ describe("HTTP limits (issue 15)", () => {
       connected = false;
     });
     // Sends as long as the connection takes it; a server that read on would take it forever.
-    while (connected && sent < 4 * maxBodyBytes) {
+    while (connected && sent < 4 * limits.bodyBytes) {
       if (!connection.socket.write(chunk))
         await new Promise((resolve) => connection.socket.once("drain", resolve).once("close", resolve));
       sent += 64 * 1024;
     }
     await connection.closed;
-    assert.ok(sent < 4 * maxBodyBytes, `${sent} bytes sent before the cut`);
+    assert.ok(sent < 4 * limits.bodyBytes, `${sent} bytes sent before the cut`);
     const answer = connection.received();
     // The answer is read before the reset the unread data causes (the server waits before closing).
     assert.match(answer, /^HTTP\/1\.1 413 /);

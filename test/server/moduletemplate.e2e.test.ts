@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { splitCauseMessage } from "../../src/admission/field-errors.js";
 import type { AdmissionResponse } from "../../src/admission/review.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../src/generated/moduletemplate.js";
+import { splitCauseMessage } from "../support/cause-message.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 import { kedaTemplate, specExampleTemplates, templateReview } from "../support/moduletemplates.js";
 

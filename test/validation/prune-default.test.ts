@@ -36,7 +36,7 @@ describe("pruneAndDefault", () => {
       },
     };
     const { object: result, pruned } = pruneAndDefault(schema, object);
-    assert.deepEqual(pruned, ["extra", "spec.typo", "spec.items[0].nam"]);
+    assert.deepEqual(pruned.map(String), ["extra", "spec.typo", "spec.items[0].nam"]);
     assert.deepEqual(result, {
       apiVersion: "x/v1",
       kind: "X",
@@ -76,7 +76,7 @@ describe("pruneAndDefault", () => {
     const before = structuredClone(object);
     const { object: result, pruned } = pruneAndDefault(schema, object);
     const spec = (result as { spec: typeof object.spec }).spec;
-    assert.deepEqual(pruned, ["spec.items[1].nam", "spec.absent"]);
+    assert.deepEqual(pruned.map(String), ["spec.items[1].nam", "spec.absent"]);
     assert.notEqual(spec, object.spec, "spec changed below");
     assert.equal(spec.nested, object.spec.nested, "an unchanged object is shared");
     assert.equal(spec.free, object.spec.free);

@@ -87,9 +87,9 @@ describe("readablePart: what the rules may read of an object its schema refuses"
       FieldPath.root("spec").child("channels").index(1).child("version"),
       "3",
     );
-    assert.equal(part.restore(onPart).field, "spec.channels[2].version");
+    assert.equal(String(part.restore(onPart).field), "spec.channels[2].version");
     const first = fieldError.invalid(FieldPath.root("spec").child("channels").index(0), "x");
-    assert.equal(part.restore(first).field, "spec.channels[0]");
+    assert.equal(String(part.restore(first).field), "spec.channels[0]");
   });
 
   it("reads nothing when the object itself is of the wrong shape", () => {
@@ -104,7 +104,7 @@ describe("readablePart: what the rules may read of an object its schema refuses"
       spec: { name: "too-long", channels: [{ channel: "be" }, { version: "1" }] },
     });
     const error = fieldError.invalid(FieldPath.root("spec").child("channels").index(1), "x");
-    assert.equal(part.restore(error).field, "spec.channels[2]");
+    assert.equal(String(part.restore(error).field), "spec.channels[2]");
   });
 
   it("does not keep a rule's 'required' error where the schema's error already named what was removed", () => {

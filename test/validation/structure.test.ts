@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { formatFieldError } from "../../src/admission/field-errors.js";
+import { WorkBudget } from "../../src/budget/work-budget.js";
+import { offlineKinds } from "../../src/offline/kinds.js";
 import { compileStructureCheckers, structureChecker } from "../../src/validation/structure.js";
 import { helmModule } from "../support/modules.js";
 
@@ -67,6 +69,23 @@ describe("structure check against the generated schema", () => {
   });
 });
 
+describe("one check per object and schema", () => {
+  it("checkers of one schema share their verdicts: validate's schema layer and the kind's gate check an object once", () => {
+    const [offlineModule] = offlineKinds().filter((kind) => kind.kind.kind === "Module");
+    assert.ok(offlineModule);
+    const module = helmModule() as unknown as Record<string, any>;
+    module.spec.workspace = {};
+    const budget = new WorkBudget();
+    const first = offlineModule.checkStructure(module, budget);
+    assert.ok(first.errors.length > 0);
+    const spent = budget.spent;
+    // The kind's own gate compiles the same text (schemas/dist), as the kind's index.ts does.
+    assert.equal(structureChecker(structuredClone(schema))(module, budget), first, "the verdict is reused");
+    assert.equal(budget.spent, spent, "and not charged again");
+    assert.notEqual(check(structuredClone(module), budget), first, "another object is checked on its own");
+  });
+});
+
 describe("compiling structure checkers", () => {
   it("waits for the first check, or for compileStructureCheckers", () => {
     const broken = { type: "object", properties: { a: { $ref: "#/definitions/missing" } } };
@@ -86,7 +105,7 @@ describe("structure check: bounded errors (issue 21)", () => {
     module.spec.helm.migration = { pvcs: Array(5000).fill(1) };
     const { errors } = check(module);
     assert.equal(errors.length, 100);
-    assert.equal(errors[98]?.field, "spec.helm.migration.pvcs[98]");
+    assert.equal(String(errors[98]?.field), "spec.helm.migration.pvcs[98]");
     assert.equal(errors[99]?.omitted, 5000 - 99);
     assert.equal(errors[99]?.detail, `... and ${5000 - 99} more errors`);
   });
@@ -169,7 +188,7 @@ describe("structure check: long lists and big maps cut, the rest checked one by 
     module.spec.workspace = {};
     const { errors, shape } = check(module);
     assert.equal(errors.length, 100);
-    assert.equal(errors[0]?.field, "spec.helm.migration.pvcs[0]");
+    assert.equal(String(errors[0]?.field), "spec.helm.migration.pvcs[0]");
     // spec.workspace.name's error is counted among the rest, as the whole check's order puts it.
     assert.equal(errors[99]?.omitted, 300_000 + 1 - 99);
     // The first 1,000 problems one by one, the rest as the value that holds them all (with

@@ -2,7 +2,6 @@ import { statSync } from "node:fs";
 import { isMap } from "../../addon-operator/schema.js";
 import type { FieldErrorList } from "../../admission/field-errors.js";
 import { truncate } from "../../admission/limits.js";
-import { pathSteps } from "../../admission/ratchet.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
@@ -79,9 +78,7 @@ function ignoredWhileInvalid(preexisting: FieldErrorList): string[] {
   ];
   // The sentence is kept whole: a long section name is what gets shortened. The first section only:
   // the warning of each old problem names them all.
-  const section = pathSteps(preexisting[0]?.field ?? "data")
-    .slice(0, 2)
-    .join(".");
+  const section = (preexisting[0]?.field.segments ?? ["data"]).slice(0, 2).join(".");
   return [`${before}${truncate(section, 120 - before.length - after.length)}${after}`];
 }
 

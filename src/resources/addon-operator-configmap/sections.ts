@@ -9,9 +9,9 @@ import { FieldPath } from "../../admission/field-path.js";
 import type { Verdict } from "../../admission/resource-kind.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import type { RuleWarning } from "../../admission/warning.js";
+import { fitWarning } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
-import { fitWarning } from "../../validation/warning.js";
-import { BoundedCache } from "./bounded-cache.js";
+import { LruCache } from "../../memo/lru-cache.js";
 import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.js";
 
 type Data = Record<string, unknown>;
@@ -116,7 +116,7 @@ export function validateConfigMapData(
   // stopped the loop at the first few hundred sections.
   for (const key of Object.keys(data)) {
     const raw = data[key];
-    budget.charge(key.length + (typeof raw === "string" ? raw.length : 1), "reading data", "data");
+    budget.charge(key.length + (typeof raw === "string" ? raw.length : 1), "reading data", dataPath);
     if (typeof raw !== "string") {
       errors.push(
         ...byRule(rule("data-string"), [
@@ -172,11 +172,11 @@ function enabledFlag(value: unknown): "true" | "false" | "" {
  * ConfigMap is judged too (ratcheting), its entries mostly the new one's. Bounded by entries (a full
  * deckhouse ConfigMap has ~300 keys) and bytes (a ConfigMap's data is at most 1 MiB).
  */
-const caches = new WeakMap<LoadedSchemas, BoundedCache<EntryVerdict>>();
-function cacheOf(schemas: LoadedSchemas): BoundedCache<EntryVerdict> {
+const caches = new WeakMap<LoadedSchemas, LruCache<EntryVerdict>>();
+function cacheOf(schemas: LoadedSchemas): LruCache<EntryVerdict> {
   let cache = caches.get(schemas);
   if (cache === undefined) {
-    cache = new BoundedCache(2048, 16 * 1024 * 1024);
+    cache = new LruCache({ bytes: 16 * 1024 * 1024, entries: 2048 });
     caches.set(schemas, cache);
   }
   return cache;
@@ -196,7 +196,7 @@ const yamlUnitsPerChar = 100;
 /** Charges `budget` for parsing a section's text, once the parser's cheap checks have passed it. */
 function parsingCharge(budget: WorkBudget, key: string): ParseCharge {
   return (chars) => {
-    const path = dataPath.child(key).toString();
+    const path = dataPath.child(key);
     budget.charge(sectionUnits + chars * yamlUnitsPerChar, `parsing and checking ${path}`, path);
   };
 }
@@ -242,6 +242,7 @@ function judgeEntry(
       [
         {
           rule: rule("unknown-module"),
+          field: path,
           message: fitWarning(
             `data.${key}: no module "${moduleNameOf(key)}" in the modules dir; addon-operator ignores it`,
           ),
@@ -258,6 +259,7 @@ function judgeEntry(
     [
       {
         rule: rule("disabled-module"),
+        field: path,
         message: fitWarning(
           `data.${key}: module disabled, so not checked by addon-operator; it refuses this once enabled: ${found[0]?.detail ?? ""}`,
         ),
@@ -280,7 +282,7 @@ export function validateConfigMapTransition(
   const cache = cacheOf(schemas);
   for (const key of Object.keys(data)) {
     const raw = data[key];
-    budget.charge(key.length + 1, "reading data", "data");
+    budget.charge(key.length + 1, "reading data", dataPath);
     const oldRaw = oldData[key];
     if (typeof raw !== "string" || typeof oldRaw !== "string") continue;
     const source = key === "global" ? "global" : "module";

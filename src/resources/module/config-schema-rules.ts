@@ -2,6 +2,7 @@ import { byRule, type FieldError, type FieldErrorList, fieldError } from "../../
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import type {
   ConfigItem,
   IntegerConfig,
@@ -10,7 +11,6 @@ import type {
   StringConfig,
 } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
-import { fitWarning } from "../../validation/warning.js";
 import { configTypes, typesOf } from "./config-items.js";
 
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
@@ -71,7 +71,7 @@ const configPath = FieldPath.root("config");
 /** Findings on the config schema itself: errors deny, warnings are shown. */
 export interface ConfigSchemaVerdict {
   errors: FieldErrorList;
-  warnings: string[];
+  warnings: FieldWarning[];
 }
 
 /**
@@ -150,7 +150,10 @@ function defaultVerdict(
   return {
     errors: [],
     warnings: [
-      fitWarning(`${path} ${shown} ${why}: a Module that omits ${JSON.stringify(alias)} renders ${shown}`),
+      warningAt(
+        path,
+        `${path} ${shown} ${why}: a Module that omits ${JSON.stringify(alias)} renders ${shown}`,
+      ),
     ],
   };
 }
@@ -287,5 +290,5 @@ function duplicates(list: string[], path: FieldPath): FieldErrorList {
  * million wrong items must not cost a million errors.
  */
 export function moreItems(path: FieldPath, count: number, what: string): FieldError {
-  return { type: "invalid", field: path.toString(), detail: `${count} more items are ${what}` };
+  return { type: "invalid", field: path, detail: `${count} more items are ${what}` };
 }

@@ -1,5 +1,6 @@
 import type { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
+import { LruCache } from "../../memo/lru-cache.js";
 import { type ConfigSchemaVerdict, validateConfigSchema } from "./config-schema-rules.js";
 import { type ConfigValuesVerdict, compileConfigValues, type ModuleSource } from "./config-values-rules.js";
 
@@ -35,10 +36,9 @@ interface Entry {
  * again on a hit: a Module's UPDATE looks its schema up twice (new and old object), and Modules of one
  * chart look up the same one review after review.
  */
-const cache = new Map<string, Entry[]>();
 export const cacheBytesLimit = 32 * 1024 * 1024;
+const cache = new LruCache<Entry[]>({ bytes: cacheBytesLimit, entryBytes: cacheBytesLimit });
 const variantLimit = 8;
-let cachedBytes = 0;
 let cacheEnabled = true;
 /** The entry used last: first in its list of variants, its list last in the cache. */
 let newest: Entry | undefined;
@@ -49,15 +49,12 @@ export function configValidator(items: ConfigItem[]): ConfigValidator {
   // The schema used last, first: a match means the same aliases, so its key need not be built.
   if (newest && matchesShape(items, newest.shape)) return newest.validator;
   const key = items.map((item) => item.alias).join("\n");
-  const variants = cache.get(key);
-  const hit = variants?.find((variant) => matchesShape(items, variant.shape));
-  if (variants && hit) {
-    if (hit === newest) return hit.validator;
-    // Most recently used last among the lists, first within one: the least recently used goes first.
-    cache.delete(key);
+  // Most recently used last among the lists (the cache's order), first within one.
+  const variants = cache.get(key) ?? [];
+  const hit = variants.find((variant) => matchesShape(items, variant.shape));
+  if (hit) {
     variants.splice(variants.indexOf(hit), 1);
     variants.unshift(hit);
-    cache.set(key, variants);
     newest = hit;
     return hit.validator;
   }
@@ -67,31 +64,28 @@ export function configValidator(items: ConfigItem[]): ConfigValidator {
   const bytes = JSON.stringify(items).length * 16;
   // A schema too large to share the cache with others is not kept.
   if (bytes > cacheBytesLimit / 4) return validator;
-  while (cache.size > 0 && cachedBytes + bytes > cacheBytesLimit) {
-    const [oldestKey, oldest] = cache.entries().next().value as [string, Entry[]];
-    cachedBytes -= (oldest.pop() as Entry).bytes;
-    if (oldest.length === 0) cache.delete(oldestKey);
-  }
-  const list = cache.get(key) ?? [];
-  cache.delete(key);
-  newest = { shape: shapeOf(copy), validator, bytes };
-  list.unshift(newest);
-  if (list.length > variantLimit) cachedBytes -= (list.pop() as Entry).bytes;
-  cache.set(key, list);
-  cachedBytes += bytes;
+  const entry: Entry = { shape: shapeOf(copy), validator, bytes };
+  const list = [entry, ...variants].slice(0, variantLimit);
+  if (
+    cache.set(
+      key,
+      list,
+      list.reduce((sum, variant) => sum + variant.bytes, 0),
+    )
+  )
+    newest = entry;
   return validator;
 }
 
 /** What the cache holds by its own reckoning, for the test of its bound. */
 export function configValidatorCacheBytes(): number {
-  return cachedBytes;
+  return cache.bytes;
 }
 
 /** For the benchmark, which measures with and without the cache. */
 export function setConfigValidatorCache(enabled: boolean): void {
   cacheEnabled = enabled;
   cache.clear();
-  cachedBytes = 0;
   newest = undefined;
 }
 

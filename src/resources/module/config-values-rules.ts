@@ -2,6 +2,7 @@ import { byRule, type FieldErrorList, fieldError } from "../../admission/field-e
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
@@ -12,7 +13,6 @@ import {
   maxSuggestChars,
   type Suggestion,
 } from "../../validation/suggest.js";
-import { fitWarning } from "../../validation/warning.js";
 import { isEditable, typesOf } from "./config-items.js";
 import { integerBounds } from "./config-schema-rules.js";
 
@@ -66,7 +66,7 @@ export type ModuleSource = "helm" | "custom" | undefined;
 
 export interface ConfigValuesVerdict {
   errors: FieldErrorList;
-  warnings: string[];
+  warnings: FieldWarning[];
 }
 
 /**
@@ -116,9 +116,9 @@ export function compileConfigValues(
     const hints = work.part(hintUnits);
     let undeclared = 0;
     let hintsStopped = false;
-    const keyWarnings: string[] = [];
+    const keyWarnings: FieldWarning[] = [];
     const keys = Object.keys(values);
-    work.charge(keys.length, "checking spec.config's keys", "spec.config");
+    work.charge(keys.length, "checking spec.config's keys", valuesPath);
     for (const key of keys) {
       if (declared.has(key)) continue;
       if (++undeclared > limits.listErrors) continue;
@@ -127,10 +127,12 @@ export function compileConfigValues(
       keyWarnings.push(...undeclaredKey(key, suggestion, source));
     }
     // First, so that the 4 KiB of warnings the API server keeps cannot cut it off.
-    if (hintsStopped) verdict.warnings.push(hintsLeftOut);
+    if (hintsStopped) verdict.warnings.push(warningAt(valuesPath, hintsLeftOut));
     verdict.warnings.push(...keyWarnings);
     if (undeclared > limits.listErrors) {
-      verdict.warnings.push(`spec.config: ${undeclared - limits.listErrors} more keys are not declared`);
+      verdict.warnings.push(
+        warningAt(valuesPath, `${valuesPath}: ${undeclared - limits.listErrors} more keys are not declared`),
+      );
     }
     for (const check of checks) {
       if (!Object.hasOwn(values, check.alias)) {
@@ -180,13 +182,13 @@ function suggest(key: string, aliases: string[], source: ModuleSource, work: Wor
   return {};
 }
 
-function undeclaredKey(key: string, suggestion: Suggestion, source: ModuleSource): string[] {
+function undeclaredKey(key: string, suggestion: Suggestion, source: ModuleSource): FieldWarning[] {
   const path = valuesPath.child(key);
   const hint = suggestion.match ? `; did you mean ${JSON.stringify(suggestion.match)}?` : "";
   if (source === "custom") {
-    return hint ? [fitWarning(`${path} is not declared, but passed to the runner${hint}`)] : [];
+    return hint ? [warningAt(path, `${path} is not declared, but passed to the runner${hint}`)] : [];
   }
-  return [fitWarning(`${path} is not declared in the config schema: the operator ignores it${hint}`)];
+  return [warningAt(path, `${path} is not declared in the config schema: the operator ignores it${hint}`)];
 }
 
 type ValueRule = (value: unknown, path: FieldPath, budget: MatchBudget) => FieldErrorList;

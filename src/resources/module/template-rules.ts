@@ -1,6 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import type { Module } from "../../generated/module.js";
 import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
@@ -16,8 +17,7 @@ import {
 } from "../../go-template/index.js";
 import { jsonKind } from "../../go-template/json-kind.js";
 import { type GoMap, type Value as GoValue, Unsupported } from "../../go-template/values.js";
-import { RecentResults } from "../../memo/recent-results.js";
-import { fitWarning } from "../../validation/warning.js";
+import { LruCache } from "../../memo/lru-cache.js";
 
 const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";
 
@@ -62,7 +62,7 @@ const noValue: PrintedValue = { kind: "text", text: "<no value>" };
 
 export interface TemplateVerdict {
   errors: FieldErrorList;
-  warnings: string[];
+  warnings: FieldWarning[];
 }
 
 /**
@@ -109,14 +109,17 @@ export function validateTemplates(module: Module, budget: WorkBudget = new WorkB
  * validated again on every update (the API server sends the stored spec again with every status,
  * label or finalizer change, and ratcheting validates the old object as well). A parse depends on the
  * text alone (the function list is fixed), so the text is the whole key. Bounded in entries and in the
- * length of a text kept (at most 1,024 texts of 4 KiB: see RecentResults).
+ * length of a text kept (at most 1,024 texts of 4 KiB), and in bytes: a parse tree is reckoned at 16
+ * bytes a character of its text.
  */
-const parseCache = new RecentResults<ParseResult>(1024);
+const parseCache = new LruCache<ParseResult>({ bytes: 16 * 1024 * 1024, entries: 1024 });
 const parseCacheMaxText = 4096;
 
 function parsedTemplate(text: string): ParseResult {
   const parse = () => parseTemplate(text, { functions: operatorFunctions });
-  return text.length <= parseCacheMaxText ? parseCache.get(text, parse) : parse();
+  return text.length <= parseCacheMaxText
+    ? parseCache.getOrSet(text, parse, () => 16 * text.length)
+    : parse();
 }
 
 /** What each root key prints: undefined when unknown, null when the operator does not pass it. */
@@ -220,7 +223,8 @@ function checkTemplate(
   };
   for (const field of parsed.template.analysis.fields) resolve(field.path);
   if (absent)
-    for (const why of absent) verdict.warnings.push(fitWarning(`${path}: ${why}: it renders <no value>`));
+    for (const why of absent)
+      verdict.warnings.push(warningAt(path, `${path}: ${why}: it renders <no value>`));
   const executed: Execution = isPlain(parsed.template.analysis)
     ? { kind: "unknown" }
     : runner.run(text, parsed, source, path);
@@ -245,7 +249,7 @@ function checkTemplate(
     return;
   }
   if (executed.kind === "random") {
-    verdict.warnings.push(fitWarning(`${path}: ${executed.message}`));
+    verdict.warnings.push(warningAt(path, `${path}: ${executed.message}`));
     return;
   }
   if (freeForm) return;
@@ -271,7 +275,7 @@ function checkTemplate(
     verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
   } else {
     verdict.warnings.push(
-      fitWarning(`${path} may render as a JSON ${describe(wrong)}: the operator would fail on it`),
+      warningAt(path, `${path} may render as a JSON ${describe(wrong)}: the operator would fail on it`),
     );
   }
 }

@@ -1,7 +1,7 @@
+import { FieldPath } from "../../admission/field-path.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
-import { type RuleWarning, ruleWarnings } from "../../admission/warning.js";
+import { type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
 import type { Module } from "../../generated/module.js";
-import { fitWarning } from "../../validation/warning.js";
 
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
 
@@ -32,23 +32,28 @@ export const moduleWarningRules = warningRules({
 /** What is legal but probably a mistake: the API server shows these to the user and admits the Module. */
 export function moduleWarnings(module: Module): RuleWarning[] {
   const warnings: RuleWarning[] = [];
-  const warn = (rule: string, text: string) => warnings.push(...ruleWarnings(rule, [fitWarning(text)]));
+  const warn = (rule: string, field: FieldPath, text: string) =>
+    warnings.push(...ruleWarnings(rule, [warningAt(field, text)]));
+  const spec = FieldPath.root("spec");
   const helm = module.spec.helm;
   if (helm?.releaseName !== undefined && helm.existingRelease) {
     warn(
       "module.release-name-ignored",
+      spec.child("helm").child("releaseName"),
       "spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name",
     );
   }
   if (helm?.chart.repo && !helm.chart.repo.version) {
     warn(
       "module.chart-version-unset",
+      spec.child("helm").child("chart").child("repo").child("version"),
       "spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version",
     );
   }
   if (module.spec.custom?.permissions?.includes("controller")) {
     warn(
       "module.controller-permission",
+      spec.child("custom").child("permissions"),
       "spec.custom.permissions: controller gives the module a service account on the main cluster",
     );
   }
@@ -57,6 +62,7 @@ export function moduleWarnings(module: Module): RuleWarning[] {
     if (spec?.max !== undefined && spec.values && spec.max > spec.values.length) {
       warn(
         "module.multiple-options-max",
+        FieldPath.root("config").index(i).child("multipleOptions").child("max"),
         `config[${i}].multipleOptions.max is ${spec.max}, but only ${spec.values.length} values exist`,
       );
     }

@@ -1,9 +1,9 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { parseSemver, type SemVer } from "../../validation/semver.js";
-import { fitWarning } from "../../validation/warning.js";
 
 /** Channel versions on UPDATE, as lifecycle-manager compares an installed module's version. */
 export const channelRules = [
@@ -36,10 +36,10 @@ const channelsPath = FieldPath.root("spec").child("channels");
 export function validateChannelUpdate(
   oldSpec: ModuleReleaseMetaSpec | undefined,
   spec: ModuleReleaseMetaSpec | undefined,
-): { errors: FieldErrorList; warnings: string[] } {
+): { errors: FieldErrorList; warnings: FieldWarning[] } {
   const before = new Map((oldSpec?.channels ?? []).map((entry) => [entry.channel, entry.version]));
   const errors: FieldErrorList = [];
-  const warnings: string[] = [];
+  const warnings: FieldWarning[] = [];
   (spec?.channels ?? []).forEach((entry, i) => {
     const previous = before.get(entry.channel);
     if (previous === undefined || previous === entry.version) return;
@@ -58,7 +58,8 @@ export function validateChannelUpdate(
       );
     } else if (order === 0) {
       warnings.push(
-        fitWarning(
+        warningAt(
+          path,
           `${path}: ${previous} -> ${entry.version}: lifecycle-manager ignores pre-releases, so clusters take it either way`,
         ),
       );

@@ -1,10 +1,10 @@
 import type { FieldErrorList } from "../../admission/field-errors.js";
+import { FieldPath } from "../../admission/field-path.js";
 import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
-import { ruleWarnings } from "../../admission/warning.js";
+import { type FieldWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
 import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
-import { fitWarning } from "../../validation/warning.js";
 import { defineKind } from "../define-kind.js";
 import { channelRules, validateChannelUpdate } from "./channel-rules.js";
 import { mandatoryDowngradeWarnings, resolutionRules, resolutionWarnings } from "./resolution-warnings.js";
@@ -71,12 +71,13 @@ export function createModuleReleaseMetaKind(
  * `<that name>-<version>`: a release meta named otherwise than its spec.moduleName is found (if at all)
  * under another module.
  */
-function nameWarnings(meta: ModuleReleaseMeta): string[] {
+function nameWarnings(meta: ModuleReleaseMeta): FieldWarning[] {
   const name = meta.metadata?.name;
   const moduleName = meta.spec?.moduleName;
   if (typeof name !== "string" || !moduleName || name === moduleName) return [];
   return [
-    fitWarning(
+    warningAt(
+      FieldPath.root("metadata").child("name"),
       `metadata.name ${JSON.stringify(name)} is not spec.moduleName ${JSON.stringify(moduleName)}: lifecycle-manager looks it up by the module's name`,
     ),
   ];

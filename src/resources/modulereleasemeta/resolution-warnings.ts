@@ -1,9 +1,9 @@
 import { FieldPath } from "../../admission/field-path.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
+import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { dns1123SubdomainProblems } from "../../validation/names.js";
 import { compareSemver, parseSemver } from "../../validation/semver.js";
-import { fitWarning } from "../../validation/warning.js";
 
 /** Versions and names lifecycle-manager can never resolve, and mandatory downgrades. */
 export const resolutionRules = warningRules({
@@ -23,6 +23,7 @@ export const resolutionRules = warningRules({
 });
 
 const specPath = FieldPath.root("spec");
+const mandatoryVersion = specPath.child("mandatory").child("version");
 
 /**
  * What Kyma's CRD admits but lifecycle-manager can never resolve (lookup.go, ocmidentity.go): no OCM
@@ -31,24 +32,36 @@ const specPath = FieldPath.root("spec");
  * no capitals). For a mandatory module the last is worse: KLM's mandatory install loop stops at the
  * first template it cannot find, so every mandatory module of every Kyma waits.
  */
-export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined): string[] {
+export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined): FieldWarning[] {
   if (!spec) return [];
-  const warnings: string[] = [];
+  const warnings: FieldWarning[] = [];
   if (!spec.ocmComponentName) {
-    warnings.push('spec.ocmComponentName is not set: lifecycle-manager fails with "invalid component name"');
+    warnings.push(
+      warningAt(
+        specPath.child("ocmComponentName"),
+        'spec.ocmComponentName is not set: lifecycle-manager fails with "invalid component name"',
+      ),
+    );
   }
   (spec.channels ?? []).forEach((entry, i) => {
     const path = specPath.child("channels").index(i).child("version");
     const problem = versionProblem(spec.moduleName, entry.version);
     if (problem)
-      warnings.push(`${path}: ${problem}: channel ${JSON.stringify(entry.channel)} never resolves`);
+      warnings.push(
+        warningAt(path, `${path}: ${problem}: channel ${JSON.stringify(entry.channel)} never resolves`),
+      );
   });
   if (spec.mandatory) {
     const problem = versionProblem(spec.moduleName, spec.mandatory.version);
     if (problem)
-      warnings.push(`spec.mandatory.version: ${problem}: blocks every mandatory module for every Kyma`);
+      warnings.push(
+        warningAt(
+          mandatoryVersion,
+          `spec.mandatory.version: ${problem}: blocks every mandatory module for every Kyma`,
+        ),
+      );
   }
-  return warnings.map(fitWarning);
+  return warnings;
 }
 
 function versionProblem(moduleName: string | undefined, version: string): string | undefined {
@@ -65,7 +78,7 @@ function versionProblem(moduleName: string | undefined, version: string): string
 export function mandatoryDowngradeWarnings(
   oldSpec: ModuleReleaseMetaSpec | undefined,
   spec: ModuleReleaseMetaSpec | undefined,
-): string[] {
+): FieldWarning[] {
   const before = oldSpec?.mandatory?.version;
   const after = spec?.mandatory?.version;
   if (before === undefined || after === undefined || before === after) return [];
@@ -73,7 +86,8 @@ export function mandatoryDowngradeWarnings(
   const now = parseSemver(after);
   if (!was || !now || compareSemver(now, was) >= 0) return [];
   return [
-    fitWarning(
+    warningAt(
+      mandatoryVersion,
       `spec.mandatory.version: ${before} -> ${after} is lower: lifecycle-manager downgrades every Kyma`,
     ),
   ];

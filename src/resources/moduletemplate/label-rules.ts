@@ -1,7 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
-import { fitWarning } from "../../validation/warning.js";
+import { type FieldWarning, warningAt } from "../../admission/warning.js";
 
 /** The annotations and labels lifecycle-manager reads from a template's metadata. */
 export const labelRules = [
@@ -31,6 +31,7 @@ export const clusterScopedAnnotation = "operator.kyma-project.io/is-cluster-scop
 /** How lifecycle-manager lists a module's templates. */
 export const moduleNameLabel = "operator.kyma-project.io/module-name";
 
+const labelsPath = FieldPath.root("metadata").child("labels");
 const annotationsPath = FieldPath.root("metadata").child("annotations");
 const exactBooleans = ["true", "false"];
 
@@ -56,22 +57,28 @@ export function validateClusterScopedAnnotation(metadata: Metadata): FieldErrorL
  * false), and a module-name label that differs from spec.moduleName (the template is listed under
  * the wrong module).
  */
-export function labelWarnings(metadata: Metadata, moduleName: string | undefined): string[] {
+export function labelWarnings(metadata: Metadata, moduleName: string | undefined): FieldWarning[] {
   const labels = metadata?.labels ?? {};
   const warnings = booleanLabels
     .filter((key) => Object.hasOwn(labels, key))
     .filter((key) => !exactBooleans.includes(labelText(labels[key]).toLowerCase()))
-    .map(
-      (key) =>
-        `metadata.labels[${key}]: ${JSON.stringify(labels[key])} is neither true nor false: read as false`,
-    );
+    .map((key) => {
+      const field = labelsPath.key(key);
+      return warningAt(
+        field,
+        `${field}: ${JSON.stringify(labels[key])} is neither true nor false: read as false`,
+      );
+    });
   const label = labels[moduleNameLabel];
   if (typeof label === "string" && label !== "" && moduleName && label !== moduleName) {
     warnings.push(
-      `module-name label ${JSON.stringify(label)} is not spec.moduleName ${JSON.stringify(moduleName)}: lifecycle-manager lists the template by the label`,
+      warningAt(
+        labelsPath.key(moduleNameLabel),
+        `module-name label ${JSON.stringify(label)} is not spec.moduleName ${JSON.stringify(moduleName)}: lifecycle-manager lists the template by the label`,
+      ),
     );
   }
-  return warnings.map(fitWarning);
+  return warnings;
 }
 
 /** A label's value as text; a value no label can hold (an object: a hand-made review) reads as none. */

@@ -1,7 +1,7 @@
+import { FieldPath } from "../../admission/field-path.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
-import { type RuleWarning, ruleWarnings } from "../../admission/warning.js";
+import { type FieldWarning, type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
-import { fitWarning } from "../../validation/warning.js";
 import { nameParts } from "./name-rules.js";
 
 /** The warning rules of a template's spec: what lifecycle-manager ignores, cannot resolve or refuses. */
@@ -30,7 +30,8 @@ export function templateWarnings(template: ModuleTemplate): RuleWarning[] {
   const mandatory =
     spec.mandatory === true && spec.version
       ? [
-          fitWarning(
+          warningAt(
+            FieldPath.root("spec").child("mandatory"),
             `spec.mandatory is true: a Kyma that lists module ${JSON.stringify(spec.moduleName ?? "")} fails ("template marked as mandatory")`,
           ),
         ]
@@ -42,25 +43,40 @@ export function templateWarnings(template: ModuleTemplate): RuleWarning[] {
 }
 
 /** What is legal but deprecated, ignored or probably a mistake: shown to the user, template admitted. */
-export function moduleTemplateWarnings(template: ModuleTemplate): string[] {
+export function moduleTemplateWarnings(template: ModuleTemplate): FieldWarning[] {
   const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
-  const warnings: string[] = [];
+  const warnings: FieldWarning[] = [];
+  const specPath = FieldPath.root("spec");
   if (spec.channel) {
-    warnings.push("spec.channel is deprecated: ModuleTemplates are tied to versions now, not channels");
+    warnings.push(
+      warningAt(
+        specPath.child("channel"),
+        "spec.channel is deprecated: ModuleTemplates are tied to versions now, not channels",
+      ),
+    );
   }
   if (spec.customStateCheck && spec.customStateCheck.length > 0) {
     warnings.push(
-      "spec.customStateCheck is ignored: lifecycle-manager no longer reads it; define states in the module's resource",
+      warningAt(
+        specPath.child("customStateCheck"),
+        "spec.customStateCheck is ignored: lifecycle-manager no longer reads it; define states in the module's resource",
+      ),
     );
   }
   if (spec.data && Object.hasOwn(spec.data, "status")) {
     warnings.push(
-      "spec.data.status is ignored: the lifecycle manager creates spec.data without subresources",
+      warningAt(
+        specPath.child("data").child("status"),
+        "spec.data.status is ignored: the lifecycle manager creates spec.data without subresources",
+      ),
     );
   }
   if (!spec.version) {
     warnings.push(
-      "spec.version is not set: the template cannot be resolved by current lifecycle-manager (<moduleName>-<version>)",
+      warningAt(
+        specPath.child("version"),
+        "spec.version is not set: the template cannot be resolved by current lifecycle-manager (<moduleName>-<version>)",
+      ),
     );
   }
   const name = (template.metadata as { name?: unknown } | undefined)?.name;
@@ -69,8 +85,11 @@ export function moduleTemplateWarnings(template: ModuleTemplate): string[] {
   if (spec.moduleName && spec.version && typeof name === "string" && !nameParts(name)) {
     const expected = `${spec.moduleName}-${spec.version}`;
     warnings.push(
-      `metadata.name is not ${JSON.stringify(expected)} (<moduleName>-<version>), the name the lifecycle manager looks up`,
+      warningAt(
+        FieldPath.root("metadata").child("name"),
+        `metadata.name is not ${JSON.stringify(expected)} (<moduleName>-<version>), the name the lifecycle manager looks up`,
+      ),
     );
   }
-  return warnings.map(fitWarning);
+  return warnings;
 }

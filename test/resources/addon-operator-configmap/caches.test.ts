@@ -3,7 +3,6 @@ import { describe, it } from "node:test";
 import { checkValues } from "../../../src/addon-operator/check-values.js";
 import { hasDeckhouseValidations } from "../../../src/addon-operator/deckhouse-validations.js";
 import { warningText } from "../../../src/admission/warning.js";
-import { BoundedCache } from "../../../src/resources/addon-operator-configmap/bounded-cache.js";
 import {
   type LoadedSchemas,
   schemaStore,
@@ -13,45 +12,6 @@ import {
   validateConfigMapTransition,
 } from "../../../src/resources/addon-operator-configmap/sections.js";
 import { writeFiles, writeTree } from "../../support/addon-modules.js";
-
-describe("BoundedCache: least recently used, bounded by entries and bytes", () => {
-  it("evicts the least recently used entry beyond maxEntries; get refreshes an entry", () => {
-    const cache = new BoundedCache<number>(2, 1_000_000);
-    cache.set("a", 1, 0);
-    cache.set("b", 2, 0);
-    assert.equal(cache.get("a"), 1);
-    cache.set("c", 3, 0);
-    assert.equal(cache.get("b"), undefined, "b was the least recently used");
-    assert.equal(cache.get("a"), 1);
-    assert.equal(cache.get("c"), 3);
-    assert.equal(cache.size, 2);
-  });
-
-  it("charges each entry its bytes and its key's, evicts to stay within maxBytes, keeps no oversized entry", () => {
-    const cache = new BoundedCache<string>(100, 1000);
-    cache.set("k1", "x", 196);
-    assert.equal(cache.bytes, 200);
-    cache.set("k2", "y", 196);
-    cache.set("k3", "z", 196);
-    cache.set("k4", "w", 196);
-    assert.equal(cache.bytes, 800);
-    cache.set("k5", "v", 246);
-    assert.equal(cache.get("k1"), undefined, "the oldest went to make room");
-    assert.equal(cache.bytes, 850);
-    cache.set("big", "too big", 300);
-    assert.equal(cache.get("big"), undefined, "more than a quarter of the budget is not kept");
-    assert.equal(cache.bytes, 850);
-  });
-
-  it("replacing a key recharges it", () => {
-    const cache = new BoundedCache<string>(10, 1000);
-    cache.set("k", "a", 100);
-    cache.set("k", "b", 10);
-    assert.equal(cache.get("k"), "b");
-    assert.equal(cache.bytes, 12);
-    assert.equal(cache.size, 1);
-  });
-});
 
 describe("schemaStore: files checked at most once per recheckMs", () => {
   it("sees a change only once recheckMs has passed since the last check, and keeps the load otherwise", () => {
@@ -146,7 +106,7 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
     const schemas = loaded();
     const on = validateConfigMapData({ someModule: "size: 9\n" }, schemas);
     assert.deepEqual(
-      on.errors.map((error) => error.field),
+      on.errors.map((error) => String(error.field)),
       ["data.someModule.size"],
     );
     const off = validateConfigMapData({ someModule: "size: 9\n", someModuleEnabled: "false" }, schemas);
@@ -190,7 +150,7 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
       schemas,
     );
     assert.deepEqual(
-      changed.errors.map((error) => [error.field, error.detail]),
+      changed.errors.map((error) => [String(error.field), error.detail]),
       [["data.someModule.name", "name is immutable"]],
     );
     const again = validateConfigMapTransition(

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { splitCauseMessage } from "../../../src/admission/field-errors.js";
 import { addonOperatorConfigMapKind } from "../../../src/resources/addon-operator-configmap/index.js";
 import { configMap, writeFiles, writeTree } from "../../support/addon-modules.js";
+import { splitCauseMessage } from "../../support/cause-message.js";
 import { type LiveServer, startLiveServer } from "../../support/live-server.js";
 import { admissionReview } from "../../support/reviews.js";
 

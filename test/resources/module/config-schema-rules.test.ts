@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { warningText } from "../../../src/admission/warning.js";
 import type { ConfigItem } from "../../../src/generated/module.js";
 import { validateConfigSchema } from "../../../src/resources/module/config-schema-rules.js";
 import { helmModule } from "../../support/modules.js";
 
 const lines = (items: ConfigItem[]) => validateConfigSchema(items).errors.map(formatFieldError);
-const warnings = (items: ConfigItem[]) => validateConfigSchema(items).warnings;
+const warnings = (items: ConfigItem[]) => validateConfigSchema(items).warnings.map(warningText);
 
 describe("config schema rules", () => {
   it("accepts a schema with every item type", () => {
@@ -135,7 +136,7 @@ describe("config schema rules", () => {
       { name: "n", alias: "e", option: { values: ["x"], default: "y" } },
     ]);
     assert.deepEqual(
-      errors.map((error) => [error.field, error.rule]),
+      errors.map((error) => [String(error.field), error.rule]),
       [
         ["config[0].integer.min", "module.config-min-max"],
         ["config[1].alias", "module.config-duplicate-alias"],

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { WorkBudget } from "../../../src/budget/work-budget.js";
 import type { ConfigItem } from "../../../src/generated/module.js";
 import { validateConfigValues } from "../../../src/resources/module/config-values-rules.js";
@@ -13,7 +14,7 @@ const warnings = (
   values: Record<string, unknown>,
   source: "helm" | "custom",
   schema: ConfigItem[] = items(),
-) => validateConfigValues(schema, values, source).warnings;
+) => validateConfigValues(schema, values, source).warnings.map(warningText);
 
 describe("spec.config against the config schema", () => {
   it("accepts values that meet every constraint, and an empty config when nothing is required", () => {
@@ -30,10 +31,15 @@ describe("spec.config against the config schema", () => {
   });
 
   it("admits undeclared keys of custom Modules (the runner gets them), warning only one edit from an alias", () => {
-    assert.deepEqual(validateConfigValues(items(), { replica: 1, LOG_LEVEL: "debug" }, "custom"), {
-      errors: [],
-      warnings: ['spec.config.replica is not declared, but passed to the runner; did you mean "replicas"?'],
-    });
+    const verdict = validateConfigValues(items(), { replica: 1, LOG_LEVEL: "debug" }, "custom");
+    assert.deepEqual(verdict.errors, []);
+    assert.deepEqual(verdict.warnings.map(warningText), [
+      'spec.config.replica is not declared, but passed to the runner; did you mean "replicas"?',
+    ]);
+    assert.deepEqual(
+      verdict.warnings.map((warning) => warning.field?.segments),
+      [["spec", "config", "replica"]],
+    );
   });
 
   it("requires a required key even when it has a default", () => {
@@ -118,7 +124,7 @@ describe("spec.config against the config schema", () => {
     ];
     const { errors } = validateConfigValues(schema, { replicas: 2.5, host: "X", locked: true }, "helm");
     assert.deepEqual(
-      errors.map((error) => [error.field, error.rule]),
+      errors.map((error) => [String(error.field), error.rule]),
       [
         ["spec.config.replicas", "module.config-whole-number"],
         ["spec.config.host", "module.config-value"],

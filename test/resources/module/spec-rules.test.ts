@@ -46,7 +46,7 @@ describe("Module spec rules", () => {
     if (spec.helm) spec.helm.releaseName = tooLongAndBad;
     const errors = validateSpec(spec);
     assert.equal(errors.length, 2);
-    assert.ok(errors.every((error) => error.field === "spec.helm.releaseName"));
+    assert.ok(errors.every((error) => error.field.toString() === "spec.helm.releaseName"));
     assert.match(formatFieldError(errors[0]!), /must be no more than 53 characters/);
     assert.match(formatFieldError(errors[1]!), /a DNS-1035 label must consist of lower case alphanumeric/);
   });
@@ -78,7 +78,7 @@ describe("Module spec rules", () => {
       spec.helm.existingRelease = { name: "Redis!" };
     }
     assert.deepEqual(
-      validateSpec(spec).map((error) => error.field),
+      validateSpec(spec).map((error) => String(error.field)),
       ["spec.helm.existingRelease.name"],
     );
   });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { dump } from "js-yaml";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { WorkBudget } from "../../../src/budget/work-budget.js";
 import type { Module } from "../../../src/generated/module.js";
 import { validateTemplates } from "../../../src/resources/module/template-rules.js";
@@ -113,7 +114,7 @@ describe("templates executed as the operator executes them", () => {
     const oneChar = validateTemplates(withTemplate("{{ randBase62 1 }}", "version"));
     assert.deepEqual(oneChar.errors, []);
     assert.ok(
-      oneChar.warnings.some((w) => w.includes("randBase62")),
+      oneChar.warnings.some((w) => warningText(w).includes("randBase62")),
       JSON.stringify(oneChar.warnings),
     );
     assert.equal(found(withTemplate("{{ index (randBase62 4) 7 }}"))[0]?.[1], "module.template-exec");

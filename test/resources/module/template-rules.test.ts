@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { warningText } from "../../../src/admission/warning.js";
 import type { Module } from "../../../src/generated/module.js";
 import { validateTemplates } from "../../../src/resources/module/template-rules.js";
 import { customModule, helmModule } from "../../support/modules.js";
@@ -58,14 +59,20 @@ describe("templates, as the operator renders them", () => {
       m.spec.helm.namespace = "{{ .namespace }}-{{ .config.region }}";
       m.spec.helm.values = [{ raw: { a: "{{ .releaseName }}.{{ .namespace }}.{{ .cluster }}" } }];
     });
-    assert.deepEqual(validateTemplates(helm).warnings, [
+    const { warnings } = validateTemplates(helm);
+    // Each warning names its field structurally: `validate` points its line there.
+    assert.deepEqual(
+      warnings.map((warning) => String(warning.field)),
+      ["spec.helm.namespace", "spec.helm.namespace", "spec.helm.values[0].raw.a"],
+    );
+    assert.deepEqual(warnings.map(warningText), [
       "spec.helm.namespace: .namespace is not passed here (namespace is rendered first): it renders <no value>",
       "spec.helm.namespace: .config.region is not declared in the config schema: it renders <no value>",
       "spec.helm.values[0].raw.a: .cluster is not passed (the operator passes config, releaseName and namespace): it renders...",
     ]);
     const custom = customModule();
     if (custom.spec.custom) custom.spec.custom.image = "registry/app:{{ .releaseName }}";
-    assert.deepEqual(validateTemplates(custom).warnings, [
+    assert.deepEqual(validateTemplates(custom).warnings.map(warningText), [
       "spec.custom.image: .releaseName is not passed here (only config): it renders <no value>",
     ]);
   });
@@ -100,12 +107,16 @@ describe("templates, as the operator renders them", () => {
     const module = helmWith((m) => {
       m.spec.helm.namespace = "{{ randBase62 4 }}";
     });
-    assert.deepEqual(validateTemplates(module), {
-      errors: [],
-      warnings: [
-        "spec.helm.namespace may render as a JSON number or boolean or array or object: the operator would fail on it",
-      ],
-    });
+    const verdict = validateTemplates(module);
+    assert.deepEqual(
+      { ...verdict, warnings: verdict.warnings.map(warningText) },
+      {
+        errors: [],
+        warnings: [
+          "spec.helm.namespace may render as a JSON number or boolean or array or object: the operator would fail on it",
+        ],
+      },
+    );
     module.spec.helm.namespace = "{{ .config.host }}-{{ randBase62 4 }}";
     assert.deepEqual(validateTemplates(module), { errors: [], warnings: [] });
   });
@@ -124,7 +135,7 @@ describe("templates, as the operator renders them", () => {
       helm.extra = { values: { "0": { raw: number } }, outputs: [{ value: [number] }] };
     });
     assert.deepEqual(
-      validateTemplates(module).errors.map((error) => error.field),
+      validateTemplates(module).errors.map((error) => String(error.field)),
       [
         "spec.helm.values[0].rawx",
         "spec.helm.values[1][0].raw",
@@ -151,7 +162,7 @@ describe("templates, as the operator renders them", () => {
         m.spec.helm.values = [{ raw: { deep: nested } }];
       });
       assert.deepEqual(
-        validateTemplates(module).errors.map((error) => error.field),
+        validateTemplates(module).errors.map((error) => String(error.field)),
         [`spec.helm.extra${path}.n`, `spec.helm.extra${path}.values[1][0].raw`],
         `depth ${depth}`,
       );
@@ -176,14 +187,14 @@ describe("templates, as the operator renders them", () => {
     });
     try {
       assert.deepEqual(
-        validateTemplates(module).errors.map((error) => error.field),
+        validateTemplates(module).errors.map((error) => String(error.field)),
         ["spec.helm.a.own", "spec.helm.b.c"],
       );
     } finally {
       delete (Object.prototype as Record<string, unknown>).polluted;
     }
     assert.deepEqual(
-      validateTemplates(module).errors.map((error) => error.field),
+      validateTemplates(module).errors.map((error) => String(error.field)),
       ["spec.helm.a.own", "spec.helm.b.c"],
     );
   });
@@ -204,7 +215,7 @@ describe("templates, as the operator renders them", () => {
     const module = helmWith((m) => {
       m.spec.helm.namespace = `{{.config.${"x".repeat(150)}}}`;
     });
-    const [warning] = validateTemplates(module).warnings;
+    const [warning] = validateTemplates(module).warnings.map(warningText);
     assert.equal(warning?.length, 120);
     assert.ok(warning?.endsWith("..."));
   });

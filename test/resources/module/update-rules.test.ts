@@ -38,17 +38,17 @@ describe("Module update rules", () => {
     if (sameWithDefault.helm) sameWithDefault.helm.existingRelease = { name: "redis", namespace: "default" };
     assert.deepEqual(validateSpecUpdate(adopted, sameWithDefault), []);
     assert.deepEqual(
-      validateSpecUpdate(helmModule().spec, adopted).map((e) => e.field),
+      validateSpecUpdate(helmModule().spec, adopted).map((e) => String(e.field)),
       ["spec.helm.existingRelease"],
     );
     assert.deepEqual(
-      validateSpecUpdate(adopted, helmModule().spec).map((e) => e.field),
+      validateSpecUpdate(adopted, helmModule().spec).map((e) => String(e.field)),
       ["spec.helm.existingRelease"],
     );
     const moved = helmModule().spec;
     if (moved.helm) moved.helm.existingRelease = { name: "redis", namespace: "cache" };
     assert.deepEqual(
-      validateSpecUpdate(adopted, moved).map((e) => e.field),
+      validateSpecUpdate(adopted, moved).map((e) => String(e.field)),
       ["spec.helm.existingRelease"],
     );
   });
@@ -63,8 +63,8 @@ describe("Module update rules", () => {
       ],
     );
     assert.deepEqual(
-      validateSpecUpdate(withoutConfig(customModule()), withoutConfig(helmModule())).map(
-        (error) => error.field,
+      validateSpecUpdate(withoutConfig(customModule()), withoutConfig(helmModule())).map((error) =>
+        String(error.field),
       ),
       ["spec.helm", "spec.custom"],
     );
@@ -79,7 +79,7 @@ describe("Module update rules", () => {
     after.spec.helm.namespace = "cache";
     after.spec.helm.outputs = [{ name: "host", valueFrom: { secret: { name: "s", key: "k" } } }];
     assert.deepEqual(
-      validateSpecUpdate(before.spec, after.spec).map((error) => [error.field, error.rule]),
+      validateSpecUpdate(before.spec, after.spec).map((error) => [String(error.field), error.rule]),
       [
         ["spec.workspace", "module.workspace-immutable"],
         ["spec.config", "module.config-immutable"],
@@ -92,7 +92,7 @@ describe("Module update rules", () => {
     if (!retagged.spec.custom) throw new Error("custom");
     retagged.spec.custom.image = "my-registry/custom-app:v2";
     assert.deepEqual(
-      validateSpecUpdate(custom.spec, retagged.spec).map((error) => [error.field, error.rule]),
+      validateSpecUpdate(custom.spec, retagged.spec).map((error) => [String(error.field), error.rule]),
       [["spec.custom.image", "module.custom-image-immutable"]],
     );
   });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { FieldPath } from "../../../src/admission/field-path.js";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
 import { warningText } from "../../../src/admission/warning.js";
 import { createModuleReleaseMetaKind } from "../../../src/resources/modulereleasemeta/index.js";
@@ -47,7 +48,7 @@ describe("ModuleReleaseMeta validator on arbitrary input", () => {
         for (const verdict of [created, updated]) {
           assert.ok(verdict && !(verdict instanceof Promise));
           assert.ok(Array.isArray(verdict.errors) && Array.isArray(verdict.warnings));
-          for (const error of verdict.errors) assert.ok(typeof error.field === "string");
+          for (const error of verdict.errors) assert.ok(error.field instanceof FieldPath);
           for (const warning of verdict.warnings.map(warningText)) assert.ok(warning.length <= 120, warning);
         }
       }),

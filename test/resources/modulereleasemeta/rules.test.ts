@@ -1,13 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { validateChannelUpdate } from "../../../src/resources/modulereleasemeta/channel-rules.js";
 import { validateTemplatesExist } from "../../../src/resources/modulereleasemeta/template-rules.js";
 import { kedaReleaseMeta } from "../../support/modulereleasemetas.js";
 
 describe("ModuleReleaseMeta: channel versions on UPDATE", () => {
-  const change = (from: string, to: string) =>
-    validateChannelUpdate(kedaReleaseMeta({ regular: from }).spec, kedaReleaseMeta({ regular: to }).spec);
+  const change = (from: string, to: string) => {
+    const verdict = validateChannelUpdate(
+      kedaReleaseMeta({ regular: from }).spec,
+      kedaReleaseMeta({ regular: to }).spec,
+    );
+    return { ...verdict, warnings: verdict.warnings.map(warningText) };
+  };
 
   it("allows the same or a higher major.minor.patch, new channels and removed ones", () => {
     for (const [from, to] of [
@@ -68,7 +74,7 @@ describe("ModuleReleaseMeta: each assigned version has its ModuleTemplate", () =
     assert.equal(errors[0]?.rule, "modulereleasemeta.template-exists");
     const mandatory = { moduleName: "keda", mandatory: { version: "2.0.0" } };
     assert.deepEqual(
-      validateTemplatesExist(mandatory, "kcp-system", exists).map((e) => e.field),
+      validateTemplatesExist(mandatory, "kcp-system", exists).map((e) => String(e.field)),
       ["spec.mandatory.version"],
     );
   });

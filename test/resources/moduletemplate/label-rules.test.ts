@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
+import { warningText } from "../../../src/admission/warning.js";
 import {
   booleanLabels,
   labelWarnings,
@@ -17,9 +18,10 @@ describe("operator.kyma-project.io labels and the is-cluster-scoped annotation",
   });
 
   it("warns (never denies) about a beta or internal value that is neither true nor false", () => {
-    assert.deepEqual(labelWarnings({ labels: { "operator.kyma-project.io/beta": "yes" } }, undefined), [
-      'metadata.labels[operator.kyma-project.io/beta]: "yes" is neither true nor false: read as false',
-    ]);
+    assert.deepEqual(
+      labelWarnings({ labels: { "operator.kyma-project.io/beta": "yes" } }, undefined).map(warningText),
+      ['metadata.labels[operator.kyma-project.io/beta]: "yes" is neither true nor false: read as false'],
+    );
   });
 
   it("no longer judges the sync and mandatory-module labels, which lifecycle-manager does not read", () => {
@@ -33,7 +35,7 @@ describe("operator.kyma-project.io labels and the is-cluster-scoped annotation",
 
   it("warns when the module-name label differs from spec.moduleName, not when either is unset", () => {
     const labels = { "operator.kyma-project.io/module-name": "keda-manager" };
-    assert.deepEqual(labelWarnings({ labels }, "keda"), [
+    assert.deepEqual(labelWarnings({ labels }, "keda").map(warningText), [
       'module-name label "keda-manager" is not spec.moduleName "keda": lifecycle-manager lists the template by the label',
     ]);
     assert.deepEqual(labelWarnings({ labels }, undefined), []);

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { FieldPath } from "../../../src/admission/field-path.js";
+import { warningText } from "../../../src/admission/warning.js";
 import { moduleTemplateWarnings, templateWarnings } from "../../../src/resources/moduletemplate/warnings.js";
 import { kedaTemplate } from "../../support/moduletemplates.js";
 
@@ -14,7 +16,7 @@ describe("ModuleTemplate warnings", () => {
     template.spec.channel = "regular";
     template.spec.customStateCheck = [{ jsonPath: "status.health", value: "green", mappedState: "Ready" }];
     template.spec.data = { ...template.spec.data, status: { state: "Ready" } };
-    const warnings = moduleTemplateWarnings(template);
+    const warnings = moduleTemplateWarnings(template).map(warningText);
     assert.equal(warnings.length, 4, warnings.join("\n"));
     assert.match(warnings[0] ?? "", /^spec\.channel is deprecated/);
     assert.match(
@@ -32,9 +34,9 @@ describe("ModuleTemplate warnings", () => {
     template.metadata = { name: "anything" };
     const unresolvable =
       "spec.version is not set: the template cannot be resolved by current lifecycle-manager (<moduleName>-<version>)";
-    assert.deepEqual(moduleTemplateWarnings(template), [unresolvable]);
+    assert.deepEqual(moduleTemplateWarnings(template).map(warningText), [unresolvable]);
     template.spec.moduleName = undefined;
-    assert.deepEqual(moduleTemplateWarnings(template), [unresolvable]);
+    assert.deepEqual(moduleTemplateWarnings(template).map(warningText), [unresolvable]);
   });
 
   it("leaves a name of the <moduleName>-<version> shape to the CREATE rule", () => {
@@ -59,6 +61,7 @@ describe("ModuleTemplate warnings", () => {
         rule: "moduletemplate.mandatory",
         message:
           'spec.mandatory is true: a Kyma that lists module "keda" fails ("template marked as mandatory")',
+        field: FieldPath.root("spec").child("mandatory"),
       },
     ]);
     // Unversioned (as KLM's own old mandatory templates): unresolvable already, one warning says so.
