@@ -15,6 +15,7 @@ import {
   reviewBody,
   warmUp,
 } from "../test/support/complexity-fuzz.js";
+import { corpusPath } from "../test/support/corpus.js";
 import { buildCommand, startServe } from "../test/support/serve-process.js";
 
 /**
@@ -127,7 +128,7 @@ async function live(chosen: typeof all): Promise<void> {
       "--metrics-port",
       "0",
       "--modules-dir",
-      new URL("../../shared/addon-operator/deckhouse-v1.43.1/modules", import.meta.url).pathname,
+      corpusPath("addon-operator/deckhouse-v1.43.1/modules"),
       "--addon-configmap",
       "d8-system/deckhouse",
     ],

@@ -6,8 +6,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
 import { hasTemplate, parseTemplate } from "../src/go-template/index.js";
+import { corpusUrl } from "../test/support/corpus.js";
 
-const dir = new URL("../../shared/forkspacer/manifests/", import.meta.url);
+const dir = corpusUrl("forkspacer/manifests/");
 const real: string[] = [];
 const walk = (v: unknown): void => {
   if (typeof v === "string" && hasTemplate(v)) real.push(v);

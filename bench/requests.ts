@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import type { AdmissionReview } from "../src/admission/review.js";
+import { corpusUrl } from "../test/support/corpus.js";
 
 /**
  * A realistic helm Module of about 4 KB: six config items covering every config type, values for each,
@@ -206,8 +207,8 @@ export const deleteBody = (() => {
   return JSON.stringify(deletion);
 })();
 
-/** Real data from ../shared, read in place; the benchmark runs from the project root. */
-const shared = new URL("../../shared/", import.meta.url);
+/** Real data from the corpus (../shared, or MODULE_ADMISSION_CORPUS), read in place. */
+const shared = corpusUrl("./");
 
 /** A real ModuleTemplate (Kyma's community docker-registry module), on CREATE. */
 export const moduleTemplateBody = (() => {

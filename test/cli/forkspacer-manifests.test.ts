@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { load, loadAll } from "js-yaml";
 import { customResourceChecker } from "../../src/apiextensions/custom-resource.js";
 import { crdRuleValidator } from "../../src/cel/crd-validator.js";
@@ -13,13 +12,15 @@ import { type OfflineKind, offlineKinds } from "../../src/offline/kinds.js";
 import { pruneAndDefault } from "../../src/validation/prune-default.js";
 import { structureChecker } from "../../src/validation/structure.js";
 import { jsonFindings, validateCli } from "../support/cli.js";
+import { corpusPath, withoutCorpus } from "../support/corpus.js";
 
 // The operator's 28 real Modules (26 files) and its CRDs, read in place.
-const shared = fileURLToPath(new URL("../../../shared/forkspacer/", import.meta.url));
+const shared = corpusPath("forkspacer");
 const manifestsDir = join(shared, "manifests");
-const files = readdirSync(manifestsDir)
-  .filter((file) => file.endsWith(".yaml"))
-  .sort();
+const files = () =>
+  readdirSync(manifestsDir)
+    .filter((file) => file.endsWith(".yaml"))
+    .sort();
 
 /** The five the operator cannot run, and what each denial must say (and nothing else). */
 const denied: Record<string, RegExp> = {
@@ -31,18 +32,20 @@ const denied: Record<string, RegExp> = {
 };
 
 const ours = offlineKinds().find((kind) => kind.kind.kind === "Module") as OfflineKind;
-const operatorCrd = load(readFileSync(join(shared, "crds/batch.forkspacer.com_modules.yaml"), "utf8")) as {
-  spec: { versions: { schema: { openAPIV3Schema: JsonSchema } }[] };
-};
-const operatorSchema = operatorCrd.spec.versions[0]?.schema.openAPIV3Schema as JsonSchema;
 /** Alongside: the API server decodes and checks with the operator's CRD; our webhooks run after it. */
-const alongside: OfflineKind = {
-  ...ours,
-  crdSchema: operatorSchema,
-  checkStructure: structureChecker(operatorSchema),
-  checkRules: crdRuleValidator(operatorSchema),
-  checkCustomResource: customResourceChecker(operatorSchema),
-};
+function alongside(): OfflineKind {
+  const operatorCrd = load(readFileSync(join(shared, "crds/batch.forkspacer.com_modules.yaml"), "utf8")) as {
+    spec: { versions: { schema: { openAPIV3Schema: JsonSchema } }[] };
+  };
+  const operatorSchema = operatorCrd.spec.versions[0]?.schema.openAPIV3Schema as JsonSchema;
+  return {
+    ...ours,
+    crdSchema: operatorSchema,
+    checkStructure: structureChecker(operatorSchema),
+    checkRules: crdRuleValidator(operatorSchema),
+    checkCustomResource: customResourceChecker(operatorSchema),
+  };
+}
 
 const modules = (file: string) =>
   (loadAll(readFileSync(join(manifestsDir, file), "utf8")) as unknown[]).filter(
@@ -51,7 +54,8 @@ const modules = (file: string) =>
 
 async function verdicts(kind: OfflineKind): Promise<Map<string, OfflineVerdict[]>> {
   const all = new Map<string, OfflineVerdict[]>();
-  for (const file of files) all.set(file, await Promise.all(modules(file).map((m) => admitOffline(kind, m))));
+  for (const file of files())
+    all.set(file, await Promise.all(modules(file).map((m) => admitOffline(kind, m))));
   return all;
 }
 
@@ -73,7 +77,7 @@ function assertVerdicts(all: Map<string, OfflineVerdict[]>) {
   assert.equal(count, 28, "the 28 real Modules");
 }
 
-describe("the Forkspacer operator's 28 real Modules", () => {
+describe("the Forkspacer operator's 28 real Modules", { skip: withoutCorpus }, () => {
   it("validate -f: all admitted but five, each denied for its reason", async () => {
     const run = await validateCli(["-f", manifestsDir, "-o", "json"]);
     assert.equal(run.status, 1);
@@ -91,12 +95,12 @@ describe("the Forkspacer operator's 28 real Modules", () => {
   });
 
   it("alongside mode: the same verdicts, each manifest defaulted and checked by the operator's CRD", async () => {
-    assertVerdicts(await verdicts(alongside));
+    assertVerdicts(await verdicts(alongside()));
   });
 
   it("replace mode: no admitted Module sets a value for an item our CRD stores as not editable", async () => {
     let checked = 0;
-    for (const file of files.filter((f) => !denied[f])) {
+    for (const file of files().filter((f) => !denied[f])) {
       for (const manifest of modules(file)) {
         const stored = pruneAndDefault(ours.crdSchema, manifest).object as Module;
         for (const item of stored.config ?? []) {

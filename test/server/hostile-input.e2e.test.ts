@@ -201,7 +201,7 @@ describe("hostile input against the live server (issue 15)", { timeout: 300_000 
 });
 
 describe("hostile input: the cost of one review, unit by unit", () => {
-  // Measured, not asserted (timing is not asserted in this project): reported for the README.
+  // Measured, not asserted (timing is not asserted in this project): reported in docs/performance.md.
   for (const attack of hostileModules()) {
     it(`judges ${attack.name}`, async (t) => {
       const request = JSON.parse(bodyOf(attack)).request as AdmissionRequest;

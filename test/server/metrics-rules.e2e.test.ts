@@ -61,9 +61,9 @@ describe("metrics per rule: denials by rule, warnings by kind and rule", () => {
     assert.deepEqual(warnings, [{ labels: { kind: "Module", rule: "module.config-value" }, value: 1 }]);
   });
 
-  it("the README's example alert rules parse and use these metrics with labels they have", async () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("**Metrics per rule.**"));
+  it("docs/operations.md's example alert rules parse and use these metrics with labels they have", async () => {
+    const operations = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
+    const section = operations.slice(operations.indexOf("**Metrics per rule.**"));
     const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
     const rules = (
       load(block.replace(/^ {2}/gm, "")) as { groups: { rules: { alert: string; expr: string }[] }[] }

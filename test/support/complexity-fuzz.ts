@@ -9,6 +9,7 @@ import * as releaseMetaIndex from "../../src/resources/modulereleasemeta/index.j
 import * as templateIndex from "../../src/resources/moduletemplate/index.js";
 import * as workspaceIndex from "../../src/resources/workspace/index.js";
 import { structureChecker } from "../../src/validation/structure.js";
+import { corpusPath } from "./corpus.js";
 import { kedaReleaseMeta } from "./modulereleasemetas.js";
 import { helmModule } from "./modules.js";
 import { kedaTemplate } from "./moduletemplates.js";
@@ -32,6 +33,8 @@ export interface FuzzKind {
   /** The kind's editor schema (none for the ConfigMap: its data is a map of strings). */
   schema?: Json;
   review: (object: unknown) => AdmissionReview;
+  /** Reads the real-data corpus (deckhouse's modules tree): skipped without it. */
+  readsCorpus?: true;
 }
 
 const schemaOf = (file: string): Json =>
@@ -89,8 +92,7 @@ export async function builtImplementation(): Promise<Implementation> {
 export function fuzzKinds(code: Implementation = sources): FuzzKind[] {
   const { moduleKind, workspaceKind, moduleTemplateKind, moduleReleaseMetaKind, addonOperatorConfigMapKind } =
     code;
-  const modulesDir = new URL("../../../shared/addon-operator/deckhouse-v1.43.1/modules", import.meta.url)
-    .pathname;
+  const modulesDir = corpusPath("addon-operator/deckhouse-v1.43.1/modules");
   const configMap = { namespace: "d8-system", name: "deckhouse" };
   return [
     {
@@ -135,6 +137,7 @@ export function fuzzKinds(code: Implementation = sources): FuzzKind[] {
       validate: code.validate,
       vouchForDepth: code.vouchForDepth,
       kind: addonOperatorConfigMapKind({ modulesDir, configMap }) as ResourceKind,
+      readsCorpus: true,
       base: () => ({
         apiVersion: "v1",
         kind: "ConfigMap",

@@ -12,7 +12,7 @@ import { type Diagnostic, YamlLanguageServer } from "../support/yaml-language-se
 
 /**
  * The editor schemas in a real editor's language server (yaml-language-server over LSP), associated
- * with every YAML file of a repository as the README says, on the files a repository holds: Modules,
+ * with every YAML file of a repository as docs/ci.md says, on the files a repository holds: Modules,
  * Workspaces and other kinds side by side, and a kustomization.yaml.
  */
 

@@ -12,19 +12,18 @@ import { manifestDir } from "../support/cli.js";
 import { buildCommand } from "../support/serve-process.js";
 
 /**
- * The README's CI recipes, run as written: each command of each block, in a repository laid out as the
- * README assumes (Modules under modules/, this tool built in .module-admission/), through the built
+ * The CI recipes of docs/ci.md, run as written: each command of each block, in a repository laid out as
+ * the page assumes (Modules under modules/, this tool built in .module-admission/), through the built
  * command. Examples: the project's examples/modules (one Module denied).
  */
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const readme = readFileSync(join(root, "README.md"), "utf8");
-const section = readme.slice(readme.indexOf("## Use it in CI"), readme.indexOf("### In the editor"));
+const section = readFileSync(join(root, "docs/ci.md"), "utf8");
 
 /** The fenced block of the given language that follows the heading. */
 function block(heading: string, language: string): string {
   const from = section.indexOf(heading);
-  assert.ok(from >= 0, `README has ${heading}`);
+  assert.ok(from >= 0, `docs/ci.md has ${heading}`);
   const match = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section.slice(from));
   assert.ok(match?.[1], `${heading} has a ${language} block`);
   return match[1];
@@ -58,9 +57,9 @@ before(() => {
   buildCommand();
 });
 
-describe("README: CI recipes, run as written", () => {
+describe("docs/ci.md: CI recipes, run as written", () => {
   it("GitHub Actions: the validate step writes valid SARIF, exits 1 on the denial, and the upload still runs", () => {
-    const workflow = load(block("### GitHub Actions", "yaml")) as {
+    const workflow = load(block("## GitHub Actions", "yaml")) as {
       jobs: {
         modules: { steps: { run?: string; if?: string; uses?: string; with?: { sarif_file?: string } }[] };
       };
@@ -85,7 +84,7 @@ describe("README: CI recipes, run as written", () => {
 
   it("GitLab CI: the first script line fails the job, the second keeps the findings and the summary", () => {
     const job = (
-      load(block("### GitLab CI", "yaml")) as Record<
+      load(block("## GitLab CI", "yaml")) as Record<
         string,
         { script: string[]; artifacts: { paths: string[] } }
       >
@@ -109,7 +108,7 @@ describe("README: CI recipes, run as written", () => {
   });
 
   it("pre-commit: the hook's entry, given the staged files its pattern matches, fails on the denied Module", () => {
-    const config = load(block("### pre-commit", "yaml")) as {
+    const config = load(block("## pre-commit", "yaml")) as {
       repos: { hooks: { entry: string; files: string }[] }[];
     };
     const hook = config.repos[0]?.hooks[0];
@@ -128,7 +127,7 @@ describe("README: CI recipes, run as written", () => {
   it("kustomize: the pipe, with kubectl's kustomize", {
     skip: !installed("kubectl", "version", "--client"),
   }, () => {
-    const command = block("### kustomize and kpt", "sh");
+    const command = block("## kustomize and kpt", "sh");
     const repo = repository();
     mkdirSync(join(repo, "overlays/prod"), { recursive: true });
     cpSync(join(root, "examples/modules/redis.yaml"), join(repo, "overlays/prod/redis.yaml"));

@@ -192,7 +192,7 @@ describe("image and Artifact Hub metadata", () => {
     assert.deepEqual(images, [
       { name: "module-admission", image: `ghcr.io/forkspacer/module-admission:${chart.appVersion}` },
     ]);
-    // One version for the package, the image and the chart's appVersion (README: "Making a release").
+    // One version for the package, the image and the chart's appVersion (docs/architecture.md: "Making a release").
     assert.equal(
       chart.appVersion,
       JSON.parse(readFileSync(join(chartDir, "..", "..", "package.json"), "utf8")).version,

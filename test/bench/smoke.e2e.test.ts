@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
+import { withoutCorpus } from "../support/corpus.js";
 
 /** `npm run bench -- --smoke`: the benchmark still runs end to end (figures from so short a run mean nothing). */
-describe("npm run bench --smoke", () => {
+describe("npm run bench --smoke", { skip: withoutCorpus }, () => {
   it("measures every server and scenario, the p99 at a fixed rate, the soak and validate offline, and writes results", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "bench-smoke-")), "results.json");
     await promisify(execFile)(

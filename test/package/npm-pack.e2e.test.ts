@@ -13,7 +13,7 @@ import { loadAll } from "js-yaml";
  * The npm package as a user gets it: `npm pack` (its prepack builds dist/) in a copy of the sources,
  * so the worktree's dist/ that other tests run is never removed under them, then `npm install` of the
  * tarball into an empty folder (dependencies from the registry) and `npx module-admission ...` there.
- * The README's "Install" section shows these commands.
+ * docs/deployment.md's package section shows these commands.
  */
 const root = new URL("../../", import.meta.url).pathname;
 const run = promisify(execFile);
@@ -147,9 +147,13 @@ describe("npm pack, installed into an empty folder", () => {
   });
 });
 
-test("the README's Install section shows the commands this file runs", () => {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const install = readme.slice(readme.indexOf("## Install"), readme.indexOf("## Endpoints"));
+test("docs/deployment.md's package section shows the commands this file runs", () => {
+  const deployment = readFileSync(join(root, "docs/deployment.md"), "utf8");
+  const install = deployment.slice(
+    deployment.indexOf("## The npm package and the image"),
+    deployment.indexOf("## The Helm chart"),
+  );
+  assert.ok(install.length > 0, "docs/deployment.md has its package section");
   for (const command of [
     "npm pack",
     `npm install ../${packageJson.name}-${packageJson.version}.tgz`,
