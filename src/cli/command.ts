@@ -6,7 +6,7 @@ export interface Output {
   stderr: (text: string) => void;
 }
 
-/** Exit statuses every command shares (documented in the README's table). */
+/** Exit statuses every command shares (documented in docs/ci.md's table). */
 export const exitStatus = { ok: 0, denied: 1, usage: 2 } as const;
 
 /** A command's answer: the action stores its exit status here, for the caller of `runCommand`. */

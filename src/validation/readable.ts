@@ -1,7 +1,7 @@
 import { byRule, type FieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import type { Verdict } from "../admission/resource-kind.js";
-import { ruleWarnings } from "../admission/warning.js";
+import { ruleWarnings, warningAt } from "../admission/warning.js";
 import type { WorkBudget } from "../budget/work-budget.js";
 import type { StructureVerdict } from "./structure.js";
 
@@ -11,8 +11,6 @@ import type { StructureVerdict } from "./structure.js";
  * never remembered (`changing`).
  */
 type StructureCheck = (object: unknown, budget?: WorkBudget, changing?: boolean) => StructureVerdict;
-
-import { fitWarning } from "../admission/warning.js";
 
 /** Where the schema check found a value of the wrong shape: its JSON Pointer tokens and the keyword. */
 export interface ShapeProblem {
@@ -225,7 +223,7 @@ export function behindStructureGate<T>(
   const structure = check(object, budget);
   const unknown = ruleWarnings(
     gateRules.unknownField,
-    structure.unknownFields.map((field) => fitWarning(`unknown field "${field}"`)),
+    structure.unknownFields.map((field) => warningAt(field, `unknown field "${field}"`)),
   );
   if (structure.errors.length === 0) {
     const verdict = rules(object as T);

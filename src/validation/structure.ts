@@ -23,7 +23,7 @@ export interface StructureVerdict {
    */
   errors: FieldError[];
   /** Fields the schema does not know: the API server prunes them silently, so we say so. */
-  unknownFields: string[];
+  unknownFields: FieldPath[];
   /** Where each error is, for `readablePart`: the values a field-scoped gate keeps from the rules. */
   shape: ShapeProblem[];
 }
@@ -148,7 +148,7 @@ export function structureChecker(
         // Warnings: the API server keeps 4 KiB of them, fewer than this.
         if (verdict.unknownFields.length >= limits.causes) return;
         const path = fieldPath(object, error.instancePath).child(String(error.params.additionalProperty));
-        verdict.unknownFields.push(path.toString());
+        verdict.unknownFields.push(path);
       } else {
         if (verdict.shape.length < maxShapeProblems) {
           verdict.shape.push({ tokens: segments(error.instancePath), keyword: error.keyword });

@@ -38,11 +38,16 @@ describe("structure check against the generated schema", () => {
     const module = helmModule() as unknown as Record<string, any>;
     module.spec.helm.relaseName = "typo";
     module.config[0].option.defualt = "x";
-    assert.deepEqual(check(module), {
-      errors: [],
-      unknownFields: ["config[0].option.defualt", "spec.helm.relaseName"],
-      shape: [],
-    });
+    const verdict = check(module);
+    assert.deepEqual(verdict.errors, []);
+    assert.deepEqual(verdict.shape, []);
+    assert.deepEqual(verdict.unknownFields.map(String), ["config[0].option.defualt", "spec.helm.relaseName"]);
+    // Kept as paths, so that `validate` finds the line of a key with a dot in it.
+    assert.deepEqual(verdict.unknownFields[1]?.steps, [
+      { as: "field", name: "spec" },
+      { as: "field", name: "helm" },
+      { as: "field", name: "relaseName" },
+    ]);
   });
 
   it("leaves free-form fields free: raw values, spec.config, output values", () => {
@@ -167,7 +172,7 @@ describe("structure check: long lists and big maps cut, the rest checked one by 
   const cut = structureChecker(shapes, 2);
   const sorted = (verdict: ReturnType<typeof whole>) => ({
     errors: verdict.errors.map(formatFieldError).sort(),
-    unknownFields: [...verdict.unknownFields].sort(),
+    unknownFields: verdict.unknownFields.map(String).sort(),
     shape: verdict.shape.map((problem) => `${problem.keyword} /${problem.tokens.join("/")}`).sort(),
   });
 

@@ -76,7 +76,7 @@ export interface ConfigSchemaVerdict {
 
 /**
  * The config schema itself (top-level `config`). Denied: what the operator refuses (an item without a
- * type) and the self-checks this project adds on purpose (README: rules stricter than the operator):
+ * type) and the self-checks this project adds on purpose (docs/forkspacer.md: rules stricter than the operator):
  * duplicate aliases, two types in one item, a regex RE2 does not compile, min > max, required with
  * editable false, and an explicit non-zero default that breaks its item's constraints. A zero-value
  * default (`""`, `0`, `false`, `[]`: what the operator's CRD writes for "no default") is never denied;
