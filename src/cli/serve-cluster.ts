@@ -1,12 +1,11 @@
 import type { Server } from "node:https";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import { findClusterAccess } from "../kube/config.js";
-import { type ModuleTemplateCache, startModuleTemplateCache } from "../kube/moduletemplate-cache.js";
+import { moduleTemplateNames, type NameCache, startNameCache, workspaceNames } from "../kube/name-cache.js";
 import {
   type SelfSignedCertificates,
   startSelfSignedCertificates,
 } from "../kube/self-signed-certificates.js";
-import { startWorkspaceCache, type WorkspaceCache } from "../kube/workspace-cache.js";
 import { createResourceKinds, type KindDependencies } from "../resources/index.js";
 import { ensureCertDirLogged, readServingCertificate } from "../server/certificates.js";
 import type { Logger } from "../server/log.js";
@@ -90,7 +89,7 @@ export async function prepareClusterFeatures(options: ClusterServeOptions): Prom
     await ensureCertDirLogged(options.certDir, options.dnsNames, log);
   }
 
-  let workspaces: WorkspaceCache | undefined;
+  let workspaces: NameCache | undefined;
   if (options.workspaceCheck === "off") {
     log({ msg: "the spec.workspace check is off (--workspace-check off)" });
   } else if (!access) {
@@ -99,21 +98,21 @@ export async function prepareClusterFeatures(options: ClusterServeOptions): Prom
     log({
       msg: `cluster access from ${access.source}: the spec.workspace check is on once the Workspace cache syncs`,
     });
-    workspaces = startWorkspaceCache(access.kubeConfig, log);
+    workspaces = startNameCache(access.kubeConfig, log, workspaceNames);
   }
 
-  let templates: ModuleTemplateCache | undefined;
+  let templates: NameCache | undefined;
   if (moduleTemplateCheck === "off") {
     log({ msg: "the ModuleReleaseMeta template check is off (--moduletemplate-check off)" });
   } else if (access) {
-    templates = startModuleTemplateCache(access.kubeConfig, log);
+    templates = startNameCache(access.kubeConfig, log, moduleTemplateNames);
   }
 
   const caches = [workspaces, templates].filter((cache) => cache !== undefined);
   return {
     kinds: createResourceKinds({
-      workspaceExists: workspaces?.workspaceExists,
-      moduleTemplateExists: templates?.moduleTemplateExists,
+      workspaceExists: workspaces?.exists,
+      moduleTemplateExists: templates?.exists,
       addonOperator: options.addonOperator,
     }),
     isReady: caches.length > 0 ? () => caches.every((cache) => cache.isReady()) : undefined,

@@ -72,3 +72,21 @@ export function startNameCache(
     stop: () => reflector.stop(),
   };
 }
+
+/** Every Workspace's name, for the Module's spec.workspace check. */
+export const workspaceNames: NamedResource = {
+  group: "batch.forkspacer.com",
+  version: "v1",
+  plural: "workspaces",
+  kind: "Workspace",
+  check: "the spec.workspace check",
+};
+
+/** Every Kyma ModuleTemplate's name, for the ModuleReleaseMeta template check. */
+export const moduleTemplateNames: NamedResource = {
+  group: "operator.kyma-project.io",
+  version: "v1beta2",
+  plural: "moduletemplates",
+  kind: "ModuleTemplate",
+  check: "the ModuleReleaseMeta template check",
+};

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { type ModuleTemplateCache, startModuleTemplateCache } from "../../src/kube/moduletemplate-cache.js";
+import { moduleTemplateNames, type NameCache, startNameCache } from "../../src/kube/name-cache.js";
 import { eventually } from "../support/eventually.js";
 import { type FakeKubeApi, startFakeKubeApi } from "../support/fake-kube-api.js";
 import { moduleTemplateCrd, namedTemplate } from "../support/modulereleasemetas.js";
@@ -9,10 +9,10 @@ const templatesPath = "/apis/operator.kyma-project.io/v1beta2/moduletemplates";
 
 describe("ModuleTemplate cache (list + watch against a fake API server)", () => {
   let api: FakeKubeApi;
-  let cache: ModuleTemplateCache | undefined;
+  let cache: NameCache | undefined;
   let logs: Record<string, unknown>[];
   const start = (tuning = {}) => {
-    cache = startModuleTemplateCache(api.kubeConfig(), (fields) => logs.push(fields), {
+    cache = startNameCache(api.kubeConfig(), (fields) => logs.push(fields), moduleTemplateNames, {
       retryDelayMs: 20,
       ...tuning,
     });
@@ -37,16 +37,12 @@ describe("ModuleTemplate cache (list + watch against a fake API server)", () => 
     const cache = start();
     await eventually("the list was asked", () => lists().length === 1);
     assert.equal(cache.isReady(), false);
-    assert.equal(
-      cache.moduleTemplateExists("kcp-system", "keda-9.9.9"),
-      true,
-      "an unsynced cache cannot deny",
-    );
+    assert.equal(cache.exists("kcp-system", "keda-9.9.9"), true, "an unsynced cache cannot deny");
     release();
     await eventually("the cache synced", () => cache.isReady());
-    assert.equal(cache.moduleTemplateExists("kcp-system", "keda-1.2.0"), true);
-    assert.equal(cache.moduleTemplateExists("kcp-system", "keda-1.3.0"), false);
-    assert.equal(cache.moduleTemplateExists("default", "keda-1.2.0"), false);
+    assert.equal(cache.exists("kcp-system", "keda-1.2.0"), true);
+    assert.equal(cache.exists("kcp-system", "keda-1.3.0"), false);
+    assert.equal(cache.exists("default", "keda-1.2.0"), false);
   });
 
   it("follows the watch: a template added, then deleted", async () => {
@@ -54,20 +50,20 @@ describe("ModuleTemplate cache (list + watch against a fake API server)", () => 
     const cache = start();
     await eventually("the watch is open", () => api.openWatches() === 1);
     api.put(namedTemplate("keda-1.3.0"));
-    await eventually("ADDED arrived", () => cache.moduleTemplateExists("kcp-system", "keda-1.3.0"));
+    await eventually("ADDED arrived", () => cache.exists("kcp-system", "keda-1.3.0"));
     api.remove("operator.kyma-project.io/v1beta2", "ModuleTemplate", "kcp-system", "keda-1.3.0");
-    await eventually("DELETED arrived", () => !cache.moduleTemplateExists("kcp-system", "keda-1.3.0"));
+    await eventually("DELETED arrived", () => !cache.exists("kcp-system", "keda-1.3.0"));
     assert.equal(lists().length, 1);
   });
 
   it("skips the check while the ModuleTemplate CRD is missing, says so once, and starts when it appears", async () => {
     const cache = start({ absentRetryMs: 20 });
     await eventually("the cache gave up for now", () => cache.isReady());
-    assert.equal(cache.moduleTemplateExists("kcp-system", "anything-1.0.0"), true);
+    assert.equal(cache.exists("kcp-system", "anything-1.0.0"), true);
     await eventually("several lists", () => lists().length >= 3);
     const warnings = logs.filter((l) => String(l.msg).includes("ModuleTemplate CRD"));
     assert.equal(warnings.length, 1, JSON.stringify(logs));
     api.put(moduleTemplateCrd());
-    await eventually("synced", () => !cache.moduleTemplateExists("kcp-system", "anything-1.0.0"));
+    await eventually("synced", () => !cache.exists("kcp-system", "anything-1.0.0"));
   });
 });
