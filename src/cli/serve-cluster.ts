@@ -4,27 +4,25 @@ import { findClusterAccess } from "../kube/config.js";
 import { moduleTemplateNames, type NameCache, startNameCache, workspaceNames } from "../kube/name-cache.js";
 import {
   type SelfSignedCertificates,
+  type SelfSignedOptions,
   startSelfSignedCertificates,
 } from "../kube/self-signed-certificates.js";
 import { createResourceKinds, type KindDependencies } from "../resources/index.js";
 import { ensureCertDirLogged, readServingCertificate } from "../server/certificates.js";
-import type { Logger } from "../server/log.js";
 import { tlsPolicy } from "../server/tls-policy.js";
 
-export interface ClusterServeOptions {
+/** The self-signed mode's settings pass through as they are (tests shorten the lifetimes). */
+export interface ClusterServeOptions
+  extends Pick<
+    SelfSignedOptions,
+    "webhookConfiguration" | "certDir" | "dnsNames" | "log" | "validityDays" | "checkIntervalMs"
+  > {
   kubeconfig?: string;
   workspaceCheck: string;
   /** `auto` (default): the ModuleReleaseMeta template check, when there is cluster access; `off`. */
   moduleTemplateCheck?: string;
   /** `NS/NAME` of the kubernetes.io/tls Secret of the selfSigned mode. */
   selfSignedSecret?: string;
-  webhookConfiguration?: string;
-  certDir: string;
-  dnsNames: string[];
-  log: Logger;
-  /** Lifetime of self-signed certificates; tests shorten it to force renewal. */
-  validityDays?: number;
-  checkIntervalMs?: number;
   env?: NodeJS.ProcessEnv;
   /** `serve`'s addon-operator flags, for the kinds built here with the cluster's lookups. */
   addonOperator?: KindDependencies["addonOperator"];
