@@ -34,8 +34,23 @@ const shallow = new WeakSet<object>();
  * tenth of walking the objects it makes (a map of 100,000 keys: about 20 ms of walking).
  */
 export function vouchForDepth(text: string, ...values: unknown[]): void {
-  if (jsonNesting(text) >= maxDepth) return;
+  if (!opensFewerThan(text, maxDepth) && jsonNesting(text) >= maxDepth) return;
   for (const value of values) if (value !== null && typeof value === "object") shallow.add(value);
+}
+
+/**
+ * Whether the text holds fewer than `count` opening brackets (those in strings counted too), so that
+ * it cannot nest `count` levels: found by the runtime's native search, a few nanoseconds per bracket,
+ * where scanning every character (`jsonNesting`) costs more than walking a small review's objects.
+ */
+function opensFewerThan(text: string, count: number): boolean {
+  let opened = 0;
+  for (const bracket of ["{", "["]) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++opened >= count) return false;
+    }
+  }
+  return true;
 }
 
 /** How deep valid JSON text nests: its most brackets open at once, those inside strings not counted. */

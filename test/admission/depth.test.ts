@@ -22,6 +22,19 @@ describe("the depth check vouched for by the body's text (issue 21: no walk of 1
     assert.equal(tooDeepAt(parsed.request.object, 1)?.toString(), "a");
   });
 
+  it("vouches for a shallow text with few brackets (counted natively) or many (scanned)", () => {
+    const deep = JSON.parse(nested(limits.depth + 5));
+    for (const items of [10, limits.depth * 2]) {
+      const text = JSON.stringify({ request: { object: { list: Array.from({ length: items }, () => []) } } });
+      const object = JSON.parse(text).request.object;
+      vouchForDepth(text, object);
+      // Vouched for: trusted as the text made it, so a value made deep afterwards is not walked to.
+      object.list[0] = deep;
+      assert.equal(tooDeepAt(object), undefined, `${items} brackets`);
+      assert.match(tooDeepAt({ ...object })?.toString() ?? "", /^list\[0\](\.n)+$/);
+    }
+  });
+
   it("vouches for nothing from a text nesting limits.depth levels or more: the walk finds the field", () => {
     const text = `{"request":{"object":{"spec":${nested(limits.depth)}}}}`;
     const parsed = JSON.parse(text);
