@@ -53,7 +53,8 @@ export function gateRules(name: string, kind: string, upstream: string): readonl
     ...errorRules({
       [`${name}.schema`]: {
         summary: `the ${kind} does not fit its CRD's structural schema (types, enums, bounds, required fields)`,
-        realSystem: "the API server refuses it with the same field errors, before any webhook runs",
+        realSystem:
+          "the API server refuses it with the same field errors, before any validating webhook runs",
         upstream,
       },
     }),

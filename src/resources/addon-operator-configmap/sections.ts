@@ -41,7 +41,7 @@ export const configMapRules = [
       upstream: configMap,
     },
     [rule("maintenance-mode")]: {
-      summary: "a <module>Maintenance value other than NoResourceReconciliation",
+      summary: 'a <module>Maintenance value other than NoResourceReconciliation (or its lower case, or "")',
       realSystem: wholeConfigMap,
       upstream: configMap,
     },
@@ -58,7 +58,8 @@ export const configMapRules = [
     [rule("values-transition")]: {
       summary: "an x-deckhouse-validations rule that reads oldSelf refuses the change",
       realSystem: wholeConfigMap,
-      upstream: "deckhouse x-deckhouse-validations (cel-go with self and oldSelf)",
+      upstream:
+        "flant/addon-operator pkg/values/validation/cel/cel.go (x-deckhouse-validations: self, oldSelf)",
       transition: true,
     },
   }),

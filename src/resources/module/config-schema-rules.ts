@@ -27,27 +27,27 @@ export const configSchemaRules = [
     "module.config-type": {
       summary: "a config item with no type, or with more than one",
       realSystem:
-        "an item without a type refuses every value; with several, the first of integer, boolean, string, option, multipleOptions wins",
-      stricter: "the other types are ignored silently",
-      upstream: `${types}, ConfigItem`,
+        "refuses every Module with an item without a type (unknown config type); with several, the first of integer, boolean, string, option, multipleOptions wins",
+      stricter: "several types: the operator runs the first and ignores the others silently",
+      upstream: `${types}, ConfigItem; GetValidatedConfig`,
     },
     "module.config-required-editable": {
       summary: "an item both required and not editable",
-      realSystem: "accepts the item; then refuses every Module, which can neither set it nor omit it",
-      stricter: "no Module can use the item",
-      upstream: `${types}, GetValidatedConfig`,
+      realSystem:
+        "refuses the Module that declares it: omitted, a value is required; set, the item is not editable",
+      upstream: `${types}, GetValidatedConfig, each config type's Validate`,
     },
     "module.config-regex": {
       summary: "a string item's regex that Go's regexp (RE2) does not compile",
       realSystem: "fails only when a value is given (the regex is compiled then)",
       stricter: "every Module that sets the item would fail",
-      upstream: `${types}, StringConfig.Validate (regexp.MatchString)`,
+      upstream: `${types}, ConfigItemSpecString.Validate (regexp.MatchString)`,
     },
     "module.config-min-max": {
-      summary: "an integer item whose min is above its max",
-      realSystem: "accepts it",
+      summary: "an integer or multipleOptions item whose min is above its max",
+      realSystem: "accepts it, and runs a Module that gives no value",
       stricter: "no value can ever be valid",
-      upstream: `${types}, IntegerConfig.Validate`,
+      upstream: `${types}, ConfigItemSpecInteger.Validate, ConfigItemSpecMultipleOptions.Validate`,
     },
     "module.config-default": {
       summary: "an explicit non-zero default outside its item's constraints",
@@ -58,9 +58,9 @@ export const configSchemaRules = [
   }),
   ...warningRules({
     "module.config-schema-warning": {
-      summary: 'a zero-value default ("", 0, false) that breaks its own item\'s constraints',
+      summary: 'a zero-value default ("", 0, []) that breaks its own item\'s constraints',
       realSystem:
-        "its CRD writes the zero value for 'no default', and renders it when a Module omits the value",
+        "its CRD writes the zero value for 'no default' (an absent list is empty), and renders it when a Module omits the value",
       upstream: "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_modules.yaml (config item defaults)",
     },
   }),

@@ -23,13 +23,13 @@ export const configValueRules = [
   ...errorRules({
     "module.config-required": {
       summary: "a required config item missing from spec.config, even one with a default",
-      realSystem: "refuses the Module (webhook on CREATE, and at reconcile)",
+      realSystem: "refuses the Module (its webhook on CREATE, and at reconcile)",
       upstream: `${types}, GetValidatedConfig`,
     },
     "module.config-not-editable": {
       summary: "a value for an item with editable: false, even its default",
-      realSystem: "refuses the Module",
-      upstream: `${types}, GetValidatedConfig`,
+      realSystem: "refuses the Module (its webhook on CREATE, and at reconcile)",
+      upstream: `${types}, GetValidatedConfig, each config type's Validate`,
     },
     "module.config-value": {
       summary: "a value of the wrong type, outside min/max, not matching the regex or not among the options",
@@ -42,12 +42,12 @@ export const configValueRules = [
       summary: "an integer item's value that is not whole (2.5)",
       realSystem: "truncates it silently to 2",
       stricter: "the user asked for something else",
-      upstream: `${types}, IntegerConfig.Validate (int(v))`,
+      upstream: `${types}, ConfigItemSpecInteger.Validate (int(v))`,
     },
     "module.multiple-options-value": {
       summary: "any value for a multipleOptions item",
       realSystem: "v0.1.24 refuses every one: a type assertion to []string on decoded JSON always fails",
-      upstream: `${types}, MultipleOptionsConfig.Validate`,
+      upstream: `${types}, ConfigItemSpecMultipleOptions.Validate`,
     },
   }),
   ...warningRules({

@@ -17,8 +17,11 @@ const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
 export const specRules = errorRules({
   "module.source": {
     summary: "not exactly one of spec.helm and spec.custom",
-    realSystem: "its controller installs neither, or picks one and ignores the other",
-    upstream: `${types}, ModuleSpec`,
+    realSystem:
+      "with neither, the install fails (must define either Helm or Custom); with both, it installs spec.helm and ignores spec.custom",
+    stricter: "both set: the operator runs spec.helm and drops spec.custom silently",
+    upstream:
+      "forkspacer/forkspacer v0.1.24 internal/controller/module_controller.go; api/v1/module_types.go, ModuleSpec",
   },
   "module.chart-source": {
     summary: "not exactly one chart source (repo, git, configMap) in spec.helm.chart",
@@ -28,12 +31,12 @@ export const specRules = errorRules({
   "module.git-url": {
     summary: "a git chart's repo that Go's url.Parse refuses",
     realSystem: "the install fails when it clones the repository",
-    upstream: "forkspacer/forkspacer v0.1.24 internal/controller (git chart source, url.Parse)",
+    upstream: "forkspacer/forkspacer v0.1.24 pkg/manager/helm.go, ModuleHelmManager.Install (url.Parse)",
   },
   "module.git-auth": {
     summary: "git chart authentication without httpsSecretRef",
     realSystem: "the install fails: unsupported Git chart authentication type provided",
-    upstream: "forkspacer/forkspacer v0.1.24 internal/controller (git chart authentication)",
+    upstream: "forkspacer/forkspacer v0.1.24 pkg/manager/helm.go, ModuleHelmManager.Install",
   },
   "module.release-name": {
     summary: "spec.helm.releaseName not a DNS-1035 label of at most 53 characters",
@@ -48,15 +51,16 @@ export const specRules = errorRules({
     upstream: "helm/helm pkg/chartutil ValidateReleaseName",
   },
   "module.existing-release-template": {
-    summary: "a template in spec.helm.existingRelease",
-    realSystem: "adopts the release by this field unrendered: no release has that name",
-    upstream: `${types}, RenderHelmSpec (existingRelease is not rendered)`,
+    summary: "a template in spec.helm.existingRelease.name or .namespace",
+    realSystem: "looks the release up by these fields unrendered: no release is found, and the install fails",
+    upstream:
+      "forkspacer/forkspacer v0.1.24 internal/controller/module_operations.go, adoptExistingHelmRelease",
   },
   "module.custom-image": {
-    summary: "an empty spec.custom.image",
+    summary: "an empty or blank spec.custom.image",
     realSystem: 'its CRD admits ""; the module\'s pod cannot start',
     stricter: "no container runs without an image",
-    upstream: `${types}, CustomModule`,
+    upstream: `${types}, ModuleSpecCustom; pkg/manager/custom.go`,
   },
 });
 

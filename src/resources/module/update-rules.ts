@@ -4,7 +4,8 @@ import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
 import type { ModuleSpec } from "../../generated/module.js";
 
-const update = "forkspacer/forkspacer v0.1.24 internal/webhook/v1/module_webhook.go, ValidateUpdate";
+const update =
+  "forkspacer/forkspacer v0.1.24 internal/webhook/v1/module_webhook.go, validateModuleImmutableUpdateFields";
 const immutable = (summary: string) => ({
   summary,
   realSystem: "its webhook refuses the change on UPDATE",

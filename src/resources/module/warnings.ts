@@ -10,22 +10,23 @@ export const moduleWarningRules = warningRules({
   "module.release-name-ignored": {
     summary: "spec.helm.releaseName beside existingRelease",
     realSystem: "ignores releaseName: the release adopted is existingRelease.name",
-    upstream: `${types}, HelmModule`,
+    upstream:
+      "forkspacer/forkspacer v0.1.24 internal/controller/module_operations.go, adoptExistingHelmRelease",
   },
   "module.chart-version-unset": {
     summary: "a repo chart without a version",
-    realSystem: "installs the newest chart version on every reconcile",
-    upstream: `${types}, ChartRepo`,
+    realSystem: "installs whichever chart version is newest when it installs: two installs may differ",
+    upstream: "forkspacer/forkspacer v0.1.24 pkg/manager/helm.go, ModuleHelmManager.Install",
   },
   "module.controller-permission": {
     summary: "spec.custom.permissions: controller",
-    realSystem: "gives the custom module a service account on the main cluster",
-    upstream: `${types}, CustomModule`,
+    realSystem: "runs the module's pod as the operator's own service account, forkspacer-controller-manager",
+    upstream: "forkspacer/forkspacer v0.1.24 pkg/manager/custom.go",
   },
   "module.multiple-options-max": {
     summary: "multipleOptions max above the number of values",
     realSystem: "accepts it; the max can never be reached",
-    upstream: `${types}, MultipleOptionsConfig`,
+    upstream: `${types}, ConfigItemSpecMultipleOptions`,
   },
 });
 

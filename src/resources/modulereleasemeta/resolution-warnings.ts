@@ -10,7 +10,7 @@ export const resolutionRules = warningRules({
   "modulereleasemeta.unresolvable": {
     summary: "a version or component name lifecycle-manager can never resolve",
     realSystem:
-      'finds no template for "" or a version no template can be named after; a missing mandatory one blocks every mandatory module',
+      'fails without spec.ocmComponentName ("invalid component name"); finds no template for "" or a version no template can be named after; a missing mandatory one blocks every mandatory module',
     upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
   },
   "modulereleasemeta.mandatory-downgrade": {

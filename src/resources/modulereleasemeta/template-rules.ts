@@ -9,9 +9,9 @@ export const templateExistsRules = errorRules({
     summary:
       "a channel or mandatory version with no ModuleTemplate <moduleName>-<version> (with cluster access)",
     realSystem:
-      "installs that template from the release meta's namespace; without it every Kyma on the channel fails",
+      "installs that template from the release meta's namespace; until it exists every Kyma on the channel fails (a mandatory one: every mandatory module waits)",
     stricter:
-      "denies what the API server stores: lifecycle-manager can never install it (unknown while the cache syncs admits)",
+      "the API server stores it and a template created later would resolve it: create the template first (unknown while the cache syncs admits)",
     upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
   },
 });

@@ -19,7 +19,8 @@ export const labelRules = [
         "a beta/internal label neither true nor false, or a module-name label that is not spec.moduleName",
       realSystem:
         'reads beta/internal as strings.ToLower(v) == "true"; lists a module\'s templates by module-name',
-      upstream: "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go; moduletemplate_repo.go",
+      upstream:
+        "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go; internal/repository/moduletemplate/moduletemplate_repo.go",
     },
   }),
 ];

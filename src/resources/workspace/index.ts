@@ -13,7 +13,8 @@ const fromRules = errorRules({
   "workspace.from": {
     summary: "spec.from names a Workspace that does not exist (with cluster access)",
     realSystem: "its webhook refuses it on CREATE only",
-    upstream: "forkspacer/forkspacer v0.1.24 internal/webhook/v1/workspace_webhook.go, ValidateCreate",
+    upstream:
+      "forkspacer/forkspacer v0.1.24 internal/webhook/v1/workspace_webhook.go, ValidateCreate, validateWorkspaceFromReference",
   },
 });
 

@@ -10,18 +10,19 @@ const webhook = "forkspacer/forkspacer v0.1.24 internal/webhook/v1/workspace_web
 export const workspaceSpecRules = errorRules({
   "workspace.schedule": {
     summary: "an autoHibernation schedule or wakeSchedule that robfig/cron does not parse",
-    realSystem: "its webhook refuses it (cron.ParseStandard)",
-    upstream: `${webhook}, validateWorkspace`,
+    realSystem:
+      "its webhook refuses it (robfig/cron's NewParser with CronParserOptions: seconds optional, descriptors)",
+    upstream: `${webhook}, validateWorkspaceScheduleFormat; pkg/constants/cron/base.go`,
   },
   "workspace.wake-schedule": {
     summary: "a wakeSchedule the same as the schedule",
     realSystem: "its webhook refuses it: wakeSchedule cannot be the same as schedule",
-    upstream: `${webhook}, validateWorkspace`,
+    upstream: `${webhook}, validateWorkspaceSpec`,
   },
   "workspace.kubeconfig-secret": {
     summary: "a kubeconfig connection without secretReference",
     realSystem: "its webhook refuses it: secretReference is required when connection type is kubeconfig",
-    upstream: `${webhook}, validateWorkspace`,
+    upstream: `${webhook}, validateWorkspaceSecretReference`,
   },
 });
 
