@@ -77,9 +77,11 @@ export interface ConfigSchemaVerdict {
 /**
  * The config schema itself (top-level `config`). Denied: what the operator refuses (an item without a
  * type) and the self-checks this project adds on purpose (docs/forkspacer.md: rules stricter than the operator):
- * duplicate aliases, two types in one item, a regex RE2 does not compile, min > max, required with
- * editable false, and an explicit non-zero default that breaks its item's constraints. A zero-value
- * default (`""`, `0`, `false`, `[]`: what the operator's CRD writes for "no default") is never denied;
+ * duplicate aliases, two types in one item, a regex RE2 does not compile, min > max, and an explicit
+ * non-zero default that breaks its item's constraints. Required with editable false is denied too, but
+ * is no stricter: `GetValidatedConfig` refuses every Module of such a schema (a value is required, and
+ * not editable). A zero-value default (`""`, `0`, `[]`: what the operator's CRD writes for "no
+ * default") is never denied;
  * when it breaks its item's constraints, a warning says what a Module that omits the value renders.
  */
 export function validateConfigSchema(items: ConfigItem[]): ConfigSchemaVerdict {
