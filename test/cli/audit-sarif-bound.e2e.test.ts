@@ -1,15 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { maxSarifResults } from "../../src/cli/audit.js";
 import type { Module } from "../../src/generated/module.js";
 import { issueCertificates } from "../../src/server/certificates.js";
+import { writeKubeconfig } from "../support/kubeconfig-file.js";
 import { helmModule } from "../support/modules.js";
 
 const main = new URL("../../src/cli/main.ts", import.meta.url).pathname;
@@ -50,27 +48,8 @@ describe("audit -o sarif is bounded (issue 21)", { timeout: 120_000 }, () => {
     const certs = await issueCertificates(["localhost"]);
     server = createServer({ cert: certs.cert, key: certs.key }, answer);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    kubeconfig = join(mkdtempSync(join(tmpdir(), "audit-sarif-")), "kubeconfig");
-    writeFileSync(
-      kubeconfig,
-      JSON.stringify({
-        apiVersion: "v1",
-        kind: "Config",
-        clusters: [
-          {
-            name: "many",
-            cluster: {
-              server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-              "certificate-authority-data": Buffer.from(certs.caCert).toString("base64"),
-              "tls-server-name": "localhost",
-            },
-          },
-        ],
-        users: [{ name: "u", user: { token: "t" } }],
-        contexts: [{ name: "c", context: { cluster: "many", user: "u" } }],
-        "current-context": "c",
-      }),
-    );
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    kubeconfig = writeKubeconfig({ url, caCert: certs.caCert });
   });
   after(() => {
     server.closeAllConnections();

@@ -30,40 +30,22 @@ describe("ModuleTemplate cache (list + watch against a fake API server)", () => 
     await api.close();
   });
 
-  it("is not ready (and admits) until the first list answers, then knows each template by namespace and name", async () => {
-    api.put(moduleTemplateCrd());
-    api.put(namedTemplate("keda-1.2.0"));
-    const { release } = api.hold((r) => r.path === templatesPath && r.query.get("watch") !== "true");
-    const cache = start();
-    await eventually("the list was asked", () => lists().length === 1);
-    assert.equal(cache.isReady(), false);
-    assert.equal(cache.exists("kcp-system", "keda-9.9.9"), true, "an unsynced cache cannot deny");
-    release();
-    await eventually("the cache synced", () => cache.isReady());
-    assert.equal(cache.exists("kcp-system", "keda-1.2.0"), true);
-    assert.equal(cache.exists("kcp-system", "keda-1.3.0"), false);
-    assert.equal(cache.exists("default", "keda-1.2.0"), false);
-  });
-
-  it("follows the watch: a template added, then deleted", async () => {
-    api.put(moduleTemplateCrd());
-    const cache = start();
-    await eventually("the watch is open", () => api.openWatches() === 1);
-    api.put(namedTemplate("keda-1.3.0"));
-    await eventually("ADDED arrived", () => cache.exists("kcp-system", "keda-1.3.0"));
-    api.remove("operator.kyma-project.io/v1beta2", "ModuleTemplate", "kcp-system", "keda-1.3.0");
-    await eventually("DELETED arrived", () => !cache.exists("kcp-system", "keda-1.3.0"));
-    assert.equal(lists().length, 1);
-  });
-
-  it("skips the check while the ModuleTemplate CRD is missing, says so once, and starts when it appears", async () => {
+  // The list and watch mechanics are startNameCache's, tested on Workspaces (workspace-cache.e2e.test.ts);
+  // here, that moduleTemplateNames follows the real resource and says which check it serves.
+  it("follows ModuleTemplates by namespace and name; without their CRD, says the template check is skipped", async () => {
     const cache = start({ absentRetryMs: 20 });
     await eventually("the cache gave up for now", () => cache.isReady());
-    assert.equal(cache.exists("kcp-system", "anything-1.0.0"), true);
-    await eventually("several lists", () => lists().length >= 3);
+    assert.equal(cache.exists("kcp-system", "keda-1.2.0"), true, "no CRD: the check cannot deny");
     const warnings = logs.filter((l) => String(l.msg).includes("ModuleTemplate CRD"));
-    assert.equal(warnings.length, 1, JSON.stringify(logs));
+    assert.match(
+      String(warnings[0]?.msg),
+      /\(moduletemplates\.operator\.kyma-project\.io\) is not installed: the ModuleReleaseMeta template check is skipped/,
+    );
     api.put(moduleTemplateCrd());
-    await eventually("synced", () => !cache.exists("kcp-system", "anything-1.0.0"));
+    api.put(namedTemplate("keda-1.2.0"));
+    await eventually("synced", () => !cache.exists("kcp-system", "keda-1.3.0"));
+    await eventually("listed or watched", () => cache.exists("kcp-system", "keda-1.2.0"));
+    assert.equal(cache.exists("default", "keda-1.2.0"), false);
+    assert.ok(lists().length >= 2, "listed at the ModuleTemplates' path");
   });
 });

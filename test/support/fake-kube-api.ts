@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import jsonpatch from "fast-json-patch";
 import { load as loadYaml } from "js-yaml";
@@ -23,6 +20,7 @@ import {
   sameType,
   status,
 } from "./fake-kube-objects.js";
+import { writeKubeconfig } from "./kubeconfig-file.js";
 
 /**
  * A local stand-in for kube-apiserver (no real one can run here), speaking the paths this project uses
@@ -672,28 +670,7 @@ export async function startFakeKubeApi(
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const dir = mkdtempSync(join(tmpdir(), "fake-kube-api-"));
-  const kubeconfigPath = join(dir, "kubeconfig");
-  writeFileSync(
-    kubeconfigPath,
-    JSON.stringify({
-      apiVersion: "v1",
-      kind: "Config",
-      clusters: [
-        {
-          name: "fake",
-          cluster: {
-            server: url,
-            "certificate-authority-data": Buffer.from(certs.caCert).toString("base64"),
-            "tls-server-name": "localhost",
-          },
-        },
-      ],
-      users: [{ name: "fake", user: { token } }],
-      contexts: [{ name: "fake", context: { cluster: "fake", user: "fake" } }],
-      "current-context": "fake",
-    }),
-  );
+  const kubeconfigPath = writeKubeconfig({ url, caCert: certs.caCert, token });
 
   const requireType = (apiVersion: string, kind: string) => {
     const type = typeOfKind(apiVersion, kind);
