@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { load as loadYaml } from "js-yaml";
-import { runAudit } from "../../src/cli/audit.js";
 import type { Finding } from "../../src/offline/finding.js";
 import { type FakeKubeApi, type KubeObject, startFakeKubeApi } from "../support/fake-kube-api.js";
 import { helmModule } from "../support/modules.js";
+import { auditCapturing } from "../support/run-audit.js";
 
 // The CRDs install-crds applies (the optional Kyma one is not installed here).
 const crdsDir = new URL("../../charts/module-admission/files/crds/", import.meta.url);
@@ -34,16 +32,7 @@ describe("audit (against a fake API server)", () => {
   });
   after(() => api.close());
 
-  const run = async (args: string[]) => {
-    let out = "";
-    let err = "";
-    const status = await runAudit(["--kubeconfig", api.kubeconfigPath, ...args], {
-      out: (text) => (out += text),
-      err: (text) => (err += text),
-      env: { HOME: mkdtempSync(join(tmpdir(), "home-")) },
-    });
-    return { status, out, err };
-  };
+  const run = (args: string[]) => auditCapturing(api.kubeconfigPath, args);
   const listRequests = () =>
     api.requests.filter(
       (r) => r.method === "GET" && r.path.endsWith("/modules") && r.query.get("watch") !== "true",

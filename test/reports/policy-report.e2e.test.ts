@@ -14,6 +14,7 @@ import { corpusUrl, withoutCorpus } from "../support/corpus.js";
 import { crdSchemaProblems } from "../support/crd-schema.js";
 import { type FakeKubeApi, type KubeObject, startFakeKubeApi } from "../support/fake-kube-api.js";
 import { helmModule } from "../support/modules.js";
+import { auditCapturing } from "../support/run-audit.js";
 
 // Our CRDs as install-crds applies them, and the report CRDs as Kyverno / Policy Reporter install them.
 const ourCrds = new URL("../../charts/module-admission/files/crds/", import.meta.url);
@@ -84,16 +85,7 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
   });
   after(() => api.close());
 
-  const run = async (args: string[]) => {
-    let out = "";
-    let err = "";
-    const status = await runAudit(["--kubeconfig", api.kubeconfigPath, ...args], {
-      out: (text) => (out += text),
-      err: (text) => (err += text),
-      env: { HOME: mkdtempSync(join(tmpdir(), "home-")) },
-    });
-    return { status, out, err };
-  };
+  const run = (args: string[]) => auditCapturing(api.kubeconfigPath, args);
   const stored = (apiVersion: string, kind: string, namespace: string) =>
     api.get(apiVersion, kind, namespace, "module-admission");
 
