@@ -1,5 +1,31 @@
 import type { AdmissionRequest } from "../../admission/review.js";
+import type { MutationDeclaration } from "../../admission/rule-catalogue.js";
 import type { Workspace } from "../../generated/workspace.js";
+
+const named = "has(object.metadata.name) && object.metadata.name != ''";
+const managed = "has(object.spec.type) && object.spec.type == 'managed'";
+
+/** The managed Workspace's connection, as a MutatingAdmissionPolicy where the name is known. */
+export const workspaceMutations: readonly MutationDeclaration[] = [
+  {
+    id: "workspace.managed-connection",
+    summary: "a managed Workspace is connected through the kubeconfig Secret its managed cluster writes",
+    native: {
+      by: "policy",
+      policy: {
+        path: "/spec/connection",
+        cases: (["CREATE", "UPDATE"] as const).map((operation) => ({
+          operation,
+          when: `${managed} && ${named}`,
+          value:
+            "{'type': 'kubeconfig', 'secretReference': {'name': 'vc-kubeconfig-' + object.metadata.name, 'namespace': 'forkspacer-' + object.metadata.name, 'key': 'config'}}",
+        })),
+        // A generateName Workspace has no name at mutating admission.
+        callWhen: `${managed} && !(${named})`,
+      },
+    },
+  },
+];
 
 /**
  * The operator's Workspace defaulting (workspace_webhook.go, Default), on CREATE and UPDATE: a managed
