@@ -1,4 +1,4 @@
-import { CelScalar, type CelValue, celEnv, celMethod, listType, parse, plan } from "@bufbuild/cel";
+import { CelScalar, type CelValue, celEnv, celMap, celMethod, listType, parse, plan } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 
 /**
@@ -41,6 +41,22 @@ const lastIndexOf = celMethod("lastIndexOf", dynList, [CelScalar.DYN], CelScalar
 const find = celMethod("find", CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (pattern) {
   return new RegExp(pattern, "u").exec(this as string)?.[0] ?? "";
 });
+
+/**
+ * A map key whose value is null is present, as in cel-go (`'a' in m`, `has(m.a)`): a free-form map keeps
+ * JSON nulls. @bufbuild/cel's maps take a null value for a missing key; their `has`, which both `in` and
+ * `has()` ask, is corrected here, once, on the prototype its native maps share (test/cel pins it).
+ */
+const nativeMap = Object.getPrototypeOf(celMap(new Map())) as {
+  has(key: unknown): boolean;
+  get(key: unknown): unknown;
+  _map: Map<unknown, unknown>;
+};
+const hasNonNull = nativeMap.has;
+nativeMap.has = function (this: typeof nativeMap, key: unknown) {
+  if (hasNonNull.call(this, key)) return true;
+  return this._map.has(key) && this._map.get(key) === null;
+};
 
 /** Functions beside CEL's standard ones and the strings extension, as the API server has them. */
 export const kubernetesFunctions = [...strings, indexOf, lastIndexOf, find];

@@ -1,6 +1,7 @@
 import type { PolicyValidation } from "../admission/rule-catalogue.js";
 import type { ValidationRule } from "../cel/crd-validator.js";
 import { celString, isUpdate, present } from "../cel/policy-cel.js";
+import { withoutOptionalOldSelf } from "../cel/optional-old-self.js";
 import { rebind } from "../cel/rebind.js";
 import { inlineRefs, type JsonSchema, type SchemaSource } from "./schema-source.js";
 
@@ -53,12 +54,16 @@ export function crdPolicyValidations(rules: readonly TaggedCrdRule[]): PolicyVal
     const node = ["object", ...at].join(".");
     const oldNode = ["oldObject", ...at].join(".");
     const transition = /\boldSelf\b/.test(validation.rule);
-    const bound = (expression: string) => rebind(expression, { self: node, oldSelf: oldNode });
     const guard = at.length > 0 ? present(node) : "true";
     const oldGuard = at.length > 0 ? present(oldNode) : "true";
-    const holds = transition
-      ? `!(${guard} && ${oldGuard}) || (${bound(validation.rule)})`
-      : `!(${guard}) || (${bound(validation.rule)}) || (${isUpdate} && ${oldGuard} && ${oldNode} == ${node})`;
+    const bound = (expression: string) =>
+      rebind(expression, { self: node, oldSelf: oldNode, oldSelfPresent: `${isUpdate} && ${oldGuard}` });
+    const rule = validation.optionalOldSelf ? withoutOptionalOldSelf(validation.rule) : validation.rule;
+    const holds = validation.optionalOldSelf
+      ? `!(${guard}) || (${bound(rule)})`
+      : transition
+        ? `!(${guard} && ${oldGuard}) || (${bound(rule)})`
+        : `!(${guard}) || (${bound(rule)}) || (${isUpdate} && ${oldGuard} && ${oldNode} == ${node})`;
     const field = [...at, ...(validation.fieldPath ?? "").split(".").filter((step) => step !== "")].join(".");
     const cause = causes[validation.reason ?? ""] ?? "Invalid value: ";
     // The generator names the rule at the end of every message, as the CRD's message does.

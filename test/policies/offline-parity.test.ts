@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { kindOf, offlineKinds } from "../../src/offline/kinds.js";
-import { policyCases } from "../support/policy-cases.js";
+import { type PolicyCase, policyCases } from "../support/policy-cases.js";
+import { generatedCases } from "../support/policy-generators.js";
 import {
   crdFindings,
   type Disagreement,
@@ -15,48 +17,77 @@ import {
 
 const kinds = offlineKinds();
 
+/** How often the webhook found each rule, over every request compared here. */
+const fired = new Map<string, number>();
+
+/** The disagreements on one request, on each native side; undefined when the schema refuses it first. */
+async function compare(c: PolicyCase): Promise<{ side: string; disagreement: Disagreement }[] | undefined> {
+  const kind = kindOf(kinds, c.object);
+  if (!kind) return [];
+  const { object, oldObject } = decodedCase(kind, c);
+  // The API server refuses what its schema refuses before any rule of ours; an old object it could
+  // not have stored (a corpus fragment without a spec) is no update it will ever see.
+  if (
+    schemaRefuses(kind, object, oldObject) ||
+    (oldObject !== undefined && schemaRefuses(kind, oldObject, undefined))
+  )
+    return undefined;
+  const rules = nativeRules(kind);
+  const webhook = await webhookFindings(kind, object, oldObject, c.operation);
+  for (const [rule] of webhook) fired.set(rule, (fired.get(rule) ?? 0) + 1);
+  const crdRules = rules.filter((rule) => rule.native.by === "crd");
+  // A cluster with our CRDs: the CRD's rules and the policies written for their rules.
+  const ours = new Map([
+    ...policyFindings(kind, object, oldObject, c.operation, ["declaration"]),
+    ...crdFindings(kind, object, oldObject),
+  ]);
+  // A cluster whose CRD is the operator's: the policies standing for our CRD's rules.
+  const theirs = policyFindings(kind, object, oldObject, c.operation, ["crd"]);
+  return [
+    ...disagreements(rules, webhook, ours).map((disagreement) => ({ side: "CRD + policies", disagreement })),
+    ...disagreements(crdRules, webhook, theirs).map((disagreement) => ({
+      side: "policies for the CRD's rules",
+      disagreement,
+    })),
+  ];
+}
+
 describe("the native policies agree with the webhook, rule by rule (evaluated offline)", () => {
   it("on every case table, spec example, corpus object and README example, CREATE and UPDATE", async () => {
-    const found: { name: string; side: string; disagreement: Disagreement }[] = [];
+    const report: string[] = [];
     let compared = 0;
     let refused = 0;
-    const fired = new Map<string, number>();
     for (const c of policyCases()) {
-      const kind = kindOf(kinds, c.object);
-      if (!kind) continue;
-      const { object, oldObject } = decodedCase(kind, c);
-      // The API server refuses what its schema refuses before any rule of ours; an old object it could
-      // not have stored (a corpus fragment without a spec) is no update it will ever see.
-      if (
-        schemaRefuses(kind, object, oldObject) ||
-        (oldObject !== undefined && schemaRefuses(kind, oldObject, undefined))
-      ) {
-        refused++;
-        continue;
-      }
-      compared++;
-      const rules = nativeRules(kind);
-      const webhook = await webhookFindings(kind, object, oldObject, c.operation);
-      for (const [rule] of webhook) fired.set(rule, (fired.get(rule) ?? 0) + 1);
-      const crdRules = rules.filter((rule) => rule.native.by === "crd");
-      const sides = {
-        // A cluster with our CRDs: the CRD's rules and the policies written for their rules.
-        "CRD + policies": new Map([
-          ...policyFindings(kind, object, oldObject, c.operation, ["declaration"]),
-          ...crdFindings(kind, object, oldObject),
-        ]),
-        // A cluster whose CRD is the operator's: the policies standing for our CRD's rules.
-        "policies for the CRD's rules": policyFindings(kind, object, oldObject, c.operation, ["crd"]),
-      };
-      for (const d of disagreements(rules, webhook, sides["CRD + policies"]))
-        found.push({ name: c.name, side: "CRD + policies", disagreement: d });
-      for (const d of disagreements(crdRules, webhook, sides["policies for the CRD's rules"]))
-        found.push({ name: c.name, side: "policies for the CRD's rules", disagreement: d });
+      const found = await compare(c);
+      if (found === undefined) refused++;
+      else compared++;
+      for (const { side, disagreement } of found ?? [])
+        report.push(`${c.name} [${side}] ${JSON.stringify(disagreement)}`);
     }
-    const report = found.map((f) => `${f.name} [${f.side}] ${JSON.stringify(f.disagreement)}`);
-    console.log(
-      `compared ${compared} requests (${refused} refused by the schema first); native rules that fired: ${[...fired].map(([r, n]) => `${r}×${n}`).join(", ")}`,
-    );
+    console.log(`case tables: ${compared} requests compared, ${refused} refused by the schema first`);
     assert.deepEqual(report, []);
+  });
+
+  it("on generated objects of every kind, CREATE and UPDATE (fast-check)", async () => {
+    const result = await fc.check(
+      fc.asyncProperty(generatedCases(), async (c) => ((await compare(c)) ?? []).length === 0),
+      {
+        numRuns: Number(process.env.POLICY_RUNS ?? 600),
+        ...(process.env.POLICY_SEED ? { seed: Number(process.env.POLICY_SEED) } : {}),
+      },
+    );
+    // The smallest request the two disagree on, and on what.
+    const example = result.counterexample?.[0];
+    const found = example ? await compare(example) : [];
+    assert.deepEqual(found, [], `seed ${result.seed}: ${example?.name}: ${JSON.stringify(example)}`);
+  });
+
+  it("is not vacuous: the requests above made the webhook find every rule the API server enforces", () => {
+    const unreached = kinds
+      .flatMap((kind) => nativeRules(kind))
+      .map((rule) => rule.id)
+      .filter((rule) => !fired.has(rule));
+    console.log(`rules found: ${[...fired].map(([rule, n]) => `${rule}×${n}`).join(", ")}`);
+    assert.deepEqual(unreached, []);
   });
 });

@@ -6,11 +6,9 @@ import { celString, isUpdate } from "../../cel/policy-cel.js";
 // apimachinery's DNS-1123 subdomain (an API group) and DNS-1035 label (an API version such as v1alpha1).
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-// The API server accepts a CRD kind whose lower-cased form is a DNS-1035 label.
-const kindName = /^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$/;
 
-// The native policies' CEL: spec.data's apiVersion and kind as the webhook reads them. The API server
-// refuses spec.data without them before any policy runs (an embedded resource), so only their form is left.
+// The native policy's CEL: spec.data's apiVersion as the webhook reads it. The API server refuses
+// spec.data without it before any policy runs (an embedded resource), so only its form is left.
 const dataValue = (key: string) => `object.spec.data.${key}`;
 const dns1035 = (v: string) => `${v}.size() <= 63 && ${v}.matches(${celString(dns1035Label.source)})`;
 
@@ -22,6 +20,9 @@ function dataField(key: string, ok: (v: string) => string, detail: string): Poli
     messageExpression: `'spec.data.${key}: ' + (type(${v}) != string ? 'Invalid value: must be of type string' : string(${v}) == '' ? 'Required value' : 'Invalid value: "' + string(${v}) + '": ' + ${celString(detail)})`,
   };
 }
+
+// The API server accepts a CRD kind whose lower-cased form is a DNS-1035 label.
+const kindName = /^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$/;
 
 /** The embedded `spec.data`, which lifecycle-manager creates in the runtime cluster. */
 export const dataRules = errorRules({
@@ -51,17 +52,10 @@ export const dataRules = errorRules({
     realSystem: "the API server refuses a missing kind; the create of an invalid kind fails",
     stricter: "an invalid kind name: no API server serves it",
     upstream: "kubernetes apiextensions-apiserver pkg/apiserver/schema/objectmeta/validation.go",
+    // The API server checks an embedded resource's kind itself: present, a mixed-case DNS-1035 label.
     native: {
-      by: "policy",
-      policy: {
-        validations: [
-          dataField(
-            "kind",
-            (v) => `${v} != '' && ${v}.size() <= 63 && ${v}.matches(${celString(kindName.source)})`,
-            "must be a valid kind name: at most 63 letters, digits or '-', starting with a letter and ending with a letter or digit (e.g. 'Keda')",
-          ),
-        ],
-      },
+      by: "schema",
+      why: "the API server validates spec.data's kind itself (x-kubernetes-embedded-resource): present, a DNS-1035 label in any case",
     },
   },
 });
