@@ -104,10 +104,9 @@ export function goBinary(tool: GoTool, binary: string): string {
 }
 
 const binaryName = (pkg: string): string => {
-  const parts = pkg.split("/");
-  const last = parts[parts.length - 1];
   // A module's root package named by a major-version suffix builds a binary named after the element before it.
-  return /^v\d+$/.test(last) ? parts[parts.length - 2] : last;
+  const [last = pkg, before = pkg] = pkg.split("/").reverse();
+  return /^v\d+$/.test(last) ? before : last;
 };
 
 /**
