@@ -5,9 +5,13 @@
  * and the policy a CRD rule becomes can evaluate. Any other use of `oldSelf` in such a rule is refused.
  */
 export function withoutOptionalOldSelf(rule: string): string {
-  const rewritten = rule.replaceAll("oldSelf.hasValue()", "oldSelfPresent").replaceAll("oldSelf.value()", "oldSelf");
+  const rewritten = rule
+    .replaceAll("oldSelf.hasValue()", "oldSelfPresent")
+    .replaceAll("oldSelf.value()", "oldSelf");
   const left = rewritten.replaceAll("oldSelfPresent", "").replace(/\boldSelf\b(?=\s*\.)/g, "");
   if (/\boldSelf\b/.test(left))
-    throw new Error(`a rule with optionalOldSelf may read oldSelf only as oldSelf.hasValue() and oldSelf.value(): ${rule}`);
+    throw new Error(
+      `a rule with optionalOldSelf may read oldSelf only as oldSelf.hasValue() and oldSelf.value(): ${rule}`,
+    );
   return rewritten;
 }

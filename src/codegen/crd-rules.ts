@@ -1,7 +1,7 @@
 import type { PolicyValidation } from "../admission/rule-catalogue.js";
 import type { ValidationRule } from "../cel/crd-validator.js";
-import { celString, isUpdate, present } from "../cel/policy-cel.js";
 import { withoutOptionalOldSelf } from "../cel/optional-old-self.js";
+import { celString, isUpdate, present } from "../cel/policy-cel.js";
 import { rebind } from "../cel/rebind.js";
 import { inlineRefs, type JsonSchema, type SchemaSource } from "./schema-source.js";
 

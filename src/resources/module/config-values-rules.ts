@@ -4,7 +4,7 @@ import { limits } from "../../admission/limits.js";
 import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
-import { isUpdate, onOld, present } from "../../cel/policy-cel.js";
+import { celString, isUpdate, onOld, present } from "../../cel/policy-cel.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
 import {
@@ -22,8 +22,11 @@ const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
 // The native policies' CEL (src/cel/policy-cel.ts), item by item of the config schema, as the webhook's
 // checks go: a value missing, given for an item that is not editable, or of the wrong kind.
 const values = "object.spec.config";
-const given = (item: string) => `${present(values)} && ${item}.alias in ${values}`;
-const givenValue = (item: string) => `${values}[${item}.alias]`;
+// spec.config is free-form: its CEL type is an object without fields, so it is read as dyn (a map).
+const asMap = (path: string) => `dyn(${path})`;
+const given = (item: string) => `${present(values)} && ${item}.alias in ${asMap(values)}`;
+const givenValue = (item: string) => `${asMap(values)}[${item}.alias]`;
+const oldValue = (item: string) => `${asMap(onOld(values))}[${item}.alias]`;
 const requiredCel = (item: string) =>
   firstTypeCel(item, (spec) => `(has(${spec}.required) && ${spec}.required)`, "false");
 const editableCel = (item: string) =>
@@ -39,7 +42,7 @@ const requiredValues: PolicyValidation = {
 
 /** No value for an item that is not editable; on UPDATE spared when the value and such an item are as before. */
 const notEditableValues: PolicyValidation = {
-  expression: `!has(object.config) || object.config.all(item, !(${given("item")}) || ${editableCel("item")} || (${isUpdate} && ${present(onOld(values))} && item.alias in ${onOld(values)} && ${onOld(values)}[item.alias] == ${givenValue("item")} && has(oldObject.config) && oldObject.config.exists(o, o.alias == item.alias && !${editableCel("o")})))`,
+  expression: `!has(object.config) || object.config.all(item, !(${given("item")}) || ${editableCel("item")} || (${isUpdate} && ${present(onOld(values))} && item.alias in ${asMap(onOld(values))} && ${oldValue("item")} == ${givenValue("item")} && has(oldObject.config) && oldObject.config.exists(o, o.alias == item.alias && !${editableCel("o")})))`,
   messageExpression: `object.config.filter(item, (${given("item")}) && !${editableCel("item")}).map(item, ${field("item")} + ': Forbidden: not editable: the config schema sets editable: false (the operator refuses any value)')[0]`,
 };
 
@@ -77,6 +80,15 @@ const nativeValueRules: Record<string, (item: string, v: string) => string> = {
   "module.multiple-options-value": (item) => `!${firstIs(item, "multipleOptions")}`,
 };
 
+/** What each value rule's message says after the field. */
+const valueDetails: Record<string, string> = {
+  "module.config-value":
+    ": Invalid value: not a value its config item allows (its type, min, max, regex or values)",
+  "module.config-whole-number": ": Invalid value: must be a whole number (the operator would truncate it)",
+  "module.multiple-options-value":
+    ': Forbidden: the Forkspacer operator v0.1.24 refuses every multipleOptions value ("input is not an string array"); omit it to use the default',
+};
+
 /**
  * A given, editable value of the kind its item asks for. On UPDATE a value is spared when it and its
  * item are as before (its error, then, is the one the old object had).
@@ -86,10 +98,10 @@ function valueCheck(rule: string): PolicyValidation {
   if (!passes) throw new Error(`no value rule ${rule}`);
   const applies = (item: string) => `(${given(item)}) && ${editableCel(item)}`;
   const spared = (item: string) =>
-    `(${isUpdate} && ${present(onOld(values))} && ${item}.alias in ${onOld(values)} && ${onOld(values)}[${item}.alias] == ${givenValue(item)} && has(oldObject.config) && ${item} in oldObject.config)`;
+    `(${isUpdate} && ${present(onOld(values))} && ${item}.alias in ${asMap(onOld(values))} && ${oldValue(item)} == ${givenValue(item)} && has(oldObject.config) && ${item} in oldObject.config)`;
   return {
     expression: `!has(object.config) || object.config.all(item, !(${applies("item")}) || (${passes("item", givenValue("item"))}) || ${spared("item")})`,
-    messageExpression: `object.config.filter(item, ${applies("item")} && !(${passes("item", givenValue("item"))})).map(item, ${field("item")} + ': Invalid value: not a value its config item allows (type, whole number, min, max, regex or options)')[0]`,
+    messageExpression: `object.config.filter(item, ${applies("item")} && !(${passes("item", givenValue("item"))})).map(item, ${field("item")} + ${celString(valueDetails[rule] ?? "")})[0]`,
   };
 }
 

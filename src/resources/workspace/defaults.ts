@@ -17,8 +17,9 @@ export const workspaceMutations: readonly MutationDeclaration[] = [
         cases: (["CREATE", "UPDATE"] as const).map((operation) => ({
           operation,
           when: `${managed} && ${named}`,
+          // dyn(): CEL's map literals are homogeneous, and this one holds a string and a map.
           value:
-            "{'type': 'kubeconfig', 'secretReference': {'name': 'vc-kubeconfig-' + object.metadata.name, 'namespace': 'forkspacer-' + object.metadata.name, 'key': 'config'}}",
+            "{'type': dyn('kubeconfig'), 'secretReference': dyn({'name': 'vc-kubeconfig-' + object.metadata.name, 'namespace': 'forkspacer-' + object.metadata.name, 'key': 'config'})}",
         })),
         // A generateName Workspace has no name at mutating admission.
         callWhen: `${managed} && !(${named})`,
