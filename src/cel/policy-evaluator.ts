@@ -1,4 +1,4 @@
-import { type CelResult, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
+import { type CelResult, celEnv, isCelError, isCelList, isCelMap, parse, plan } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
@@ -240,12 +240,10 @@ export function evaluateMutatingPolicy(
 /** A CEL result as JSON: ints as numbers, lists and maps as arrays and objects. */
 export function toJson(value: unknown): unknown {
   if (typeof value === "bigint") return Number(value);
-  if (value === null || typeof value !== "object") return value;
+  if (isCelMap(value))
+    return Object.fromEntries([...value.entries()].map(([k, v]) => [String(k), toJson(v)]));
+  if (isCelList(value)) return [...value].map(toJson);
   if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), toJson(v)]));
-  if (Symbol.iterator in value) return [...(value as Iterable<unknown>)].map(toJson);
-  // A CEL map value of @bufbuild/cel: its entries.
-  const entries = (value as { entries?: () => Iterable<[unknown, unknown]> }).entries;
-  if (typeof entries === "function")
-    return Object.fromEntries([...entries.call(value)].map(([k, v]) => [String(k), toJson(v)]));
+  if (Array.isArray(value)) return value.map(toJson);
   return value;
 }

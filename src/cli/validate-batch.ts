@@ -4,6 +4,7 @@ import { admitOffline, type Problem } from "../offline/admit.js";
 import { type Finding, findingField, findingOf, type ResourceRef } from "../offline/finding.js";
 import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
+import { admitNatively } from "../offline/native-admission.js";
 import type { Summary } from "./findings.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
 import type { YamlReader } from "./yaml-readings.js";
@@ -27,6 +28,8 @@ export interface Batch {
   ruleActions?: RuleActions;
   /** `--yaml`: which tool's YAML reading the objects are validated in (default gitops, YAML 1.2). */
   yamlReader?: YamlReader;
+  /** `--policies`: the native admission policies' verdict instead of the webhook's. */
+  policies?: boolean;
 }
 
 export interface Mutation {
@@ -168,7 +171,9 @@ async function validateManifest(
     return;
   }
   const old = previous.get(identity(manifest.object));
-  const verdict = await admitOffline(kind, manifest.object, old, batch.ruleActions);
+  const verdict = batch.policies
+    ? admitNatively(kind, manifest.object, old, batch.ruleActions)
+    : await admitOffline(kind, manifest.object, old, batch.ruleActions);
   result.denied ||= !verdict.allowed;
   result.summary.checked++;
   if (!verdict.allowed) result.summary.denied++;

@@ -45,6 +45,7 @@ interface ValidateOptions {
   yaml: YamlReader;
   stdinFilename?: string;
   krm?: boolean;
+  policies?: boolean;
 }
 
 /** The `validate` command's definition: its help is generated from it. */
@@ -81,6 +82,10 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
     )
     .option("--stdin-filename <path>", "the file name findings give to stdin (default <stdin>)")
     .option("--krm", "answer as a KRM function: a ResourceList with results (also when stdin is one)")
+    .option(
+      "--policies",
+      "the verdict of a cluster that runs the native admission policies without the webhook (the chart's nativePolicies; docs/native-policies.md)",
+    )
     .addHelpText("after", exitStatusHelp)
     .action(async (paths: string[], options: ValidateOptions) => {
       outcome.status = await validateWith([...(options.filename ?? []), ...paths], options, io);
@@ -125,6 +130,7 @@ async function validateWith(paths: string[], options: ValidateOptions, io: CliIo
     showMutations: options.showMutations === true,
     ruleActions,
     yamlReader: options.yaml,
+    policies: options.policies === true,
   };
   const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
   let done = 0;

@@ -92,9 +92,17 @@ export function createResourceKinds(dependencies: KindDependencies): ResourceKin
 export const resourceKinds: ResourceKind[] = createResourceKinds({});
 
 /** Every rule, in the order of the docs: the protocol layer's, then each kind's. */
-export function ruleCatalogue(): { title: string; rules: readonly RuleDeclaration[] }[] {
+export function ruleCatalogue(): {
+  title: string;
+  rules: readonly RuleDeclaration[];
+  mutations?: readonly MutationDeclaration[];
+}[] {
   return [
     { title: "Every kind (the protocol layer)", rules: protocolRules },
-    ...kindRegistrations.map(({ title, rules }) => ({ title, rules })),
+    ...kindRegistrations.map(({ title, rules, mutations }) => ({
+      title,
+      rules,
+      ...(mutations ? { mutations } : {}),
+    })),
   ];
 }
