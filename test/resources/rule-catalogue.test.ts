@@ -240,7 +240,9 @@ describe("the rule catalogue", () => {
       /["`](module|workspace|moduletemplate|modulereleasemeta|webhook)\.([a-z0-9]+(-[a-z0-9]+)*)["`]/g;
     const configMapRule = /rule\("([a-z-]+)"\)/g;
     // A mutation's id (`module.release-name-default`) is declared beside its defaulter.
-    const mutationIds = new Set(ruleCatalogue().flatMap((section) => (section.mutations ?? []).map((m) => m.id)));
+    const mutationIds = new Set(
+      ruleCatalogue().flatMap((section) => (section.mutations ?? []).map((m) => m.id)),
+    );
     const sources = [
       ...filesUnder(join(root, "src/resources"), ".ts"),
       ...filesUnder(join(root, "src/admission"), ".ts"),

@@ -117,7 +117,8 @@ export function api(plane: ControlPlane, method: string, path: string, body?: un
 }
 
 /** `Validation failed for ValidatingAdmissionPolicy 'native.x' with binding 'native.x': <message>`. */
-const policyWarning = /^Validation failed for ValidatingAdmissionPolicy '([^']+)' with binding '[^']+': (.*)$/s;
+const policyWarning =
+  /^Validation failed for ValidatingAdmissionPolicy '([^']+)' with binding '[^']+': (.*)$/s;
 const ruleTag = /\(rule ([^)]+)\)$/;
 
 /**
@@ -126,12 +127,22 @@ const ruleTag = /\(rule ([^)]+)\)$/;
  * cause's field; the start of a policy's message). Also whether the schema refused the object (causes
  * that name no rule): then no rule of ours was asked.
  */
-export function serverFindings(answer: ApiAnswer): { findings: RuleFindings; schemaRefused: boolean; policiesRan: boolean } {
+export function serverFindings(answer: ApiAnswer): {
+  findings: RuleFindings;
+  schemaRefused: boolean;
+  policiesRan: boolean;
+} {
   const findings: RuleFindings = new Map();
   const add = (rule: string, field: string) => findings.set(rule, [...(findings.get(rule) ?? []), field]);
   let schemaRefused = false;
-  const status = answer.body as { kind?: string; message?: string; details?: { causes?: { field?: string; message?: string }[] } };
-  const denial = /ValidatingAdmissionPolicy '([^']+)' with binding '[^']+' denied request: (.*)$/s.exec(status.message ?? "");
+  const status = answer.body as {
+    kind?: string;
+    message?: string;
+    details?: { causes?: { field?: string; message?: string }[] };
+  };
+  const denial = /ValidatingAdmissionPolicy '([^']+)' with binding '[^']+' denied request: (.*)$/s.exec(
+    status.message ?? "",
+  );
   if (answer.status >= 400 && denial) {
     const message = denial[2] ?? "";
     add(ruleTag.exec(message)?.[1] ?? (denial[1] ?? "").replace(`${policyPrefix}.`, ""), fieldOf(message));
