@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
@@ -9,7 +8,7 @@ import type { GeneratedPolicy } from "../../src/codegen/native-policies.js";
 import { kindOf, type OfflineKind, offlineKinds } from "../../src/offline/kinds.js";
 import { type ControlPlane, useControlPlane } from "../support/control-plane.js";
 import { corpusPath, withoutCorpus } from "../support/corpus.js";
-import { goBinary, policyTypecheckTool, withoutGo } from "../support/go-tools.js";
+import { withoutGo } from "../support/go-tools.js";
 import { type PolicyCase, policyCases } from "../support/policy-cases.js";
 import { generatedCases } from "../support/policy-generators.js";
 import {
@@ -19,7 +18,14 @@ import {
   type RuleFindings,
   webhookFindings,
 } from "../support/policy-parity.js";
-import { api, apply, chartPolicies, policyObjects, serverFindings } from "../support/policy-server.js";
+import {
+  api,
+  apply,
+  chartPolicies,
+  policyObjects,
+  serverFindings,
+  typeCheckWarnings,
+} from "../support/policy-server.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 const kinds = offlineKinds();
@@ -31,14 +37,6 @@ const ourCrds = () =>
   readdirSync(`${root}charts/module-admission/files/crds`).map((file) =>
     loadYaml(readFileSync(`${root}charts/module-admission/files/crds/${file}`, "utf8")),
   );
-
-/** The type check kube-controller-manager writes into each policy's status, for every policy installed. */
-export function typeCheckWarnings(plane: ControlPlane): Record<string, unknown[] | null> {
-  const out = execFileSync(goBinary(policyTypecheckTool, "policy-typecheck"), [plane.kubeconfigPath], {
-    encoding: "utf8",
-  });
-  return JSON.parse(out) as Record<string, unknown[] | null>;
-}
 
 const collection = (kind: OfflineKind) =>
   `/apis/${kind.kind.group}/${kind.kind.version}/namespaces/${namespace}/${kind.source.crd.names.plural}`;

@@ -1,8 +1,10 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request } from "node:https";
 import { dump as dumpYaml, load as loadYaml } from "js-yaml";
 import type { GeneratedMutation, GeneratedPolicy } from "../../src/codegen/native-policies.js";
 import type { ControlPlane } from "./control-plane.js";
+import { goBinary, policyTypecheckTool } from "./go-tools.js";
 import type { RuleFindings } from "./policy-parity.js";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -168,4 +170,15 @@ export function serverFindings(answer: ApiAnswer): {
 /** The field a generated policy message starts with. */
 function fieldOf(message: string): string {
   return /^([A-Za-z0-9_.\-[\]/]+?): /.exec(message)?.[1] ?? "";
+}
+
+/**
+ * The type check kube-controller-manager writes into each ValidatingAdmissionPolicy's status, for every
+ * policy installed (test/policy-typecheck: the same TypeChecker; the tests run no controller manager).
+ */
+export function typeCheckWarnings(plane: ControlPlane): Record<string, unknown[] | null> {
+  const out = execFileSync(goBinary(policyTypecheckTool, "policy-typecheck"), [plane.kubeconfigPath], {
+    encoding: "utf8",
+  });
+  return JSON.parse(out) as Record<string, unknown[] | null>;
 }
