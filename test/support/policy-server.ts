@@ -1,13 +1,25 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { request } from "node:https";
 import { dump as dumpYaml, load as loadYaml } from "js-yaml";
+import type { RuleDeclaration } from "../../src/admission/rule-catalogue.js";
 import type { GeneratedMutation, GeneratedPolicy } from "../../src/codegen/native-policies.js";
+import { kindOf, type OfflineKind, offlineKinds } from "../../src/offline/kinds.js";
 import type { ControlPlane } from "./control-plane.js";
 import { goBinary, policyTypecheckTool } from "./go-tools.js";
-import type { RuleFindings } from "./policy-parity.js";
+import type { PolicyCase } from "./policy-cases.js";
+import { decodedCase, disagreements, type RuleFindings, webhookFindings } from "./policy-parity.js";
 
 const root = new URL("../..", import.meta.url).pathname;
+const kinds = offlineKinds();
+/** The namespace the cases are created in (the rules read no namespace; the chart's policies skip some). */
+export const namespace = "parity";
+
+/** The generated CRDs of the chart (files/crds/), as objects. */
+export const ourCrds = () =>
+  readdirSync(`${root}charts/module-admission/files/crds`).map((file) =>
+    loadYaml(readFileSync(`${root}charts/module-admission/files/crds/${file}`, "utf8")),
+  );
 
 /** The chart's generated policies and mutations, as files/policies/ holds them. */
 export function chartPolicies(): { validating: GeneratedPolicy[]; mutating: GeneratedMutation[] } {
@@ -181,4 +193,101 @@ export function typeCheckWarnings(plane: ControlPlane): Record<string, unknown[]
     encoding: "utf8",
   });
   return JSON.parse(out) as Record<string, unknown[] | null>;
+}
+
+const collection = (kind: OfflineKind) =>
+  `/apis/${kind.kind.group}/${kind.kind.version}/namespaces/${namespace}/${kind.source.crd.names.plural}`;
+
+/** A case's object in the test's namespace (the rules read no namespace; the chart excludes some). */
+export function placed(object: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(object);
+  const metadata: Record<string, unknown> = {
+    ...((copy.metadata ?? {}) as Record<string, unknown>),
+    namespace,
+  };
+  for (const key of ["uid", "resourceVersion", "creationTimestamp", "managedFields"]) delete metadata[key];
+  copy.metadata = metadata;
+  return copy;
+}
+
+/** The outcome of one case through the real API server, beside the webhook's verdict on the same objects. */
+interface Outcome {
+  skipped?: string;
+  server?: RuleFindings;
+  webhook?: RuleFindings;
+  /** Whether the validating policies ran (the schema and the CRD's rules accepted the object). */
+  policiesRan?: boolean;
+}
+
+export async function throughServer(plane: ControlPlane, kind: OfflineKind, c: PolicyCase): Promise<Outcome> {
+  const object = placed(c.object);
+  const name = (object.metadata as { name?: unknown }).name;
+  if (typeof name !== "string" || name === "") return { skipped: "no name" };
+  const local = decodedCase(kind, {
+    ...c,
+    object,
+    ...(c.oldObject ? { oldObject: placed(c.oldObject) } : {}),
+  });
+  if (c.operation === "CREATE") {
+    const answer = await api(plane, "POST", `${collection(kind)}?dryRun=All`, object);
+    const seen = serverFindings(answer);
+    if (seen.schemaRefused) return { skipped: "refused by the schema" };
+    // The object as the policies saw it (defaulted by the API server), where it was admitted.
+    const judged = answer.status < 300 ? answer.body : local.object;
+    return {
+      server: seen.findings,
+      webhook: await webhookFindings(kind, judged, undefined, "CREATE"),
+      policiesRan: seen.policiesRan,
+    };
+  }
+  const old = placed(c.oldObject ?? {});
+  (old.metadata as Record<string, unknown>).name = name;
+  const stored = await api(plane, "POST", collection(kind), old);
+  if (stored.status >= 300) return { skipped: "the old object is refused" };
+  try {
+    const metadata = stored.body.metadata as { resourceVersion: string };
+    (object.metadata as Record<string, unknown>).resourceVersion = metadata.resourceVersion;
+    const answer = await api(plane, "PUT", `${collection(kind)}/${name}?dryRun=All`, object);
+    const seen = serverFindings(answer);
+    if (seen.schemaRefused) return { skipped: "refused by the schema" };
+    const judged =
+      answer.status < 300 ? answer.body : { ...(local.object as object), metadata: stored.body.metadata };
+    return {
+      server: seen.findings,
+      webhook: await webhookFindings(kind, judged, stored.body, "UPDATE"),
+      policiesRan: seen.policiesRan,
+    };
+  } finally {
+    await api(plane, "DELETE", `${collection(kind)}/${name}`);
+  }
+}
+
+/**
+ * Runs cases through the server and compares, rule by rule, with the webhook: the rules the cluster
+ * enforces (`enforced`), where its answer shows them (policy rules only when the policies ran).
+ */
+export async function compareAll(
+  plane: ControlPlane,
+  cases: Iterable<PolicyCase>,
+  enforced: (kind: OfflineKind) => RuleDeclaration[],
+): Promise<{ compared: number; skipped: number; report: string[]; fired: Map<string, number> }> {
+  const report: string[] = [];
+  const fired = new Map<string, number>();
+  let compared = 0;
+  let skipped = 0;
+  for (const c of cases) {
+    const kind = kindOf(kinds, c.object);
+    if (!kind) continue;
+    const outcome = await throughServer(plane, kind, c);
+    if (outcome.skipped || !outcome.server || !outcome.webhook) {
+      skipped++;
+      continue;
+    }
+    compared++;
+    const rules = enforced(kind).filter((rule) => outcome.policiesRan || rule.native.by === "crd");
+    for (const [rule] of outcome.server) fired.set(rule, (fired.get(rule) ?? 0) + 1);
+    for (const d of disagreements(rules, outcome.webhook, outcome.server))
+      report.push(`${c.name} (${c.operation}): ${JSON.stringify(d)}`);
+  }
+  return { compared, skipped, report, fired };
 }
