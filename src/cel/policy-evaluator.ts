@@ -115,6 +115,20 @@ export function policyBindings(
   };
 }
 
+/**
+ * A matchCondition (a webhook's or a policy's) on one request: true, false, or the evaluation error the
+ * API server would apply the failurePolicy to.
+ */
+export function evaluateCondition(
+  expression: string,
+  request: PolicyRequest,
+  schema?: JsonSchema,
+): boolean | { error: string } {
+  const outcome = run(expression, policyBindings(request, schema));
+  if ("error" in outcome) return { error: outcome.error };
+  return outcome.value === true;
+}
+
 /** Whether a policy's matchConstraints (resource and operation) take the request. */
 export function policyMatches(spec: PolicySpec, request: PolicyRequest): boolean {
   const rules = ((spec.matchConstraints as JsonSchema | undefined)?.resourceRules ?? []) as {

@@ -77,7 +77,9 @@ describe("the README's examples with the webhook stopped: the native policies al
   it("installs our CRDs, the chart's policies and its webhooks, and stops the webhook", async () => {
     await apply(plane(), ourCrds());
     const namespaces = new Set(
-      readmeExamples().map((e) => String((e.object.metadata as { namespace?: string }).namespace ?? "default")),
+      readmeExamples().map((e) =>
+        String((e.object.metadata as { namespace?: string }).namespace ?? "default"),
+      ),
     );
     await apply(
       plane(),

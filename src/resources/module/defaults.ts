@@ -5,8 +5,8 @@ import type { Module } from "../../generated/module.js";
 import { generateReleaseName } from "./release-name.js";
 
 /** A helm Module without a release name and not adopting a release: what the default applies to. */
-const unnamed =
-  "has(object.spec.helm) && !has(object.spec.helm.releaseName) && !has(object.spec.helm.existingRelease)";
+// Mutating admission runs before the schema's check: an object may lack spec, which has() must not assume.
+const unnamed = `${present("object.spec.helm")} && !has(object.spec.helm.releaseName) && !has(object.spec.helm.existingRelease)`;
 /** A name CEL can take as the release name: a DNS-1035 label of at most 53 characters. */
 const nameFits = `has(object.metadata.name) && object.metadata.name.size() <= 53 && object.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')`;
 const oldName = "oldObject.spec.helm.releaseName";

@@ -3,7 +3,8 @@ import type { MutationDeclaration } from "../../admission/rule-catalogue.js";
 import type { Workspace } from "../../generated/workspace.js";
 
 const named = "has(object.metadata.name) && object.metadata.name != ''";
-const managed = "has(object.spec.type) && object.spec.type == 'managed'";
+// Mutating admission runs before the schema's check: an object may lack spec, which has() must not assume.
+const managed = "has(object.spec) && has(object.spec.type) && object.spec.type == 'managed'";
 
 /** The managed Workspace's connection, as a MutatingAdmissionPolicy where the name is known. */
 export const workspaceMutations: readonly MutationDeclaration[] = [
