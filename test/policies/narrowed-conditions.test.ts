@@ -44,7 +44,8 @@ async function missed(c: PolicyCase): Promise<string[]> {
   const { object, oldObject } = decodedCase(kind, c);
   // What the schema refuses never reaches a validating webhook; an old object it refuses was never stored.
   const refused =
-    schemaRefuses(kind, object, oldObject) || (oldObject !== undefined && schemaRefuses(kind, oldObject, undefined));
+    schemaRefuses(kind, object, oldObject) ||
+    (oldObject !== undefined && schemaRefuses(kind, oldObject, undefined));
   const request: PolicyRequest = {
     operation: c.operation,
     group: kind.kind.group,
