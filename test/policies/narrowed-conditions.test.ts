@@ -103,7 +103,7 @@ describe("a narrowed webhook is called wherever a rule CEL cannot express finds 
     const result = await fc.check(
       fc.asyncProperty(generatedCases(), async (c) => (await missed(c)).length === 0),
       {
-        numRuns: 400,
+        numRuns: 300,
       },
     );
     const example = result.counterexample?.[0];
