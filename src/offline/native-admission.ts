@@ -155,9 +155,7 @@ export function fieldOfMessage(message: string): FieldPath {
   return path;
 }
 
-/** A CRD's error as a problem, with the rule its message names (the schema source's CEL rules name one). */
+/** A CRD's error as a problem, as `validate` reports the CRD's layer (its message names the rule). */
 function problemOf(stage: Problem["stage"], error: FieldError): Problem {
-  const message = formatFieldError(error);
-  const rule = ruleTag.exec(message)?.[1];
-  return { stage, field: error.field, type: causeType(error), message, ...(rule ? { rule } : {}) };
+  return { stage, field: error.field, type: causeType(error), message: formatFieldError(error) };
 }
