@@ -32,6 +32,8 @@ export interface ControlPlane {
   /** The temporary folder holding the certificates, etcd's data and the servers' logs. */
   dir: string;
   kubeConfig(): KubeConfig;
+  /** A GET as the admin (for what kubectl does not show: aggregated discovery, /readyz). */
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: string }>;
   /** Runs the built kubectl (client version = server version) against this API server. */
   kubectl(args: string[], options?: KubectlOptions): Promise<CommandResult>;
   /**
@@ -286,6 +288,7 @@ async function startOnFreePorts(
       config.loadFromFile(kubeconfigPath);
       return config;
     },
+    get: (path, headers = {}) => adminGet(url, certs, path, headers),
     kubectl: (args, kubectlOptions = {}) =>
       runKubectl(["--kubeconfig", kubeconfigPath, "--cache-dir", join(home, "cache"), ...args], {
         ...kubectlOptions,
@@ -389,9 +392,9 @@ async function waitReady(url: string, certs: Certificates, processes: Started[])
       if (/address already in use/.test(log)) throw new PortTaken(`${exited.name}: ${log}`);
       throw new Error(`${exited.name} exited before the API server was ready:\n${log}`);
     }
-    const answer = await readyz(url, certs);
+    const answer = await adminGet(url, certs, "/readyz?verbose");
     if (answer.status === 200) return;
-    last = `${answer.status} ${answer.text}`.trim();
+    last = `${answer.status} ${answer.body}`.trim();
     if (Date.now() > deadline) {
       throw new Error(
         `the API server was not ready after 180 s (last /readyz: ${last.slice(0, 2000)}):\n${processes.map((started) => tail(started.logFile)).join("\n")}`,
@@ -401,22 +404,27 @@ async function waitReady(url: string, certs: Certificates, processes: Started[])
   }
 }
 
-function readyz(url: string, certs: Certificates): Promise<{ status: number; text: string }> {
+function adminGet(
+  url: string,
+  certs: Certificates,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const req = request(
-      `${url}/readyz?verbose`,
-      { ca: certs.caCert, cert: certs.clientCert, key: certs.clientKey, servername: "localhost" },
+      `${url}${path}`,
+      { ca: certs.caCert, cert: certs.clientCert, key: certs.clientKey, servername: "localhost", headers },
       (res) => {
-        let text = "";
+        let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
-          text += chunk;
+          body += chunk;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
       },
     );
-    req.setTimeout(5000, () => req.destroy(new Error("timeout")));
-    req.on("error", (error) => resolve({ status: 0, text: error.message }));
+    req.setTimeout(10_000, () => req.destroy(new Error("timeout")));
+    req.on("error", (error) => resolve({ status: 0, body: error.message }));
     req.end();
   });
 }
