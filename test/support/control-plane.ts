@@ -48,6 +48,8 @@ export interface ControlPlane {
 export interface KubectlOptions {
   /** Written to kubectl's stdin (for `-f -`). */
   input?: string;
+  /** The working folder (file names in kubectl's messages are relative to it). */
+  cwd?: string;
 }
 
 export interface CommandResult {
@@ -320,7 +322,11 @@ export function runKubectl(args: string[], options: KubectlOptions & { home?: st
     const child = execFile(
       kubectlBinary(),
       args,
-      { env: { PATH: process.env.PATH ?? "", HOME: home }, maxBuffer: 64 * 1024 * 1024 },
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: home },
+        maxBuffer: 64 * 1024 * 1024,
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr: error && !stderr ? String(error) : stderr });
