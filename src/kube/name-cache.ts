@@ -1,6 +1,14 @@
 import { CustomObjectsApi, type KubeConfig, Watch } from "@kubernetes/client-node";
 import type { Logger } from "../server/log.js";
-import { type ObjectList, type ObjectMeta, Reflector, type ReflectorOptions } from "./reflector.js";
+import {
+  cacheKey,
+  type KeyChange,
+  type ObjectList,
+  type ObjectMeta,
+  Reflector,
+  type ReflectorOptions,
+  type ReflectorState,
+} from "./reflector.js";
 
 type Named = { metadata?: ObjectMeta };
 
@@ -19,8 +27,18 @@ export interface NameCache {
   exists(namespace: string, name: string): boolean;
   /** Ready once the first list has answered (or told us the CRD is not installed). */
   isReady(): boolean;
+  /** The cache as it is now, as one change: what a fresh copy (`NameReplica`) starts from. */
+  snapshot(): NameChange;
+  /** Calls `listener` with every change from now on, in order: what keeps a copy current. */
+  follow(listener: (change: NameChange) => void): void;
   stop(): Promise<void>;
 }
+
+/** A change to a name cache: its state, or its names (`namespace/name`). */
+export type NameChange =
+  | { state: ReflectorState }
+  | KeyChange
+  | { state: ReflectorState; replaced: string[] };
 
 export type NameCacheTuning = Pick<
   ReflectorOptions<Named>,
@@ -41,6 +59,10 @@ export function startNameCache(
 ): NameCache {
   const { group, version, plural, kind, check } = resource;
   const api = kubeConfig.makeApiClient(CustomObjectsApi);
+  const followers: ((change: NameChange) => void)[] = [];
+  const tell = (change: NameChange) => {
+    for (const follower of followers) follower(change);
+  };
   const reflector = new Reflector<Named>({
     ...tuning,
     list: async () => (await api.listClusterCustomObject({ group, version, plural })) as ObjectList<Named>,
@@ -53,7 +75,9 @@ export function startNameCache(
         resourceVersion: metadata?.resourceVersion,
       },
     }),
+    onKeys: tell,
     onStateChange: (state) => {
+      tell({ state });
       if (state === "absent") {
         log({
           level: "warn",
@@ -69,8 +93,32 @@ export function startNameCache(
   return {
     exists: (namespace, name) => reflector.state !== "synced" || reflector.get(namespace, name) !== undefined,
     isReady: () => reflector.state !== "starting",
+    snapshot: () => ({ state: reflector.state, replaced: reflector.keys() }),
+    follow: (listener) => {
+      followers.push(listener);
+    },
     stop: () => reflector.stop(),
   };
+}
+
+/**
+ * A copy of a name cache kept in another thread (a review worker) from the cache's snapshot and its
+ * changes, sent in order: it answers as the cache would have when the last change was sent.
+ */
+export class NameReplica {
+  private state: ReflectorState = "starting";
+  private names = new Set<string>();
+
+  apply(change: NameChange): void {
+    if ("state" in change) this.state = change.state;
+    if ("replaced" in change) this.names = new Set(change.replaced);
+    else if ("added" in change) this.names.add(change.added);
+    else if ("removed" in change) this.names.delete(change.removed);
+  }
+
+  /** As `NameCache.exists`: false only when synced and the name is not there. */
+  readonly exists = (namespace: string, name: string): boolean =>
+    this.state !== "synced" || this.names.has(cacheKey(namespace, name));
 }
 
 /** Every Workspace's name, for the Module's spec.workspace check. */

@@ -1,0 +1,321 @@
+import { Worker } from "node:worker_threads";
+import type { Logger } from "./log.js";
+import {
+  bytesOf,
+  failedAnswer,
+  overBudgetAnswer,
+  type ReviewAnswer,
+  type Reviewer,
+  type ReviewInProgress,
+} from "./reviews.js";
+
+/**
+ * The messages between the main thread and a review worker. The main thread hands over a review as
+ * its body's bytes (the ArrayBuffer transferred, not copied) and gets the answer's bytes back the same
+ * way; it never parses a review. Besides: the worker says it is ready (with the paths it serves), that
+ * it has read a review's request (so that a review it never finishes can still be answered for its
+ * uid), and lines for the log; the main thread sends state its kinds read (the cluster caches).
+ */
+export type ToWorker =
+  | { type: "review"; id: number; path: string; body: ArrayBuffer }
+  | { type: "state"; state: unknown };
+
+export type FromWorker =
+  | { type: "ready"; paths: string[] }
+  | { type: "failed"; message: string }
+  | { type: "judging"; id: number; review: ReviewInProgress }
+  | { type: "answer"; id: number; status: number; body: ArrayBuffer; report?: ReviewAnswer["report"] }
+  | { type: "log"; fields: Record<string, unknown> };
+
+export interface ReviewPoolOptions {
+  /** The worker's module: it calls `runReviewWorker` (`review-worker.ts`) with what builds its kinds. */
+  entry: URL;
+  /** What the worker builds its kinds from (flags, which lookups it has): structured-cloneable. */
+  workerData: unknown;
+  /** Workers judging reviews at once. */
+  size: number;
+  /** Each worker's heap (V8's old generation), in MiB: a review that needs more ends its worker. */
+  heapMb: number;
+  /** How long a worker may take over one review before it is ended. */
+  deadlineMs: number;
+  log: Logger;
+  /** State a fresh worker needs before its first review (the caches as they are now). */
+  greeting?: () => unknown[];
+}
+
+interface Job {
+  id: number;
+  path: string;
+  body: Uint8Array;
+  resolve(answer: ReviewAnswer): void;
+  /** Known once the worker has read the request. */
+  review?: ReviewInProgress;
+  timer?: NodeJS.Timeout;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job?: Job;
+  /** Ended by the pool (deadline, shutdown) or dead: never given another review. */
+  ended: boolean;
+  /** What the worker failed with, when it failed (ERR_WORKER_OUT_OF_MEMORY: its heap limit). */
+  error?: Error;
+}
+
+/**
+ * Reviews judged off the event loop, in a small pool of worker threads, each with a heap limit and a
+ * deadline per review: the main thread keeps doing TLS and HTTP for every other review whatever one
+ * review costs. A worker that runs out of heap or time is ended and replaced, and its review answered
+ * with a denial by the work-budget rule; a worker judges one review at a time and the queue is the
+ * pool's, so no review waits behind one that is ended (it goes to the next free worker, or a fresh one).
+ */
+export class ReviewPool implements Reviewer {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+  private servedPaths: ReadonlySet<string> = new Set();
+  private restartDelayMs = minRestartDelayMs;
+  private startup?: { resolve(): void; reject(error: Error): void };
+
+  /** Resolves once every first worker is ready; rejects with a worker's start-up error (and closes). */
+  readonly started: Promise<void>;
+
+  /** Starts the workers; the pool takes reviews at once and judges them once a worker is ready. */
+  constructor(private readonly options: ReviewPoolOptions) {
+    this.started = new Promise<void>((resolve, reject) => {
+      this.startup = { resolve, reject };
+    }).finally(() => {
+      this.startup = undefined;
+    });
+    for (let i = 0; i < options.size; i++) this.spawn();
+  }
+
+  /** A pool whose workers are all ready. */
+  static async start(options: ReviewPoolOptions): Promise<ReviewPool> {
+    const pool = new ReviewPool(options);
+    await pool.started;
+    return pool;
+  }
+
+  get paths(): ReadonlySet<string> {
+    return this.servedPaths;
+  }
+
+  isReady(): boolean {
+    return !this.closed && this.slots.some((slot) => slot.ready && !slot.ended);
+  }
+
+  review(path: string, body: Uint8Array, signal?: AbortSignal): Promise<ReviewAnswer> {
+    if (this.closed) return Promise.resolve(unavailable());
+    return new Promise((resolve) => {
+      const job: Job = { id: this.nextId++, path, body, resolve };
+      this.queue.push(job);
+      // A review the client gave up on while it waited (the API server's timeout) is not judged.
+      signal?.addEventListener(
+        "abort",
+        () => {
+          const at = this.queue.indexOf(job);
+          if (at === -1) return;
+          this.queue.splice(at, 1);
+          resolve(unavailable());
+        },
+        { once: true },
+      );
+      this.dispatch();
+    });
+  }
+
+  /** Sends state to every worker (and, through `greeting`, to every fresh one). */
+  broadcast(state: unknown): void {
+    const message: ToWorker = { type: "state", state };
+    for (const slot of this.slots) if (!slot.ended) slot.worker.postMessage(message);
+  }
+
+  /** Ends every worker; reviews still waiting or being judged get 503. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.resolve(unavailable());
+    await Promise.all(
+      this.slots.splice(0).map((slot) => {
+        slot.ended = true;
+        if (slot.job) this.settle(slot, unavailable());
+        return slot.worker.terminate();
+      }),
+    );
+  }
+
+  private spawn(): void {
+    const { options } = this;
+    const worker = startWorker(options.entry, options.workerData, options.heapMb);
+    const slot: Slot = { worker, ready: false, ended: false };
+    this.slots.push(slot);
+    for (const state of options.greeting?.() ?? [])
+      worker.postMessage({ type: "state", state } satisfies ToWorker);
+    worker.on("message", (message: FromWorker) => this.heard(slot, message));
+    worker.on("error", (error) => {
+      slot.error = error;
+    });
+    worker.on("exit", (code) => this.exited(slot, code));
+  }
+
+  private heard(slot: Slot, message: FromWorker): void {
+    switch (message.type) {
+      case "ready":
+        slot.ready = true;
+        this.servedPaths = new Set(message.paths);
+        this.restartDelayMs = minRestartDelayMs;
+        if (this.startup && this.slots.every((each) => each.ready)) this.startup.resolve();
+        this.dispatch();
+        return;
+      case "failed":
+        slot.error = new Error(message.message);
+        return;
+      case "judging":
+        if (slot.job?.id === message.id) slot.job.review = message.review;
+        return;
+      case "answer":
+        if (slot.job?.id !== message.id) return;
+        this.settle(slot, {
+          status: message.status,
+          body: new Uint8Array(message.body),
+          report: message.report,
+        });
+        this.dispatch();
+        return;
+      case "log":
+        this.options.log(message.fields);
+        return;
+    }
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.find((each) => each.ready && !each.ended && !each.job);
+      if (!slot) return;
+      const job = this.queue.shift() as Job;
+      slot.job = job;
+      const body = ownBuffer(job.body);
+      slot.worker.postMessage({ type: "review", id: job.id, path: job.path, body } satisfies ToWorker, [
+        body,
+      ]);
+      job.timer = setTimeout(() => this.overrun(slot), this.options.deadlineMs);
+    }
+  }
+
+  /** The review's deadline passed: its worker is ended and replaced, the review denied. */
+  private overrun(slot: Slot): void {
+    const job = slot.job;
+    if (!job || slot.ended) return;
+    slot.ended = true;
+    this.options.log({
+      level: "error",
+      msg: "a review outlasted its deadline: its worker is ended and replaced",
+      uid: job.review?.uid,
+      deadlineMs: this.options.deadlineMs,
+    });
+    this.settle(slot, this.unfinished(job, `${this.options.deadlineMs} ms per review`));
+    void slot.worker.terminate();
+    this.replace(slot);
+  }
+
+  private exited(slot: Slot, code: number): void {
+    if (slot.ended) return;
+    slot.ended = true;
+    const outOfMemory =
+      (slot.error as NodeJS.ErrnoException | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY";
+    if (this.startup && !slot.ready) {
+      this.startup.reject(slot.error ?? new Error(`a review worker exited with ${code} before it was ready`));
+      void this.close();
+      return;
+    }
+    const job = slot.job;
+    this.options.log({
+      level: "error",
+      msg: outOfMemory
+        ? "a review ran out of its worker's heap: the worker is ended and replaced"
+        : "a review worker died: it is replaced",
+      uid: job?.review?.uid,
+      heapMb: this.options.heapMb,
+      code,
+      ...(outOfMemory || !slot.error ? {} : { error: String(slot.error.stack ?? slot.error) }),
+    });
+    if (job) {
+      const answer = outOfMemory
+        ? this.unfinished(job, `${this.options.heapMb} MiB of memory per review`)
+        : job.review
+          ? failedAnswer(
+              job.review,
+              `while reviewing: the review worker failed (${String(slot.error?.message ?? `exit ${code}`)})`,
+            )
+          : jsonAnswer(500, { error: "the review worker failed before it read the request" });
+      this.settle(slot, answer);
+    }
+    this.replace(slot);
+  }
+
+  /** A review whose worker was ended: denied by the work-budget rule when its request had been read. */
+  private unfinished(job: Job, limit: string): ReviewAnswer {
+    if (job.review) return overBudgetAnswer(job.review, limit);
+    // Not even its request was read within the limit: there is no uid to answer to.
+    return jsonAnswer(500, { error: `reading the request exceeds the webhook's work budget (${limit})` });
+  }
+
+  private settle(slot: Slot, answer: ReviewAnswer): void {
+    const job = slot.job;
+    if (!job) return;
+    slot.job = undefined;
+    clearTimeout(job.timer);
+    job.resolve(answer);
+  }
+
+  /** A fresh worker in place of an ended one; after a worker that never got ready, only after a pause. */
+  private replace(slot: Slot): void {
+    const at = this.slots.indexOf(slot);
+    if (at !== -1) this.slots.splice(at, 1);
+    if (this.closed) return;
+    if (slot.ready) {
+      this.spawn();
+      return;
+    }
+    this.options.log({
+      level: "error",
+      msg: "a review worker failed to start: starting another after a pause",
+      error: String(slot.error?.message ?? slot.error),
+      delayMs: this.restartDelayMs,
+    });
+    setTimeout(() => this.closed || this.spawn(), this.restartDelayMs).unref();
+    this.restartDelayMs = Math.min(this.restartDelayMs * 2, 30_000);
+  }
+}
+
+const minRestartDelayMs = 1_000;
+
+/**
+ * A worker with its heap limit. From the sources (tsx: tests, `npm run` scripts) the entry is
+ * TypeScript, which a worker can load only through tsx's loader, registered in the worker first; the
+ * build (`dist/`, what `npm start` and the image run) starts the JavaScript entry itself.
+ */
+function startWorker(entry: URL, workerData: unknown, heapMb: number): Worker {
+  const options = { workerData, resourceLimits: { maxOldGenerationSizeMb: heapMb } };
+  if (!entry.pathname.endsWith(".ts")) return new Worker(entry, options);
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/** The bytes in an ArrayBuffer of their own, to transfer: the body's own buffer when it is exactly that. */
+function ownBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)
+    return bytes.buffer as ArrayBuffer;
+  return bytes.slice().buffer as ArrayBuffer;
+}
+
+function jsonAnswer(status: number, body: unknown): ReviewAnswer {
+  return { status, body: bytesOf(JSON.stringify(body)) };
+}
+
+function unavailable(): ReviewAnswer {
+  return jsonAnswer(503, { error: "the webhook is shutting down" });
+}
