@@ -32,12 +32,12 @@ export interface PoolSettings {
 }
 
 /**
- * The defaults, for the chart's pod (a 384 MiB memory limit): two workers of 96 MiB heap each beside
- * the main thread, which holds no parsed review; a review may take 2 s, far more than any real object
- * costs (the performance target is 100 ms of CPU) and well within the API server's 10 s default
- * timeout (5 s in the chart), so that a review ended by it is still answered.
+ * The defaults, for the chart's pod (a 512 MiB memory limit): two workers of 96 MiB heap each (and one
+ * on standby) beside the main thread, which holds no parsed review; a review may take 1 s of CPU, ten
+ * times the performance target for any object, and 3 s of wall time, within the chart's webhook
+ * timeout (5 s), so that a review ended by it is still answered.
  */
-export const defaultPool: PoolSettings = { size: 2, heapMb: 96, deadlineMs: 2_000 };
+export const defaultPool: PoolSettings = { size: 2, heapMb: 96, deadlineMs: 1_000 };
 
 /** The worker's module beside this one: TypeScript when run from the sources, JavaScript when built. */
 const workerEntry = new URL(`./serve-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
@@ -53,6 +53,8 @@ export async function startReviewWorkers(options: {
   lookups?: ClusterLookups;
   pool: PoolSettings;
   log: Logger;
+  /** A worker on standby to replace an ended one at once (default true). */
+  standby?: boolean;
 }): Promise<ReviewPool> {
   const lookups = Object.entries(options.lookups ?? {}).filter(
     (entry): entry is [LookupName, NameCache] => entry[1] !== undefined,
@@ -67,6 +69,7 @@ export async function startReviewWorkers(options: {
     workerData: settings,
     ...options.pool,
     log: options.log,
+    standby: options.standby,
     greeting: () => lookups.map(([lookup, cache]) => ({ lookup, change: cache.snapshot() })),
   });
   // Followed from the moment the first workers took their snapshot: no change falls between.

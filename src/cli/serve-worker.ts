@@ -1,5 +1,5 @@
 import { checkRuleIds } from "../admission/rule-actions.js";
-import { type NameChange, NameReplica } from "../kube/name-cache.js";
+import { type NameChange, NameReplica } from "../kube/name-replica.js";
 import { createResourceKinds } from "../resources/index.js";
 import { runReviewWorker } from "../server/review-worker.js";
 import { judgeOf } from "../server/reviews.js";

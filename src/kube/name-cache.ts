@@ -1,14 +1,7 @@
 import { CustomObjectsApi, type KubeConfig, Watch } from "@kubernetes/client-node";
 import type { Logger } from "../server/log.js";
-import {
-  cacheKey,
-  type KeyChange,
-  type ObjectList,
-  type ObjectMeta,
-  Reflector,
-  type ReflectorOptions,
-  type ReflectorState,
-} from "./reflector.js";
+import type { NameChange } from "./name-replica.js";
+import { type ObjectList, type ObjectMeta, Reflector, type ReflectorOptions } from "./reflector.js";
 
 type Named = { metadata?: ObjectMeta };
 
@@ -33,12 +26,6 @@ export interface NameCache {
   follow(listener: (change: NameChange) => void): void;
   stop(): Promise<void>;
 }
-
-/** A change to a name cache: its state, or its names (`namespace/name`). */
-export type NameChange =
-  | { state: ReflectorState }
-  | KeyChange
-  | { state: ReflectorState; replaced: string[] };
 
 export type NameCacheTuning = Pick<
   ReflectorOptions<Named>,
@@ -99,26 +86,6 @@ export function startNameCache(
     },
     stop: () => reflector.stop(),
   };
-}
-
-/**
- * A copy of a name cache kept in another thread (a review worker) from the cache's snapshot and its
- * changes, sent in order: it answers as the cache would have when the last change was sent.
- */
-export class NameReplica {
-  private state: ReflectorState = "starting";
-  private names = new Set<string>();
-
-  apply(change: NameChange): void {
-    if ("state" in change) this.state = change.state;
-    if ("replaced" in change) this.names = new Set(change.replaced);
-    else if ("added" in change) this.names.add(change.added);
-    else if ("removed" in change) this.names.delete(change.removed);
-  }
-
-  /** As `NameCache.exists`: false only when synced and the name is not there. */
-  readonly exists = (namespace: string, name: string): boolean =>
-    this.state !== "synced" || this.names.has(cacheKey(namespace, name));
 }
 
 /** Every Workspace's name, for the Module's spec.workspace check. */

@@ -4,14 +4,7 @@ import { performance } from "node:perf_hooks";
 import { AggregatorRegistry, Counter, Gauge, Registry } from "prom-client";
 import { type Warning, warningRule } from "../admission/warning.js";
 import { CounterSeries, PathHistogram } from "./path-series.js";
-
-/** The `rule` label of a problem no declared rule id found (schema, limits, a warning without an id). */
-export const noRule = "none";
-
-/** A rule id as a label value: one the kind declares, else `none`, so no request can add a series. */
-export function ruleLabel(rule: string | undefined, declared: readonly string[]): string {
-  return rule !== undefined && declared.includes(rule) ? rule : noRule;
-}
+import { ruleLabel } from "./rule-label.js";
 
 /**
  * The webhook's Prometheus metrics, named as controller-runtime names its webhook metrics so that

@@ -8,6 +8,7 @@ import {
   type Reviewer,
   type ReviewInProgress,
 } from "./reviews.js";
+import { type ThreadCpuClock, threadCpuClock } from "./thread-cpu.js";
 
 /**
  * The messages between the main thread and a review worker. The main thread hands over a review as
@@ -21,7 +22,7 @@ export type ToWorker =
   | { type: "state"; state: unknown };
 
 export type FromWorker =
-  | { type: "ready"; paths: string[] }
+  | { type: "ready"; paths: string[]; tid?: number }
   | { type: "failed"; message: string }
   | { type: "judging"; id: number; review: ReviewInProgress }
   | { type: "answer"; id: number; status: number; body: ArrayBuffer; report?: ReviewAnswer["report"] }
@@ -36,11 +37,16 @@ export interface ReviewPoolOptions {
   size: number;
   /** Each worker's heap (V8's old generation), in MiB: a review that needs more ends its worker. */
   heapMb: number;
-  /** How long a worker may take over one review before it is ended. */
+  /**
+   * The CPU time a worker may spend on one review before it is ended (wall time where a thread's CPU
+   * time cannot be read); three times as much wall time at most, however little CPU it got.
+   */
   deadlineMs: number;
   log: Logger;
   /** State a fresh worker needs before its first review (the caches as they are now). */
   greeting?: () => unknown[];
+  /** Keep a worker on standby (default true); tests that end no worker save its start. */
+  standby?: boolean;
 }
 
 interface Job {
@@ -51,11 +57,19 @@ interface Job {
   /** Known once the worker has read the request. */
   review?: ReviewInProgress;
   timer?: NodeJS.Timeout;
+  /** When it was handed to its worker (performance.now()). */
+  handedAt?: number;
+  /** The worker thread's CPU time when it began this review, at the latest (read on the first look). */
+  cpuBase?: number;
 }
 
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** Started and kept idle, to take an ended worker's place at once (a start costs about 0.7 s of CPU). */
+  standby: boolean;
+  /** The worker thread's CPU time, where it can be read. */
+  cpu?: ThreadCpuClock;
   job?: Job;
   /** Ended by the pool (deadline, shutdown) or dead: never given another review. */
   ended: boolean;
@@ -89,7 +103,7 @@ export class ReviewPool implements Reviewer {
     }).finally(() => {
       this.startup = undefined;
     });
-    for (let i = 0; i < options.size; i++) this.spawn();
+    this.fill();
   }
 
   /** A pool whose workers are all ready. */
@@ -104,7 +118,7 @@ export class ReviewPool implements Reviewer {
   }
 
   isReady(): boolean {
-    return !this.closed && this.slots.some((slot) => slot.ready && !slot.ended);
+    return !this.closed && this.slots.some((slot) => slot.ready && !slot.ended && !slot.standby);
   }
 
   review(path: string, body: Uint8Array, signal?: AbortSignal): Promise<ReviewAnswer> {
@@ -140,16 +154,38 @@ export class ReviewPool implements Reviewer {
     await Promise.all(
       this.slots.splice(0).map((slot) => {
         slot.ended = true;
+        slot.cpu?.close();
         if (slot.job) this.settle(slot, unavailable());
         return slot.worker.terminate();
       }),
     );
   }
 
-  private spawn(): void {
+  /**
+   * `size` workers taking reviews and one on standby: an ended worker's place is taken by the standby
+   * at once, and a new standby starts; so a review that ends its worker holds up no other review while
+   * its replacement starts.
+   */
+  private fill(): void {
+    if (this.closed) return;
+    const live = this.slots.filter((slot) => !slot.ended);
+    let serving = live.filter((slot) => !slot.standby).length;
+    for (const slot of live) {
+      if (slot.standby && serving < this.options.size) {
+        slot.standby = false;
+        serving++;
+      }
+    }
+    for (; serving < this.options.size; serving++) this.spawn(false);
+    const standby = this.options.standby ?? true;
+    if (standby && !this.slots.some((slot) => !slot.ended && slot.standby)) this.spawn(true);
+    this.dispatch();
+  }
+
+  private spawn(standby: boolean): void {
     const { options } = this;
     const worker = startWorker(options.entry, options.workerData, options.heapMb);
-    const slot: Slot = { worker, ready: false, ended: false };
+    const slot: Slot = { worker, ready: false, standby, ended: false };
     this.slots.push(slot);
     for (const state of options.greeting?.() ?? [])
       worker.postMessage({ type: "state", state } satisfies ToWorker);
@@ -164,9 +200,10 @@ export class ReviewPool implements Reviewer {
     switch (message.type) {
       case "ready":
         slot.ready = true;
+        slot.cpu = threadCpuClock(message.tid);
         this.servedPaths = new Set(message.paths);
         this.restartDelayMs = minRestartDelayMs;
-        if (this.startup && this.slots.every((each) => each.ready)) this.startup.resolve();
+        if (this.startup && this.slots.every((each) => each.ready || each.standby)) this.startup.resolve();
         this.dispatch();
         return;
       case "failed":
@@ -192,7 +229,7 @@ export class ReviewPool implements Reviewer {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const slot = this.slots.find((each) => each.ready && !each.ended && !each.job);
+      const slot = this.slots.find((each) => each.ready && !each.ended && !each.standby && !each.job);
       if (!slot) return;
       const job = this.queue.shift() as Job;
       slot.job = job;
@@ -200,12 +237,37 @@ export class ReviewPool implements Reviewer {
       slot.worker.postMessage({ type: "review", id: job.id, path: job.path, body } satisfies ToWorker, [
         body,
       ]);
-      job.timer = setTimeout(() => this.overrun(slot), this.options.deadlineMs);
+      job.handedAt = performance.now();
+      const firstLook = Math.min(firstLookMs, this.options.deadlineMs);
+      job.timer = setTimeout(() => this.look(slot, job), firstLook);
     }
   }
 
+  /**
+   * A review still being judged: ended once its worker has spent the deadline on it (CPU time, so that
+   * a loaded or throttled machine does not end a cheap review; wall time where it cannot be read), or
+   * after three times the deadline in wall time. The CPU clock is first read `firstLookMs` after the
+   * review began (reviews that end sooner cost no read), counting all of that time as spent.
+   */
+  private look(slot: Slot, job: Job): void {
+    if (slot.job !== job || slot.ended) return;
+    const { deadlineMs } = this.options;
+    const wall = performance.now() - (job.handedAt ?? 0);
+    let spent = wall;
+    const cpu = readCpu(slot);
+    if (cpu !== undefined) {
+      job.cpuBase ??= cpu - wall;
+      spent = cpu - job.cpuBase;
+    }
+    if (spent >= deadlineMs || wall >= 3 * deadlineMs) {
+      this.overrun(slot, spent, wall);
+      return;
+    }
+    job.timer = setTimeout(() => this.look(slot, job), Math.max(deadlineMs - spent, 10));
+  }
+
   /** The review's deadline passed: its worker is ended and replaced, the review denied. */
-  private overrun(slot: Slot): void {
+  private overrun(slot: Slot, spentMs: number, wallMs: number): void {
     const job = slot.job;
     if (!job || slot.ended) return;
     slot.ended = true;
@@ -214,8 +276,10 @@ export class ReviewPool implements Reviewer {
       msg: "a review outlasted its deadline: its worker is ended and replaced",
       uid: job.review?.uid,
       deadlineMs: this.options.deadlineMs,
+      spentMs: Math.round(spentMs),
+      wallMs: Math.round(wallMs),
     });
-    this.settle(slot, this.unfinished(job, `${this.options.deadlineMs} ms per review`));
+    this.settle(slot, this.unfinished(job, `${this.options.deadlineMs} ms of CPU per review`));
     void slot.worker.terminate();
     this.replace(slot);
   }
@@ -272,11 +336,12 @@ export class ReviewPool implements Reviewer {
 
   /** A fresh worker in place of an ended one; after a worker that never got ready, only after a pause. */
   private replace(slot: Slot): void {
+    slot.cpu?.close();
     const at = this.slots.indexOf(slot);
     if (at !== -1) this.slots.splice(at, 1);
     if (this.closed) return;
     if (slot.ready) {
-      this.spawn();
+      this.fill();
       return;
     }
     this.options.log({
@@ -285,7 +350,7 @@ export class ReviewPool implements Reviewer {
       error: String(slot.error?.message ?? slot.error),
       delayMs: this.restartDelayMs,
     });
-    setTimeout(() => this.closed || this.spawn(), this.restartDelayMs).unref();
+    setTimeout(() => this.fill(), this.restartDelayMs).unref();
     this.restartDelayMs = Math.min(this.restartDelayMs * 2, 30_000);
   }
 }
@@ -293,12 +358,32 @@ export class ReviewPool implements Reviewer {
 const minRestartDelayMs = 1_000;
 
 /**
+ * Each worker's young generation, in MiB: V8's default (32 MiB and more) would hold more memory per idle
+ * worker than its whole old generation uses; a review's short-lived objects fit in far less.
+ */
+const youngGenerationMb = 8;
+
+/** When a review's worker's CPU clock is first read: a review done sooner costs no read. */
+const firstLookMs = 20;
+
+function readCpu(slot: Slot): number | undefined {
+  try {
+    return slot.cpu?.read();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A worker with its heap limit. From the sources (tsx: tests, `npm run` scripts) the entry is
  * TypeScript, which a worker can load only through tsx's loader, registered in the worker first; the
  * build (`dist/`, what `npm start` and the image run) starts the JavaScript entry itself.
  */
 function startWorker(entry: URL, workerData: unknown, heapMb: number): Worker {
-  const options = { workerData, resourceLimits: { maxOldGenerationSizeMb: heapMb } };
+  const options = {
+    workerData,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: youngGenerationMb },
+  };
   if (!entry.pathname.endsWith(".ts")) return new Worker(entry, options);
   const tsx = import.meta.resolve("tsx/esm/api");
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;

@@ -2,6 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { Logger } from "./log.js";
 import type { FromWorker, ToWorker } from "./review-pool.js";
 import { bytesOf, failedAnswer, type Judge, type ReviewAnswer, type ReviewInProgress } from "./reviews.js";
+import { ownThreadId } from "./thread-cpu.js";
 
 /** What a review worker judges with, built from its `workerData`. */
 export interface WorkerSetup {
@@ -40,7 +41,7 @@ export function runReviewWorker(
       (setupDone) => {
         for (const state of early.splice(0)) setupDone.onState?.(state);
         built = setupDone;
-        send({ type: "ready", paths: [...setupDone.paths] });
+        send({ type: "ready", paths: [...setupDone.paths], tid: ownThreadId() });
       },
       (error: unknown) => {
         send({ type: "failed", message: (error as Error)?.message ?? String(error) });

@@ -19,7 +19,8 @@ import {
 } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { warningRule } from "../admission/warning.js";
-import { ruleLabel } from "./metrics.js";
+import { type ReviewEnvelope, scanEnvelope } from "./review-envelope.js";
+import { ruleLabel } from "./rule-label.js";
 
 /**
  * The AdmissionReview protocol from a request body's bytes to the answer's bytes: parse, check the
@@ -115,6 +116,11 @@ export function judgeOf(
     const route = routes.get(path);
     if (!route) return jsonAnswer(404, { error: `no webhook at ${JSON.stringify(path)}` });
     const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+    if (onJudging && text.length > envelopeFirstChars) {
+      // Its parse may outgrow the worker's heap: known by its uid before, it is answered even then.
+      const envelope = scanEnvelope(text);
+      if (envelope) onJudging(reviewInProgress(route.kind, envelope));
+    }
     let parsedBody: unknown;
     try {
       parsedBody = JSON.parse(text);
@@ -124,7 +130,14 @@ export function judgeOf(
     const parsed = parseAdmissionReview(parsedBody);
     if ("problem" in parsed) return jsonAnswer(400, { error: `not an AdmissionReview: ${parsed.problem}` });
     const { request } = parsed;
-    const inProgress = reviewInProgress(route.kind, request);
+    const inProgress = reviewInProgress(route.kind, {
+      uid: request.uid,
+      kind: request.kind.kind,
+      name: objectName(request),
+      namespace: request.namespace,
+      operation: request.operation,
+      dryRun: request.dryRun,
+    });
     onJudging?.(inProgress);
     vouchForDepth(text, request.object, request.oldObject);
     const { response, verdict, ratcheted } = await reviewSafely(route, request, options);
@@ -177,22 +190,25 @@ export function failedAnswer(review: ReviewInProgress, problem: string): ReviewA
   return answerWith(review.kind, review, internalError(review.uid, problem), undefined);
 }
 
-function reviewInProgress(kind: ResourceKind, request: AdmissionRequest): ReviewInProgress {
-  const name = truncate(objectName(request), limits.fieldChars);
+function reviewInProgress(kind: ResourceKind, request: ReviewEnvelope): ReviewInProgress {
+  const name = truncate(request.name ?? "", limits.fieldChars);
   return {
     uid: request.uid,
     kind: { group: kind.group, version: kind.version, kind: kind.kind },
     name,
     log: {
       uid: request.uid,
-      kind: truncate(request.kind.kind, limits.fieldChars),
+      kind: truncate(String(request.kind), limits.fieldChars),
       object: `${truncate(request.namespace ?? "", limits.fieldChars)}/${name}`,
-      operation: request.operation,
+      operation: String(request.operation),
       dryRun: request.dryRun === true,
       patched: false,
     },
   };
 }
+
+/** Bodies longer than this have their envelope read before they are parsed (1 MiB parses into 20 MB at most). */
+const envelopeFirstChars = 1024 * 1024;
 
 /**
  * A bug must not turn into a bare 500 (the API server would report a transport error, and with

@@ -54,7 +54,7 @@ describe("module-admission serve", () => {
       namespace: "module-admission",
       metrics: { port: 8080 },
       workers: 1,
-      pool: { size: 2, heapMb: 96, deadlineMs: 2000 },
+      pool: { size: 2, heapMb: 96, deadlineMs: 1000 },
       drainMs: 15000,
       graceMs: 25000,
       kubeconfig: undefined,

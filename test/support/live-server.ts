@@ -37,8 +37,8 @@ export interface HttpReply {
 export type LiveServerOptions = Partial<Omit<ServeOptions, "port" | "host" | "reviewer">> & {
   /** `serve --rule-action`. */
   ruleActions?: RuleActions;
-  /** The review workers (size 1 unless given; serve's heap and deadline). */
-  pool?: Partial<PoolSettings>;
+  /** The review workers (size 1 unless given; serve's heap and deadline; no standby unless asked). */
+  pool?: Partial<PoolSettings> & { standby?: boolean };
   /** The cluster caches the workers get copies of (`prepareClusterFeatures`' lookups). */
   lookups?: ClusterLookups;
   addonOperator?: AddonOperatorFlags;
@@ -55,14 +55,16 @@ export async function startLiveServer(
 ): Promise<LiveServer> {
   const certDir = options.certDir ?? mkdtempSync(join(tmpdir(), "module-admission-test-"));
   await ensureCertDir(certDir, serviceDnsNames("module-admission", "module-admission"));
-  const { ruleActions = new Map(), pool, lookups, addonOperator, ...serveOptions } = options;
+  const { ruleActions = new Map(), pool = {}, lookups, addonOperator, ...serveOptions } = options;
+  const { standby = false, ...poolSettings } = pool;
   const reviewer: Reviewer = kinds
     ? inThreadReviewer(kinds, { ruleActions })
     : await startReviewWorkers({
         ruleActions,
         addonOperator,
         lookups,
-        pool: { ...defaultPool, size: 1, ...pool },
+        pool: { ...defaultPool, size: 1, ...poolSettings },
+        standby,
         log: serveOptions.log ?? silentLogger,
       });
   const running = await startHttpsServer({
