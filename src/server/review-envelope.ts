@@ -17,30 +17,38 @@ export interface ReviewEnvelope {
  * holds no such request (it is then parsed as usual and answered 400, or its worker's end is).
  */
 export function scanEnvelope(text: string): ReviewEnvelope | undefined {
-  const found: Partial<ReviewEnvelope> = {};
+  let found: Partial<ReviewEnvelope> = {};
   try {
     const cursor = new Cursor(text);
     cursor.object((key) => {
       if (key !== "request") return cursor.skipValue();
+      found = {};
       cursor.object((field) => {
+        // As JSON.parse, the last of repeated keys counts.
         if (field === "uid" || field === "name" || field === "namespace" || field === "operation") {
-          const value = cursor.shortString();
-          if (value !== undefined) found[field] = value;
+          found[field] = cursor.shortString();
         } else if (field === "dryRun") {
-          found.dryRun = cursor.literal() === "true";
-        } else if (field === "kind") {
+          found.dryRun = cursor.isNext("t") || cursor.isNext("f") ? cursor.literal() === "true" : undefined;
+          if (found.dryRun === undefined) cursor.skipValue();
+        } else if (field === "kind" && cursor.isNext("{")) {
+          found.kind = undefined;
           cursor.object((part) => {
-            if (part !== "kind") return cursor.skipValue();
-            const value = cursor.shortString();
-            if (value !== undefined) found.kind = value;
+            if (part === "kind") found.kind = cursor.shortString();
+            else cursor.skipValue();
           });
-        } else cursor.skipValue();
+        } else {
+          if (field === "kind") found.kind = undefined;
+          cursor.skipValue();
+        }
       });
     });
   } catch {
     return undefined;
   }
-  return typeof found.uid === "string" && found.uid !== "" ? (found as ReviewEnvelope) : undefined;
+  if (typeof found.uid !== "string" || found.uid === "") return undefined;
+  return Object.fromEntries(
+    Object.entries(found).filter(([, value]) => value !== undefined),
+  ) as ReviewEnvelope;
 }
 
 /** Strings longer than this are skipped, not read: no field of the envelope is longer. */
@@ -88,6 +96,11 @@ class Cursor {
       : (JSON.parse(this.text.slice(start, this.at)) as string);
   }
 
+  /** Whether the next value starts with `char`. */
+  isNext(char: string): boolean {
+    return this.peek() === char;
+  }
+
   /** A literal (`true`, `false`, `null`, a number) as text. */
   literal(): string {
     this.skipSpace();
@@ -100,7 +113,10 @@ class Cursor {
   skipValue(): void {
     this.skipSpace();
     const first = this.text[this.at];
-    if (first === '"') return this.skipString();
+    if (first === '"') {
+      this.skipString();
+      return;
+    }
     if (first !== "{" && first !== "[") {
       if (this.literal() === "") throw new NotJson();
       return;
