@@ -11,12 +11,13 @@ export interface ReviewEnvelope {
 
 /**
  * The request's uid, kind, name, namespace, operation and dryRun, read from an AdmissionReview's JSON
- * text without building any of it: one linear scan that keeps a position and a few short strings. For
+ * text without building any of it: one linear scan that keeps a position and a few short strings
+ * (`whole`: to the text's end; else it stops at the objects, once the uid is known). For
  * a body whose parse may outgrow the worker's heap (7 MiB of `{}` parse into 131 MB of objects), so
  * that a review ended while it is parsed can still be answered for its uid. Undefined when the text
  * holds no such request (it is then parsed as usual and answered 400, or its worker's end is).
  */
-export function scanEnvelope(text: string): ReviewEnvelope | undefined {
+export function scanEnvelope(text: string, { whole = false } = {}): ReviewEnvelope | undefined {
   let found: Partial<ReviewEnvelope> = {};
   try {
     const cursor = new Cursor(text);
@@ -24,6 +25,11 @@ export function scanEnvelope(text: string): ReviewEnvelope | undefined {
       if (key !== "request") return cursor.skipValue();
       found = {};
       cursor.object((field) => {
+        // The API server writes the envelope first (uid, kind, name, namespace, operation), then the
+        // objects (and dryRun): unless asked for the whole text, the scan ends at the objects.
+        if (!whole && (field === "object" || field === "oldObject") && typeof found.uid === "string") {
+          throw stop;
+        }
         // As JSON.parse, the last of repeated keys counts.
         if (field === "uid" || field === "name" || field === "namespace" || field === "operation") {
           found[field] = cursor.shortString();
@@ -42,19 +48,22 @@ export function scanEnvelope(text: string): ReviewEnvelope | undefined {
         }
       });
     });
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error !== stop) return undefined;
   }
   if (typeof found.uid !== "string" || found.uid === "") return undefined;
   return Object.fromEntries(
     Object.entries(found).filter(([, value]) => value !== undefined),
-  ) as ReviewEnvelope;
+  ) as unknown as ReviewEnvelope;
 }
 
 /** Strings longer than this are skipped, not read: no field of the envelope is longer. */
 const maxChars = 1024;
 
 class NotJson extends Error {}
+
+/** Thrown to end a scan that has what it needs. */
+const stop = new Error("enough of the envelope");
 
 /** A position in JSON text; each method reads or skips one thing, and throws `NotJson` on anything else. */
 class Cursor {

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "./log.js";
 import {
@@ -39,7 +40,7 @@ export interface ReviewPoolOptions {
   heapMb: number;
   /**
    * The CPU time a worker may spend on one review before it is ended (wall time where a thread's CPU
-   * time cannot be read); three times as much wall time at most, however little CPU it got.
+   * time cannot be read); `wallLimitMs` of wall time at most, however little CPU it got.
    */
   deadlineMs: number;
   log: Logger;
@@ -246,7 +247,7 @@ export class ReviewPool implements Reviewer {
   /**
    * A review still being judged: ended once its worker has spent the deadline on it (CPU time, so that
    * a loaded or throttled machine does not end a cheap review; wall time where it cannot be read), or
-   * after three times the deadline in wall time. The CPU clock is first read `firstLookMs` after the
+   * after `wallLimitMs` of wall time. The CPU clock is first read `firstLookMs` after the
    * review began (reviews that end sooner cost no read), counting all of that time as spent.
    */
   private look(slot: Slot, job: Job): void {
@@ -259,7 +260,7 @@ export class ReviewPool implements Reviewer {
       job.cpuBase ??= cpu - wall;
       spent = cpu - job.cpuBase;
     }
-    if (spent >= deadlineMs || wall >= 3 * deadlineMs) {
+    if (spent >= deadlineMs || wall >= wallLimitMs(deadlineMs)) {
       this.overrun(slot, spent, wall);
       return;
     }
@@ -363,6 +364,11 @@ const minRestartDelayMs = 1_000;
  */
 const youngGenerationMb = 8;
 
+/** The wall time a review may take, however little CPU it got: three times its deadline, and 2 s more at least. */
+export function wallLimitMs(deadlineMs: number): number {
+  return Math.max(3 * deadlineMs, deadlineMs + 2_000);
+}
+
 /** When a review's worker's CPU clock is first read: a review done sooner costs no read. */
 const firstLookMs = 20;
 
@@ -380,6 +386,7 @@ function readCpu(slot: Slot): number | undefined {
  * build (`dist/`, what `npm start` and the image run) starts the JavaScript entry itself.
  */
 function startWorker(entry: URL, workerData: unknown, heapMb: number): Worker {
+  forgetProcessHeapFlags();
   const options = {
     workerData,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: youngGenerationMb },
@@ -388,6 +395,17 @@ function startWorker(entry: URL, workerData: unknown, heapMb: number): Worker {
   const tsx = import.meta.resolve("tsx/esm/api");
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/**
+ * V8's heap flags are the process's, and V8 lets them win over a worker's own limits: under
+ * `NODE_OPTIONS=--max-old-space-size=200` every worker would get a 200 MiB heap whatever
+ * `resourceLimits` says (and a review could take the whole pod's memory). The main thread's heap was
+ * sized when it started; cleared now, the flags leave each worker the limits it is given.
+ */
+function forgetProcessHeapFlags(): void {
+  setFlagsFromString("--max-old-space-size=0");
+  setFlagsFromString("--max-heap-size=0");
 }
 
 /** The bytes in an ArrayBuffer of their own, to transfer: the body's own buffer when it is exactly that. */

@@ -70,7 +70,14 @@ describe("scanEnvelope: a review's uid, kind and name without building its objec
             Object.keys(repeated).length === 0
               ? whole
               : `${whole.slice(0, requestEnd)},${JSON.stringify(repeated).slice(1, -1)}${whole.slice(requestEnd)}`;
-          assert.deepEqual(scanEnvelope(text), parsedEnvelope(text));
+          const expected = parsedEnvelope(text);
+          assert.deepEqual(scanEnvelope(text, { whole: true }), expected);
+          // Stopped at the objects (in the API server's order, after the envelope's fields): the same
+          // fields, but dryRun, which comes after them.
+          const { dryRun: _, ...beforeObjects } = expected ?? {};
+          if (Object.keys(repeated).length === 0) {
+            assert.deepEqual(scanEnvelope(text), expected && beforeObjects);
+          }
         },
       ),
       { numRuns: 2000 },
@@ -87,7 +94,7 @@ describe("scanEnvelope: a review's uid, kind and name without building its objec
       apiVersion: "admission.k8s.io/v1",
     });
     assert.equal(scanEnvelope(reordered)?.uid, uid);
-    assert.deepEqual(scanEnvelope(JSON.stringify(review)), {
+    assert.deepEqual(scanEnvelope(JSON.stringify(review), { whole: true }), {
       uid,
       kind: "Module",
       name: "redis",
@@ -115,5 +122,7 @@ describe("scanEnvelope: a review's uid, kind and name without building its objec
   it("passes over 2.4 million empty objects, which JSON.parse builds into 131 MB", () => {
     const body = `{"apiVersion":"admission.k8s.io/v1","request":{"object":[${"{},".repeat(2_400_000)}{}],"uid":"u-1","operation":"CREATE","kind":{"group":"g","version":"v1","kind":"Module"}}}`;
     assert.deepEqual(scanEnvelope(body), { uid: "u-1", operation: "CREATE", kind: "Module" });
+    const envelopeFirst = `{"request":{"uid":"u-2","object":[${"{},".repeat(2_400_000)}{}]}}`;
+    assert.deepEqual(scanEnvelope(envelopeFirst), { uid: "u-2" });
   });
 });
