@@ -203,7 +203,7 @@ describe("connections: silent ones closed, slow headers never starve new ones (i
   it("at the cap, a new connection takes the place of the oldest one still sending its headers", {
     timeout: 60_000,
   }, async () => {
-    const slow = [];
+    const slow: Awaited<ReturnType<typeof open>>[] = [];
     for (let i = 0; i < cap + 10; i++) {
       const connection = await open(server);
       connection.socket.write(`POST ${validatePath} HTTP/1.1\r\nHost: localhost\r\n`);
