@@ -57,10 +57,12 @@ function auditOptions(): Command {
     )
     .addHelpText(
       "after",
-      "\nFindings are written page by page (text, json); SARIF lists at most 10000 results.\n" +
+      "\nFindings are written page by page (text, json); policy reports a namespace at a time; SARIF lists at\n" +
+        "most 10000 results.\n" +
         "\nExit status:\n  0  every object admitted (or --apply wrote the reports)\n  1  an object is denied\n" +
         "  2  usage error, the cluster refused, or the API server broke a bound (no answer in time, a repeated\n" +
-        "     continue token, a page over 64 MiB decompressed or over --chunk-size objects): one line says which",
+        "     continue token or one over 16 KiB, one object over 8 MiB decompressed, a page over --chunk-size\n" +
+        "     objects, objects out of namespace order for policy reports): one line says which",
     );
 }
 
