@@ -1,6 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "./log.js";
+import { ReviewNote } from "./review-note.js";
 import {
   bytesOf,
   failedAnswer,
@@ -14,9 +15,11 @@ import { type ThreadCpuClock, threadCpuClock } from "./thread-cpu.js";
 /**
  * The messages between the main thread and a review worker. The main thread hands over a review as
  * its body's bytes (the ArrayBuffer transferred, not copied) and gets the answer's bytes back the same
- * way; it never parses a review. Besides: the worker says it is ready (with the paths it serves), that
- * it has read a review's request (so that a review it never finishes can still be answered for its
- * uid), and lines for the log; the main thread sends state its kinds read (the cluster caches).
+ * way; it never parses a review. Besides: the worker says it is ready (with the paths it serves) and
+ * sends lines for the log; the main thread sends state its kinds read (the cluster caches). Once it
+ * has read a review's request, the worker notes its uid, kind and name in memory shared with the main
+ * thread (`ReviewNote`; a message when the note does not fit), so that a review it never finishes can
+ * still be answered for its uid.
  */
 export type ToWorker =
   | { type: "review"; id: number; path: string; body: ArrayBuffer }
@@ -28,6 +31,12 @@ export type FromWorker =
   | { type: "judging"; id: number; review: ReviewInProgress }
   | { type: "answer"; id: number; status: number; body: ArrayBuffer; report?: ReviewAnswer["report"] }
   | { type: "log"; fields: Record<string, unknown> };
+
+/** A review worker's `workerData`: what it builds its kinds from, and where it notes its reviews. */
+export interface WorkerStart {
+  settings: unknown;
+  note: SharedArrayBuffer;
+}
 
 export interface ReviewPoolOptions {
   /** The worker's module: it calls `runReviewWorker` (`review-worker.ts`) with what builds its kinds. */
@@ -66,6 +75,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** Where the worker notes the review it is judging. */
+  note: ReviewNote;
   ready: boolean;
   /** Started and kept idle, to take an ended worker's place at once (a start costs about 0.7 s of CPU). */
   standby: boolean;
@@ -185,8 +196,13 @@ export class ReviewPool implements Reviewer {
 
   private spawn(standby: boolean): void {
     const { options } = this;
-    const worker = startWorker(options.entry, options.workerData, options.heapMb);
-    const slot: Slot = { worker, ready: false, standby, ended: false };
+    const note = new ReviewNote();
+    const worker = startWorker(
+      options.entry,
+      { settings: options.workerData, note: note.memory } satisfies WorkerStart,
+      options.heapMb,
+    );
+    const slot: Slot = { worker, note, ready: false, standby, ended: false };
     this.slots.push(slot);
     for (const state of options.greeting?.() ?? [])
       worker.postMessage({ type: "state", state } satisfies ToWorker);
@@ -275,12 +291,12 @@ export class ReviewPool implements Reviewer {
     this.options.log({
       level: "error",
       msg: "a review outlasted its deadline: its worker is ended and replaced",
-      uid: job.review?.uid,
+      uid: this.noted(slot, job)?.uid,
       deadlineMs: this.options.deadlineMs,
       spentMs: Math.round(spentMs),
       wallMs: Math.round(wallMs),
     });
-    this.settle(slot, this.unfinished(job, `${this.options.deadlineMs} ms of CPU per review`));
+    this.settle(slot, this.unfinished(slot, job, `${this.options.deadlineMs} ms of CPU per review`));
     void slot.worker.terminate();
     this.replace(slot);
   }
@@ -296,22 +312,23 @@ export class ReviewPool implements Reviewer {
       return;
     }
     const job = slot.job;
+    const review = job && this.noted(slot, job);
     this.options.log({
       level: "error",
       msg: outOfMemory
         ? "a review ran out of its worker's heap: the worker is ended and replaced"
         : "a review worker died: it is replaced",
-      uid: job?.review?.uid,
+      uid: review?.uid,
       heapMb: this.options.heapMb,
       code,
       ...(outOfMemory || !slot.error ? {} : { error: String(slot.error.stack ?? slot.error) }),
     });
     if (job) {
       const answer = outOfMemory
-        ? this.unfinished(job, `${this.options.heapMb} MiB of memory per review`)
-        : job.review
+        ? this.unfinished(slot, job, `${this.options.heapMb} MiB of memory per review`)
+        : review
           ? failedAnswer(
-              job.review,
+              review,
               `while reviewing: the review worker failed (${String(slot.error?.message ?? `exit ${code}`)})`,
             )
           : jsonAnswer(500, { error: "the review worker failed before it read the request" });
@@ -320,9 +337,16 @@ export class ReviewPool implements Reviewer {
     this.replace(slot);
   }
 
+  /** What the worker noted of the review it was judging, once it had read its request. */
+  private noted(slot: Slot, job: Job): ReviewInProgress | undefined {
+    job.review ??= slot.note.read(job.id);
+    return job.review;
+  }
+
   /** A review whose worker was ended: denied by the work-budget rule when its request had been read. */
-  private unfinished(job: Job, limit: string): ReviewAnswer {
-    if (job.review) return overBudgetAnswer(job.review, limit);
+  private unfinished(slot: Slot, job: Job, limit: string): ReviewAnswer {
+    const review = this.noted(slot, job);
+    if (review) return overBudgetAnswer(review, limit);
     // Not even its request was read within the limit: there is no uid to answer to.
     return jsonAnswer(500, { error: `reading the request exceeds the webhook's work budget (${limit})` });
   }

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Logger } from "./log.js";
-import type { FromWorker, ToWorker } from "./review-pool.js";
+import { ReviewNote } from "./review-note.js";
+import type { FromWorker, ToWorker, WorkerStart } from "./review-pool.js";
 import { bytesOf, failedAnswer, type Judge, type ReviewAnswer, type ReviewInProgress } from "./reviews.js";
 import { ownThreadId } from "./thread-cpu.js";
 
@@ -22,6 +23,8 @@ export function runReviewWorker(
 ): void {
   const port = parentPort;
   if (!port) throw new Error("runReviewWorker runs in a worker thread");
+  const start = workerData as WorkerStart;
+  const note = new ReviewNote(start.note);
   const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   const log: Logger = (fields) => send({ type: "log", fields });
   // State sent before the kinds are built (the greeting) waits for them, in order.
@@ -36,7 +39,7 @@ export function runReviewWorker(
     if (built) void review(built, message);
   });
   Promise.resolve()
-    .then(() => setup(workerData, log))
+    .then(() => setup(start.settings, log))
     .then(
       (setupDone) => {
         for (const state of early.splice(0)) setupDone.onState?.(state);
@@ -56,7 +59,7 @@ export function runReviewWorker(
     try {
       answer = await setupDone.judge(message.path, new Uint8Array(message.body), (review) => {
         inProgress = review;
-        send({ type: "judging", id, review });
+        if (!note.write(id, review)) send({ type: "judging", id, review });
       });
     } catch (error) {
       log({
