@@ -9,6 +9,7 @@ import { eventually } from "../support/eventually.js";
 import { customModule, helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
 import { buildCommand, startServe } from "../support/serve-process.js";
+import { stallingReviews } from "../support/stalling-reviews.js";
 
 const validatePath = "/validate-batch-forkspacer-com-v1-module";
 const mutatePath = "/mutate-batch-forkspacer-com-v1-module";
@@ -193,4 +194,35 @@ describe("isolation: a review that outlasts its deadline is denied, and no other
       server.serve.logs.some((log) => /outlasted its deadline/.test(String(log.msg))),
     );
   });
+});
+
+describe("isolation: issue 32's reviews through serve as the chart runs it (defaults)", {
+  timeout: 600_000,
+}, () => {
+  let server: Running;
+  before(async () => {
+    server = await startIsolatedServe([]);
+  });
+  after(() => server.stop());
+
+  // Whatever each costs after the template executor's accounting: one answer for its uid, never a
+  // 500, a clean review beside it admitted, the process alive.
+  for (const { name, kind, review } of stallingReviews()) {
+    it(`answers ${name}, and a clean review beside it`, async (t) => {
+      const path = `/validate-${kind === "ModuleTemplate" ? "operator-kyma-project-io-v1beta2" : "batch-forkspacer-com-v1"}-${kind.toLowerCase()}`;
+      const started = performance.now();
+      const attacked = server.post(path, JSON.stringify(review));
+      const cleanReply = await server.post(validatePath, clean());
+      const reply = await attacked;
+      assert.equal(cleanReply.json.response.allowed, true);
+      assert.equal(reply.status, 200);
+      assert.equal(reply.json.response.uid, review.request?.uid);
+      assert.notEqual(reply.json.response.status?.code, 500, JSON.stringify(reply.json.response.status));
+      assert.equal(server.serve.child.exitCode, null, "the server died");
+      const causes = reply.json.response.status?.details?.causes ?? [];
+      t.diagnostic(
+        `${reply.json.response.allowed ? "admitted" : `denied: ${causes[0]?.message?.slice(0, 120)}`} in ${(performance.now() - started).toFixed(0)} ms`,
+      );
+    });
+  }
 });
