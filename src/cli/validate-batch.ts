@@ -1,6 +1,7 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
-import { admitOffline, type Problem } from "../offline/admit.js";
+import { addonConfigMapNamespace, admitAddonConfigMap, type OfflineAddonOperator } from "../offline/addon-operator.js";
+import { admitOffline, type OfflineVerdict, type Problem } from "../offline/admit.js";
 import { type Finding, findingField, findingOf, type ResourceRef } from "../offline/finding.js";
 import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
@@ -27,6 +28,8 @@ export interface Batch {
   ruleActions?: RuleActions;
   /** `--yaml`: which tool's YAML reading the objects are validated in (default gitops, YAML 1.2). */
   yamlReader?: YamlReader;
+  /** `--modules-dir` (and its companions): ConfigMap/addon-operator judged as `serve` judges it. */
+  addonOperator?: OfflineAddonOperator;
 }
 
 export interface Mutation {
@@ -142,8 +145,9 @@ async function validateManifest(
     });
     return;
   }
+  const addonNamespace = batch.addonOperator && addonConfigMapNamespace(batch.addonOperator, manifest.object);
   const kind = kindOf(kinds, manifest.object);
-  if (!kind) {
+  if (!kind && !addonNamespace) {
     const nearMiss = nearMissOf(kinds, manifest.object);
     if (nearMiss) {
       result.denied = true;
@@ -167,8 +171,7 @@ async function validateManifest(
     }
     return;
   }
-  const old = previous.get(identity(manifest.object));
-  const verdict = await admitOffline(kind, manifest.object, old, batch.ruleActions);
+  const verdict = await admit(manifest.object, kind, addonNamespace, previous, batch);
   result.denied ||= !verdict.allowed;
   result.summary.checked++;
   if (!verdict.allowed) result.summary.denied++;
@@ -187,10 +190,28 @@ async function validateManifest(
   }
 }
 
+async function admit(
+  object: Record<string, unknown>,
+  kind: OfflineKind | undefined,
+  addonNamespace: string | undefined,
+  previous: Map<string, unknown>,
+  batch: Batch,
+): Promise<OfflineVerdict> {
+  // addon-operator's ConfigMap is one object: its old version given with or without its namespace.
+  const old =
+    addonNamespace === undefined
+      ? previous.get(identity(object))
+      : (previous.get(identity(object, addonNamespace)) ?? previous.get(identity(object, "")));
+  if (kind) return admitOffline(kind, object, old, batch.ruleActions);
+  // biome-ignore lint/style/noNonNullAssertion: only ConfigMap/addon-operator reaches here without a kind
+  return admitAddonConfigMap(batch.addonOperator!, addonNamespace!, object, old, batch.ruleActions);
+}
+
 /** Objects are matched to their previous versions by apiVersion, kind, namespace and name. */
-function identity(object: Record<string, unknown>): string {
+function identity(object: Record<string, unknown>, namespace?: string): string {
   const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
-  return JSON.stringify([object.apiVersion, object.kind, metadata.namespace ?? "", metadata.name ?? ""]);
+  const ns = namespace ?? metadata.namespace ?? "";
+  return JSON.stringify([object.apiVersion, object.kind, ns, metadata.name ?? ""]);
 }
 
 /** `Module default/redis`, as kubectl names an object. */

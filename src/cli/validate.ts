@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
+import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
 import { resourceKinds } from "../resources/index.js";
 import { collect, exitStatus, type Outcome, runCommand, UsageError } from "./command.js";
 import { formatFindings, type OutputFormat, outputFormats, summaryLine } from "./findings.js";
@@ -45,6 +46,9 @@ interface ValidateOptions {
   yaml: YamlReader;
   stdinFilename?: string;
   krm?: boolean;
+  modulesDir?: string;
+  globalHooksDir?: string;
+  addonConfigmap?: string;
 }
 
 /** The `validate` command's definition: its help is generated from it. */
@@ -79,6 +83,16 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
         .choices(yamlReaders)
         .default("gitops"),
     )
+    .option(
+      "--modules-dir <DIR>",
+      "as serve's flag: judge ConfigMap/addon-operator against addon-operator's modules in DIR",
+    )
+    .option("--global-hooks-dir <DIR>", "as serve's flag: addon-operator's global hooks (openapi/)")
+    .option(
+      "--addon-configmap <NS/NAME>",
+      "as serve's flag: the ConfigMap addon-operator reads (one without a namespace is judged as in NS)",
+      "addon-operator/addon-operator",
+    )
     .option("--stdin-filename <path>", "the file name findings give to stdin (default <stdin>)")
     .option("--krm", "answer as a KRM function: a ResourceList with results (also when stdin is one)")
     .addHelpText("after", exitStatusHelp)
@@ -96,10 +110,11 @@ export async function runValidate(args: string[], io: CliIo = processIo): Promis
 async function validateWith(paths: string[], options: ValidateOptions, io: CliIo): Promise<number> {
   if (paths.length === 0)
     throw new UsageError("no input: give FILE, DIR or - (stdin), as arguments or with -f");
+  const addonOperator = addonOperatorOf(options);
   let ruleActions: RuleActions;
   try {
     ruleActions = parseRuleActions(options.ruleAction ?? []);
-    checkRuleIds(ruleActions, resourceKinds);
+    checkRuleIds(ruleActions, addonOperator ? [...resourceKinds, addonOperator.kind] : resourceKinds);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -125,6 +140,7 @@ async function validateWith(paths: string[], options: ValidateOptions, io: CliIo
     showMutations: options.showMutations === true,
     ruleActions,
     yamlReader: options.yaml,
+    ...(addonOperator ? { addonOperator } : {}),
   };
   const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
   let done = 0;
@@ -151,6 +167,22 @@ async function validateWith(paths: string[], options: ValidateOptions, io: CliIo
     );
   }
   return status;
+}
+
+function addonOperatorOf(options: ValidateOptions): OfflineAddonOperator | undefined {
+  if (options.modulesDir === undefined) {
+    if (options.globalHooksDir !== undefined) throw new UsageError("--global-hooks-dir needs --modules-dir");
+    return undefined;
+  }
+  try {
+    return offlineAddonOperator({
+      "modules-dir": options.modulesDir,
+      "global-hooks-dir": options.globalHooksDir,
+      "addon-configmap": options.addonConfigmap,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 function knownKinds(): string {
