@@ -1,6 +1,10 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
-import { addonConfigMapNamespace, admitAddonConfigMap, type OfflineAddonOperator } from "../offline/addon-operator.js";
+import {
+  addonConfigMapNamespace,
+  admitAddonConfigMap,
+  type OfflineAddonOperator,
+} from "../offline/addon-operator.js";
 import { admitOffline, type OfflineVerdict, type Problem } from "../offline/admit.js";
 import { type Finding, findingField, findingOf, type ResourceRef } from "../offline/finding.js";
 import { inputBoundProblem } from "../offline/input-bounds.js";

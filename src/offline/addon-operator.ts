@@ -1,3 +1,4 @@
+import { judgeValidation } from "../admission/handler.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import type { AdmissionRequest } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
@@ -8,7 +9,6 @@ import {
   defaultAddonConfigMap,
   parseConfigMapRef,
 } from "../resources/addon-operator-configmap/index.js";
-import { judgeValidation } from "../admission/handler.js";
 import { type OfflineVerdict, verdictProblems } from "./admit.js";
 
 /**
