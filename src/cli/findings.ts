@@ -8,6 +8,11 @@ export type OutputFormat = "text" | "json" | "sarif";
 
 export const outputFormats: readonly OutputFormat[] = ["text", "json", "sarif"];
 
+/** The formats of the commands that report per object or module (validate, lint-modules): JUnit too. */
+export type ReportFormat = OutputFormat | "junit";
+
+export const reportFormats: readonly ReportFormat[] = [...outputFormats, "junit"];
+
 /** What a run read and did: the counts every output ends with, so nothing passes unseen. */
 export interface Summary {
   /** Files read (stdin counts as one). */
@@ -26,7 +31,8 @@ export interface Summary {
 
 export interface Report {
   findings: Finding[];
-  summary?: Summary;
+  /** What the run read and checked (validate's Summary, lint-modules' own): JSON and SARIF carry it. */
+  summary?: object;
   /** The tool could not do its whole job (an input unreadable): SARIF's executionSuccessful is false. */
   failed?: boolean;
   /** SARIF URIs are relative to this folder (originalUriBaseIds); without it, the files as given. */

@@ -43,8 +43,23 @@ export interface Mutation {
   patch: PatchOperation[];
 }
 
+/** One object read, and what became of it: the findings about it, or why it was skipped. */
+export interface ObjectOutcome {
+  file: string;
+  line: number;
+  /** `Module default/redis`. */
+  object: string;
+  /** `apiVersion kind` of an object skipped for want of a schema (not --strict). */
+  skipped?: string;
+  findings: Finding[];
+  /** Seconds spent judging it. */
+  seconds: number;
+}
+
 export interface BatchResult {
   findings: Finding[];
+  /** Every object read, in order (JUnit's test cases). */
+  objects: ObjectOutcome[];
   mutations: Mutation[];
   denied: boolean;
   /** Some input could not be read or parsed: its findings say where; `validate` exits 2. */
@@ -69,6 +84,7 @@ export async function validateBatch(
   const unreadable = batch.unreadable ?? [];
   const result: BatchResult = {
     findings: unreadable.map(inputErrorFinding),
+    objects: [],
     mutations: [],
     denied: false,
     failed: unreadable.length > 0,
@@ -97,7 +113,7 @@ export async function validateBatch(
     }
     result.summary.objects += manifests.length;
     for (const manifest of manifests) {
-      await validateManifest(manifest, kinds, previous, batch, result);
+      await judgeManifest(manifest, kinds, previous, batch, result);
       onProgress(input.text.length / manifests.length);
     }
     if (manifests.length === 0) onProgress(input.text.length);
@@ -115,13 +131,35 @@ function inputErrorFinding(error: InputError): Finding {
   };
 }
 
-async function validateManifest(
+/** Validates one object, and records it with its findings. */
+async function judgeManifest(
   manifest: Manifest,
   kinds: OfflineKind[],
   previous: Map<string, unknown>,
   batch: Batch,
   result: BatchResult,
 ): Promise<void> {
+  const first = result.findings.length;
+  const started = performance.now();
+  const skipped = await validateManifest(manifest, kinds, previous, batch, result);
+  result.objects.push({
+    file: manifest.file,
+    line: manifest.lineOf(),
+    object: objectLabel(manifest.object),
+    ...(skipped === undefined ? {} : { skipped }),
+    findings: result.findings.slice(first),
+    seconds: (performance.now() - started) / 1000,
+  });
+}
+
+/** Validates one object; returns the `apiVersion kind` it was skipped as, when it was. */
+async function validateManifest(
+  manifest: Manifest,
+  kinds: OfflineKind[],
+  previous: Map<string, unknown>,
+  batch: Batch,
+  result: BatchResult,
+): Promise<string | undefined> {
   for (const reading of manifest.readings) {
     result.findings.push({
       severity: "warning",
@@ -147,7 +185,7 @@ async function validateManifest(
       ...findingField(bound.field),
       resource: resourceRef(manifest.object),
     });
-    return;
+    return undefined;
   }
   const addonNamespace = batch.addonOperator && addonConfigMapNamespace(batch.addonOperator, manifest.object);
   const kind = kindOf(kinds, manifest.object);
@@ -158,7 +196,7 @@ async function validateManifest(
       result.findings.push(unknownKindFinding(manifest, nearMiss, "input/UnknownVersionOrKind"));
       result.summary.checked++;
       result.summary.denied++;
-      return;
+      return undefined;
     }
     const { apiVersion, kind: name } = manifest.object;
     // A file that is no manifest (package.json, a CI config) handed over by a hook's file pattern.
@@ -172,8 +210,9 @@ async function validateManifest(
       const known = kinds.map((k) => `${k.kind.group}/${k.kind.version} ${k.kind.kind}`).join(", ");
       const message = `no schema for ${key} (--strict): validate knows ${known}`;
       result.findings.push(unknownKindFinding(manifest, message, "input/UnknownKind"));
+      return undefined;
     }
-    return;
+    return key;
   }
   const verdict = await admit(manifest.object, kind, addonNamespace, previous, batch);
   result.denied ||= !verdict.allowed;
@@ -192,6 +231,7 @@ async function validateManifest(
   if (batch.showMutations && verdict.patch.length > 0) {
     result.mutations.push({ file: manifest.file, line: manifest.lineOf(), object, patch: verdict.patch });
   }
+  return undefined;
 }
 
 async function admit(

@@ -5,7 +5,8 @@ import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/r
 import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
 import { resourceKinds } from "../resources/index.js";
 import { collect, exitStatus, type Outcome, runCommand, UsageError } from "./command.js";
-import { formatFindings, type OutputFormat, outputFormats, summaryLine } from "./findings.js";
+import { formatFindings, type ReportFormat, reportFormats, summaryLine } from "./findings.js";
+import { formatJunit, type JunitCase } from "./junit.js";
 import { krmOutput } from "./krm.js";
 import { InputError, isResourceList, manifestFiles, readInput } from "./manifests.js";
 import { progressBar } from "./progress.js";
@@ -42,7 +43,7 @@ interface ValidateOptions {
   strict?: boolean;
   showMutations?: boolean;
   ruleAction?: string[];
-  output: OutputFormat;
+  output: ReportFormat;
   yaml: YamlReader;
   stdinFilename?: string;
   krm?: boolean;
@@ -74,7 +75,7 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
       "as serve's flag: a rule's errors or warnings warn, or are off (repeatable)",
       collect,
     )
-    .addOption(new Option("-o, --output <format>", "output format").choices(outputFormats).default("text"))
+    .addOption(new Option("-o, --output <format>", "output format").choices(reportFormats).default("text"))
     .addOption(
       new Option(
         "--yaml <reader>",
@@ -230,8 +231,9 @@ function readAll(
   return { inputs, unreadable };
 }
 
-function render(result: BatchResult, format: OutputFormat): string {
+function render(result: BatchResult, format: ReportFormat): string {
   const { findings, mutations, summary, failed } = result;
+  if (format === "junit") return formatJunit("module-admission validate", junitCases(result));
   const report = { findings, summary, failed, baseDir: process.cwd() };
   if (format === "json" && mutations.length > 0) {
     return `${JSON.stringify({ findings, mutations, summary, executionSuccessful: !failed }, null, 2)}\n`;
@@ -241,4 +243,19 @@ function render(result: BatchResult, format: OutputFormat): string {
     (m: Mutation) => `${m.file}:${m.line}: ${m.object}: mutating webhook patch: ${JSON.stringify(m.patch)}\n`,
   );
   return formatFindings(report, format) + patches.join("") + summaryLine(summary);
+}
+
+/** A test case per object read (skipped ones too, so nothing passes unseen), and one per unreadable input. */
+function junitCases(result: BatchResult): JunitCase[] {
+  const unreadable = result.findings
+    .filter((finding) => finding.rule === "input/Unreadable")
+    .map((finding) => ({ suite: finding.file, name: finding.file, findings: [finding] }));
+  const objects = result.objects.map((outcome) => ({
+    suite: outcome.file,
+    name: outcome.object,
+    findings: outcome.findings,
+    seconds: outcome.seconds,
+    ...(outcome.skipped === undefined ? {} : { skipped: `no schema for ${outcome.skipped}` }),
+  }));
+  return [...unreadable, ...objects];
 }
