@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Finding } from "../offline/finding.js";
+import type { NotChecked } from "../offline/lookups.js";
 import { ruleHelp } from "./rule-help.js";
 import { toolVersion } from "./version.js";
 
@@ -27,6 +28,8 @@ export interface Summary {
   denied: number;
   /** Checked objects with at least one warning. */
   warned: number;
+  /** Checks serve makes that this run could not (cluster lookups, a ConfigMap without --modules-dir). */
+  notChecked?: NotChecked[];
 }
 
 export interface Report {
@@ -74,7 +77,10 @@ export function summaryLine(summary: Summary): string {
     `${skippedTotal} skipped${skipped.length > 0 ? ` (no schema: ${skipped.join(", ")})` : ""}`,
     ...(summary.unreadable > 0 ? [`${count(summary.unreadable, "input")} unreadable`] : []),
   ];
-  return `${parts.join("; ")}\n`;
+  const notes = (summary.notChecked ?? []).map(
+    (note) => `not checked: ${note.check} (${count(note.objects, "object")}): ${note.reason}\n`,
+  );
+  return `${parts.join("; ")}\n${notes.join("")}`;
 }
 
 const sourceRoot = "SRCROOT";
@@ -116,7 +122,12 @@ function toSarif(report: Report, toolName: string) {
                 [sourceRoot]: { uri: `${pathToFileURL(base).href.replace(/\/?$/, "/")}` },
               },
             }),
-        invocations: [{ executionSuccessful: report.failed !== true }],
+        invocations: [
+          {
+            executionSuccessful: report.failed !== true,
+            ...notifications(report.summary),
+          },
+        ],
         results: findings.map((finding) => ({
           ruleId: finding.rule,
           ruleIndex: rules.indexOf(finding.rule),
@@ -134,6 +145,19 @@ function toSarif(report: Report, toolName: string) {
         ...(report.summary ? { properties: { summary: report.summary } } : {}),
       },
     ],
+  };
+}
+
+/** The checks a run could not make, as SARIF's notes on the run (shown once, not per result). */
+function notifications(summary: object | undefined) {
+  const notChecked = (summary as Summary | undefined)?.notChecked ?? [];
+  if (notChecked.length === 0) return {};
+  return {
+    toolExecutionNotifications: notChecked.map((note) => ({
+      level: "note",
+      descriptor: { id: note.check },
+      message: { text: `not checked (${note.objects} objects): ${note.reason}` },
+    })),
   };
 }
 

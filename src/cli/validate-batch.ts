@@ -9,6 +9,8 @@ import { admitOffline, type OfflineVerdict, type Problem } from "../offline/admi
 import { type Finding, findingField, findingOf, type ResourceRef } from "../offline/finding.js";
 import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
+import { kindsWithObjects, lookupNotMade, lookups, type NotChecked } from "../offline/lookups.js";
+import { defaultAddonConfigMap } from "../resources/addon-operator-configmap/index.js";
 import type { Summary } from "./findings.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
 import type { YamlReader } from "./yaml-readings.js";
@@ -32,6 +34,11 @@ export interface Batch {
   ruleActions?: RuleActions;
   /** `--yaml`: which tool's YAML reading the objects are validated in (default gitops, YAML 1.2). */
   yamlReader?: YamlReader;
+  /**
+   * `--cluster-objects`: what the cluster holds (Workspaces, ModuleTemplates). Given, serve's lookups are
+   * made against them and the input's own objects; absent, they are not made, and the summary says so.
+   */
+  clusterObjects?: Input[];
   /** `--modules-dir` (and its companions): ConfigMap/addon-operator judged as `serve` judges it. */
   addonOperator?: OfflineAddonOperator;
 }
@@ -75,13 +82,27 @@ export async function validateBatch(
   batch: Batch,
   onProgress: (bytes: number) => void = () => {},
 ): Promise<BatchResult> {
-  const kinds = offlineKinds();
+  const parsed = batch.inputs.map((input) => parseInput(input, batch.yamlReader));
+  const given = batch.clusterObjects?.map((input) => parseInput(input, batch.yamlReader));
+  // Lookups answered from the --cluster-objects files and the input's own objects (a Workspace applied
+  // with its Modules exists when they are admitted).
+  const kinds =
+    given === undefined
+      ? offlineKinds()
+      : offlineKinds(
+          kindsWithObjects(
+            [...given, ...parsed].flatMap((p) => p.manifests.map((manifest) => manifest.object)),
+          ),
+        );
   const previous = new Map(
     batch.old
       .flatMap((input) => parseManifests(input.file, input.text, batch.yamlReader))
       .map((old) => [identity(old.object), old.object]),
   );
-  const unreadable = batch.unreadable ?? [];
+  const unreadable = [
+    ...(batch.unreadable ?? []),
+    ...(given ?? []).flatMap((p) => (p.error ? [p.error] : [])),
+  ];
   const result: BatchResult = {
     findings: unreadable.map(inputErrorFinding),
     objects: [],
@@ -98,13 +119,9 @@ export async function validateBatch(
       skipped: {},
     },
   };
-  for (const input of batch.inputs) {
-    let manifests: Manifest[];
-    try {
-      manifests = parseManifests(input.file, input.text, batch.yamlReader);
-    } catch (error) {
+  for (const { input, manifests, error } of parsed) {
+    if (error) {
       // One broken file is a finding at its line; every other file is still checked.
-      if (!(error instanceof InputError)) throw error;
       result.failed = true;
       result.summary.unreadable++;
       result.findings.push(inputErrorFinding(error));
@@ -119,6 +136,21 @@ export async function validateBatch(
     if (manifests.length === 0) onProgress(input.text.length);
   }
   return result;
+}
+
+interface ParsedInput {
+  input: Input;
+  manifests: Manifest[];
+  error?: InputError;
+}
+
+function parseInput(input: Input, yamlReader: YamlReader | undefined): ParsedInput {
+  try {
+    return { input, manifests: parseManifests(input.file, input.text, yamlReader) };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return { input, manifests: [], error };
+  }
 }
 
 function inputErrorFinding(error: InputError): Finding {
@@ -205,6 +237,13 @@ async function validateManifest(
         ? "no apiVersion and kind"
         : `${String(apiVersion)} ${String(name)}`;
     result.summary.skipped[key] = (result.summary.skipped[key] ?? 0) + 1;
+    if (!batch.addonOperator && isAddonOperatorConfigMap(manifest.object)) {
+      noteNotChecked(result, {
+        check: "ConfigMap/addon-operator",
+        reason:
+          "addon-operator's ConfigMap is judged against its modules: give --modules-dir (and --global-hooks-dir)",
+      });
+    }
     if (batch.strict) {
       result.denied = true;
       const known = kinds.map((k) => `${k.kind.group}/${k.kind.version} ${k.kind.kind}`).join(", ");
@@ -215,6 +254,8 @@ async function validateManifest(
     return key;
   }
   const verdict = await admit(manifest.object, kind, addonNamespace, previous, batch);
+  if (kind && batch.clusterObjects === undefined)
+    countLookupsNotMade(manifest.object, kind, previous, result);
   result.denied ||= !verdict.allowed;
   result.summary.checked++;
   if (!verdict.allowed) result.summary.denied++;
@@ -249,6 +290,40 @@ async function admit(
   if (kind) return admitOffline(kind, object, old, batch.ruleActions);
   // biome-ignore lint/style/noNonNullAssertion: only ConfigMap/addon-operator reaches here without a kind
   return admitAddonConfigMap(batch.addonOperator!, addonNamespace!, object, old, batch.ruleActions);
+}
+
+/** The lookups serve would have made for this object, which validate could not (no --cluster-objects). */
+function countLookupsNotMade(
+  object: Record<string, unknown>,
+  kind: OfflineKind,
+  previous: Map<string, unknown>,
+  result: BatchResult,
+): void {
+  const operation = previous.has(identity(object)) ? "UPDATE" : "CREATE";
+  for (const lookup of lookups) {
+    if (lookup.kind !== kind.kind.kind || !lookup.applies(object, operation)) continue;
+    noteNotChecked(result, lookupNotMade(lookup));
+  }
+}
+
+/** One more object a check was not made for: named once per run, with the count. */
+function noteNotChecked(result: BatchResult, note: Omit<NotChecked, "objects">): void {
+  result.summary.notChecked ??= [];
+  const counted = result.summary.notChecked.find((entry) => entry.check === note.check);
+  if (counted) counted.objects++;
+  else result.summary.notChecked.push({ ...note, objects: 1 });
+}
+
+/** addon-operator's ConfigMap by the name and namespace it has by default (or with no namespace). */
+function isAddonOperatorConfigMap(object: Record<string, unknown>): boolean {
+  const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  const { name, namespace } = defaultAddonConfigMap;
+  return (
+    object.apiVersion === "v1" &&
+    object.kind === "ConfigMap" &&
+    metadata.name === name &&
+    (metadata.namespace ?? namespace) === namespace
+  );
 }
 
 /** Objects are matched to their previous versions by apiVersion, kind, namespace and name. */

@@ -47,6 +47,7 @@ interface ValidateOptions {
   yaml: YamlReader;
   stdinFilename?: string;
   krm?: boolean;
+  clusterObjects?: string[];
   modulesDir?: string;
   globalHooksDir?: string;
   addonConfigmap?: string;
@@ -85,6 +86,11 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
         .default("gitops"),
     )
     .option(
+      "--cluster-objects <FILE|DIR>",
+      "what the cluster holds (Workspaces, ModuleTemplates): the lookups serve makes (spec.workspace, spec.from, a release meta's templates) are made against them and the input's own objects; without it they are not made, and the summary names them (repeatable)",
+      collect,
+    )
+    .option(
       "--modules-dir <DIR>",
       "as serve's flag: judge ConfigMap/addon-operator against addon-operator's modules in DIR",
     )
@@ -108,7 +114,9 @@ export async function runValidate(args: string[], io: CliIo = processIo): Promis
   return runCommand(validateDefinition(io, outcome), args, io, outcome);
 }
 
-async function validateWith(paths: string[], options: ValidateOptions, io: CliIo): Promise<number> {
+async function validateWith(given: string[], options: ValidateOptions, io: CliIo): Promise<number> {
+  // A KRM function is given its ResourceList on stdin, with no arguments.
+  const paths = given.length === 0 && options.krm === true ? ["-"] : given;
   if (paths.length === 0)
     throw new UsageError("no input: give FILE, DIR or - (stdin), as arguments or with -f");
   const addonOperator = addonOperatorOf(options);
@@ -133,9 +141,11 @@ async function validateWith(paths: string[], options: ValidateOptions, io: CliIo
   }
   const total = inputs.reduce((sum, input) => sum + input.text.length, 0);
   const old = readAll(options.old ?? [], io, "<stdin>");
+  const cluster = options.clusterObjects && readAll(options.clusterObjects, io, "<stdin>");
   const batch: Batch = {
     inputs,
-    unreadable: [...read.unreadable, ...old.unreadable],
+    unreadable: [...read.unreadable, ...old.unreadable, ...(cluster?.unreadable ?? [])],
+    ...(cluster ? { clusterObjects: cluster.inputs } : {}),
     old: old.inputs,
     strict: options.strict === true,
     showMutations: options.showMutations === true,
