@@ -4,7 +4,7 @@
 # package-lock.json: the image and the npm package are one artifact (test/package/npm-pack.test.ts).
 
 # Build: `npm pack` (its prepack compiles TypeScript), then unpack that tarball into /app.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json tsconfig.json README.md ./
 COPY src ./src
@@ -16,7 +16,7 @@ RUN mkdir /app && tar -xzf /pack/module-admission-*.tgz -C /app --strip-componen
 
 # Runtime: distroless Node.js, no shell or package manager, uid 65532 (the chart's runAsUser). The
 # chart runs it with a read-only root filesystem: the server writes only under --cert-dir.
-FROM gcr.io/distroless/nodejs20-debian12:nonroot
+FROM gcr.io/distroless/nodejs24-debian12:nonroot
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app /app
