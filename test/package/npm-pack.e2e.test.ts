@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,6 +91,7 @@ describe("npm pack, installed into an empty folder", () => {
         "examples/modules/redis.yaml:48: Module default/redis: spec.config.replicas: Invalid value: 7: must be less than or equal to 5",
         'examples/modules/redis.yaml:34: warning: Module default/redis: unknown field "spec.helm.relaseName"',
         "2 files, 3 objects read; 3 checked (1 denied, 1 warned); 0 skipped",
+        "not checked: module.workspace-exists (3 objects): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR",
         "",
       ].join("\n"),
     );
@@ -144,6 +145,37 @@ describe("npm pack, installed into an empty folder", () => {
     } finally {
       child.kill("SIGTERM");
     }
+  });
+});
+
+describe("a validate-only install: npm install --omit=optional, without the Kubernetes client", () => {
+  const lean = join(work, "lean");
+  before(async () => {
+    mkdirSync(lean);
+    await run("npm", ["install", "--omit=optional", "--no-audit", "--no-fund", "--prefer-offline", tarball], {
+      cwd: lean,
+    });
+  });
+
+  test("has no @kubernetes/client-node; validate and lint-modules work", async () => {
+    assert.ok(!existsSync(join(lean, "node_modules", "@kubernetes", "client-node")));
+    cpSync(join(root, "examples", "modules"), join(lean, "examples", "modules"), { recursive: true });
+    const validate = await npx(["validate", "-f", "examples/modules"], lean);
+    assert.equal(validate.code, 1, validate.stderr);
+    assert.match(validate.stdout, /3 checked \(1 denied, 1 warned\)/);
+    const lint = await npx(["lint-modules", "examples"], lean);
+    assert.equal(lint.code, 0, lint.stderr);
+  });
+
+  test("a cluster command says what it needs and how to install it, exit 2; help lists it so", async () => {
+    const serve = await npx(["serve"], lean);
+    assert.equal(serve.code, 2);
+    assert.equal(
+      serve.stderr,
+      "module-admission serve: needs @kubernetes/client-node, an optional dependency left out of this install: npm install @kubernetes/client-node\n",
+    );
+    const help = await npx(["--help"], lean);
+    assert.match(help.stdout, /audit +\(needs @kubernetes\/client-node/);
   });
 });
 
