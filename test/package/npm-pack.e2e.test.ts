@@ -45,10 +45,19 @@ async function npx(args: string[], cwd = user): Promise<Result> {
 before(async () => {
   // What a clone has that `npm pack` reads: the Dockerfile copies the same (see the Dockerfile test).
   mkdirSync(source);
-  for (const entry of ["package.json", "package-lock.json", "tsconfig.json", "README.md", "src", "schemas"]) {
+  for (const entry of [
+    "package.json",
+    "package-lock.json",
+    "tsconfig.json",
+    "README.md",
+    "bin",
+    "src",
+    "schemas",
+  ]) {
     cpSync(join(root, entry), join(source, entry), { recursive: true });
   }
   symlinkSync(join(root, "node_modules"), join(source, "node_modules"));
+  await run("npm", ["run", "build"], { cwd: source });
   const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: source });
   const [pack] = JSON.parse(stdout.slice(stdout.indexOf("["))) as {
     filename: string;
@@ -63,14 +72,15 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 describe("npm pack, installed into an empty folder", () => {
-  test("the tarball holds the built CLI, the schemas, package.json and README: no sources, tests or maps", () => {
+  test("the tarball holds the command, the built CLI, its sources, the schemas, package.json and README: no tests or maps", () => {
+    assert.ok(packed.includes("bin/module-admission.js"));
     assert.ok(packed.includes("dist/cli/main.js"));
     assert.ok(packed.includes("schemas/module.yaml"));
     assert.ok(packed.includes("schemas/dist/module.schema.json"));
     const tops = new Set(packed.map((path) => path.split("/")[0]));
-    assert.deepEqual([...tops].sort(), ["README.md", "dist", "package.json", "schemas"]);
+    assert.deepEqual([...tops].sort(), ["README.md", "bin", "dist", "package.json", "schemas", "src"]);
     assert.deepEqual(
-      packed.filter((path) => path.endsWith(".map") || path.endsWith(".ts")),
+      packed.filter((path) => path.endsWith(".map") || (path.endsWith(".ts") && !path.startsWith("src/"))),
       [],
     );
   });
