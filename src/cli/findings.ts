@@ -30,6 +30,8 @@ export interface Summary {
   warned: number;
   /** Checks serve makes that this run could not (cluster lookups, a ConfigMap without --modules-dir). */
   notChecked?: NotChecked[];
+  /** Directories a walk left out (node_modules, .git, a Helm chart's templates), with why. */
+  notRead?: { path: string; why: string }[];
 }
 
 export interface Report {
@@ -80,7 +82,8 @@ export function summaryLine(summary: Summary): string {
   const notes = (summary.notChecked ?? []).map(
     (note) => `not checked: ${note.check} (${count(note.objects, "object")}): ${note.reason}\n`,
   );
-  return `${parts.join("; ")}\n${notes.join("")}`;
+  const notRead = (summary.notRead ?? []).map((dir) => `not read: ${dir.path}/ (${dir.why})\n`);
+  return `${parts.join("; ")}\n${notes.join("")}${notRead.join("")}`;
 }
 
 const sourceRoot = "SRCROOT";

@@ -192,7 +192,10 @@ async function validateManifest(
   batch: Batch,
   result: BatchResult,
 ): Promise<string | undefined> {
-  for (const reading of manifest.readings) {
+  // A file that is no Kubernetes object (a CI workflow, package.json) is read by neither kubectl nor
+  // kustomize: how they would read its values is no concern.
+  const isObject = manifest.object.apiVersion !== undefined || manifest.object.kind !== undefined;
+  for (const reading of isObject ? manifest.readings : []) {
     result.findings.push({
       severity: "warning",
       file: manifest.file,
@@ -235,7 +238,7 @@ async function validateManifest(
     const key =
       apiVersion === undefined && name === undefined
         ? "no apiVersion and kind"
-        : `${String(apiVersion)} ${String(name)}`;
+        : `${apiVersion === undefined ? "no apiVersion" : String(apiVersion)} ${name === undefined ? "no kind" : String(name)}`;
     result.summary.skipped[key] = (result.summary.skipped[key] ?? 0) + 1;
     if (!batch.addonOperator && isAddonOperatorConfigMap(manifest.object)) {
       noteNotChecked(result, {

@@ -8,7 +8,7 @@ import { collect, exitStatus, type Outcome, runCommand, UsageError } from "./com
 import { formatFindings, type ReportFormat, reportFormats, summaryLine } from "./findings.js";
 import { formatJunit, type JunitCase } from "./junit.js";
 import { krmOutput } from "./krm.js";
-import { InputError, isResourceList, manifestFiles, readInput } from "./manifests.js";
+import { InputError, isResourceList, manifestFiles, readInput, type SkippedDirectory } from "./manifests.js";
 import { progressBar } from "./progress.js";
 import { type Batch, type BatchResult, type Input, type Mutation, validateBatch } from "./validate-batch.js";
 import { type YamlReader, yamlReaders } from "./yaml-readings.js";
@@ -160,6 +160,7 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
     progress?.(Math.min(done, total));
   });
   progress?.(total);
+  if (read.notRead.length > 0) result.summary.notRead = read.notRead;
   const status = result.failed ? exitStatus.usage : result.denied ? exitStatus.denied : exitStatus.ok;
   if (krm) {
     io.stdout(krmOutput(inputs, result));
@@ -214,7 +215,8 @@ function readAll(
   paths: string[],
   io: CliIo,
   stdinName: string,
-): { inputs: Input[]; unreadable: InputError[] } {
+): { inputs: Input[]; unreadable: InputError[]; notRead: SkippedDirectory[] } {
+  const notRead: SkippedDirectory[] = [];
   let stdin: string | undefined;
   const readStdin = () => {
     stdin ??= io.readStdin();
@@ -224,7 +226,7 @@ function readAll(
   const unreadable: InputError[] = [];
   for (const path of paths) {
     try {
-      for (const file of manifestFiles([path])) {
+      for (const file of manifestFiles([path], (skipped) => notRead.push(skipped))) {
         const name = file === "-" ? stdinName : file;
         try {
           inputs.push({ file: name, text: readInput(file, readStdin) });
@@ -238,7 +240,7 @@ function readAll(
       unreadable.push(error);
     }
   }
-  return { inputs, unreadable };
+  return { inputs, unreadable, notRead };
 }
 
 function render(result: BatchResult, format: ReportFormat): string {
