@@ -5,6 +5,7 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   symlinkSync,
   writeFileSync,
@@ -203,15 +204,24 @@ describe("GitOps examples", { skip: withoutGo }, () => {
     const { command, args } = plugin.spec.generate;
     const app = mkdtempSync(join(tmpdir(), "argocd-app-"));
     kustomization(app, [redis, customApp]);
-    const denied = run(command[0], [...command.slice(1), ...args], { cwd: app });
+    // The plugin's temporary files go here: none may be left behind.
+    const temp = mkdtempSync(join(tmpdir(), "argocd-tmp-"));
+    const env = { TMPDIR: temp, ARGOCD_APP_SOURCE_PATH: "apps/redis" };
+    const denied = run(command[0], [...command.slice(1), ...args], { cwd: app, env });
     assert.notEqual(denied.code, 0);
     assert.equal(denied.stdout, "", "no manifests for Argo CD to apply");
-    assert.match(denied.stderr, /Module default\/redis: spec\.config\.replicas: Invalid value: 7/);
+    assert.match(
+      denied.stderr,
+      /^apps\/redis\/kustomization\.yaml:\d+: Module default\/redis: spec\.config\.replicas: Invalid value: 7/m,
+    );
+    assert.doesNotMatch(denied.stderr, new RegExp(temp));
+    assert.deepEqual(readdirSync(temp), []);
 
     const clean = mkdtempSync(join(tmpdir(), "argocd-app-"));
     kustomization(clean, [customApp]);
-    const admitted = run(command[0], [...command.slice(1), ...args], { cwd: clean });
+    const admitted = run(command[0], [...command.slice(1), ...args], { cwd: clean, env });
     assert.equal(admitted.code, 0, admitted.stderr);
+    assert.deepEqual(readdirSync(temp), []);
     const manifests = loadAll(admitted.stdout) as { kind: string; metadata: { name: string } }[];
     assert.deepEqual(
       manifests.map((m) => `${m.kind}/${m.metadata.name}`),
