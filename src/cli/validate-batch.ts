@@ -9,8 +9,8 @@ import { admitOffline, type OfflineVerdict, type Problem } from "../offline/admi
 import { type Finding, findingField, findingOf, type ResourceRef } from "../offline/finding.js";
 import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
-import { admitNatively } from "../offline/native-admission.js";
 import { kindsWithObjects, lookupNotMade, lookups, type NotChecked } from "../offline/lookups.js";
+import { admitNatively } from "../offline/native-admission.js";
 import { defaultAddonConfigMap } from "../resources/addon-operator-configmap/index.js";
 import type { Summary } from "./findings.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
