@@ -33,8 +33,8 @@ const served = {
     "--api-versions",
     "admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicy",
   ],
-  "1.33": clusters.current,
-  "1.28": clusters.oldest,
+  "without MutatingAdmissionPolicy": clusters.current,
+  "without ValidatingAdmissionPolicy": clusters.withoutPolicies,
 };
 
 /** The chart's three ways, as values. */
@@ -149,7 +149,7 @@ describe("the chart's native policies: webhook only, both, narrowed (helm templa
       ofKind(beta, "MutatingAdmissionPolicyBinding").map((m) => m.apiVersion),
       ["admissionregistration.k8s.io/v1beta1"],
     );
-    const noMap = await render(ways.narrowed, served["1.33"]);
+    const noMap = await render(ways.narrowed, served["without MutatingAdmissionPolicy"]);
     assert.deepEqual(ofKind(noMap, "MutatingAdmissionPolicy"), []);
     // Without a MutatingAdmissionPolicy the mutating webhook keeps every mutation: not narrowed.
     assert.equal(
@@ -161,8 +161,8 @@ describe("the chart's native policies: webhook only, both, narrowed (helm templa
     );
   });
 
-  it("renders nothing native and narrows nothing where the cluster serves no ValidatingAdmissionPolicy v1 (1.28)", async () => {
-    const manifests = await render(ways.narrowed, served["1.28"]);
+  it("renders nothing native and narrows nothing where the cluster does not say it serves ValidatingAdmissionPolicy v1", async () => {
+    const manifests = await render(ways.narrowed, served["without ValidatingAdmissionPolicy"]);
     assert.deepEqual(nativeVaps(manifests), []);
     assert.equal(
       narrowedBy(
@@ -176,7 +176,13 @@ describe("the chart's native policies: webhook only, both, narrowed (helm templa
     const manifests = await render(
       {
         ...ways.narrowed,
-        ruleActions: { "module.config-value": "warn", "module.custom-image": "off", "module.git-url": "off" },
+        ruleActions: {
+          "module.config-value": "warn",
+          "module.custom-image": "off",
+          // module.git-url and module.git-revision share their condition: both off, it is left out.
+          "module.git-url": "off",
+          "module.git-revision": "off",
+        },
       },
       served["1.37"],
     );
@@ -194,7 +200,7 @@ describe("the chart's native policies: webhook only, both, narrowed (helm templa
     assert.doesNotMatch(
       validate?.expression ?? "",
       /has\(object\.spec\.helm\.chart\.git\)\)/,
-      "module.git-url is off",
+      "module.git-url and module.git-revision are off",
     );
   });
 
