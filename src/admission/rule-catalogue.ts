@@ -49,6 +49,12 @@ export interface NativePolicy {
   validations: readonly PolicyValidation[];
   /** An evaluation error admits (failurePolicy Ignore): a user's regex may not compile, as the webhook allows. */
   errorsAdmit?: boolean;
+  /**
+   * CEL that holds when the object may be too large for the policy to evaluate within the API server's
+   * runtime cost limit (its lists are compared item by item): the policy then admits on the error
+   * (failurePolicy Ignore), and a narrowed webhook is called, so the rule is judged all the same.
+   */
+  largeWhen?: string;
 }
 
 /** One validation: `expression` holds when the object passes; `messageExpression` names field and rule. */

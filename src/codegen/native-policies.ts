@@ -81,7 +81,8 @@ export function validatingPolicies(kind: PolicyKind): GeneratedPolicy[] {
   return kind.rules.flatMap((rule): GeneratedPolicy[] => {
     if (rule.native.by === "policy") {
       const { policy } = rule.native;
-      return [generatedPolicy(kind, rule, "declaration", policy.validations, policy.errorsAdmit === true)];
+      const admitsErrors = policy.errorsAdmit === true || policy.largeWhen !== undefined;
+      return [generatedPolicy(kind, rule, "declaration", policy.validations, admitsErrors)];
     }
     if (rule.native.by === "crd") {
       const tagged = crdRules.get(rule.id) ?? [];
@@ -127,8 +128,9 @@ function generatedPolicy(
     action: rule.severity === "error" ? "deny" : "warn",
     from,
     spec: {
-      // A policy that cannot evaluate an expression (a user's regex that does not compile) admits it
-      // where the webhook leaves that to another rule; otherwise the chart's failurePolicy decides.
+      // A policy that cannot evaluate an expression (a user's regex that does not compile, a list too long
+      // for the cost limit) admits it: the webhook judges it (another rule, or a narrowed webhook's call);
+      // otherwise the chart's failurePolicy decides.
       ...(errorsAdmit ? { failurePolicy: "Ignore" } : {}),
       matchConstraints: {
         resourceRules: [
@@ -206,6 +208,9 @@ export function webhookConditions(kind: PolicyKind): WebhookConditions[] {
     const native = rule.native;
     if (native.by === "webhook") return [{ rule: rule.id, expression: native.callWhen ?? "true" }];
     if (native.by === "schema" && native.callWhen) return [{ rule: rule.id, expression: native.callWhen }];
+    // A policy that may not evaluate a large object within the cost limit leaves it to the webhook.
+    if (native.by === "policy" && native.policy.largeWhen)
+      return [{ rule: rule.id, expression: native.policy.largeWhen }];
     return [];
   });
   const mutate = kind.mutations.map((mutation) => ({

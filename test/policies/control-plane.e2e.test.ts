@@ -6,11 +6,14 @@ import { load as loadYaml } from "js-yaml";
 import type { GeneratedPolicy } from "../../src/codegen/native-policies.js";
 import { useControlPlane } from "../support/control-plane.js";
 import { corpusPath, withoutCorpus } from "../support/corpus.js";
+import { eventually } from "../support/eventually.js";
 import { withoutGo } from "../support/go-tools.js";
+import { helmModule } from "../support/modules.js";
 import { policyCases } from "../support/policy-cases.js";
 import { generatedCases } from "../support/policy-generators.js";
 import { nativeRules } from "../support/policy-parity.js";
 import {
+  api,
   apply,
   chartPolicies,
   compareAll,
@@ -48,6 +51,132 @@ describe("native policies on a real API server (kube-apiserver 1.37.2)", { skip:
       `our CRDs: ${result.compared} requests compared (${result.skipped} skipped: refused by the schema, no name, or an old object the server refuses); rules found: ${[...result.fired].map(([r, n]) => `${r}×${n}`).join(", ")}`,
     );
     assert.deepEqual(result.report, []);
+  });
+});
+
+/** A Module with `count` config items, each broken (a repeated alias, min above max, a value over max). */
+function longConfig(name: string, count: number) {
+  const module = helmModule();
+  module.metadata = { name, namespace };
+  module.config = Array.from({ length: count }, (_, i) => ({
+    name: `Item ${i}`,
+    alias: i % 2 === 0 ? `a${i}` : "repeated",
+    integer: { default: 9, min: 5, max: 1 },
+  }));
+  module.spec.config = Object.fromEntries(Array.from({ length: count / 2 }, (_, i) => [`a${2 * i}`, 99]));
+  return module;
+}
+
+describe("native policies within the API server's runtime cost limit", { skip: withoutGo }, () => {
+  const plane = useControlPlane();
+  const collection = `/apis/batch.forkspacer.com/v1/namespaces/${namespace}/modules`;
+  // The policies over a long list: each bound Deny with failurePolicy Fail (an evaluation error denies,
+  // saying so) and only for Modules labelled with its rule, so that each answer is that policy's alone.
+  const long = validating.filter(
+    (policy) => policy.kind === "module" && policy.spec.failurePolicy === "Ignore",
+  );
+  const probing = policyObjects(long, "Deny", "Fail").map((object) => {
+    const typed = object as { kind: string; metadata: { name: string }; spec: Record<string, unknown> };
+    if (typed.kind !== "ValidatingAdmissionPolicyBinding") return object;
+    const rule = typed.metadata.name.slice(typed.metadata.name.indexOf(".") + 1);
+    return {
+      ...typed,
+      spec: { ...typed.spec, matchResources: { objectSelector: { matchLabels: { probe: rule } } } },
+    };
+  });
+  const labelled = (module: ReturnType<typeof longConfig>, rule: string) => ({
+    ...module,
+    metadata: { ...module.metadata, labels: { probe: rule } },
+  });
+  const answerOf = (answer: { status: number; body: Record<string, unknown> }) =>
+    answer.status < 300 ? "admitted" : String(answer.body.message);
+
+  it("judge a config of 64 items, every one broken, on CREATE and UPDATE, without running out", async () => {
+    await apply(plane(), ourCrds());
+    await apply(plane(), [{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }]);
+    await apply(plane(), probing);
+    // The API server picks the policies up asynchronously: one that certainly denies says they are in.
+    await eventually(
+      "the probing policies are in force",
+      async () =>
+        /denied request/.test(
+          answerOf(
+            await api(
+              plane(),
+              "POST",
+              `${collection}?dryRun=All`,
+              labelled(longConfig("p", 4), "module.config-duplicate-alias"),
+            ),
+          ),
+        ),
+      60_000,
+    );
+    const stored = await api(plane(), "POST", collection, longConfig("long", 64));
+    assert.equal(stored.status, 201, JSON.stringify(stored.body));
+    const changed = structuredClone(stored.body) as unknown as ReturnType<typeof longConfig>;
+    const config = changed.config ?? [];
+    config[0] = { ...(config[0] as (typeof config)[number]), name: "Changed" };
+    config.push({ name: "New", alias: "new", integer: {} });
+    const outcomes: string[] = [];
+    for (const policy of long) {
+      const create = await api(
+        plane(),
+        "POST",
+        `${collection}?dryRun=All`,
+        labelled(longConfig("long-create", 64), policy.rule),
+      );
+      const update = await api(
+        plane(),
+        "PUT",
+        `${collection}/long?dryRun=All`,
+        labelled(changed, policy.rule),
+      );
+      for (const answer of [answerOf(create), answerOf(update)])
+        if (/resulted in error|cancelled/.test(answer))
+          outcomes.push(`${policy.rule}: ${answer.slice(0, 300)}`);
+    }
+    assert.deepEqual(outcomes, []);
+  });
+
+  it("a longer config may run out: as the chart installs them (failurePolicy Ignore), those policies admit", async () => {
+    // The bound is real: with Fail, 300 items exhaust the cost limit of the aliases' comparison.
+    const exhausted = answerOf(
+      await api(
+        plane(),
+        "POST",
+        `${collection}?dryRun=All`,
+        labelled(longConfig("longer", 300), "module.config-duplicate-alias"),
+      ),
+    );
+    assert.match(exhausted, /resulted in error|cancelled/);
+    const ignoring = probing.map((object) => {
+      const typed = object as { kind: string; spec: Record<string, unknown> };
+      return typed.kind === "ValidatingAdmissionPolicy"
+        ? { ...typed, spec: { ...typed.spec, failurePolicy: "Ignore" } }
+        : object;
+    });
+    await apply(plane(), ignoring);
+    const failed: string[] = [];
+    for (const policy of long) {
+      let answer = "";
+      // Until the policy is in force with Ignore: an error it still gives would be the Fail one's.
+      await eventually(
+        `${policy.rule} admits on its error`,
+        async () => {
+          answer = answerOf(
+            await api(
+              plane(),
+              "POST",
+              `${collection}?dryRun=All`,
+              labelled(longConfig("longer", 300), policy.rule),
+            ),
+          );
+          return !/resulted in error|cancelled/.test(answer);
+        },
+        30_000,
+      ).catch(() => failed.push(`${policy.rule}: ${answer.slice(0, 300)}`));
+    }
+    assert.deepEqual(failed, []);
   });
 });
 

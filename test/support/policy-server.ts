@@ -39,7 +39,8 @@ export const policyName = (rule: string) => `${policyPrefix}.${rule}`;
 export function policyObjects(
   policies: readonly GeneratedPolicy[],
   action: "Deny" | "Warn" | "asDeclared",
-  failurePolicy: "Fail" | "Ignore" = "Fail",
+  /** Every policy's failurePolicy; by default each as generated (Fail where it sets none). */
+  failurePolicy?: "Fail" | "Ignore",
 ): unknown[] {
   return policies.flatMap((policy) => {
     const name = policyName(policy.rule);
@@ -49,7 +50,7 @@ export function policyObjects(
         apiVersion: "admissionregistration.k8s.io/v1",
         kind: "ValidatingAdmissionPolicy",
         metadata: { name },
-        spec: { failurePolicy, ...policy.spec },
+        spec: { failurePolicy: "Fail", ...policy.spec, ...(failurePolicy ? { failurePolicy } : {}) },
       },
       {
         apiVersion: "admissionregistration.k8s.io/v1",

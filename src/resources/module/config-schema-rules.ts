@@ -12,7 +12,7 @@ import type {
   StringConfig,
 } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
-import { configTypes, firstTypeCel, typesOf } from "./config-items.js";
+import { configTypes, firstTypeCel, largeConfig, typesOf } from "./config-items.js";
 
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
 
@@ -130,7 +130,7 @@ export const configSchemaRules = [
       realSystem: "validates a value against both items, and keeps the later",
       stricter: "one of the two items is dead, and which one is silent",
       upstream: `${types}, GetValidatedConfig`,
-      native: { by: "policy", policy: { validations: [duplicateAliases] } },
+      native: { by: "policy", policy: { validations: [duplicateAliases], largeWhen: largeConfig } },
     },
     "module.config-type": {
       summary: "a config item with no type, or with more than one",
@@ -138,14 +138,14 @@ export const configSchemaRules = [
         "refuses every Module with an item without a type (unknown config type); with several, the first of integer, boolean, string, option, multipleOptions wins",
       stricter: "several types: the operator runs the first and ignores the others silently",
       upstream: `${types}, ConfigItem; GetValidatedConfig`,
-      native: { by: "policy", policy: { validations: [oneType] } },
+      native: { by: "policy", policy: { validations: [oneType], largeWhen: largeConfig } },
     },
     "module.config-required-editable": {
       summary: "an item both required and not editable",
       realSystem:
         "refuses the Module that declares it: omitted, a value is required; set, the item is not editable",
       upstream: `${types}, GetValidatedConfig, each config type's Validate`,
-      native: { by: "policy", policy: { validations: [requiredEditable] } },
+      native: { by: "policy", policy: { validations: [requiredEditable], largeWhen: largeConfig } },
     },
     "module.config-regex": {
       summary: "a string item's regex that Go's regexp (RE2) does not compile",
@@ -165,7 +165,10 @@ export const configSchemaRules = [
       upstream: `${types}, ConfigItemSpecInteger.Validate, ConfigItemSpecMultipleOptions.Validate`,
       native: {
         by: "policy",
-        policy: { validations: [minNotAboveMaxCel("integer"), minNotAboveMaxCel("multipleOptions")] },
+        policy: {
+          validations: [minNotAboveMaxCel("integer"), minNotAboveMaxCel("multipleOptions")],
+          largeWhen: largeConfig,
+        },
       },
     },
     "module.config-default": {
@@ -173,7 +176,10 @@ export const configSchemaRules = [
       realSystem: "never checks defaults",
       stricter: "the default is what renders when a Module omits the value",
       upstream: `${types}, GetValidatedConfig`,
-      native: { by: "policy", policy: { validations: defaultChecks(false), errorsAdmit: true } },
+      native: {
+        by: "policy",
+        policy: { validations: defaultChecks(false), errorsAdmit: true, largeWhen: largeConfig },
+      },
     },
   }),
   ...warningRules({
@@ -182,7 +188,10 @@ export const configSchemaRules = [
       realSystem:
         "its CRD writes the zero value for 'no default' (an absent list is empty), and renders it when a Module omits the value",
       upstream: "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_modules.yaml (config item defaults)",
-      native: { by: "policy", policy: { validations: defaultChecks(true), errorsAdmit: true } },
+      native: {
+        by: "policy",
+        policy: { validations: defaultChecks(true), errorsAdmit: true, largeWhen: largeConfig },
+      },
     },
   }),
 ];

@@ -14,7 +14,7 @@ import {
   maxSuggestChars,
   type Suggestion,
 } from "../../validation/suggest.js";
-import { firstTypeCel, isEditable, typesOf, valueTypeOrder } from "./config-items.js";
+import { firstTypeCel, isEditable, largeConfig, typesOf, valueTypeOrder } from "./config-items.js";
 import { integerBounds } from "./config-schema-rules.js";
 
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
@@ -112,13 +112,13 @@ export const configValueRules = [
       summary: "a required config item missing from spec.config, even one with a default",
       realSystem: "refuses the Module (its webhook on CREATE, and at reconcile)",
       upstream: `${types}, GetValidatedConfig`,
-      native: { by: "policy", policy: { validations: [requiredValues] } },
+      native: { by: "policy", policy: { validations: [requiredValues], largeWhen: largeConfig } },
     },
     "module.config-not-editable": {
       summary: "a value for an item with editable: false, even its default",
       realSystem: "refuses the Module (its webhook on CREATE, and at reconcile)",
       upstream: `${types}, GetValidatedConfig, each config type's Validate`,
-      native: { by: "policy", policy: { validations: [notEditableValues] } },
+      native: { by: "policy", policy: { validations: [notEditableValues], largeWhen: largeConfig } },
     },
     "module.config-value": {
       summary: "a value of the wrong type, outside min/max, not matching the regex or not among the options",
@@ -128,7 +128,11 @@ export const configValueRules = [
       upstream: `${types}, each config type's Validate`,
       native: {
         by: "policy",
-        policy: { validations: [valueCheck("module.config-value")], errorsAdmit: true },
+        policy: {
+          validations: [valueCheck("module.config-value")],
+          errorsAdmit: true,
+          largeWhen: largeConfig,
+        },
       },
     },
     "module.config-whole-number": {
@@ -136,13 +140,19 @@ export const configValueRules = [
       realSystem: "truncates it silently to 2",
       stricter: "the user asked for something else",
       upstream: `${types}, ConfigItemSpecInteger.Validate (int(v))`,
-      native: { by: "policy", policy: { validations: [valueCheck("module.config-whole-number")] } },
+      native: {
+        by: "policy",
+        policy: { validations: [valueCheck("module.config-whole-number")], largeWhen: largeConfig },
+      },
     },
     "module.multiple-options-value": {
       summary: "any value for a multipleOptions item",
       realSystem: "v0.1.24 refuses every one: a type assertion to []string on decoded JSON always fails",
       upstream: `${types}, ConfigItemSpecMultipleOptions.Validate`,
-      native: { by: "policy", policy: { validations: [valueCheck("module.multiple-options-value")] } },
+      native: {
+        by: "policy",
+        policy: { validations: [valueCheck("module.multiple-options-value")], largeWhen: largeConfig },
+      },
     },
   }),
   ...warningRules({

@@ -3,6 +3,7 @@ import { warningRules } from "../../admission/rule-catalogue.js";
 import { type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
 import { itemRule, objectRule, present } from "../../cel/policy-cel.js";
 import type { Module } from "../../generated/module.js";
+import { largeConfig } from "./config-items.js";
 
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
 
@@ -81,6 +82,7 @@ export const moduleWarningRules = warningRules({
             spare: false,
           }),
         ],
+        largeWhen: largeConfig,
       },
     },
   },

@@ -24,6 +24,10 @@ function channelChange(found: (version: string, previous: string) => string): Po
   });
 }
 
+/** More channels than the policies are sure to compare with the old ones within the cost limit (64). */
+const manyChannels =
+  "(has(object.spec) && has(object.spec.channels) && object.spec.channels.size() > 64) || (has(oldObject.spec) && has(oldObject.spec.channels) && oldObject.spec.channels.size() > 64)";
+
 /** Channel versions on UPDATE, as lifecycle-manager compares an installed module's version. */
 export const channelRules = [
   ...errorRules({
@@ -32,7 +36,7 @@ export const channelRules = [
       realSystem: "refuses to go lower: every Kyma on the channel reports the module in error",
       upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go (version skew check)",
       transition: true,
-      native: { by: "policy", policy: { validations: [channelChange(coreLess)] } },
+      native: { by: "policy", policy: { validations: [channelChange(coreLess)], largeWhen: manyChannels } },
     },
   }),
   ...warningRules({
@@ -41,7 +45,7 @@ export const channelRules = [
       realSystem: "does not order pre-releases: clusters take the change either way",
       upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go",
       transition: true,
-      native: { by: "policy", policy: { validations: [channelChange(coreEqual)] } },
+      native: { by: "policy", policy: { validations: [channelChange(coreEqual)], largeWhen: manyChannels } },
     },
   }),
 ];
