@@ -139,13 +139,15 @@ describe("native policies within the API server's runtime cost limit", { skip: w
   });
 
   it("a longer config may run out: as the chart installs them (failurePolicy Ignore), those policies admit", async () => {
-    // The bound is real: with Fail, 300 items exhaust the cost limit of the aliases' comparison.
+    // The bound is real: with Fail, 300 distinct aliases exhaust the cost limit of their comparison.
+    const distinct = longConfig("distinct", 300);
+    distinct.config = (distinct.config ?? []).map((item, i) => ({ ...item, alias: `a${i}` }));
     const exhausted = answerOf(
       await api(
         plane(),
         "POST",
         `${collection}?dryRun=All`,
-        labelled(longConfig("longer", 300), "module.config-duplicate-alias"),
+        labelled(distinct, "module.config-duplicate-alias"),
       ),
     );
     assert.match(exhausted, /resulted in error|cancelled/);
