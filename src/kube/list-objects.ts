@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import { createGunzip } from "node:zlib";
 import type { KubeConfig } from "@kubernetes/client-node";
+import { retryTooManyRequests } from "./api-errors.js";
 
 export interface CustomResource {
   group: string;
@@ -69,7 +70,7 @@ export async function* listPages(
     const query = new URLSearchParams({ limit: String(limit), ...(token ? { continue: token } : {}) });
     // Appended, not resolved: a server URL may have a path of its own (a proxy's prefix).
     const url = new URL(`${server.replace(/\/+$/, "")}${path}?${query}`);
-    const page = (await getJson(kubeConfig, url, bounds)) as ObjectPage;
+    const page = (await retryTooManyRequests(() => getJson(kubeConfig, url, bounds))) as ObjectPage;
     const items = page?.items ?? [];
     if (!Array.isArray(items)) throw new ListError(`the API server answered ${path} without a list of items`);
     if (items.length > limit) {

@@ -1,5 +1,5 @@
 import { CustomObjectsApi, type KubeConfig, setHeaderOptions } from "@kubernetes/client-node";
-import { apiErrorMessage, httpStatus } from "../kube/api-errors.js";
+import { apiErrorMessage, httpStatus, retryTooManyRequests } from "../kube/api-errors.js";
 import { managedByLabel, type Report, type ReportApi, reportName, reportType } from "./policy-report.js";
 
 export const reportFieldManager = "module-admission";
@@ -55,8 +55,11 @@ export async function applyReports(
     };
     const apply = setHeaderOptions("Content-Type", "application/apply-patch+yaml");
     try {
-      if (where === undefined) await client.patchClusterCustomObject(request, apply);
-      else await client.patchNamespacedCustomObject({ ...request, namespace: where }, apply);
+      await retryTooManyRequests(() =>
+        where === undefined
+          ? client.patchClusterCustomObject(request, apply)
+          : client.patchNamespacedCustomObject({ ...request, namespace: where }, apply),
+      );
     } catch (error) {
       throw failed(where !== undefined, error);
     }
@@ -73,13 +76,11 @@ export async function applyReports(
     const resource = { group: type.group, version: type.version, plural: type.plural, labelSelector };
     let listed: Listed;
     try {
-      listed = (
-        !namespaced
-          ? await client.listClusterCustomObject(resource)
-          : namespace === undefined
-            ? await client.listClusterCustomObject(resource)
-            : await client.listNamespacedCustomObject({ ...resource, namespace })
-      ) as Listed;
+      listed = (await retryTooManyRequests(() =>
+        !namespaced || namespace === undefined
+          ? client.listClusterCustomObject(resource)
+          : client.listNamespacedCustomObject({ ...resource, namespace }),
+      )) as Listed;
     } catch (error) {
       throw failed(namespaced, error);
     }
@@ -88,8 +89,11 @@ export async function applyReports(
       const ours = name === reportName && Object.entries(managedByLabel).every(([k, v]) => labels?.[k] === v);
       if (!ours || applied.has(`${where ?? ""}/${name}`)) continue;
       try {
-        if (where === undefined) await client.deleteClusterCustomObject({ ...type, name });
-        else await client.deleteNamespacedCustomObject({ ...type, namespace: where, name });
+        await retryTooManyRequests(() =>
+          where === undefined
+            ? client.deleteClusterCustomObject({ ...type, name })
+            : client.deleteNamespacedCustomObject({ ...type, namespace: where, name }),
+        );
       } catch (error) {
         if (httpStatus(error) !== 404) throw failed(namespaced, error);
       }
