@@ -514,6 +514,36 @@ describe("rule actions", { skip: withoutGo }, () => {
     await assert.rejects(render({ logReviews: "verbose" }), /logReviews/);
   });
 
+  test("reviewWorkers become the review worker flags; a deadline the webhook timeout cannot wait for fails the install", async () => {
+    const workerFlags = (manifests: Manifest[]) =>
+      args(manifests).filter((arg) => /^--(review-workers|worker-heap-mb|review-deadline-ms)=/.test(arg));
+    assert.deepEqual(workerFlags(await render()), [
+      "--review-workers=2",
+      "--worker-heap-mb=96",
+      "--review-deadline-ms=1000",
+    ]);
+    // The defaults' flags are serve's own defaults.
+    const { defaultPool } = await import("../../src/cli/serve-reviews.js");
+    assert.deepEqual(defaultPool, { size: 2, heapMb: 96, deadlineMs: 1000 });
+    assert.deepEqual(
+      workerFlags(await render({ reviewWorkers: { count: 4, heapMb: 64, deadlineMs: 500 } })),
+      ["--review-workers=4", "--worker-heap-mb=64", "--review-deadline-ms=500"],
+    );
+    await assert.rejects(render({ reviewWorkers: { count: 0 } }), /reviewWorkers/);
+    await assert.rejects(render({ reviewWorkers: { heapMb: "lots" } }), /reviewWorkers/);
+    // 2,000 ms of CPU may take 6 s of wall time (serve's own bound): the API server gave up after 5 s.
+    const { wallLimitMs } = await import("../../src/server/review-pool.js");
+    assert.equal(wallLimitMs(2000), 6000);
+    await assert.rejects(
+      render({ reviewWorkers: { deadlineMs: 2000 } }),
+      /reviewWorkers.deadlineMs 2000: a review may take 6000 ms of wall time, not within webhook.timeoutSeconds \(5 s\)/,
+    );
+    assert.ok(
+      workerFlags(await render({ reviewWorkers: { deadlineMs: 2000 }, webhook: { timeoutSeconds: 10 } }))
+        .length === 3,
+    );
+  });
+
   test("an action other than deny, warn or off, or an id no rule declares, fails the install", async () => {
     await assert.rejects(render({ ruleActions: { "module.source": "block" } }), /ruleActions/);
     await assert.rejects(

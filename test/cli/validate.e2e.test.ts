@@ -123,7 +123,10 @@ describe("validate: inputs", () => {
     const run = await validateCli(["-f", join(dir, "date.yaml")]);
     assert.deepEqual(
       [run.status, run.stdout],
-      [0, "1 file, 1 object read; 1 checked (0 denied, 0 warned); 0 skipped\n"],
+      [
+        0,
+        "1 file, 1 object read; 1 checked (0 denied, 0 warned); 0 skipped\nnot checked: module.workspace-exists (1 object): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR\n",
+      ],
     );
   });
 
@@ -241,7 +244,10 @@ describe("validate: exit status and errors for bad input", () => {
       });
     const good = cli("-f", join(dir, "good.yaml"));
     assert.equal(good.status, 0, good.stderr);
-    assert.equal(good.stdout, "1 file, 2 objects read; 2 checked (0 denied, 0 warned); 0 skipped\n");
+    assert.equal(
+      good.stdout,
+      "1 file, 2 objects read; 2 checked (0 denied, 0 warned); 0 skipped\nnot checked: module.workspace-exists (2 objects): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR\n",
+    );
     const bad = cli("-f", join(dir, "good.yaml"), "-f", join(dir, "bad.yaml"));
     assert.equal(bad.status, 1, bad.stderr);
     assert.match(

@@ -139,10 +139,9 @@ export function goBinary(tool: GoTool, binary: string): string {
 }
 
 const binaryName = (pkg: string): string => {
-  const parts = pkg.split("/");
   // A module's root package named by a major-version suffix builds a binary named after the element before it.
-  const last = parts.pop() ?? "";
-  return /^v\d+$/.test(last) ? (parts.pop() ?? last) : last;
+  const [last = pkg, before = pkg] = pkg.split("/").reverse();
+  return /^v\d+$/.test(last) ? before : last;
 };
 
 /**
