@@ -39,6 +39,8 @@ export interface ControlPlane {
   kubeconfigFor(user: string, groups?: string[]): Promise<string>;
   /** A GET as the admin (for what kubectl does not show: aggregated discovery, /readyz). */
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: string }>;
+  /** A request as the admin with a JSON body: the server's own answer, not kubectl's rendering of it. */
+  send(method: string, path: string, body: unknown): Promise<{ status: number; body: string }>;
   /** Runs the built kubectl (client version = server version) against this API server. */
   kubectl(args: string[], options?: KubectlOptions): Promise<CommandResult>;
   /**
@@ -321,7 +323,9 @@ async function startOnFreePorts(
       config.loadFromFile(kubeconfigPath);
       return config;
     },
-    get: (path, headers = {}) => adminGet(url, certs, path, headers),
+    get: (path, headers = {}) => adminRequest(url, certs, path, headers),
+    send: (method, path, body) =>
+      adminRequest(url, certs, path, { "content-type": "application/json" }, method, JSON.stringify(body)),
     requests: () => (options.auditLog ? auditedRequests(dir) : []),
     kubeconfigFor: async (user, groups = []) => {
       const client = await clientCertificate(certs, user, groups);
@@ -479,7 +483,7 @@ async function waitReady(url: string, certs: Certificates, processes: Started[])
       if (/address already in use/.test(log)) throw new PortTaken(`${exited.name}: ${log}`);
       throw new Error(`${exited.name} exited before the API server was ready:\n${log}`);
     }
-    const answer = await adminGet(url, certs, "/readyz?verbose");
+    const answer = await adminRequest(url, certs, "/readyz?verbose");
     if (answer.status === 200) return;
     last = `${answer.status} ${answer.body}`.trim();
     if (Date.now() > deadline) {
@@ -491,16 +495,25 @@ async function waitReady(url: string, certs: Certificates, processes: Started[])
   }
 }
 
-function adminGet(
+function adminRequest(
   url: string,
   certs: Certificates,
   path: string,
   headers: Record<string, string> = {},
+  method = "GET",
+  body?: string,
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const req = request(
       `${url}${path}`,
-      { ca: certs.caCert, cert: certs.clientCert, key: certs.clientKey, servername: "localhost", headers },
+      {
+        ca: certs.caCert,
+        cert: certs.clientCert,
+        key: certs.clientKey,
+        servername: "localhost",
+        headers,
+        method,
+      },
       (res) => {
         let body = "";
         res.setEncoding("utf8");
@@ -512,7 +525,7 @@ function adminGet(
     );
     req.setTimeout(10_000, () => req.destroy(new Error("timeout")));
     req.on("error", (error) => resolve({ status: 0, body: error.message }));
-    req.end();
+    req.end(body);
   });
 }
 
