@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { loadAll } from "js-yaml";
 
 /**
- * The npm package as a user gets it: `npm pack` (its prepack builds dist/) in a copy of the sources,
+ * The npm package as a user gets it: `npm run build` and `npm pack` in a copy of the sources,
  * so the worktree's dist/ that other tests run is never removed under them, then `npm install` of the
  * tarball into an empty folder (dependencies from the registry) and `npx module-admission ...` there.
  * docs/deployment.md's package section shows these commands.
