@@ -149,7 +149,8 @@ describe("hostile input against the live server (issue 15)", { timeout: 300_000 
       ["--port", "0", "--cert-dir", certDir, "--metrics-port", "0"],
       1,
       buildCommand(),
-      // As in the chart's 256 Mi pod: an attack that exhausts this heap kills the process.
+      // The main thread as in a pod run with this flag: an attack that exhausts a heap must end only its
+      // review worker, never the process.
       ["--max-old-space-size=200"],
     );
     baselineRss = residentBytes(serve.child.pid ?? 0);

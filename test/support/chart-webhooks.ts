@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { projectCrds } from "../../src/kube/crds.js";
-import { type Manifest, render } from "./chart.js";
+import { type Manifest, releaseNamespace, render, serverCapabilities } from "./chart.js";
 import { type ControlPlane, guardChild } from "./control-plane.js";
 import { eventually } from "./eventually.js";
 import { helmModule } from "./modules.js";
@@ -194,4 +194,35 @@ async function waitUntilCalled(plane: ControlPlane): Promise<void> {
     },
     120_000,
   );
+}
+
+/** Kinds of cert-manager, which no test installs: the certManager modes' Certificate and Issuer. */
+const certManagerKinds = new Set(["cert-manager.io/v1/Certificate", "cert-manager.io/v1/Issuer"]);
+
+/**
+ * The chart rendered with helm as `helm install` renders it for this API server (its version and the
+ * kinds it serves), applied with `kubectl apply --dry-run=server` into the release namespace: the
+ * server decodes, defaults, validates and admits every object without storing it. cert-manager's
+ * kinds are left out (no cert-manager here) and returned, so a test can say so.
+ */
+export async function applyChartDryRun(
+  plane: ControlPlane,
+  values: object,
+): Promise<{ code: number; stdout: string; stderr: string; applied: Manifest[]; leftOut: Manifest[] }> {
+  const exists = await plane.kubectl([
+    "get",
+    "namespace",
+    releaseNamespace,
+    "--ignore-not-found",
+    "-o",
+    "name",
+  ]);
+  if (exists.stdout.trim() === "") await plane.kubectl(["create", "namespace", releaseNamespace]);
+  const manifests = await render(values, await serverCapabilities(plane));
+  const leftOut = manifests.filter((m) => certManagerKinds.has(`${m.apiVersion}/${m.kind}`));
+  const applied = manifests.filter((m) => !leftOut.includes(m));
+  const run = await plane.kubectl(["apply", "--dry-run=server", "--namespace", releaseNamespace, "-f", "-"], {
+    input: JSON.stringify({ apiVersion: "v1", kind: "List", items: applied }),
+  });
+  return { ...run, applied, leftOut };
 }

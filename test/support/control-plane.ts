@@ -32,6 +32,8 @@ export interface ControlPlane {
   /** The temporary folder holding the certificates, etcd's data and the servers' logs. */
   dir: string;
   kubeConfig(): KubeConfig;
+  /** A GET as the admin (for what kubectl does not show: aggregated discovery, /readyz). */
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: string }>;
   /** Runs the built kubectl (client version = server version) against this API server. */
   kubectl(args: string[], options?: KubectlOptions): Promise<CommandResult>;
   /**
@@ -46,6 +48,8 @@ export interface ControlPlane {
 export interface KubectlOptions {
   /** Written to kubectl's stdin (for `-f -`). */
   input?: string;
+  /** The working folder (file names in kubectl's messages are relative to it). */
+  cwd?: string;
 }
 
 export interface CommandResult {
@@ -286,6 +290,7 @@ async function startOnFreePorts(
       config.loadFromFile(kubeconfigPath);
       return config;
     },
+    get: (path, headers = {}) => adminGet(url, certs, path, headers),
     kubectl: (args, kubectlOptions = {}) =>
       runKubectl(["--kubeconfig", kubeconfigPath, "--cache-dir", join(home, "cache"), ...args], {
         ...kubectlOptions,
@@ -317,7 +322,11 @@ export function runKubectl(args: string[], options: KubectlOptions & { home?: st
     const child = execFile(
       kubectlBinary(),
       args,
-      { env: { PATH: process.env.PATH ?? "", HOME: home }, maxBuffer: 64 * 1024 * 1024 },
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: home },
+        maxBuffer: 64 * 1024 * 1024,
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr: error && !stderr ? String(error) : stderr });
@@ -389,9 +398,9 @@ async function waitReady(url: string, certs: Certificates, processes: Started[])
       if (/address already in use/.test(log)) throw new PortTaken(`${exited.name}: ${log}`);
       throw new Error(`${exited.name} exited before the API server was ready:\n${log}`);
     }
-    const answer = await readyz(url, certs);
+    const answer = await adminGet(url, certs, "/readyz?verbose");
     if (answer.status === 200) return;
-    last = `${answer.status} ${answer.text}`.trim();
+    last = `${answer.status} ${answer.body}`.trim();
     if (Date.now() > deadline) {
       throw new Error(
         `the API server was not ready after 180 s (last /readyz: ${last.slice(0, 2000)}):\n${processes.map((started) => tail(started.logFile)).join("\n")}`,
@@ -401,22 +410,27 @@ async function waitReady(url: string, certs: Certificates, processes: Started[])
   }
 }
 
-function readyz(url: string, certs: Certificates): Promise<{ status: number; text: string }> {
+function adminGet(
+  url: string,
+  certs: Certificates,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const req = request(
-      `${url}/readyz?verbose`,
-      { ca: certs.caCert, cert: certs.clientCert, key: certs.clientKey, servername: "localhost" },
+      `${url}${path}`,
+      { ca: certs.caCert, cert: certs.clientCert, key: certs.clientKey, servername: "localhost", headers },
       (res) => {
-        let text = "";
+        let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
-          text += chunk;
+          body += chunk;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
       },
     );
-    req.setTimeout(5000, () => req.destroy(new Error("timeout")));
-    req.on("error", (error) => resolve({ status: 0, text: error.message }));
+    req.setTimeout(10_000, () => req.destroy(new Error("timeout")));
+    req.on("error", (error) => resolve({ status: 0, body: error.message }));
     req.end();
   });
 }
