@@ -35,7 +35,8 @@ export function validateLinks(spec: Partial<ModuleTemplateSpec>): FieldErrorList
     errors.push(...linkErrors(spec.info.documentation, infoPath.child("documentation")));
     errors.push(...namedLinkErrors(spec.info.icons ?? [], infoPath.child("icons")));
   }
-  errors.push(...namedLinkErrors(spec.resources ?? [], specPath.child("resources")));
+  // One by one: a spread of 100,000 errors would overflow the stack.
+  for (const error of namedLinkErrors(spec.resources ?? [], specPath.child("resources"))) errors.push(error);
   return errors;
 }
 
