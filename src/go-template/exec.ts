@@ -74,27 +74,42 @@ type Final = Value | typeof missing;
 
 class ExecFailure extends Error {}
 
-interface Variable {
-  name: string;
-  value: Value;
-}
-
-/** What a range iterates over: a list's elements, a map's values by sorted key, or 0..count-1. */
-type Iterated =
-  | { kind: "list"; list: readonly (GoValue | null)[] }
-  | { kind: "map"; map: GoMap; keys: readonly string[] }
-  | { kind: "integer"; count: number; uint: GoUint["type"] | undefined };
-
-/** The walk's stack: what is left to do, innermost last. */
+/**
+ * The walk's stack: what is left to do, innermost last. A template call keeps its list and what to
+ * restore in one frame, and variables are two parallel arrays, so that a call 100,000 deep holds one
+ * object per level (the live ones cost the garbage collector at every pass).
+ */
 type Frame =
   /** The nodes of a list still to walk, from `next`, with their dot. */
   | { kind: "list"; nodes: readonly ListItem[]; next: number; dot: Value }
+  /** A called template's list; when it is done, the caller's variables (from `base`, the first `mark`) and name. */
+  | {
+      kind: "call";
+      nodes: readonly ListItem[];
+      next: number;
+      dot: Value;
+      base: number;
+      mark: number;
+      name: string;
+    }
   /** The end of an if or with: the variables its pipeline declared go out of scope. */
   | { kind: "scope"; mark: number }
-  /** A range: its next iteration, or its end. */
-  | { kind: "range"; node: BranchNode; over: Iterated; next: number; mark: number; outer: number }
-  /** The end of a template call: the caller's variables (from `base`, the first `mark`) and name again. */
-  | { kind: "return"; base: number; mark: number; name: string };
+  /**
+   * A range: its next iteration, or its end. It iterates over a list's elements, a map's values by
+   * sorted key, or 0..count-1 (of a uint type when `uint` is set).
+   */
+  | {
+      kind: "range";
+      node: BranchNode;
+      list: readonly (GoValue | null)[] | undefined;
+      map: GoMap | undefined;
+      keys: readonly string[] | undefined;
+      count: number;
+      uint: GoUint["type"] | undefined;
+      next: number;
+      mark: number;
+      outer: number;
+    };
 
 /**
  * `tmpl.Execute(&buf, data)` for the template `name` of `trees` (parsed from `text`): Go's output, or
@@ -111,7 +126,7 @@ export function executeTemplate(
   if (!root) throw new Unsupported("an empty template");
   const state = new State(text, trees, name, options);
   try {
-    state.vars.push({ name: "$", value: data });
+    state.declare("$", data);
     state.run(root, data);
   } catch (e) {
     if (e instanceof ExecFailure) return { ok: false, error: e.message };
@@ -126,7 +141,8 @@ type Node = ArgNode | CommandNode | ListItem | ListNode;
 
 class State implements CallContext {
   /** The variables of every template call in progress; the innermost call's start at `base` (its `$`). */
-  vars: Variable[] = [];
+  private readonly varNames: string[] = [];
+  private readonly varValues: Value[] = [];
   private base = 0;
   output: string[] = [];
   private node: Node | undefined;
@@ -187,19 +203,23 @@ class State implements CallContext {
           if (frame.next < frame.nodes.length) this.step(frame.nodes[frame.next++] as ListItem, frame.dot);
           else frames.pop();
           break;
-        case "scope":
-          this.vars.length = frame.mark;
-          frames.pop();
-          break;
-        case "range":
-          this.iterate(frame);
-          break;
-        case "return":
-          this.vars.length = frame.mark;
+        case "call":
+          if (frame.next < frame.nodes.length) {
+            this.step(frame.nodes[frame.next++] as ListItem, frame.dot);
+            break;
+          }
+          this.dropVariables(frame.mark);
           this.base = frame.base;
           this.tmplName = frame.name;
           this.depth--;
           frames.pop();
+          break;
+        case "scope":
+          this.dropVariables(frame.mark);
+          frames.pop();
+          break;
+        case "range":
+          this.iterate(frame);
           break;
       }
     }
@@ -220,7 +240,7 @@ class State implements CallContext {
       }
       case "if":
       case "with": {
-        const mark = this.vars.length;
+        const mark = this.varNames.length;
         const value = this.evalPipeline(dot, node.pipe);
         const truth = isTrue(unbox(value));
         const list = truth ? node.list : node.elseList;
@@ -257,27 +277,39 @@ class State implements CallContext {
 
   private startRange(dot: Value, node: BranchNode): void {
     this.at(node);
-    const outer = this.vars.length;
+    const outer = this.varNames.length;
     const value = unbox(this.evalPipeline(dot, node.pipe));
-    const mark = this.vars.length;
-    let over: Iterated | undefined;
+    const mark = this.varNames.length;
+    const frame: Frame & { kind: "range" } = {
+      kind: "range",
+      node,
+      list: undefined,
+      map: undefined,
+      keys: undefined,
+      count: 0,
+      uint: undefined,
+      next: 0,
+      mark,
+      outer,
+    };
     if (Array.isArray(value)) {
-      if (value.length > 0) over = { kind: "list", list: value };
+      frame.list = value;
+      frame.count = value.length;
     } else if (isMap(value)) {
-      const keys = this.sortedKeys(value);
-      if (keys.length > 0) over = { kind: "map", map: value, keys };
+      frame.map = value;
+      frame.keys = this.sortedKeys(value);
+      frame.count = frame.keys.length;
     } else if (typeof value === "number" || value instanceof GoUint) {
       // Go 1.24: range over an integer.
       if (node.pipe.decl.length > 1)
         this.errorf(`can't use ${formatValue(value)} to iterate over more than one variable`);
-      const count = typeof value === "number" ? value : value.value;
-      if (count > 0)
-        over = { kind: "integer", count, uint: value instanceof GoUint ? value.type : undefined };
+      frame.count = Math.max(0, typeof value === "number" ? value : value.value);
+      if (value instanceof GoUint) frame.uint = value.type;
     } else if (value !== undefined) {
       this.errorf(`range can't iterate over ${formatValue(value)}`);
     }
-    if (over) {
-      this.frames.push({ kind: "range", node, over, next: 0, mark, outer });
+    if (frame.count > 0) {
+      this.frames.push(frame);
       return;
     }
     // Nothing to iterate: the else list, with the range's variables in scope until its end.
@@ -292,33 +324,30 @@ class State implements CallContext {
 
   /** The range's next iteration (the variables of the last one out of scope), or its end. */
   private iterate(frame: Frame & { kind: "range" }): void {
-    this.vars.length = frame.mark;
-    const { over, node } = frame;
-    const count =
-      over.kind === "list" ? over.list.length : over.kind === "map" ? over.keys.length : over.count;
-    if (frame.next >= count) {
+    this.dropVariables(frame.mark);
+    if (frame.next >= frame.count) {
       this.frames.pop();
-      this.vars.length = frame.outer;
+      this.dropVariables(frame.outer);
       return;
     }
     this.charge(costs.iteration);
     const i = frame.next++;
     let index: Value;
     let element: Value;
-    if (over.kind === "list") {
+    if (frame.list) {
       index = i;
-      element = new Boxed(over.list[i] ?? null);
-    } else if (over.kind === "map") {
-      const key = over.keys[i] as string;
+      element = new Boxed(frame.list[i] ?? null);
+    } else if (frame.map) {
+      const key = (frame.keys as readonly string[])[i] as string;
       index = key;
-      element = new Boxed(over.map[key] ?? null);
+      element = new Boxed(frame.map[key] ?? null);
     } else {
       // Go passes the element as the second value, as for channels: the index is invalid.
       index = undefined;
-      element = over.uint === undefined ? i : new GoUint(i, over.uint);
+      element = frame.uint === undefined ? i : new GoUint(i, frame.uint);
     }
-    this.setRangeVariables(node.pipe, index, element);
-    this.pushList(node.list, element);
+    this.setRangeVariables(frame.node.pipe, index, element);
+    this.pushList(frame.node.list, element);
   }
 
   /** walkRange's oneIteration: the element (and index) into the range's declared or assigned variables. */
@@ -330,8 +359,9 @@ class State implements CallContext {
       if (decl.length > 1) this.assign(decl[1]?.ident[0] as string, element);
       return;
     }
-    (this.vars[this.vars.length - 1] as Variable).value = element;
-    if (decl.length > 1) (this.vars[this.vars.length - 2] as Variable).value = index;
+    const top = this.varValues.length;
+    this.varValues[top - 1] = element;
+    if (decl.length > 1) this.varValues[top - 2] = index;
   }
 
   /** break or continue: the frames of the innermost range's body are left (the parser keeps both in a range). */
@@ -341,7 +371,7 @@ class State implements CallContext {
     const range = frames[frames.length - 1] as Frame & { kind: "range" };
     if (how === "break") {
       frames.pop();
-      this.vars.length = range.outer;
+      this.dropVariables(range.outer);
     }
   }
 
@@ -354,18 +384,36 @@ class State implements CallContext {
     // Variables the pipeline declares persist in the caller's scope.
     const value = node.pipe ? this.evalPipeline(dot, node.pipe) : undefined;
     // No dynamic scoping: the template sees its own `$` and what it declares, none of the caller's.
-    this.frames.push({ kind: "return", base: this.base, mark: this.vars.length, name: this.tmplName });
-    this.base = this.vars.length;
-    this.vars.push({ name: "$", value });
+    const mark = this.varNames.length;
+    this.frames.push({
+      kind: "call",
+      nodes: tree.nodes,
+      next: 0,
+      dot: value,
+      base: this.base,
+      mark,
+      name: this.tmplName,
+    });
+    this.base = mark;
+    this.declare("$", value);
     this.tmplName = node.name;
     this.depth++;
-    this.pushList(tree, value);
+  }
+
+  declare(name: string, value: Value): void {
+    this.varNames.push(name);
+    this.varValues.push(value);
+  }
+
+  private dropVariables(mark: number): void {
+    this.varNames.length = mark;
+    this.varValues.length = mark;
   }
 
   private assign(name: string, value: Value): void {
     const slot = this.findVar(name);
-    if (!slot) this.errorf(`undefined variable: ${name}`);
-    slot.value = value;
+    if (slot < 0) this.errorf(`undefined variable: ${name}`);
+    this.varValues[slot] = value;
   }
 
   evalPipeline(dot: Value, pipe: PipeNode): Value {
@@ -378,22 +426,25 @@ class State implements CallContext {
     for (const v of pipe.decl) {
       const name = v.ident[0] as string;
       if (pipe.isAssign) this.assign(name, result);
-      else this.vars.push({ name, value: result });
+      else this.declare(name, result);
     }
     return result;
   }
 
-  /** A variable by name, the innermost first, as Go looks it up: paid by the variables passed over. */
-  private findVar(name: string): Variable | undefined {
-    const vars = this.vars;
-    for (let i = vars.length - 1; i >= this.base; i--) {
-      if ((vars[i] as Variable).name === name) {
-        this.charge(costs.variable * (vars.length - i));
-        return vars[i];
+  /**
+   * Where a variable is, by name, the innermost first, as Go looks it up (-1: undefined): paid by the
+   * variables passed over.
+   */
+  private findVar(name: string): number {
+    const names = this.varNames;
+    for (let i = names.length - 1; i >= this.base; i--) {
+      if (names[i] === name) {
+        this.charge(costs.variable * (names.length - i));
+        return i;
       }
     }
-    this.charge(costs.variable * (vars.length - this.base));
-    return undefined;
+    this.charge(costs.variable * (names.length - this.base));
+    return -1;
   }
 
   private notAFunction(args: ArgNode[] | undefined, final: Final): void {
@@ -464,12 +515,13 @@ class State implements CallContext {
   private evalVariableNode(v: VariableNode, args: ArgNode[] | undefined, final: Final): Value {
     this.at(v);
     const slot = this.findVar(v.ident[0] as string);
-    if (!slot) this.errorf(`undefined variable: ${v.ident[0]}`);
+    if (slot < 0) this.errorf(`undefined variable: ${v.ident[0]}`);
+    const value = this.varValues[slot];
     if (v.ident.length === 1) {
       this.notAFunction(args, final);
-      return slot.value;
+      return value;
     }
-    return this.evalFieldChain(slot.value, v.ident, args, final, 1);
+    return this.evalFieldChain(value, v.ident, args, final, 1);
   }
 
   /** The fields `ident[from:]` of `receiver`, one after another. */
