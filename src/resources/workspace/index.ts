@@ -38,8 +38,8 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
     schemaUpstream:
       "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_workspaces.yaml; schemas/workspace.yaml",
     rules: [...workspaceSpecRules, ...fromRules, ...workspaceUpdateRules],
-    state: (workspace, request) => {
-      const errors = validateWorkspaceSpec(workspace.spec);
+    state: (workspace, request, _focus, budget) => {
+      const errors = validateWorkspaceSpec(workspace.spec, budget);
       const from = workspace.spec.from;
       if (request.operation === "CREATE" && from && workspaceExists) {
         const namespace = from.namespace || "default";
