@@ -136,14 +136,20 @@ export async function installProjectCrds(plane: ControlPlane, includeOptional = 
   if (wait.code !== 0) throw new Error(`kubectl wait: ${wait.stderr}`);
 }
 
-/** `kubectl apply -f -` of these objects (as a List), failing with kubectl's own words. */
+/**
+ * `kubectl apply -f -` of these objects, failing with kubectl's own words. They go as YAML documents,
+ * not a v1 List: kubectl checks a List's items on the client against the OpenAPI schema, where a field
+ * that is required and defaulted (the server defaults it before validating) counts as missing.
+ */
 export async function kubectlApply(plane: ControlPlane, objects: object[], flags: string[] = []) {
-  const run = await plane.kubectl(["apply", ...flags, "-f", "-"], {
-    input: JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }),
-  });
+  const run = await plane.kubectl(["apply", ...flags, "-f", "-"], { input: yamlStream(objects) });
   if (run.code !== 0) throw new Error(`kubectl apply: ${run.stderr}`);
   return run;
 }
+
+/** Objects as a stream of YAML documents (JSON is YAML), as `kubectl apply -f` reads a file of several. */
+export const yamlStream = (objects: object[]): string =>
+  objects.map((object) => JSON.stringify(object)).join("\n---\n");
 
 const probeNamespace = "webhook-probe";
 

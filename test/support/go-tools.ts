@@ -46,6 +46,8 @@ export const controlPlaneTool: GoTool = {
     "k8s.io/kubernetes/cmd/kube-apiserver",
     "k8s.io/kubernetes/cmd/kubectl",
     "go.etcd.io/etcd/server/v3",
+    // The API server's own validation of CRDs and admission policies, without a server.
+    "./apiserver-check",
   ],
   firstBuild: "about 7 minutes on 2 cores, 600 MB of modules and 3 GB of build cache, once per version",
   versionStamps: (goMod) => {

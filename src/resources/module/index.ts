@@ -35,28 +35,33 @@ function validateRules(
   const warnings: Warning[] = [];
   const config =
     runsUnder(configSchemaRules, focus) || runsUnder(configValueRules, focus)
-      ? configValidator(module.config ?? [])
+      ? configValidator(module.config ?? [], budget)
       : undefined;
   if (config) {
-    errors.push(...config.schema.errors);
-    warnings.push(...ruleWarnings("module.config-schema-warning", config.schema.warnings));
+    append(errors, config.schema.errors);
+    append(warnings, ruleWarnings("module.config-schema-warning", config.schema.warnings));
   }
-  if (runsUnder(specRules, focus)) errors.push(...validateSpec(module.spec));
+  if (runsUnder(specRules, focus)) append(errors, validateSpec(module.spec));
   if (config) {
     const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
     const values = config.validateValues(module.spec.config ?? {}, source, budget);
-    errors.push(...values.errors);
-    warnings.push(...ruleWarnings("module.config-undeclared", values.warnings));
+    append(errors, values.errors);
+    append(warnings, ruleWarnings("module.config-undeclared", values.warnings));
   }
   if (runsUnder(templateRules, focus)) {
     // Template analysis and execution charge this review's budget.
     const templates = validateTemplates(module, budget);
-    errors.push(...templates.errors);
-    warnings.push(...ruleWarnings("module.template-warning", templates.warnings));
+    append(errors, templates.errors);
+    append(warnings, ruleWarnings("module.template-warning", templates.warnings));
   }
-  if (runsUnder(workspaceReferenceRules, focus)) errors.push(...workspaceRules(module));
+  if (runsUnder(workspaceReferenceRules, focus)) append(errors, workspaceRules(module));
   if (focus) return { errors, warnings: [] };
   return { errors, warnings: [...warnings, ...moduleWarnings(module)] };
+}
+
+/** `items` added to `list` one by one: a spread of a list as long as its input can overflow the stack. */
+function append<T>(list: T[], items: readonly T[]): void {
+  for (const item of items) list.push(item);
 }
 
 export interface ModuleKindDependencies {

@@ -1,6 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { WorkBudget } from "../../budget/work-budget.js";
 import { celString } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { absoluteHttpUrlProblem } from "../../validation/urls.js";
@@ -49,19 +50,32 @@ const specPath = FieldPath.root("spec");
  * manager's UIs fetch or open them), and names are unique within icons and resources
  * (moduletemplate.unique-name: both are maps keyed by name, which the API server enforces on its own).
  */
-export function validateLinks(spec: Partial<ModuleTemplateSpec>): FieldErrorList {
+export function validateLinks(
+  spec: Partial<ModuleTemplateSpec>,
+  budget: WorkBudget = new WorkBudget(),
+): FieldErrorList {
   const errors: FieldErrorList = [];
   const infoPath = specPath.child("info");
   if (spec.info) {
     errors.push(...linkErrors(spec.info.repository, infoPath.child("repository")));
     errors.push(...linkErrors(spec.info.documentation, infoPath.child("documentation")));
-    errors.push(...namedLinkErrors(spec.info.icons ?? [], infoPath.child("icons")));
+    errors.push(...namedLinkErrors(spec.info.icons ?? [], infoPath.child("icons"), budget));
   }
-  errors.push(...namedLinkErrors(spec.resources ?? [], specPath.child("resources")));
+  // One by one: a spread of 100,000 errors would overflow the stack.
+  for (const error of namedLinkErrors(spec.resources ?? [], specPath.child("resources"), budget))
+    errors.push(error);
   return errors;
 }
 
-function namedLinkErrors(entries: { name: string; link: string }[], path: FieldPath): FieldErrorList {
+/** Units of the work budget per named link: a URL parsed, a name looked up (about 0.5 us). */
+const linkUnits = 80;
+
+function namedLinkErrors(
+  entries: { name: string; link: string }[],
+  path: FieldPath,
+  budget: WorkBudget,
+): FieldErrorList {
+  budget.charge(linkUnits * entries.length, "checking links", path);
   const errors: FieldErrorList = [];
   const seen = new Set<string>();
   entries.forEach((entry, i) => {

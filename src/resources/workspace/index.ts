@@ -45,8 +45,8 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
       "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_workspaces.yaml; schemas/workspace.yaml",
     schemaEnforcement: { why: "the CRD's structural schema: ours or the operator's, the same" },
     rules: [...workspaceSpecRules, ...fromRules, ...workspaceUpdateRules],
-    state: (workspace, request) => {
-      const errors = validateWorkspaceSpec(workspace.spec);
+    state: (workspace, request, _focus, budget) => {
+      const errors = validateWorkspaceSpec(workspace.spec, budget);
       const from = workspace.spec.from;
       if (request.operation === "CREATE" && from && workspaceExists) {
         const namespace = from.namespace || "default";
