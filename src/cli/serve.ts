@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+import type { Server } from "node:https";
 import { Command } from "commander";
 import { parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { type ReviewLogging, reviewLoggings } from "../server/app.js";
@@ -50,7 +51,11 @@ function serveOptions(): Command {
       "how long one review may take: one that takes longer is denied (rule webhook.work-budget) and its worker replaced",
       String(defaultPool.deadlineMs),
     )
-    .option("--drain-seconds <S>", "after SIGTERM: answer with Connection: close, unready", "15")
+    .option(
+      "--drain-seconds <S>",
+      "after SIGTERM: answer with Connection: close, unready, for S seconds (SIGINT does not drain)",
+      "15",
+    )
     .option("--grace-seconds <S>", "after SIGTERM: exit at the latest, cutting what is left", "25")
     .option("--kubeconfig <FILE>", "cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)")
     .option(
@@ -283,11 +288,33 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     paths,
     reviewWorkers: flags.pool,
   });
-  const terminate = async () => {
-    const clean = await running.shutdown();
+  const stopped = async (clean: boolean) => {
     await Promise.all([metricsServer?.close(), clusterFeatures.stop()]);
     process.exit(clean ? 0 : 1);
   };
-  process.once("SIGTERM", terminate);
-  process.once("SIGINT", terminate);
+  // SIGTERM is a pod's end: the drain keeps answering while the endpoints change (one log line says how long).
+  process.once("SIGTERM", async () => stopped(await running.shutdown()));
+  // SIGINT is a person at a terminal (Ctrl-C): no endpoints to wait for, so the reviews in flight are
+  // finished and the process exits; a second Ctrl-C cuts them.
+  process.once("SIGINT", async () => {
+    process.once("SIGINT", () => process.exit(1));
+    jsonLogger({
+      msg: "interrupted: finishing the reviews in flight, then exiting (SIGTERM drains instead)",
+    });
+    stopped(await finishInFlight(running.server, flags.graceMs));
+  });
+}
+
+/** Stops accepting, closes idle connections, and waits for busy ones up to `graceMs`: true when all ended. */
+async function finishInFlight(server: Server, graceMs: number): Promise<boolean> {
+  const closed = new Promise<boolean>((resolve) => server.close(() => resolve(true)));
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), graceMs);
+  });
+  const clean = await Promise.race([closed, graceOver]);
+  clearTimeout(timer);
+  if (!clean) server.closeAllConnections();
+  return clean;
 }

@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import { createGunzip } from "node:zlib";
 import type { KubeConfig } from "@kubernetes/client-node";
+import { retryTooManyRequests } from "./api-errors.js";
 
 export interface CustomResource {
   group: string;
@@ -85,7 +86,7 @@ export async function* listPages(
     const url = new URL(`${server.replace(/\/+$/, "")}${path}?${query}`);
     let page: ObjectPage;
     try {
-      page = (await getJson(kubeConfig, url, bounds, asked)) as ObjectPage;
+      page = (await retryTooManyRequests(() => getJson(kubeConfig, url, bounds, asked))) as ObjectPage;
     } catch (error) {
       if (!(error instanceof PageTooLarge) || asked === 1) throw error;
       asked = Math.ceil(asked / 2);

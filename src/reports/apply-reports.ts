@@ -1,5 +1,5 @@
 import { CustomObjectsApi, type KubeConfig, setHeaderOptions } from "@kubernetes/client-node";
-import { apiErrorMessage, httpStatus } from "../kube/api-errors.js";
+import { apiErrorMessage, httpStatus, retryTooManyRequests } from "../kube/api-errors.js";
 import { managedByLabel, type Report, type ReportApi, reportName, reportType } from "./policy-report.js";
 
 export const reportFieldManager = "module-admission";
@@ -58,8 +58,11 @@ export class ReportWriter {
     };
     const apply = setHeaderOptions("Content-Type", "application/apply-patch+yaml");
     try {
-      if (where === undefined) await this.client.patchClusterCustomObject(request, apply);
-      else await this.client.patchNamespacedCustomObject({ ...request, namespace: where }, apply);
+      await retryTooManyRequests(() =>
+        where === undefined
+          ? this.client.patchClusterCustomObject(request, apply)
+          : this.client.patchNamespacedCustomObject({ ...request, namespace: where }, apply),
+      );
     } catch (error) {
       throw this.failed(where !== undefined, error);
     }
@@ -80,13 +83,11 @@ export class ReportWriter {
       const resource = { group: type.group, version: type.version, plural: type.plural, labelSelector };
       let listed: Listed;
       try {
-        listed = (
-          !namespaced
-            ? await client.listClusterCustomObject(resource)
-            : namespace === undefined
-              ? await client.listClusterCustomObject(resource)
-              : await client.listNamespacedCustomObject({ ...resource, namespace })
-        ) as Listed;
+        listed = (await retryTooManyRequests(() =>
+          !namespaced || namespace === undefined
+            ? client.listClusterCustomObject(resource)
+            : client.listNamespacedCustomObject({ ...resource, namespace }),
+        )) as Listed;
       } catch (error) {
         throw this.failed(namespaced, error);
       }
@@ -96,8 +97,11 @@ export class ReportWriter {
           name === reportName && Object.entries(managedByLabel).every(([k, v]) => labels?.[k] === v);
         if (!ours || this.applied.has(`${where ?? ""}/${name}`)) continue;
         try {
-          if (where === undefined) await client.deleteClusterCustomObject({ ...type, name });
-          else await client.deleteNamespacedCustomObject({ ...type, namespace: where, name });
+          await retryTooManyRequests(() =>
+            where === undefined
+              ? client.deleteClusterCustomObject({ ...type, name })
+              : client.deleteNamespacedCustomObject({ ...type, namespace: where, name }),
+          );
         } catch (error) {
           if (httpStatus(error) !== 404) throw this.failed(namespaced, error);
         }

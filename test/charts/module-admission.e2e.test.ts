@@ -4,7 +4,17 @@ import { run as runCel } from "@bufbuild/cel";
 import { webhookPath } from "../../src/admission/resource-kind.js";
 import { toCel } from "../../src/cel/to-cel.js";
 import { moduleKind } from "../../src/resources/module/index.js";
-import { find, helmLint, helmTemplate, type Manifest, releaseNamespace, render } from "../support/chart.js";
+import {
+  addonOperator,
+  caBundle,
+  find,
+  helmLint,
+  helmTemplate,
+  type Manifest,
+  releaseNamespace,
+  render,
+  variants,
+} from "../support/chart.js";
 import { withoutGo } from "../support/go-tools.js";
 import { schemaProblems } from "../support/kubernetes-schemas.js";
 import {
@@ -21,42 +31,6 @@ import { admissionReview } from "../support/reviews.js";
 const fullname = "rel-module-admission";
 /** Both webhook configurations' name: it sorts before the operator's forkspacer-mutating-webhook-configuration. */
 const configurationName = `forkspacer-admission-${fullname}`;
-const caBundle = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n").toString(
-  "base64",
-);
-const addonOperator = {
-  enabled: true,
-  configMap: "addon-system/addon-operator",
-  modulesVolume: { persistentVolumeClaim: { claimName: "modules" } },
-};
-
-/** Every certificate mode, and the optional features on top of the default. */
-const variants: Record<string, object> = {
-  selfSigned: {},
-  certManager: { certificates: { mode: "certManager" } },
-  "certManager with an existing ClusterIssuer": {
-    certificates: {
-      mode: "certManager",
-      certManager: { issuerRef: { name: "corp-ca", kind: "ClusterIssuer" } },
-    },
-  },
-  existingSecret: { certificates: { mode: "existingSecret", existingSecret: { name: "my-tls", caBundle } } },
-  "kyma webhook and addon-operator": { kyma: { webhook: { enabled: true } }, addonOperator },
-  "kyma CRDs only": { kyma: { crd: { install: true } } },
-  "kyma webhook and CRDs, certManager, Workspace check off": {
-    kyma: { webhook: { enabled: true }, crd: { install: true } },
-    certificates: { mode: "certManager" },
-    workspaceCheck: { enabled: false },
-  },
-  "workspace check off": { workspaceCheck: { enabled: false } },
-  "forkspacer replace mode": { forkspacer: { mode: "replace" } },
-  "network policy with metrics peers": {
-    networkPolicy: {
-      enabled: true,
-      metricsFrom: [{ namespaceSelector: { matchLabels: { team: "monitoring" } } }],
-    },
-  },
-};
 
 const args = (manifests: Manifest[]): string[] =>
   find(manifests, "Deployment").spec.template.spec.containers[0].args;
