@@ -3,6 +3,7 @@ import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind
 import { runsUnder } from "../../admission/rule-catalogue.js";
 import { ruleWarnings, type Warning } from "../../admission/warning.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
+import { present } from "../../cel/policy-cel.js";
 import type { Module, ModuleSpec } from "../../generated/module.js";
 import { defineKind } from "../define-kind.js";
 import { configSchemaRules } from "./config-schema-rules.js";
@@ -84,6 +85,10 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     schema: "module",
     schemaUpstream:
       "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_modules.yaml; schemas/module.yaml",
+    schemaEnforcement: {
+      why: "the CRD's structural schema: ours (forkspacer.mode replace) or the operator's, which has all of ours but releaseName's maxLength of 53",
+      callWhen: `${present("object.spec.helm.releaseName")} && object.spec.helm.releaseName.size() > 53`,
+    },
     rules: [
       ...specRules,
       ...configSchemaRules,

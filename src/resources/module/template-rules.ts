@@ -1,8 +1,12 @@
+import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type Native, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
+import { present } from "../../cel/policy-cel.js";
+import { someString } from "../../cel/schema-strings.js";
+import type { JsonSchema } from "../../codegen/schema-source.js";
 import type { Module } from "../../generated/module.js";
 import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
 import {
@@ -21,6 +25,25 @@ import { LruCache } from "../../memo/lru-cache.js";
 
 const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";
 
+/**
+ * Go templates are parsed and executed only by the webhook; a narrowed webhook is called for a Module
+ * with a string that may hold one under spec.helm or spec.custom (what CEL can see of free-form values).
+ */
+const templates: Native = {
+  by: "webhook",
+  why: "Go's text/template: parsing and executing a template is beyond CEL",
+  callWhen: (() => {
+    // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
+    const schema = JSON.parse(
+      readFileSync(new URL("../../../schemas/dist/module.schema.json", import.meta.url), "utf8"),
+    ) as JsonSchema;
+    const template = (value: string) => `(${value}.contains('{{') && ${value}.contains('}}'))`;
+    return ["object.spec.helm", "object.spec.custom"]
+      .map((path) => `(${present(path)} && ${someString(schema, path, template)})`)
+      .join(" || ");
+  })(),
+};
+
 /** Templates checked as the operator renders them: Go text/template, its built-ins and randBase62. */
 export const templateRules = [
   ...errorRules({
@@ -28,23 +51,27 @@ export const templateRules = [
       summary: "a template Go's text/template cannot parse",
       realSystem: "the install fails on the parse error",
       upstream: `${render}, renderInterface`,
+      native: templates,
     },
     "module.template-function": {
       summary:
         "a template calling a function the operator does not define (no sprig: only Go's built-ins and randBase62)",
       realSystem: "the install fails: function not defined",
       upstream: `${render}, renderInterface (template.FuncMap)`,
+      native: templates,
     },
     "module.template-exec": {
       summary:
         "a template whose execution fails (Go's error, `exceeded maximum template depth (100000)` for endless recursion included)",
       realSystem: "the install fails on the execution error",
       upstream: `${render}, renderInterface`,
+      native: templates,
     },
     "module.template-json-type": {
       summary: "a template whose output, read again as JSON, is not a string where the field is one",
       realSystem: "the rendered text is parsed as JSON; decoding a number into a string field fails",
       upstream: `${render}, renderInterface (json.Unmarshal)`,
+      native: templates,
     },
   }),
   ...warningRules({
@@ -52,6 +79,7 @@ export const templateRules = [
       summary: "a template that renders <no value> or may render the wrong JSON type",
       realSystem: "a missing key renders <no value> silently",
       upstream: `${render}, renderInterface`,
+      native: templates,
     },
   }),
 ];

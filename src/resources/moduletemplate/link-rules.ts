@@ -2,8 +2,19 @@ import { byRule, type FieldErrorList, fieldError } from "../../admission/field-e
 import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
 import { WorkBudget } from "../../budget/work-budget.js";
+import { celString } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { absoluteHttpUrlProblem } from "../../validation/urls.js";
+
+// Every link, as CEL lists (an absent field gives none).
+const linkFields = [
+  "(has(object.spec) && has(object.spec.info) ? [object.spec.info.repository, object.spec.info.documentation] : [])",
+  "(has(object.spec) && has(object.spec.info) && has(object.spec.info.icons) ? object.spec.info.icons.map(i, i.link) : [])",
+  "(has(object.spec) && has(object.spec.resources) ? object.spec.resources.map(r, r.link) : [])",
+];
+// No "--" in a label: "xn--" labels are punycode, which WHATWG decodes and may refuse.
+const surelyValidLink =
+  "^[hH][tT][tT][pP][sS]?://([A-Za-z0-9]+(-[A-Za-z0-9]+)*[.])*[A-Za-z]([A-Za-z0-9]*(-[A-Za-z0-9]+)*)?(:[0-9]{1,4})?([/?#][!-~]*)?$";
 
 /** Links shown and fetched from `spec.info` and `spec.resources`, and their names. */
 export const linkRules = errorRules({
@@ -12,11 +23,22 @@ export const linkRules = errorRules({
     realSystem: "shows and fetches the links; its CRD has format: uri on resource links only",
     stricter: "a relative path has nothing to resolve against",
     upstream: "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go",
+    native: {
+      by: "webhook",
+      why: "WHATWG URL parsing (URL.canParse): CEL's url() is Go's url.Parse, which accepts other URLs",
+      // Called for a link that is not surely valid: every link of that shape is an absolute http(s) URL
+      // WHATWG accepts (a last label starting with a letter is no IPv4 address; a port below 10000).
+      callWhen: `[${linkFields.join(", ")}].exists(links, links.exists(link, !link.matches(${celString(surelyValidLink)})))`,
+    },
   },
   "moduletemplate.unique-name": {
     summary: "a name repeated in spec.resources or spec.info.icons",
     realSystem: "keeps them as maps keyed by name: the API server refuses duplicates",
     upstream: "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go (listType map)",
+    native: {
+      by: "schema",
+      why: "Kyma's CRD keeps spec.resources and spec.info.icons as maps keyed by name (x-kubernetes-list-type: map)",
+    },
   },
 });
 

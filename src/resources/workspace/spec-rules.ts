@@ -2,6 +2,7 @@ import { byRule, type FieldErrorList, fieldError } from "../../admission/field-e
 import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
 import { WorkBudget } from "../../budget/work-budget.js";
+import { present } from "../../cel/policy-cel.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
 import { cronScheduleError } from "../../robfig-cron/parse.js";
 
@@ -14,16 +15,27 @@ export const workspaceSpecRules = errorRules({
     realSystem:
       "its webhook refuses it (robfig/cron's NewParser with CronParserOptions: seconds optional, descriptors)",
     upstream: `${webhook}, validateWorkspaceScheduleFormat; pkg/constants/cron/base.go`,
+    native: {
+      by: "webhook",
+      why: "robfig/cron's parser: its fields, ranges, descriptors and time zones are beyond CEL",
+      callWhen: present("object.spec.autoHibernation"),
+    },
   },
   "workspace.wake-schedule": {
     summary: "a wakeSchedule the same as the schedule",
     realSystem: "its webhook refuses it: wakeSchedule cannot be the same as schedule",
     upstream: `${webhook}, validateWorkspaceSpec`,
+    native: {
+      by: "webhook",
+      why: "reported only for a wakeSchedule robfig/cron parses (workspace.schedule otherwise)",
+      callWhen: present("object.spec.autoHibernation.wakeSchedule"),
+    },
   },
   "workspace.kubeconfig-secret": {
     summary: "a kubeconfig connection without secretReference",
     realSystem: "its webhook refuses it: secretReference is required when connection type is kubeconfig",
     upstream: `${webhook}, validateWorkspaceSecretReference`,
+    native: { by: "crd" },
   },
 });
 
