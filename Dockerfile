@@ -24,5 +24,5 @@ COPY --from=build /app /app
 USER 65532:65532
 EXPOSE 8443 8080
 # The same CLI as `npx module-admission`: `docker run IMAGE validate -f -`, `install-crds`, `audit`.
-ENTRYPOINT ["/nodejs/bin/node", "dist/cli/main.js"]
+ENTRYPOINT ["/nodejs/bin/node", "bin/module-admission.js"]
 CMD ["serve"]

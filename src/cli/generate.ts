@@ -2,8 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateAll, staleFiles, writeFiles } from "../codegen/generate.js";
+import { nativePolicyFiles } from "../codegen/native-policies.js";
 import { catalogueFiles, chartValuesSchemaPath } from "../codegen/rules-doc.js";
 import { ruleCatalogue } from "../resources/index.js";
+import { policyKinds } from "../resources/policy-kinds.js";
 
 /**
  * `npm run generate`: writes every artifact; with --check, only reports stale ones (exit 1) and has the
@@ -15,6 +17,8 @@ const files = [
   ...(await generateAll(root)),
   // The rule reference and the chart's ruleActions, from the rule declarations.
   ...catalogueFiles(ruleCatalogue(), readFileSync(join(root, chartValuesSchemaPath), "utf8")),
+  // The native admission policies, from the same declarations and the schema sources' CEL rules.
+  ...nativePolicyFiles(policyKinds(join(root, "schemas"))),
 ];
 if (process.argv.includes("--check")) {
   const stale = staleFiles(root, files);

@@ -10,6 +10,7 @@ import { type Finding, findingField, findingOf, type ResourceRef } from "../offl
 import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
 import { kindsWithObjects, lookupNotMade, lookups, type NotChecked } from "../offline/lookups.js";
+import { admitNatively } from "../offline/native-admission.js";
 import { defaultAddonConfigMap } from "../resources/addon-operator-configmap/index.js";
 import type { Summary } from "./findings.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
@@ -41,6 +42,8 @@ export interface Batch {
   clusterObjects?: Input[];
   /** `--modules-dir` (and its companions): ConfigMap/addon-operator judged as `serve` judges it. */
   addonOperator?: OfflineAddonOperator;
+  /** `--policies`: the native admission policies' verdict instead of the webhook's. */
+  policies?: boolean;
 }
 
 export interface Mutation {
@@ -290,6 +293,7 @@ async function admit(
     addonNamespace === undefined
       ? previous.get(identity(object))
       : (previous.get(identity(object, addonNamespace)) ?? previous.get(identity(object, "")));
+  if (kind && batch.policies) return admitNatively(kind, object, old, batch.ruleActions);
   if (kind) return admitOffline(kind, object, old, batch.ruleActions);
   // biome-ignore lint/style/noNonNullAssertion: only ConfigMap/addon-operator reaches here without a kind
   return admitAddonConfigMap(batch.addonOperator!, addonNamespace!, object, old, batch.ruleActions);

@@ -51,6 +51,7 @@ interface ValidateOptions {
   modulesDir?: string;
   globalHooksDir?: string;
   addonConfigmap?: string;
+  policies?: boolean;
 }
 
 /** The `validate` command's definition: its help is generated from it. */
@@ -102,6 +103,10 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
     )
     .option("--stdin-filename <path>", "the file name findings give to stdin (default <stdin>)")
     .option("--krm", "answer as a KRM function: a ResourceList with results (also when stdin is one)")
+    .option(
+      "--policies",
+      "the verdict of a cluster that runs the native admission policies without the webhook (the chart's nativePolicies; docs/native-policies.md)",
+    )
     .addHelpText("after", exitStatusHelp)
     .action(async (paths: string[], options: ValidateOptions) => {
       outcome.status = await validateWith([...(options.filename ?? []), ...paths], options, io);
@@ -152,6 +157,7 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
     ruleActions,
     yamlReader: options.yaml,
     ...(addonOperator ? { addonOperator } : {}),
+    policies: options.policies === true,
   };
   const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
   let done = 0;

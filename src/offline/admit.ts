@@ -21,7 +21,14 @@ import { withoutDuplicates } from "./duplicates.js";
 import type { OfflineKind } from "./kinds.js";
 
 /** Where in the API server's path a problem was found. */
-export type Stage = "schema" | "cel" | "mutating-webhook" | "validating-webhook";
+export type Stage =
+  | "schema"
+  | "cel"
+  | "mutating-webhook"
+  | "validating-webhook"
+  // The native admission policies (validate --policies).
+  | "mutating-policy"
+  | "validating-policy";
 
 /** One problem found on one object, before `validate` or `audit` places it in a file or a report. */
 export interface Problem {

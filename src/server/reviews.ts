@@ -191,16 +191,19 @@ export function failedAnswer(review: ReviewInProgress, problem: string): ReviewA
 }
 
 function reviewInProgress(kind: ResourceKind, request: ReviewEnvelope): ReviewInProgress {
-  const name = truncate(request.name ?? "", limits.fieldChars);
+  // The envelope's check leaves name, namespace and the rest unchecked: any JSON value may be there.
+  const text = (value: unknown) =>
+    truncate(value === undefined || value === null ? "" : String(value), limits.fieldChars);
+  const name = text(request.name);
   return {
     uid: request.uid,
     kind: { group: kind.group, version: kind.version, kind: kind.kind },
     name,
     log: {
       uid: request.uid,
-      kind: truncate(String(request.kind), limits.fieldChars),
-      object: `${truncate(request.namespace ?? "", limits.fieldChars)}/${name}`,
-      operation: String(request.operation),
+      kind: text(request.kind),
+      object: `${text(request.namespace)}/${name}`,
+      operation: text(request.operation),
       dryRun: request.dryRun === true,
       patched: false,
     },

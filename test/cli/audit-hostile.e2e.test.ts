@@ -85,7 +85,7 @@ const expected: Record<string, RegExp> = {
     /^module-admission: listing .*: the API server sent more than 8 MiB for one object of \/apis\/batch\.forkspacer\.com\/v1\/modules \(decompressed\)\n$/,
 };
 
-describe("audit against a hostile API server (issue 21)", { timeout: 120_000 }, () => {
+describe("audit against a hostile API server (issue 21)", { timeout: 400_000 }, () => {
   let server: Server;
   let kubeconfig: string;
   let behaviour = Object.values(hostile)[0] as (req: IncomingMessage, res: ServerResponse) => void;

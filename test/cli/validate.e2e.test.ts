@@ -55,7 +55,7 @@ describe("validate: findings located on the offending line", () => {
         l.startsWith(
           // The CRD's CEL rule and the webhook's rule find the same problem: reported once, as the
           // API server reports it first (its CEL rules run before the validating webhooks).
-          `${file}:${releaseLine}: Module default/redis: spec.helm.releaseName: Invalid value: "object": releaseName must be a DNS-1035 label`,
+          `${file}:${releaseLine}: Module default/redis: spec.helm.releaseName: Invalid value: "string": a DNS-1035 label must consist of`,
         ),
       ),
       run.stdout,
@@ -189,7 +189,7 @@ describe("validate: inputs", () => {
       [
         [
           "cel/FieldValueInvalid",
-          'spec.helm.releaseName: Invalid value: "object": releaseName is immutable once set',
+          'spec.helm.releaseName: Invalid value: "object": field is immutable once set (rule module.release-name-immutable)',
         ],
         // The webhook's module.release-name-immutable finds the same: reported once.
       ],

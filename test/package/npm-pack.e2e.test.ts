@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { loadAll } from "js-yaml";
 
 /**
- * The npm package as a user gets it: `npm pack` (its prepack builds dist/) in a copy of the sources,
+ * The npm package as a user gets it: `npm run build` and `npm pack` in a copy of the sources,
  * so the worktree's dist/ that other tests run is never removed under them, then `npm install` of the
  * tarball into an empty folder (dependencies from the registry) and `npx module-admission ...` there.
  * docs/deployment.md's package section shows these commands.
@@ -223,7 +223,7 @@ describe("Dockerfile: the image is what npm pack ships", () => {
     // dist/ is built from src/ with tsconfig.json; package-lock.json pins the dependencies npm ci installs.
     const buildInputs = ["package-lock.json", "tsconfig.json", "src"];
     const packedTops = [...new Set(packed.map((path) => path.split("/")[0]))].filter((top) => top !== "dist");
-    assert.deepEqual(copied.sort(), [...packedTops, ...buildInputs].sort());
+    assert.deepEqual(copied.sort(), [...new Set([...packedTops, ...buildInputs])].sort());
     const ignored = readFileSync(join(root, ".dockerignore"), "utf8")
       .split("\n")
       .filter((line) => line && !line.startsWith("#"));
