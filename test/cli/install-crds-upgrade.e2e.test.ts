@@ -158,7 +158,7 @@ describe("the CRDs beside ours, and install-crds over them (real API server)", {
     assert.deepEqual(
       await assertStillWritable(cluster(), [{ namespace: "default", kind: "Module", name: "legacy" }]),
       [
-        'Module default/legacy: The Module "legacy-copy" is invalid: spec: Invalid value: exactly one of spec.helm or spec.custom must be set',
+        'Module default/legacy: The Module "legacy-copy" is invalid: spec.custom: Forbidden: may not be set together with spec.helm (rule module.source)',
       ],
     );
   });

@@ -290,13 +290,22 @@ describe("policy reports: audit -o policyreport and --apply (real API server, th
 
   it("--apply removes stale results: a fixed object's result goes, a namespace with nothing left loses its report", async () => {
     await run(["-A", "--apply"]);
-    const fix = (name: string, namespace: string, patch: object[]) =>
-      kubectl(["patch", "module", name, "-n", namespace, "--type=json", "-p", JSON.stringify(patch)]);
-    assert.equal(
-      (await fix("big", "team", [{ op: "replace", path: "/spec/config/replicas", value: 3 }])).code,
-      0,
-    );
-    assert.equal((await fix("typo", "other", [{ op: "remove", path: "/spec/config/repliacs" }])).code, 0);
+    // spec.config is immutable (module.config-immutable): a fix is a new Module in the old one's place.
+    const fixedModules = modules().filter((m) => ["big", "typo"].includes(m.metadata.name));
+    for (const module of fixedModules) {
+      const deleted = await kubectl([
+        "delete",
+        "module",
+        module.metadata.name,
+        "-n",
+        module.metadata.namespace,
+      ]);
+      assert.equal(deleted.code, 0, deleted.stderr);
+      const config = module.spec.config as Record<string, unknown>;
+      config.replicas = 3;
+      delete config.repliacs;
+    }
+    await kubectlApply(cluster(), fixedModules);
     // Another tool's report in the same namespace is left alone.
     await kubectlApply(cluster(), [
       {
