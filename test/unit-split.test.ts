@@ -21,6 +21,7 @@ const starters = [
   "support/live-server",
   "support/fake-kube-api",
   "support/control-plane",
+  "support/apiserver-check",
   "support/chart-webhooks",
   "support/serve-process",
   "support/built-cli",
