@@ -55,6 +55,11 @@ export interface NativePolicy {
    * (failurePolicy Ignore), and a narrowed webhook is called, so the rule is judged all the same.
    */
   largeWhen?: string;
+  /**
+   * The rule judges a metadata value (an annotation): it also runs on metadata/status-only updates,
+   * which may change that value, and its validations pass an unchanged value themselves (ratcheting).
+   */
+  judgesMetadata?: boolean;
 }
 
 /** One validation: `expression` holds when the object passes; `messageExpression` names field and rule. */

@@ -142,9 +142,9 @@ function generatedPolicy(
           },
         ],
       },
-      // Ratcheting's other half, as the webhook has it: an update that changes only metadata or status,
-      // or one of an object being deleted, is not judged by the state rules.
-      ...(state && kind.source
+      // Ratcheting's other half, as the webhook has it: an update that changes only metadata or status
+      // is not judged by the state rules, but for those that judge a metadata value it may change.
+      ...(state && kind.source && !judgesMetadata(rule)
         ? { matchConditions: [{ name: "not-housekeeping", expression: notHousekeeping(kind.source) }] }
         : {}),
       validations: validations.map((validation) => ({
@@ -157,7 +157,15 @@ function generatedPolicy(
   };
 }
 
-/** CEL: an UPDATE that is not housekeeping (only metadata and status changed, or a deletion under way). */
+/** Whether a rule judges a metadata value (its validations ratchet an unchanged one themselves). */
+const judgesMetadata = (rule: RuleDeclaration): boolean =>
+  rule.native.by === "policy" && rule.native.policy.judgesMetadata === true;
+
+/**
+ * CEL: an UPDATE that is not housekeeping (only metadata and status changed). An object being deleted
+ * is judged as any other: only a metadata/status-only update, its finalizers' removal among them, is
+ * spared.
+ */
 export function notHousekeeping(source: SchemaSource): string {
   const fields = Object.keys((source.schema.properties ?? {}) as Record<string, unknown>).filter(
     (field) => !["apiVersion", "kind", "metadata", "status"].includes(field),
@@ -166,7 +174,7 @@ export function notHousekeeping(source: SchemaSource): string {
     (field) =>
       `has(object.${field}) == has(oldObject.${field}) && (!has(object.${field}) || object.${field} == oldObject.${field})`,
   );
-  return `request.operation != 'UPDATE' || !(has(object.metadata.deletionTimestamp) || has(oldObject.metadata.deletionTimestamp) || (${same.join(" && ")}))`;
+  return `request.operation != 'UPDATE' || !(${same.join(" && ")})`;
 }
 
 /** One MutatingAdmissionPolicy per mutation CEL can make. */

@@ -42,6 +42,8 @@ export const costs = {
   sortedKey: 20,
   /** Per entry of a map or list printed (besides the characters printed). */
   printedEntry: 80,
+  /** A float or complex number printed (its shortest digits worked out). */
+  printedNumber: 40,
   /** Per character %q quotes (a code point at a time), paid before. */
   quotedChar: 30,
   /** Per character html, js or urlquery reads (besides the characters it builds). */

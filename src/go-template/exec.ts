@@ -139,6 +139,9 @@ export function executeTemplate(
 
 type Node = ArgNode | CommandNode | ListItem | ListNode;
 
+/** Number constants' values by node: parse trees are kept and shared (the parse cache), values immutable. */
+const constants = new WeakMap<NumberNode, Value>();
+
 class State implements CallContext {
   /** The variables of every template call in progress; the innermost call's start at `base` (its `$`). */
   private readonly varNames: string[] = [];
@@ -484,8 +487,16 @@ class State implements CallContext {
     }
   }
 
+  /** A number constant's value, worked out once per node (its text is read with regular expressions). */
   private idealConstant(node: NumberNode): Value {
     this.at(node);
+    if (constants.has(node)) return constants.get(node);
+    const value = this.constantValue(node);
+    constants.set(node, value);
+    return value;
+  }
+
+  private constantValue(node: NumberNode): Value {
     const n = node.value;
     if (n.isComplex) {
       const [re, im] = n.complex as [number, number];

@@ -42,6 +42,20 @@ function formatComplex(c: GoComplex): string {
   return `(${formatFloat(c.re)}${formatFloat(c.im, true)}i)`;
 }
 
+/**
+ * A float's or complex number's %v, once per value: shortest-digit formatting costs most of a
+ * microsecond, and a template prints the same constant or config value again and again.
+ */
+const formatted = new WeakMap<GoFloat | GoComplex, string>();
+function formattedNumber(v: GoFloat | GoComplex): string {
+  let text = formatted.get(v);
+  if (text === undefined) {
+    text = v instanceof GoFloat ? formatFloat(v.value) : formatComplex(v);
+    formatted.set(v, text);
+  }
+  return text;
+}
+
 /** fmt's %v of one argument. */
 export function formatValue(v: FmtArg | Boxed): string {
   if (v instanceof Boxed) return formatValue(v.value);
@@ -54,8 +68,7 @@ export function formatValue(v: FmtArg | Boxed): string {
     case "boolean":
       return v ? "true" : "false";
   }
-  if (v instanceof GoFloat) return formatFloat(v.value);
-  if (v instanceof GoComplex) return formatComplex(v);
+  if (v instanceof GoFloat || v instanceof GoComplex) return formattedNumber(v);
   if (v instanceof GoUint) return String(v.value);
   if (Array.isArray(v)) return `[${v.map(formatValue).join(" ")}]`;
   if (isMap(v))

@@ -80,6 +80,10 @@ export function chargeSorting(map: GoMap, charge: Charge): void {
  */
 export function chargePrinting(value: Value, charge: Charge): void {
   const v = value instanceof Boxed ? value.value : value;
+  if (v instanceof GoFloat || v instanceof GoComplex) {
+    charge(costs.printedNumber);
+    return;
+  }
   if (v === null || typeof v !== "object" || !(Array.isArray(v) || isMap(v))) return;
   const pending: unknown[] = [v];
   while (pending.length > 0) {
@@ -107,6 +111,7 @@ function built(text: string, context: CallContext): string {
 /** funcs.go's evalArgs: html, js and urlquery print their arguments as a template prints a value. */
 function evalArgs(args: Value[], context: CallContext): string {
   if (args.length === 1 && typeof args[0] === "string") return args[0];
+  for (const arg of args) chargePrinting(arg, context.charge);
   return built(sprint(args.map((a) => (toAny(a) === null ? "<no value>" : toAny(a)))), context);
 }
 
@@ -362,7 +367,11 @@ export const builtins = ((): ReadonlyMap<string, Signature> => {
   type Fn = Signature["fn"];
   const fixed = (params: ParamType[], fn: Fn): Signature => ({ params, variadic: false, fn });
   const variadic = (params: ParamType[], fn: Fn): Signature => ({ params, variadic: true, fn });
-  const printArgs = (args: Value[]) => args.map(toAny);
+  const printArgs = (args: Value[], context: CallContext) =>
+    args.map((arg) => {
+      chargePrinting(arg, context.charge);
+      return toAny(arg);
+    });
   return new Map<string, Signature>([
     // and/or short-circuit: the executor evaluates them itself.
     ["and", variadic(["value", "value"], () => undefined)],
@@ -382,13 +391,13 @@ export const builtins = ((): ReadonlyMap<string, Signature> => {
     ["html", variadic(["any"], escaping(htmlEscape))],
     ["js", variadic(["any"], escaping(jsEscape))],
     ["urlquery", variadic(["any"], escaping(queryEscape))],
-    ["print", variadic(["any"], (args, context) => built(sprint(printArgs(args)), context))],
-    ["println", variadic(["any"], (args, context) => built(sprintln(printArgs(args)), context))],
+    ["print", variadic(["any"], (args, context) => built(sprint(printArgs(args, context)), context))],
+    ["println", variadic(["any"], (args, context) => built(sprintln(printArgs(args, context)), context))],
     [
       "printf",
       variadic(["string", "any"], ([format, ...args], context) => {
         context.charge(costs.formatChar * (format as string).length);
-        return built(sprintf(format as string, printArgs(args), context.charge), context);
+        return built(sprintf(format as string, printArgs(args, context), context.charge), context);
       }),
     ],
     ["eq", variadic(["value", "value"], ([a, ...rest], context) => eq(a, rest, context))],

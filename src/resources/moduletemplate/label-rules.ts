@@ -29,6 +29,7 @@ export const labelRules = [
       native: {
         by: "policy",
         policy: {
+          judgesMetadata: true,
           validations: [
             {
               expression: `!${annotated("object")} || ${annotation("object")} in ['true', 'false'] || (${isUpdate} && ${annotated("oldObject")} && ${annotation("oldObject")} == ${annotation("object")})`,
