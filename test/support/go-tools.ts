@@ -1,0 +1,199 @@
+import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Go programs the tests run, built from the Go module proxy with the machine's Go: the real control plane
+ * (kube-apiserver, etcd, kubectl), helm, and the oracles. Each is a small Go module of the project's
+ * (go.mod and go.sum pin the versions, a `tools` file names the packages), built once into a cache
+ * outside the clone, keyed by the module's files and the Go version, so a fresh clone on the same machine
+ * (CI's) reuses it. `npm test` builds every tool before the test files start (test/support/build-go-tools.ts),
+ * so parallel test files never race to build.
+ */
+export interface GoTool {
+  /** The cache folder's prefix and the name in progress lines. */
+  name: string;
+  /** The Go module's folder, relative to test/. */
+  module: string;
+  /** Packages to build (main packages), each giving a binary named after its last path element. */
+  packages: string[];
+  /** Shown while building: how long a first build takes on the 2-core machine. */
+  firstBuild: string;
+}
+
+const testDir = fileURLToPath(new URL("..", import.meta.url));
+
+export const controlPlaneTool: GoTool = {
+  name: "control-plane",
+  module: "control-plane",
+  packages: [
+    "k8s.io/kubernetes/cmd/kube-apiserver",
+    "k8s.io/kubernetes/cmd/kubectl",
+    "go.etcd.io/etcd/server/v3",
+  ],
+  firstBuild: "about 7 minutes on 2 cores, 600 MB of modules and 3 GB of build cache, once per version",
+};
+
+export const helmTool: GoTool = {
+  name: "helm",
+  module: "helm-build",
+  packages: ["helm.sh/helm/v4/cmd/helm"],
+  firstBuild: "about 2 minutes on 2 cores, once per version",
+};
+
+/** Every Go tool `npm test` builds before the tests start. */
+export const goTools: GoTool[] = [controlPlaneTool, helmTool];
+
+/** Where built tools are kept: MODULE_ADMISSION_GO_CACHE, else the user's cache folder. */
+export function goToolsCacheDir(): string {
+  if (process.env.MODULE_ADMISSION_GO_CACHE) return process.env.MODULE_ADMISSION_GO_CACHE;
+  const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(cacheHome, "module-admission", "go-tools");
+}
+
+let goVersionMemo: string | null | undefined;
+
+/** `go version`'s answer, or null where Go is not installed. */
+export function goVersion(): string | null {
+  if (goVersionMemo !== undefined) return goVersionMemo;
+  try {
+    goVersionMemo = execFileSync("go", ["version"], { encoding: "utf8" }).trim();
+  } catch {
+    goVersionMemo = null;
+  }
+  return goVersionMemo;
+}
+
+/** node:test's `skip` for a test that needs a Go tool: false when Go is there, else one line. */
+export const withoutGo: string | false =
+  goVersion() === null
+    ? "go not found on PATH: the tests that run Go-built tools (control plane, helm, oracles) are skipped"
+    : false;
+
+function moduleFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return moduleFiles(path);
+      return /\.go$|^go\.(mod|sum)$/.test(entry.name) ? [path] : [];
+    })
+    .sort();
+}
+
+/** The tool's cache folder: its name and a digest of its module's files and the Go version. */
+export function toolDir(tool: GoTool): string {
+  const hash = createHash("sha256").update(goVersion() ?? "no-go");
+  for (const file of moduleFiles(join(testDir, tool.module))) {
+    hash.update(file.slice(testDir.length)).update("\0").update(readFileSync(file)).update("\0");
+  }
+  return join(goToolsCacheDir(), `${tool.name}-${hash.digest("hex").slice(0, 16)}`);
+}
+
+/** A built binary's path (the tool must have been built: `ensureBuilt`, or `npm test`'s build step). */
+export function goBinary(tool: GoTool, binary: string): string {
+  const path = join(toolDir(tool), binary);
+  if (!existsSync(path)) {
+    throw new Error(
+      `${binary} is not built (${path}); run \`node --import tsx test/support/build-go-tools.ts\` (npm test does)`,
+    );
+  }
+  return path;
+}
+
+const binaryName = (pkg: string): string => {
+  const parts = pkg.split("/");
+  const last = parts[parts.length - 1];
+  // A module's root package named by a major-version suffix builds a binary named after the element before it.
+  return /^v\d+$/.test(last) ? parts[parts.length - 2] : last;
+};
+
+/**
+ * Builds the tool unless its cache folder is complete. Another process building the same tool holds the
+ * lock (a folder); this one waits for it. Progress goes to `log`, one line per 30 s, with the packages
+ * compiled so far, so a first run on a new machine says what it is doing.
+ */
+export async function ensureBuilt(tool: GoTool, log: (line: string) => void): Promise<string> {
+  const dir = toolDir(tool);
+  const complete = join(dir, ".complete");
+  if (existsSync(complete)) return dir;
+  mkdirSync(goToolsCacheDir(), { recursive: true });
+  const lock = `${dir}.lock`;
+  while (!tryLock(lock)) {
+    if (existsSync(complete)) return dir;
+    log(`${tool.name}: waiting for another process building it (${lock})`);
+    await new Promise((done) => setTimeout(done, 5000));
+  }
+  try {
+    if (existsSync(complete)) return dir;
+    const partial = `${dir}.partial`;
+    rmSync(partial, { recursive: true, force: true });
+    mkdirSync(partial, { recursive: true });
+    log(`${tool.name}: building ${tool.packages.join(", ")} (${tool.firstBuild}) into ${dir}`);
+    await goBuild(tool, partial, log);
+    for (const pkg of tool.packages) {
+      if (!existsSync(join(partial, binaryName(pkg))))
+        throw new Error(`${tool.name}: ${pkg} built no binary`);
+    }
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(partial, dir);
+    // The marker last: a folder without it is a build that did not finish.
+    execFileSync("touch", [complete]);
+    log(`${tool.name}: built`);
+    return dir;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    return true;
+  } catch {
+    // A lock left by a build that was killed (older than an hour) is taken over.
+    const age = Date.now() - statSync(lock).mtimeMs;
+    if (age > 3_600_000) {
+      rmSync(lock, { recursive: true, force: true });
+      return tryLock(lock);
+    }
+    return false;
+  }
+}
+
+function goBuild(tool: GoTool, out: string, log: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn("go", ["build", "-v", "-o", `${out}/`, ...tool.packages], {
+      cwd: join(testDir, tool.module),
+      env: { ...process.env, GOFLAGS: "-mod=readonly -buildvcs=false" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let compiled = 0;
+    let errors = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      for (const line of chunk.split("\n")) {
+        if (line === "") continue;
+        // `go build -v` names each package as it compiles it; anything else is a download or an error.
+        if (/^[\w.-]+(\/[\w.~+-]+)*$/.test(line)) compiled += 1;
+        else errors = `${errors}${line}\n`.slice(-20_000);
+      }
+    });
+    const progress = setInterval(() => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      log(`${tool.name}: still building, ${seconds} s, ${compiled} packages compiled`);
+    }, 30_000);
+    child.on("error", (error) => {
+      clearInterval(progress);
+      reject(error);
+    });
+    child.on("close", (code) => {
+      clearInterval(progress);
+      if (code === 0) resolve();
+      else reject(new Error(`${tool.name}: go build exited ${code}:\n${errors}`));
+    });
+  });
+}
