@@ -2,6 +2,10 @@ module module-admission/test/oracles
 
 go 1.25.0
 
+// The Forkspacer operator is built with Go 1.24 (its Dockerfile: golang:1.24, go.mod go 1.24.5): the
+// oracle, built with the machine's Go, keeps Go 1.24's GODEBUG defaults (url.Parse's colons in hosts).
+godebug default=go1.24
+
 require (
 	github.com/ettle/strcase v0.2.0
 	github.com/go-openapi/spec v0.22.1

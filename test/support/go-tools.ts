@@ -44,8 +44,16 @@ export const helmTool: GoTool = {
   firstBuild: "about 2 minutes on 2 cores, once per version",
 };
 
+/** What Go and the operators' Go libraries say, for the differential tests (test/support/go-oracle.ts). */
+export const oracleTool: GoTool = {
+  name: "oracle",
+  module: "oracles",
+  packages: ["module-admission/test/oracles"],
+  firstBuild: "about 2 minutes on 2 cores, once per version",
+};
+
 /** Every Go tool `npm test` builds before the tests start. */
-export const goTools: GoTool[] = [controlPlaneTool, helmTool];
+export const goTools: GoTool[] = [controlPlaneTool, helmTool, oracleTool];
 
 /** Where built tools are kept: MODULE_ADMISSION_GO_CACHE, else the user's cache folder. */
 export function goToolsCacheDir(): string {

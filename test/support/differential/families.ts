@@ -1,0 +1,15 @@
+import type { GoOracle } from "../go-oracle.js";
+import type { DifferentialRun, Random } from "./random.js";
+import { generateUrl, urlDifferential } from "./url.js";
+
+/** A differential family: a generator of inputs and the comparison of Go's answers with the port's. */
+export interface Family<Input = unknown> {
+  name: string;
+  generate(random: Random): Input;
+  run(oracle: GoOracle, inputs: readonly Input[]): Promise<DifferentialRun>;
+}
+
+const family = <Input>(f: Family<Input>): Family => f as Family;
+
+/** Every family `npm run fuzz:oracle` runs, in this order. */
+export const families: Family[] = [family({ name: "urls", generate: generateUrl, run: urlDifferential })];
