@@ -26,7 +26,7 @@ export function goUrlParseError(raw: string): string | undefined {
   }
   if (hash >= 0) {
     try {
-      unescape(bytes.slice(hash + 1), "fragment");
+      urlUnescape(bytes.slice(hash + 1), "fragment");
     } catch (e) {
       if (e instanceof UrlError) return `parse ${quoteBytes(bytes)}: ${e.message}`;
       throw e;
@@ -105,7 +105,7 @@ function parse(raw: string): void {
     }
     parseAuthority(authority);
   }
-  unescape(rest, "path");
+  urlUnescape(rest, "path");
 }
 
 function getScheme(raw: string): { scheme: string; rest: string } {
@@ -132,10 +132,10 @@ function parseAuthority(authority: string): void {
   const userinfo = authority.slice(0, at);
   if (!validUserinfo(userinfo)) throw new UrlError("net/url: invalid userinfo");
   const colon = userinfo.indexOf(":");
-  if (colon < 0) unescape(userinfo, "userPassword");
+  if (colon < 0) urlUnescape(userinfo, "userPassword");
   else {
-    unescape(userinfo.slice(0, colon), "userPassword");
-    unescape(userinfo.slice(colon + 1), "userPassword");
+    urlUnescape(userinfo.slice(0, colon), "userPassword");
+    urlUnescape(userinfo.slice(colon + 1), "userPassword");
   }
 }
 
@@ -153,13 +153,13 @@ function parseHost(host: string): void {
     if (close < 0) throw new UrlError("missing ']' in host");
     const colonPort = host.slice(close + 1);
     if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
-    unescape(colonPort, "host");
+    urlUnescape(colonPort, "host");
     const hostname = host.slice(1, close);
     const zone = hostname.indexOf("%25");
     const address =
       zone >= 0
-        ? unescape(hostname.slice(0, zone), "host") + unescape(hostname.slice(zone), "zone")
-        : unescape(hostname, "host");
+        ? urlUnescape(hostname.slice(0, zone), "host") + urlUnescape(hostname.slice(zone), "zone")
+        : urlUnescape(hostname, "host");
     const parsed = parseAddr(address, quoteBytes);
     if (!parsed.ok) throw new UrlError(`invalid host: ${parsed.error}`);
     if (parsed.is4) throw new UrlError("invalid IP-literal");
@@ -170,7 +170,7 @@ function parseHost(host: string): void {
     const colonPort = host.slice(colon);
     if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
   }
-  unescape(host, "host");
+  urlUnescape(host, "host");
 }
 
 const validOptionalPort = (port: string): boolean => port === "" || /^:[0-9]*$/.test(port);
@@ -180,7 +180,7 @@ const validUserinfo = (s: string): boolean => /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$
 const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9a-fA-F]$/.test(c);
 
 /** url.unescape: well-formed %XX, in a host only the characters a host may hold; the unescaped bytes. */
-function unescape(s: string, mode: Mode): string {
+function urlUnescape(s: string, mode: Mode): string {
   let out = "";
   for (let i = 0; i < s.length; ) {
     const c = s[i] as string;
@@ -189,11 +189,11 @@ function unescape(s: string, mode: Mode): string {
         throw new UrlError(`invalid URL escape ${quoteBytes(s.slice(i, i + 3))}`);
       }
       const v = Number.parseInt(s.slice(i + 1, i + 3), 16);
-      const escape = s.slice(i, i + 3);
-      if (mode === "host" && v >> 4 < 8 && escape !== "%25")
-        throw new UrlError(`invalid URL escape ${quoteBytes(escape)}`);
-      if (mode === "zone" && escape !== "%25" && v !== 0x20 && shouldEscape(String.fromCharCode(v), "host"))
-        throw new UrlError(`invalid URL escape ${quoteBytes(escape)}`);
+      const escaped = s.slice(i, i + 3);
+      if (mode === "host" && v >> 4 < 8 && escaped !== "%25")
+        throw new UrlError(`invalid URL escape ${quoteBytes(escaped)}`);
+      if (mode === "zone" && escaped !== "%25" && v !== 0x20 && shouldEscape(String.fromCharCode(v), "host"))
+        throw new UrlError(`invalid URL escape ${quoteBytes(escaped)}`);
       out += String.fromCharCode(v);
       i += 3;
       continue;
