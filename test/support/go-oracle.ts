@@ -1,4 +1,5 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before } from "node:test";
 import { goBinary, oracleTool, withoutGo } from "./go-tools.js";
@@ -105,7 +106,15 @@ export class GoOracle {
   private stderr = "";
 
   constructor(binary = goBinary(oracleTool, "oracles")) {
-    this.child = spawn(binary, [], { stdio: ["pipe", "pipe", "pipe"] });
+    // Time zones from the database Go ships, not the machine's: the same answers on every machine.
+    const zoneinfo = join(
+      execFileSync("go", ["env", "GOROOT"], { encoding: "utf8" }).trim(),
+      "lib/time/zoneinfo.zip",
+    );
+    this.child = spawn(binary, [], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, ZONEINFO: zoneinfo },
+    });
     this.child.stderr.setEncoding("utf8");
     this.child.stderr.on("data", (chunk: string) => {
       this.stderr = `${this.stderr}${chunk}`.slice(-4000);

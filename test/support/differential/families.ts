@@ -1,4 +1,5 @@
 import type { GoOracle } from "../go-oracle.js";
+import { cronDifferential, generateCron } from "./cron.js";
 import type { DifferentialRun, Random } from "./random.js";
 import { generateUrl, urlDifferential } from "./url.js";
 
@@ -12,4 +13,7 @@ export interface Family<Input = unknown> {
 const family = <Input>(f: Family<Input>): Family => f as Family;
 
 /** Every family `npm run fuzz:oracle` runs, in this order. */
-export const families: Family[] = [family({ name: "urls", generate: generateUrl, run: urlDifferential })];
+export const families: Family[] = [
+  family({ name: "urls", generate: generateUrl, run: urlDifferential }),
+  family({ name: "cron", generate: generateCron, run: cronDifferential }),
+];
