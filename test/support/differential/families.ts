@@ -2,6 +2,7 @@ import type { GoOracle } from "../go-oracle.js";
 import { cronDifferential, generateCron } from "./cron.js";
 import type { DifferentialRun, Random } from "./random.js";
 import { generateUrl, urlDifferential } from "./url.js";
+import { generateYamlDocument, yamlDifferential } from "./yaml.js";
 
 /** A differential family: a generator of inputs and the comparison of Go's answers with the port's. */
 export interface Family<Input = unknown> {
@@ -16,4 +17,5 @@ const family = <Input>(f: Family<Input>): Family => f as Family;
 export const families: Family[] = [
   family({ name: "urls", generate: generateUrl, run: urlDifferential }),
   family({ name: "cron", generate: generateCron, run: cronDifferential }),
+  family({ name: "yaml", generate: generateYamlDocument, run: yamlDifferential }),
 ];
