@@ -29,6 +29,7 @@ import {
   compareGoStrings,
   GoComplex,
   GoFloat,
+  GoStrings,
   GoUint,
   type GoValue,
   isMap,
@@ -63,6 +64,17 @@ interface Signature {
 }
 
 class GoError extends Error {}
+
+/** text/template's limit on nested template calls (exec.go, maxExecDepth). */
+const goMaxExecDepth = 100000;
+
+/** Whether two dots are the same Go value: the same primitive, or the same map or list. */
+function sameValue(a: Value, b: Value): boolean {
+  const x = a instanceof Boxed ? a.value : a;
+  const y = b instanceof Boxed ? b.value : b;
+  if (x instanceof GoFloat && y instanceof GoFloat) return Object.is(x.value, y.value);
+  return Object.is(x, y);
+}
 class ExecFailure extends Error {}
 const breakSignal = { loop: "break" };
 const continueSignal = { loop: "continue" };
@@ -99,6 +111,8 @@ class State {
   output: string[] = [];
   private node: Node | undefined;
   private depth = 0;
+  /** The templates being executed, innermost last: each with its dot and the call that entered it. */
+  private frames: { name: string; value: Value; entry: TemplateNode }[] = [];
 
   constructor(
     private readonly text: string,
@@ -198,7 +212,7 @@ class State {
     let ran = false;
     if (Array.isArray(value)) {
       ran = value.length > 0;
-      for (let i = 0; i < value.length; i++) if (!iteration(i, new Boxed(value[i] ?? null))) break;
+      for (let i = 0; i < value.length; i++) if (!iteration(i, element(value, i))) break;
     } else if (isMap(value)) {
       const keys = sortedKeys(value);
       this.charge(keys.length);
@@ -226,17 +240,35 @@ class State {
     if (!tree) this.errorf(`template ${goQuote(node.name)} not defined`);
     if (this.depth >= maxTemplateDepth) throw new Unsupported("templates nested 1000 deep");
     const value = node.pipe ? this.evalPipeline(dot, node.pipe) : undefined;
+    const again = this.frames.findIndex((f) => f.name === node.name && sameValue(f.value, value));
+    if (again >= 0) this.recursesForever(again, node);
     const saved = { vars: this.vars, name: this.tmplName };
     this.vars = [{ name: "$", value }];
     this.tmplName = node.name;
     this.depth++;
+    this.frames.push({ name: node.name, value, entry: node });
     try {
       this.walk(value, tree);
     } finally {
+      this.frames.pop();
       this.depth--;
       this.vars = saved.vars;
       this.tmplName = saved.name;
     }
+  }
+
+  /**
+   * A template entered again with the dot it is already running with: execution depends on nothing
+   * else, so it repeats until Go's depth limit (exec.go, maxExecDepth 100000) stops it. The error is
+   * Go's: at the call made by the template running at depth 100000 (which one of the cycle's frames
+   * that is follows from the cycle's length), not after 100000 real calls.
+   */
+  private recursesForever(first: number, node: TemplateNode): never {
+    const n = this.frames.length;
+    const at = first + ((goMaxExecDepth - (first + 1)) % (n - first));
+    this.tmplName = (this.frames[at] as { name: string }).name;
+    this.at(at === n - 1 ? node : (this.frames[at + 1] as { entry: TemplateNode }).entry);
+    return this.errorf(`exceeded maximum template depth (${goMaxExecDepth})`);
   }
 
   evalPipeline(dot: Value, pipe: PipeNode): Value {
@@ -675,6 +707,10 @@ function indexArg(index: Value, cap: number): number {
   return x;
 }
 
+/** A list's element: a []string's as it is, an []any's as the interface it is held in. */
+const element = (list: (GoValue | null)[], i: number): Value =>
+  list instanceof GoStrings ? list[i] : new Boxed(list[i] ?? null);
+
 function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
   return true;
@@ -694,7 +730,7 @@ function index(args: Value[]): Value {
       const x = indexArg(i, item.length);
       if (x === item.length)
         throw new GoError(`reflect: ${typeof item === "string" ? "string" : "slice"} index out of range`);
-      item = typeof item === "string" ? new GoUint(item.charCodeAt(x), "uint8") : new Boxed(item[x] ?? null);
+      item = typeof item === "string" ? new GoUint(item.charCodeAt(x), "uint8") : element(item, x);
     } else if (isMap(item)) {
       if (i === undefined) throw new GoError("value is nil; should be of type string");
       if (typeof i !== "string") throw new GoError(`value has type ${typeName(i)}; should be string`);

@@ -26,10 +26,14 @@ type moduleRequest struct {
 // is "" when every step the object decides passes. Rendered is the rendered spec.helm or
 // spec.custom, as the operator holds it after rendering.
 type moduleResult struct {
-	Stage    string          `json:"stage,omitempty"`
-	Error    string          `json:"error,omitempty"`
-	Config   map[string]any  `json:"config,omitempty"`
-	Rendered json.RawMessage `json:"rendered,omitempty"`
+	Stage string `json:"stage,omitempty"`
+	Error string `json:"error,omitempty"`
+	// ForkError: for an adopted release (nothing rendered at install), where forking its Workspace
+	// fails: internal/controller/workspace_fork.go:153-156 (migrateModuleData renders the source
+	// Module) and the fork's copy, without existingRelease, rendered and installed like any Module.
+	ForkError string          `json:"forkError,omitempty"`
+	Config    map[string]any  `json:"config,omitempty"`
+	Rendered  json.RawMessage `json:"rendered,omitempty"`
 }
 
 func moduleOp(raw json.RawMessage) (any, error) {
@@ -72,9 +76,9 @@ func judgeModule(raw json.RawMessage, fill string) moduleResult {
 	switch {
 	case m.Spec.Helm != nil:
 		h := m.Spec.Helm
-		if h.ExistingRelease == nil && h.ReleaseName == nil {
-			// The mutating webhook always sets one (module_webhook.go:76-92); unset, GetReleaseName
-			// would panic. Judged as after the webhook, with a name of the webhook's shape.
+		if h.ReleaseName == nil {
+			// The mutating webhook always sets one, existingRelease or not (module_webhook.go:76-92);
+			// unset, GetReleaseName would panic. Judged as after the webhook, a name of its shape.
 			name := m.Metadata.Namespace + "-0123456789a"
 			h.ReleaseName = &name
 		}
@@ -84,6 +88,15 @@ func judgeModule(raw json.RawMessage, fill string) moduleResult {
 		if er := h.ExistingRelease; er != nil {
 			if problems := validation.IsDNS1123Label(er.Namespace); len(problems) > 0 {
 				r.Stage, r.Error = "adopt", fmt.Sprintf("namespace %q: %s", er.Namespace, problems[0])
+			}
+			// A fork's copy clears existingRelease (internal/controller/workspace_fork.go) and is
+			// installed like any Module: rendered, then installed into spec.helm.namespace.
+			copied := *h
+			copied.ExistingRelease = nil
+			if rendered, err := renderHelmSpec(&copied, config, funcs); err != nil {
+				r.ForkError = err.Error()
+			} else if err := helmInstallInputs(rendered, h.releaseName()); err != nil {
+				r.ForkError = err.Error()
 			}
 			return r
 		}
@@ -366,8 +379,8 @@ func helmInstallInputs(h *ModuleSpecHelm, releaseName string) error {
 		return fmt.Errorf("release name %q: invalid release name, must match regex %s and the length must not be longer than 53", releaseName, helmReleaseName)
 	}
 	// CreateNamespace = true (services/helm.go:159,222): the API server refuses a namespace name
-	// that is not a DNS-1123 label.
-	if problems := validation.IsDNS1123Label(h.namespace()); len(problems) > 0 {
+	// that is not a DNS-1123 label ("" is left out: Helm may fall back to its configured namespace).
+	if problems := validation.IsDNS1123Label(h.namespace()); h.namespace() != "" && len(problems) > 0 {
 		return fmt.Errorf("namespace %q: %s", h.namespace(), problems[0])
 	}
 	// MergeHelmValues (services/helm.go:595-604): a raw value must unmarshal (sigs.k8s.io/yaml)

@@ -24,6 +24,8 @@ export interface ModuleAnswer {
   /** The first failing step: decode, webhook, adopt, render or install; undefined when none fails. */
   stage?: "decode" | "webhook" | "adopt" | "render" | "install";
   error?: string;
+  /** An adopted release's render failure: what forking its Workspace meets (nothing rendered at install). */
+  forkError?: string;
   config?: Record<string, unknown>;
   rendered?: unknown;
 }

@@ -1,5 +1,6 @@
 import type { GoOracle } from "../go-oracle.js";
 import { cronDifferential, generateCron } from "./cron.js";
+import { generateModule, moduleDifferential } from "./module.js";
 import type { DifferentialRun, Random } from "./random.js";
 import { generateUrl, urlDifferential } from "./url.js";
 import { generateYamlDocument, yamlDifferential } from "./yaml.js";
@@ -18,4 +19,5 @@ export const families: Family[] = [
   family({ name: "urls", generate: generateUrl, run: urlDifferential }),
   family({ name: "cron", generate: generateCron, run: cronDifferential }),
   family({ name: "yaml", generate: generateYamlDocument, run: yamlDifferential }),
+  family({ name: "modules", generate: generateModule, run: moduleDifferential }),
 ];
