@@ -183,6 +183,8 @@ function formatFixed(x: number, precision: number): string {
 }
 
 function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
+  // fmt prints a slice element by element, each with the verb and its flags: `[%!d(string=a)]`.
+  if (arg instanceof GoStrings) return `[${arg.map((s) => formatOne(verb, s, spec)).join(" ")}]`;
   if (spec.plus && verb !== "d") throw new Unsupported(`%+${verb}`);
   if (spec.zero && verb !== "d" && verb !== "x" && verb !== "X") throw new Unsupported(`%0${verb}`);
   if (verb === "v") {
@@ -194,9 +196,6 @@ function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
       false,
     );
   }
-  // %q of a []string: each element quoted, as fmt prints a slice element by element.
-  if (verb === "q" && arg instanceof GoStrings && plainSpec(spec))
-    return `[${arg.map((s) => goQuote(s)).join(" ")}]`;
   if (arg !== null && isComposite(arg)) throw new Unsupported(`%${verb} of a composite`);
   switch (verb) {
     case "f":

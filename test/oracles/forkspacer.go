@@ -7,8 +7,10 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strings"
 	"text/template"
 
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
@@ -18,12 +20,16 @@ import (
 // v0.1.24 judges it on CREATE and then installs it, as far as the object alone decides.
 type moduleRequest struct {
 	Module json.RawMessage `json:"module"`
+	// OperatorCRD is the path of the operator's Module CRD: when given, the API server's own CRD
+	// handling (defaults, pruning, validation: crd.go) runs first, as on the way to the webhook.
+	OperatorCRD string `json:"operatorCrd,omitempty"`
 	// Fill: what randBase62 repeats (see templateRequest.Fill).
 	Fill string `json:"fill,omitempty"`
 }
 
-// moduleResult: the first step that fails, in the operator's order, with its error text; Stage
-// is "" when every step the object decides passes. Rendered is the rendered spec.helm or
+// moduleResult: the first step that fails, in the operator's order, with its error text (crd: the
+// operator's CRD; decode, webhook: its webhook; adopt, render, install: its controller); Stage is ""
+// when every step the object decides passes. Rendered is the rendered spec.helm or
 // spec.custom, as the operator holds it after rendering.
 type moduleResult struct {
 	Stage string `json:"stage,omitempty"`
@@ -36,12 +42,30 @@ type moduleResult struct {
 	Rendered  json.RawMessage `json:"rendered,omitempty"`
 }
 
-func moduleOp(raw json.RawMessage) (any, error) {
-	req, err := decode[moduleRequest](raw)
+func moduleOp(line json.RawMessage) (any, error) {
+	req, err := decode[moduleRequest](line)
 	if err != nil {
 		return nil, err
 	}
-	return judgeModule(req.Module, req.Fill), nil
+	raw := req.Module
+	if req.OperatorCRD != "" {
+		crd, err := loadOperatorCRD(req.OperatorCRD)
+		if err != nil {
+			return nil, err
+		}
+		// The API server's decoding: whole numbers that fit become int64, others float64.
+		var object map[string]any
+		if err := utiljson.Unmarshal(raw, &object); err != nil {
+			return nil, err
+		}
+		if errs := crd.admit(object); len(errs) > 0 {
+			return moduleResult{Stage: "crd", Error: strings.Join(errs, "; ")}, nil
+		}
+		if raw, err = json.Marshal(object); err != nil {
+			return nil, err
+		}
+	}
+	return judgeModule(raw, req.Fill), nil
 }
 
 func judgeModule(raw json.RawMessage, fill string) moduleResult {
@@ -79,7 +103,11 @@ func judgeModule(raw json.RawMessage, fill string) moduleResult {
 		if h.ReleaseName == nil {
 			// The mutating webhook always sets one, existingRelease or not (module_webhook.go:76-92);
 			// unset, GetReleaseName would panic. Judged as after the webhook, a name of its shape.
-			name := m.Metadata.Namespace + "-0123456789a"
+			namespace := m.Metadata.Namespace
+			if namespace == "" {
+				namespace = "default"
+			}
+			name := namespace + "-0123456789a"
 			h.ReleaseName = &name
 		}
 		// 3. installModule (internal/controller/module_operations.go:73-78): with existingRelease

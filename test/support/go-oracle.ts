@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:c
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before } from "node:test";
-import { goBinary, oracleTool, withoutGo } from "./go-tools.js";
+import { ensureBuilt, goBinary, oracleTool, withoutGo } from "./go-tools.js";
 
 /**
  * The client of the Go oracle (test/oracles): one long-running process per test file, asked over
@@ -21,8 +21,8 @@ export interface TemplateAnswer {
 }
 
 export interface ModuleAnswer {
-  /** The first failing step: decode, webhook, adopt, render or install; undefined when none fails. */
-  stage?: "decode" | "webhook" | "adopt" | "render" | "install";
+  /** The first failing step: crd, decode, webhook, adopt, render or install; undefined when none fails. */
+  stage?: "crd" | "decode" | "webhook" | "adopt" | "render" | "install";
   error?: string;
   /** An adopted release's render failure: what forking its Workspace meets (nothing rendered at install). */
   forkError?: string;
@@ -80,7 +80,7 @@ export interface CelAnswer {
 interface Ops {
   version: [Record<string, never>, { go: string }];
   template: [{ text: string; data?: unknown; funcs?: string[]; fill?: string }, TemplateAnswer];
-  module: [{ module: unknown; fill?: string }, ModuleAnswer];
+  module: [{ module: unknown; fill?: string; operatorCrd?: string }, ModuleAnswer];
   url: [{ raw: string }, UrlAnswer];
   cron: [{ spec: string }, CronAnswer];
   jsonNumber: [{ text: string }, JsonNumberAnswer];
@@ -173,15 +173,17 @@ export class GoOracle {
 }
 
 /**
- * The test file's oracle: started before its tests (once), closed after them. Call at the top of a
+ * The test file's oracle: started before its tests (once, built first if need be), closed after them. Call at the top of a
  * file or in a describe, and read `.current` inside tests. Without Go nothing starts; the tests skip
  * with `withoutGo`'s one line.
  */
 export function useGoOracle(): { readonly current: GoOracle } {
   let oracle: GoOracle | undefined;
   if (!withoutGo) {
-    before(() => {
-      oracle = new GoOracle();
+    before(async () => {
+      // Built already under npm test (build-go-tools.ts); a test file run alone builds it here.
+      const dir = await ensureBuilt(oracleTool, (line) => console.error(`go-tools: ${line}`));
+      oracle = new GoOracle(join(dir, "oracles"));
     });
     after(() => oracle?.close());
   }

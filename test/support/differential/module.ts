@@ -6,6 +6,7 @@ import { ruleCatalogue } from "../../../src/resources/index.js";
 import { installInputRules } from "../../../src/resources/module/install-inputs.js";
 import { bigIntegerNotChecked, templateRules } from "../../../src/resources/module/template-rules.js";
 import { pruneAndDefault } from "../../../src/validation/prune-default.js";
+import { corpusFound, corpusPath } from "../corpus.js";
 import type { GoOracle, ModuleAnswer } from "../go-oracle.js";
 import type { DifferentialRun, Disagreement, Random } from "./random.js";
 
@@ -46,7 +47,13 @@ export async function judgeModules(
   kinds ??= offlineKinds();
   const moduleKind = kindOf(kinds, { apiVersion: "batch.forkspacer.com/v1", kind: "Module" }) as OfflineKind;
   const stored = modules.map((module) => pruneAndDefault(moduleKind.crdSchema, module).object);
-  const answers = await Promise.all(stored.map((module) => askWithFills(oracle, module)));
+  // Alongside the operator (its CRD decides first, with the API server's own code) when the corpus
+  // holds its CRD; else on the object as our CRD stores it.
+  const operatorCrd = corpusFound
+    ? corpusPath("forkspacer", "crds", "batch.forkspacer.com_modules.yaml")
+    : undefined;
+  const sent = operatorCrd ? modules : stored;
+  const answers = await Promise.all(sent.map((module) => askWithFills(oracle, module, operatorCrd)));
   const verdicts = await Promise.all(modules.map((module) => admitOffline(moduleKind, module)));
   const webhook = await Promise.all(stored.map((module) => webhookErrors(moduleKind, module)));
   return answers.map((go, i) => ({ go, ours: verdicts[i] as OfflineVerdict, webhook: webhook[i] ?? [] }));
@@ -57,9 +64,16 @@ export async function judgeModules(
  * (all lower-case letters, all digits, all upper-case letters); it fails for certain only when all
  * three fail, runs for certain only when all three run, and is `random` otherwise.
  */
-async function askWithFills(oracle: GoOracle, module: unknown): Promise<ModuleJudgement["go"]> {
-  if (!JSON.stringify(module).includes("randBase62")) return oracle.ask("module", { module });
-  const answers = await Promise.all(["a", "1", "A"].map((fill) => oracle.ask("module", { module, fill })));
+async function askWithFills(
+  oracle: GoOracle,
+  module: unknown,
+  operatorCrd: string | undefined,
+): Promise<ModuleJudgement["go"]> {
+  const crd = operatorCrd ? { operatorCrd } : {};
+  if (!JSON.stringify(module).includes("randBase62")) return oracle.ask("module", { module, ...crd });
+  const answers = await Promise.all(
+    ["a", "1", "A"].map((fill) => oracle.ask("module", { module, fill, ...crd })),
+  );
   const unsettled = answers.find((a) => "panic" in a || "timeout" in a);
   if (unsettled) return unsettled;
   const settled = answers as ModuleAnswer[];
