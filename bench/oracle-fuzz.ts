@@ -7,7 +7,7 @@
 import { families } from "../test/support/differential/families.js";
 import { Random } from "../test/support/differential/random.js";
 import { GoOracle } from "../test/support/go-oracle.js";
-import { ensureBuilt, oracleTool, withoutGo } from "../test/support/go-tools.js";
+import { addonOracleTool, ensureBuilt, oracleTool, withoutGo } from "../test/support/go-tools.js";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -22,6 +22,7 @@ if (withoutGo) {
   process.exit(1);
 }
 await ensureBuilt(oracleTool, (line) => console.error(line));
+await ensureBuilt(addonOracleTool, (line) => console.error(line));
 
 /** A disagreement's kind: its two answers with the quoted parts and numbers blanked. */
 const kindOf = (go: unknown, ts: unknown) =>
@@ -39,10 +40,14 @@ for (const family of chosen) {
   let cases = 0;
   const kinds = new Map<string, { count: number; example: unknown }>();
   let disagreements = 0;
+  /** A family's own counts (templates: not modelled, over budget, Go timeouts), summed. */
+  const counts = new Map<string, number>();
   while (cases < count) {
     const inputs = Array.from({ length: Math.min(batch, count - cases) }, () => family.generate(random));
     const run = await family.run(oracle, inputs);
     cases += run.cases;
+    for (const [key, value] of Object.entries(run))
+      if (key !== "cases" && typeof value === "number") counts.set(key, (counts.get(key) ?? 0) + value);
     disagreements += run.disagreements.length;
     for (const d of run.disagreements) {
       const kind = kindOf(d.go, d.ts);
@@ -52,8 +57,9 @@ for (const family of chosen) {
     }
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const extra = [...counts].map(([key, value]) => `, ${key} ${value}`).join("");
   console.log(
-    `${family.name}: ${cases} cases, ${disagreements} disagreements, ${kinds.size} kinds (${seconds} s)`,
+    `${family.name}: ${cases} cases, ${disagreements} disagreements, ${kinds.size} kinds${extra} (${seconds} s)`,
   );
   for (const { count: n, example } of kinds.values()) console.log(`  ${n}x ${JSON.stringify(example)}`);
   if (disagreements > 0) failed = true;

@@ -230,7 +230,14 @@ class State {
     } else if (value !== undefined) {
       this.errorf(`range can't iterate over ${formatValue(value)}`);
     }
-    if (!ran && node.elseList) this.walk(dot, node.elseList);
+    // walkRange recovers a break anywhere in the statement: in the else branch it ends this range.
+    if (!ran && node.elseList) {
+      try {
+        this.walk(dot, node.elseList);
+      } catch (e) {
+        if (e !== breakSignal) throw e;
+      }
+    }
     this.vars.length = outer;
   }
 
@@ -448,6 +455,10 @@ class State {
       ) as ParamType;
       argv.push(this.validateType(final, type));
     }
+    // exec.go's evalCall: `call` gets its callee's name first, the first argument's source text, or the
+    // piped value's reflect.Value.String() (a string's own text, `<int Value>` for others).
+    if (name === "call")
+      argv.unshift(args.length > 0 ? nodeString(args[0] as ArgNode) : reflectString(final));
     try {
       return signature.fn(argv, this.options);
     } catch (e) {
@@ -527,6 +538,13 @@ function context(node: Node): string {
     default:
       return nodeString(node);
   }
+}
+
+/** reflect.Value.String(): a string's text; `<T Value>` for a value of another type; `<invalid Value>`. */
+function reflectString(v: Final): string {
+  if (v === missing || v === undefined) return "<invalid Value>";
+  if (typeof v === "string") return v;
+  return `<${typeName(v as GoValue | Boxed)} Value>`;
 }
 
 function safeInt(n: bigint): number {
@@ -789,10 +807,11 @@ const builtins = ((): Map<string, Signature> => {
     ["slice", variadic(["value", "value"], slice)],
     [
       "call",
-      variadic(["value", "value"], ([fn]) => {
+      // The callee's name comes first (evalCall puts it there, as Go does): functions are never values here.
+      variadic(["value", "value"], ([name, fn]) => {
         const v = unbox(fn);
         if (v === undefined) throw new GoError("call of nil");
-        throw new GoError(`non-function of type ${typeName(v)}`);
+        throw new GoError(`non-function ${name as string} of type ${typeName(v)}`);
       }),
     ],
     ["html", variadic(["any"], (args) => htmlEscape(evalArgs(args)))],

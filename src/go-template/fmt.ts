@@ -189,7 +189,11 @@ function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
   if (spec.zero && verb !== "d" && verb !== "x" && verb !== "X") throw new Unsupported(`%0${verb}`);
   if (verb === "v") {
     if (spec.zero) throw new Unsupported("%0v");
-    if (typeof arg === "number" && spec.precision !== undefined) throw new Unsupported("%.Nv");
+    if ((typeof arg === "number" || arg instanceof GoFloat) && spec.precision !== undefined)
+      throw new Unsupported("%.Nv");
+    // fmt applies a width or precision to each element of a map or list, not to the whole.
+    if (arg !== null && isComposite(arg) && (spec.width !== undefined || spec.precision !== undefined))
+      throw new Unsupported("%v of a composite with a width or precision");
     return pad(
       truncateRunes(formatValue(arg), typeof arg === "string" ? spec.precision : undefined),
       spec,

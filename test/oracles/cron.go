@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"module-admission/test/oracles/protocol"
 
 	"github.com/robfig/cron/v3"
 )
@@ -21,7 +22,7 @@ type cronResult struct {
 var operatorCronParser = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
 
 func cronOp(raw json.RawMessage) (any, error) {
-	req, err := decode[cronRequest](raw)
+	req, err := protocol.Decode[cronRequest](raw)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"module-admission/test/oracles/protocol"
 	"net/url"
 	"regexp"
 	"slices"
@@ -43,7 +44,7 @@ type moduleResult struct {
 }
 
 func moduleOp(line json.RawMessage) (any, error) {
-	req, err := decode[moduleRequest](line)
+	req, err := protocol.Decode[moduleRequest](line)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"module-admission/test/oracles/protocol"
 	"strconv"
 
 	kjson "sigs.k8s.io/json"
@@ -29,7 +30,7 @@ type jsonNumberResult struct {
 }
 
 func jsonNumberOp(raw json.RawMessage) (any, error) {
-	req, err := decode[jsonNumberRequest](raw)
+	req, err := protocol.Decode[jsonNumberRequest](raw)
 	if err != nil {
 		return nil, err
 	}

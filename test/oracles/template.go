@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"module-admission/test/oracles/protocol"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,8 +25,9 @@ type templateRequest struct {
 	// Fill is the character randBase62 repeats (the operator's is random; a fixed fill makes runs
 	// comparable). Default "a".
 	Fill string `json:"fill,omitempty"`
-	// MaxOutput caps the bytes written (default 1 MiB): a template that writes more fails with
-	// errOutputCap, so that no request writes without end.
+	// MaxOutput caps the bytes written (default 256 MiB, more than a template recursing to Go's depth
+	// limit writes in practice): a template that writes more fails with errOutputCap, so that no
+	// request writes without end.
 	MaxOutput int `json:"maxOutput,omitempty"`
 }
 
@@ -75,7 +77,7 @@ func operatorFuncMap(fill string, extra []string) template.FuncMap {
 }
 
 func templateOp(raw json.RawMessage) (any, error) {
-	req, err := decode[templateRequest](raw)
+	req, err := protocol.Decode[templateRequest](raw)
 	if err != nil {
 		return nil, err
 	}
@@ -107,10 +109,10 @@ func templateOp(raw json.RawMessage) (any, error) {
 }
 
 // execute runs a parsed template as renderInterface does (module_types.go:863-868), into a
-// buffer capped at maxOutput bytes (default 1 MiB).
+// buffer capped at maxOutput bytes (default 256 MiB).
 func execute(tmpl *template.Template, data any, maxOutput int) (string, error) {
 	if maxOutput <= 0 {
-		maxOutput = 1 << 20
+		maxOutput = 256 << 20
 	}
 	buf := &cappedBuffer{cap: maxOutput}
 	if err := tmpl.Execute(buf, data); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"module-admission/test/oracles/protocol"
 	"net/url"
 )
 
@@ -24,7 +25,7 @@ type urlResult struct {
 }
 
 func urlOp(raw json.RawMessage) (any, error) {
-	req, err := decode[urlRequest](raw)
+	req, err := protocol.Decode[urlRequest](raw)
 	if err != nil {
 		return nil, err
 	}

@@ -2,10 +2,10 @@ import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:c
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before } from "node:test";
-import { ensureBuilt, goBinary, oracleTool, withoutGo } from "./go-tools.js";
+import { addonOracleTool, ensureBuilt, goBinary, oracleTool, withoutGo } from "./go-tools.js";
 
 /**
- * The client of the Go oracle (test/oracles): one long-running process per test file, asked over
+ * The client of the Go oracles (test/oracles): long-running processes per test file, asked over
  * stdin/stdout, one JSON request a line and one answer a line, in order. Requests are pipelined: a
  * test may send thousands before the first answer arrives. The ops and their fields are the oracle's
  * (test/oracles/*.go); the types below name what the tests read.
@@ -78,7 +78,6 @@ export interface CelAnswer {
 }
 
 interface Ops {
-  version: [Record<string, never>, { go: string }];
   template: [{ text: string; data?: unknown; funcs?: string[]; fill?: string }, TemplateAnswer];
   module: [{ module: unknown; fill?: string; operatorCrd?: string }, ModuleAnswer];
   url: [{ raw: string }, UrlAnswer];
@@ -100,14 +99,15 @@ export type Answer<O extends Op> = Ops[O][1] | { panic: string } | { timeout: tr
 
 export const isPanic = (answer: object): answer is { panic: string } => "panic" in answer;
 
-export class GoOracle {
+/** One oracle process: requests written in order, answers matched by id. */
+class OracleProcess {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private exited: Error | undefined;
   private stderr = "";
 
-  constructor(binary = goBinary(oracleTool, "oracles")) {
+  constructor(binary: string) {
     // Time zones from the database Go ships, not the machine's: the same answers on every machine.
     const zoneinfo = join(
       execFileSync("go", ["env", "GOROOT"], { encoding: "utf8" }).trim(),
@@ -129,20 +129,14 @@ export class GoOracle {
     });
   }
 
-  /** One request; resolves with its answer, rejects when the request was malformed or the oracle died. */
-  ask<O extends Op>(op: O, fields: Request<O>): Promise<Answer<O>> {
+  ask(op: string, fields: object): Promise<unknown> {
     if (this.exited) return Promise.reject(this.exited);
     const id = this.nextId++;
     const line = `${JSON.stringify({ id, op, ...fields })}\n`;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.waiting.set(id, { resolve, reject });
       this.child.stdin.write(line);
     });
-  }
-
-  /** Many requests of one op, pipelined; answers in the same order. */
-  askAll<O extends Op>(op: O, requests: readonly Request<O>[]): Promise<Answer<O>[]> {
-    return Promise.all(requests.map((fields) => this.ask(op, fields)));
   }
 
   close(): Promise<void> {
@@ -172,6 +166,48 @@ export class GoOracle {
   }
 }
 
+/** The ops the addon-operator oracle answers (Go 1.26); the Forkspacer oracle (Go 1.24.9) the rest. */
+const addonOps = new Set<Op>(["yaml", "configMap", "addonValues", "cel"]);
+
+/**
+ * The Go oracles as one: each op goes to the process built with the Go of the system it models. The
+ * processes start on first use.
+ */
+export class GoOracle {
+  private forkspacer: OracleProcess | undefined;
+  private addon: OracleProcess | undefined;
+
+  constructor(
+    private readonly binaries = {
+      forkspacer: goBinary(oracleTool, "oracles"),
+      addon: goBinary(addonOracleTool, "addon-operator"),
+    },
+  ) {}
+
+  /** One request; resolves with its answer, rejects when the request was malformed or the oracle died. */
+  ask<O extends Op>(op: O, fields: Request<O>): Promise<Answer<O>> {
+    return this.process(op).ask(op, fields) as Promise<Answer<O>>;
+  }
+
+  /** Many requests of one op, pipelined; answers in the same order. */
+  askAll<O extends Op>(op: O, requests: readonly Request<O>[]): Promise<Answer<O>[]> {
+    return Promise.all(requests.map((fields) => this.ask(op, fields)));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.forkspacer?.close(), this.addon?.close()]);
+  }
+
+  private process(op: Op): OracleProcess {
+    if (addonOps.has(op)) {
+      this.addon ??= new OracleProcess(this.binaries.addon);
+      return this.addon;
+    }
+    this.forkspacer ??= new OracleProcess(this.binaries.forkspacer);
+    return this.forkspacer;
+  }
+}
+
 /**
  * The test file's oracle: started before its tests (once, built first if need be), closed after them. Call at the top of a
  * file or in a describe, and read `.current` inside tests. Without Go nothing starts; the tests skip
@@ -181,9 +217,14 @@ export function useGoOracle(): { readonly current: GoOracle } {
   let oracle: GoOracle | undefined;
   if (!withoutGo) {
     before(async () => {
-      // Built already under npm test (build-go-tools.ts); a test file run alone builds it here.
-      const dir = await ensureBuilt(oracleTool, (line) => console.error(`go-tools: ${line}`));
-      oracle = new GoOracle(join(dir, "oracles"));
+      // Built already under npm test (build-go-tools.ts); a test file run alone builds them here.
+      const log = (line: string) => console.error(`go-tools: ${line}`);
+      const forkspacer = await ensureBuilt(oracleTool, log);
+      const addon = await ensureBuilt(addonOracleTool, log);
+      oracle = new GoOracle({
+        forkspacer: join(forkspacer, "oracles"),
+        addon: join(addon, "addon-operator"),
+      });
     });
     after(() => oracle?.close());
   }

@@ -252,7 +252,7 @@ function intFields(spec: Record<string, unknown>, path: FieldPath): FieldErrorLi
   const errors: FieldErrorList = [];
   for (const key of ["default", "min", "max"]) {
     const value = spec[key];
-    if (typeof value !== "number" || (value <= 2 ** 63 && value >= -(2 ** 63))) continue;
+    if (typeof value !== "number" || !beyondGoInt(value)) continue;
     errors.push(
       fieldError.invalid(
         path.child(key),
@@ -263,6 +263,12 @@ function intFields(spec: Record<string, unknown>, path: FieldPath): FieldErrorLi
   }
   return errors;
 }
+
+/**
+ * Whether a number the review's JSON held can be no Go int (int64). A double that is exactly ±2^63 may
+ * have been int64's own extreme (9223372036854775807 reads as 2^63): it is not counted beyond.
+ */
+export const beyondGoInt = (value: number): boolean => value > 2 ** 63 || value < -(2 ** 63);
 
 function minNotAboveMax(spec: { min?: number; max?: number }, path: FieldPath): FieldErrorList {
   if (spec.min === undefined || spec.max === undefined || spec.min <= spec.max) return [];

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { loadAll } from "js-yaml";
+import type { Module } from "../../../src/generated/module.js";
 import { corpusPath, withoutCorpus } from "../../support/corpus.js";
 import {
   generateModule,
@@ -10,10 +11,13 @@ import {
   moduleDifferential,
   moduleDisagreement,
 } from "../../support/differential/module.js";
+import { generateNumber, numberDifferential } from "../../support/differential/numbers.js";
 import { describeDisagreements, Random } from "../../support/differential/random.js";
 import { useGoOracle, withoutGo } from "../../support/go-oracle.js";
 import { denialCases } from "../../support/module-cases.js";
 import { helmModule } from "../../support/modules.js";
+
+const helmOf = (m: Module) => m.spec.helm as NonNullable<Module["spec"]["helm"]>;
 
 /**
  * The Forkspacer operator's own steps (test/oracles/forkspacer.go: its webhook's decode and CREATE
@@ -48,7 +52,7 @@ describe("Forkspacer Module: the project against the operator's own steps run by
       "range over a multipleOptions default in a chart version",
       (m) => {
         m.config = [{ name: "Tags", alias: "tags", multipleOptions: { values: ["a", "b"], default: ["a"] } }];
-        m.spec.helm.chart = {
+        helmOf(m).chart = {
           repo: { url: "https://charts.example.com", chart: "app", version: "{{ len .config.tags }}" },
         };
       },
@@ -58,7 +62,7 @@ describe("Forkspacer Module: the project against the operator's own steps run by
       "printf %q of a multipleOptions default",
       (m) => {
         m.config = [{ name: "Tags", alias: "tags", multipleOptions: { values: ["a", "b"], default: ["a"] } }];
-        m.spec.helm.chart = {
+        helmOf(m).chart = {
           repo: {
             url: "https://charts.example.com",
             chart: "app",
@@ -74,7 +78,7 @@ describe("Forkspacer Module: the project against the operator's own steps run by
         m.config = [
           { name: "Hosts", alias: "hosts", multipleOptions: { values: ["a", "b"], default: ["a"] } },
         ];
-        m.spec.helm.chart = {
+        helmOf(m).chart = {
           repo: { url: "https://charts.example.com", chart: "{{ index .config.hosts 5 }}" },
         };
       },
@@ -83,7 +87,7 @@ describe("Forkspacer Module: the project against the operator's own steps run by
     [
       'printf "%.1f" 2.0 renders a number',
       (m) => {
-        m.spec.helm.chart = {
+        helmOf(m).chart = {
           repo: { url: "https://charts.example.com", chart: "app", version: '{{ printf "%.1f" 2.0 }}' },
         };
       },
@@ -92,7 +96,7 @@ describe("Forkspacer Module: the project against the operator's own steps run by
     [
       "a template that calls itself",
       (m) => {
-        m.spec.helm.chart = {
+        helmOf(m).chart = {
           repo: {
             url: "https://charts.example.com",
             chart: '{{ define "t" }}{{ template "t" }}{{ end }}{{ template "t" }}',
@@ -105,28 +109,28 @@ describe("Forkspacer Module: the project against the operator's own steps run by
       "a git URL that renders to the scp form",
       (m) => {
         m.config = [{ name: "Repo", alias: "repo", string: { default: "git@github.com:org/charts.git" } }];
-        m.spec.helm.chart = { git: { repo: "{{ .config.repo }}", revision: "main", path: "/" } };
+        helmOf(m).chart = { git: { repo: "{{ .config.repo }}", revision: "main", path: "/" } };
       },
       "install",
     ],
     [
       "a chart URL that renders null",
       (m) => {
-        m.spec.helm.chart = { repo: { url: '{{ "null" }}', chart: "app" } };
+        helmOf(m).chart = { repo: { url: '{{ "null" }}', chart: "app" } };
       },
       "install",
     ],
     [
       "an empty git revision",
       (m) => {
-        m.spec.helm.chart = { git: { repo: "https://github.com/org/charts.git", revision: "", path: "/" } };
+        helmOf(m).chart = { git: { repo: "https://github.com/org/charts.git", revision: "", path: "/" } };
       },
       "install",
     ],
     [
       "existingRelease in a namespace that cannot exist",
       (m) => {
-        m.spec.helm.existingRelease = { name: "legacy", namespace: "Prod" };
+        helmOf(m).existingRelease = { name: "legacy", namespace: "Prod" };
       },
       "adopt",
     ],
@@ -161,7 +165,7 @@ describe("Forkspacer Module: the project against the operator's own steps run by
       { name: "Big", alias: "big", integer: { default: 2 ** 60 } },
       { name: "Tags", alias: "tags", multipleOptions: { values: ["a"], default: ["a"] } },
     ];
-    module.spec.helm.chart = {
+    helmOf(module).chart = {
       repo: {
         url: "https://charts.example.com",
         chart: "{{ .config.big }}",
@@ -173,6 +177,15 @@ describe("Forkspacer Module: the project against the operator's own steps run by
     assert.equal((judged.go as { stage?: string }).stage, "render");
     assert.equal(judged.ours.allowed, false);
     assert.ok(judged.ours.errors.some((e) => e.field.toString() === "spec.helm.chart.repo.version"));
+  });
+
+  it("2,000 JSON numbers: Go's float64 and int(v) of them, and the int fields a Module's config can hold", async () => {
+    const random = new Random(33);
+    const run = await numberDifferential(
+      oracle.current,
+      Array.from({ length: 2000 }, () => generateNumber(random)),
+    );
+    assert.equal(run.disagreements.length, 0, describeDisagreements(run));
   });
 
   it("500 generated Modules (npm run fuzz:oracle runs more)", async () => {

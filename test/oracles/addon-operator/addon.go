@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"module-admission/test/oracles/protocol"
 	"sort"
 
 	"github.com/go-openapi/spec"
@@ -43,7 +44,7 @@ type addonValuesResult struct {
 }
 
 func addonValuesOp(raw json.RawMessage) (any, error) {
-	req, err := decode[addonValuesRequest](raw)
+	req, err := protocol.Decode[addonValuesRequest](raw)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"module-admission/test/oracles/protocol"
 	"strings"
 
 	"github.com/ettle/strcase"
@@ -30,7 +31,7 @@ type configMapResult struct {
 }
 
 func configMapOp(raw json.RawMessage) (any, error) {
-	req, err := decode[configMapRequest](raw)
+	req, err := protocol.Decode[configMapRequest](raw)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"module-admission/test/oracles/protocol"
 
 	yamlv3 "gopkg.in/yaml.v3"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
@@ -31,7 +32,7 @@ type yamlResult struct {
 }
 
 func yamlOp(raw json.RawMessage) (any, error) {
-	req, err := decode[yamlRequest](raw)
+	req, err := protocol.Decode[yamlRequest](raw)
 	if err != nil {
 		return nil, err
 	}

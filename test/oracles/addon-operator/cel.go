@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"module-admission/test/oracles/protocol"
 	"strings"
 
 	"github.com/go-openapi/spec"
@@ -169,7 +170,7 @@ type celResult struct {
 }
 
 func celOp(raw json.RawMessage) (any, error) {
-	req, err := decode[celRequest](raw)
+	req, err := protocol.Decode[celRequest](raw)
 	if err != nil {
 		return nil, err
 	}
