@@ -86,7 +86,7 @@ interface Ops {
   yaml: [{ text: string; reader: "sigs" | "yaml.v3" | "kyaml" }, YamlAnswer];
   configMap: [{ data: Record<string, string> }, ConfigMapAnswer];
   addonValues: [
-    { configSchema: string; basePath?: string; key: string; values: unknown; oldValues?: unknown },
+    { configSchema: string; key: string; values: unknown; oldValues?: unknown },
     AddonValuesAnswer,
   ];
   cel: [{ rules: unknown; self: unknown; oldSelf?: unknown }, CelAnswer];

@@ -22,9 +22,6 @@ import (
 type addonValuesRequest struct {
 	// ConfigSchema is openapi/config-values.yaml's text.
 	ConfigSchema string `json:"configSchema"`
-	// BasePath is the schema file's path, for relative file $refs (addon-operator expands with no
-	// base; the refs it meets resolve against its working directory, the modules' own files).
-	BasePath string `json:"basePath,omitempty"`
 	// Key is the values key (camelCase module name, or "global"): it starts every message.
 	Key       string          `json:"key"`
 	Values    json.RawMessage `json:"values"`
@@ -48,7 +45,7 @@ func addonValuesOp(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	schema, err := loadConfigSchema([]byte(req.ConfigSchema), req.BasePath)
+	schema, err := loadConfigSchema([]byte(req.ConfigSchema))
 	if err != nil {
 		return addonValuesResult{LoadError: err.Error()}, nil
 	}
@@ -92,9 +89,10 @@ func addonValuesOp(raw json.RawMessage) (any, error) {
 }
 
 // loadConfigSchema is LoadSchemaFromBytes (schemas.go:312-330: sigs.k8s.io/yaml into interface{},
-// swag.YAMLToJSON, json into spec.Schema, spec.ExpandSchema) and the AdditionalPropertiesTransformer
-// PrepareSchemas applies to the config schema (schemas.go:342-345).
-func loadConfigSchema(text []byte, basePath string) (*spec.Schema, error) {
+// swag.YAMLToJSON, json into spec.Schema, spec.ExpandSchema with no base: a relative file $ref resolves
+// against the working directory) and the AdditionalPropertiesTransformer PrepareSchemas applies to the
+// config schema (schemas.go:342-345).
+func loadConfigSchema(text []byte) (*spec.Schema, error) {
 	var doc any
 	if err := yaml.Unmarshal(text, &doc); err != nil {
 		return nil, fmt.Errorf("yaml unmarshal: %v", err)
@@ -107,13 +105,7 @@ func loadConfigSchema(text []byte, basePath string) (*spec.Schema, error) {
 	if err := json.Unmarshal(j, s); err != nil {
 		return nil, fmt.Errorf("json unmarshal: %v", err)
 	}
-	var base *spec.Schema = s
-	if basePath != "" {
-		err = spec.ExpandSchemaWithBasePath(s, nil, &spec.ExpandOptions{RelativeBase: basePath})
-	} else {
-		err = spec.ExpandSchema(s, base, nil)
-	}
-	if err != nil {
+	if err := spec.ExpandSchema(s, s, nil); err != nil {
 		return nil, fmt.Errorf("expand schema: %v", err)
 	}
 	return closeSchema(s), nil

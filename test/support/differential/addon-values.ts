@@ -74,7 +74,7 @@ export async function addonValuesDifferential(
     "addonValues",
     inputs.map(({ dir, key, values }) => {
       const file = join(dir, "openapi", "config-values.yaml");
-      return { configSchema: readFileSync(file, "utf8"), basePath: file, key, values };
+      return { configSchema: readFileSync(file, "utf8"), key, values };
     }),
   );
   const run: DifferentialRun & { messagesDiffer?: number } = {
