@@ -3,7 +3,7 @@
  * text is an IP address, which family, and Go's error text. `s` is a byte string (one character per
  * byte, as Go's string indexing sees it); `quote` is strconv.Quote of such a string.
  */
-export type ParsedAddr = { ok: true; is4: boolean } | { ok: false; error: string };
+export type ParsedAddr = { ok: true; is4: boolean; is4In6: boolean } | { ok: false; error: string };
 
 export function parseAddr(s: string, quote: (bytes: string) => string): ParsedAddr {
   const fail = (msg: string, at = ""): ParsedAddr => ({
@@ -13,7 +13,7 @@ export function parseAddr(s: string, quote: (bytes: string) => string): ParsedAd
   for (const c of s) {
     if (c === ".") {
       const problem = ipv4Fields(s, 0, s.length);
-      return problem ? fail(problem.msg, problem.at) : { ok: true, is4: true };
+      return problem ? fail(problem.msg, problem.at) : { ok: true, is4: true, is4In6: false };
     }
     if (c === ":") return ipv6(s, fail);
     if (c === "%") return fail("missing IPv6 address");
@@ -64,11 +64,12 @@ function ipv6(input: string, fail: (msg: string, at?: string) => ParsedAddr): Pa
     s = s.slice(0, percent);
     if (zone === "") return fail("zone must be a non-empty string");
   }
+  const ip = new Array<number>(16).fill(0);
   let ellipsis = -1;
   if (s.length >= 2 && s[0] === ":" && s[1] === ":") {
     ellipsis = 0;
     s = s.slice(2);
-    if (s.length === 0) return { ok: true, is4: false };
+    if (s.length === 0) return { ok: true, is4: false, is4In6: false };
   }
   let i = 0;
   while (i < 16) {
@@ -89,10 +90,18 @@ function ipv6(input: string, fail: (msg: string, at?: string) => ParsedAddr): Pa
       const end = input.length - (zone.length > 0 ? zone.length + 1 : 0);
       const problem = ipv4Fields(input, end - s.length, end);
       if (problem) return fail(problem.msg, problem.at);
+      input
+        .slice(end - s.length, end)
+        .split(".")
+        .forEach((field, k) => {
+          ip[i + k] = Number(field);
+        });
       s = "";
       i += 4;
       break;
     }
+    ip[i] = acc >> 8;
+    ip[i + 1] = acc & 0xff;
     i += 2;
     s = s.slice(off);
     if (s.length === 0) break;
@@ -109,6 +118,11 @@ function ipv6(input: string, fail: (msg: string, at?: string) => ParsedAddr): Pa
   if (s.length !== 0) return fail("trailing garbage after address", s);
   if (i < 16) {
     if (ellipsis < 0) return fail("address string too short");
+    const n = 16 - i;
+    for (let j = i - 1; j >= ellipsis; j--) ip[j + n] = ip[j] as number;
+    for (let j = ellipsis; j < ellipsis + n; j++) ip[j] = 0;
   } else if (ellipsis >= 0) return fail("the :: must expand to at least one field of zeros");
-  return { ok: true, is4: false };
+  // Is4In6: ::ffff:a.b.c.d, the IPv4-mapped prefix.
+  const is4In6 = ip.slice(0, 10).every((b) => b === 0) && ip[10] === 0xff && ip[11] === 0xff;
+  return { ok: true, is4: false, is4In6 };
 }

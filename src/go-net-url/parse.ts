@@ -1,6 +1,6 @@
 /**
- * Go's net/url.Parse (url.go of Go 1.24.8 and later: bracketed hosts must hold an IPv6 address, and
- * colons in other hosts are as loose as before Go 1.26), as far as whether it fails and with which
+ * Go's net/url.Parse (url.go of Go 1.24.9, the operator's: a bracketed host must hold an IPv6 address),
+ * as far as whether it fails and with which
  * message: the Forkspacer operator parses spec.helm.chart.git.repo with it before cloning
  * (pkg/manager/helm.go), and an error fails the install. `git@github.com:org/repo.git` (scp-like, no
  * scheme) is such an error: `first path segment in URL cannot contain colon`. Go works on bytes: the
@@ -140,21 +140,22 @@ function parseAuthority(authority: string): void {
 }
 
 /**
- * parseHost: a `[` anywhere but first is refused; a bracketed host must unescape to an IPv6 address
- * (zone allowed, `%25` introducing it), then an optional port; any other host may carry colons (the
- * last starts the port: Go 1.26 is stricter for http and https, behind GODEBUG urlstrictcolons, which
- * a Go 1.24 build does not have).
+ * parseHost (Go 1.24.8's, the operator's 1.24.9): a host holding a `[` is an IP literal from its last
+ * `[` to its last `]`, which must unescape to an IPv6 address (zone allowed, `%25` introducing it; no
+ * IPv4, no IPv4-mapped one), then an optional port; any other host may carry colons, the last starting
+ * the port.
  */
 function parseHost(host: string): void {
   const open = host.lastIndexOf("[");
-  if (open > 0) throw new UrlError("invalid IP-literal");
-  if (open === 0) {
+  if (open !== -1) {
     const close = host.lastIndexOf("]");
     if (close < 0) throw new UrlError("missing ']' in host");
     const colonPort = host.slice(close + 1);
     if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
     urlUnescape(colonPort, "host");
-    const hostname = host.slice(1, close);
+    // Go slices host[open+1:close]: with the `]` before the `[` it panics (the install fails with it).
+    if (close < open) throw new UrlError("net/url panics: slice bounds out of range");
+    const hostname = host.slice(open + 1, close);
     const zone = hostname.indexOf("%25");
     const address =
       zone >= 0
@@ -162,7 +163,7 @@ function parseHost(host: string): void {
         : urlUnescape(hostname, "host");
     const parsed = parseAddr(address, quoteBytes);
     if (!parsed.ok) throw new UrlError(`invalid host: ${parsed.error}`);
-    if (parsed.is4) throw new UrlError("invalid IP-literal");
+    if (parsed.is4 || parsed.is4In6) throw new UrlError("invalid IPv6 host");
     return;
   }
   const colon = host.lastIndexOf(":");

@@ -111,7 +111,10 @@ export function moduleDisagreement(
   input: unknown,
   { go, ours, webhook }: ModuleJudgement,
 ): Disagreement | undefined {
-  if ("panic" in go || "timeout" in go) return { input, go, ts: summary(ours) };
+  if ("panic" in go) return { input, go, ts: summary(ours) };
+  // Past the oracle's timeout the operator does not finish either (a range over a huge integer): a
+  // failure, like any other step that fails.
+  if ("timeout" in go) go = { stage: "render", error: "does not finish (the oracle's timeout)" };
   if (!("random" in go) && go.stage !== undefined) {
     // The one modelling limit, said in a warning: an integer beyond 2^53 is not held exactly here.
     // (Shown warnings are cut to a length: the start of the text is enough.)

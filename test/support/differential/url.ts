@@ -110,8 +110,10 @@ export async function urlDifferential(oracle: GoOracle, urls: readonly string[])
   const run: DifferentialRun = { family: "url.Parse", cases: urls.length, disagreements: [] };
   urls.forEach((raw, i) => {
     const answer = answers[i] as (typeof answers)[number];
-    const go = "panic" in answer || "timeout" in answer ? answer : (answer.error ?? "");
     const ts = goUrlParseError(raw) ?? "";
+    // Go 1.24's parseHost slices past a `]` before the last `[` and panics: the port says so.
+    if ("panic" in answer && ts.endsWith("net/url panics: slice bounds out of range")) return;
+    const go = "panic" in answer || "timeout" in answer ? answer : (answer.error ?? "");
     if (go !== ts) run.disagreements.push({ input: raw, go, ts });
   });
   return run;
