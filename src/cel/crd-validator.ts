@@ -1,12 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { type CelInput, type CelResult, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
-import { strings } from "@bufbuild/cel/ext";
 import { RE2JS } from "@bufbuild/re2";
 import { type FieldError, fieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import { own } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { LruCache } from "../memo/lru-cache.js";
+import { kubernetesFunctions } from "./kubernetes-library.js";
+import { withoutOptionalOldSelf } from "./optional-old-self.js";
 import { toCel } from "./to-cel.js";
 
 /** One `x-kubernetes-validations` entry, as apiextensions.k8s.io/v1 defines it. */
@@ -16,14 +17,18 @@ export interface ValidationRule {
   messageExpression?: string;
   fieldPath?: string;
   reason?: "FieldValueInvalid" | "FieldValueForbidden" | "FieldValueRequired" | "FieldValueDuplicate";
+  /** Runs on CREATE too, with `oldSelf` an optional (src/cel/optional-old-self.ts). */
+  optionalOldSelf?: boolean;
 }
+
+type Bindings = { self: unknown; oldSelf: unknown; oldSelfPresent: boolean };
 
 interface CompiledRule {
   source: ValidationRule;
-  /** A transition rule reads oldSelf, so it runs only on UPDATE when the old value exists. */
+  /** A transition rule reads oldSelf, so it runs only on UPDATE when the old value exists (unless optionalOldSelf). */
   transition: boolean;
-  check: (bindings: { self: unknown; oldSelf: unknown }) => CelResult;
-  message?: (bindings: { self: unknown; oldSelf: unknown }) => CelResult;
+  check: (bindings: Bindings) => CelResult;
+  message?: (bindings: Bindings) => CelResult;
 }
 
 /**
@@ -45,11 +50,12 @@ const re2 = {
       : RE2JS.compile(pattern),
 };
 
-const env = celEnv({ funcs: strings, re2 });
+// The Kubernetes CEL libraries the API server gives CRD rules too (and its map semantics).
+const env = celEnv({ funcs: kubernetesFunctions, re2 });
 
 function compile(expression: string) {
   const planned = plan(env, parse(expression));
-  return (bindings: { self: unknown; oldSelf: unknown }) => planned(bindings as never);
+  return (bindings: Bindings) => planned(bindings as never);
 }
 
 function compileRule(source: ValidationRule): CompiledRule | FieldErrorFactory {
@@ -57,7 +63,7 @@ function compileRule(source: ValidationRule): CompiledRule | FieldErrorFactory {
     return {
       source,
       transition: /\boldSelf\b/.test(source.rule),
-      check: compile(source.rule),
+      check: compile(source.optionalOldSelf ? withoutOptionalOldSelf(source.rule) : source.rule),
       ...(source.messageExpression ? { message: compile(source.messageExpression) } : {}),
     };
   } catch (error) {
@@ -173,13 +179,14 @@ function evaluate(
   { errors, converted, convertedOld }: Context,
 ): void {
   const hasOld = oldValue !== undefined && oldValue !== null;
-  if (rule.transition && !hasOld) return;
+  if (rule.transition && !hasOld && !rule.source.optionalOldSelf) return;
   // Ratcheting (KEP-4008, CRDValidationRatcheting, on by default since Kubernetes 1.30): a rule that
   // does not read oldSelf is not enforced on a value the update left unchanged. Transition rules are.
   if (!rule.transition && hasOld && isDeepStrictEqual(value, oldValue)) return;
   const bindings = {
     self: toCel(value, schema, converted),
     oldSelf: hasOld ? toCel(oldValue, schema, convertedOld) : null,
+    oldSelfPresent: hasOld,
   };
   const result = rule.check(bindings);
   const at = withFieldPath(path, rule.source.fieldPath);
@@ -193,7 +200,7 @@ function evaluate(
   errors.push(errorForReason(rule.source.reason, at, shown, messageOf(rule, bindings)));
 }
 
-function messageOf(rule: CompiledRule, bindings: { self: unknown; oldSelf: unknown }): string {
+function messageOf(rule: CompiledRule, bindings: Bindings): string {
   const computed = rule.message?.(bindings);
   if (typeof computed === "string" && computed.trim() !== "") return computed;
   return rule.source.message ?? `failed rule: ${rule.source.rule}`;

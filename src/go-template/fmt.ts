@@ -4,6 +4,7 @@
  * precision for %s/%v/%q) and fmt's error forms (`%!d(string=x)`, `%!d(MISSING)`, `%!(EXTRA ...)`,
  * `%!(NOVERB)`); anything else throws Unsupported rather than guess.
  */
+import { costs } from "./costs.js";
 import { goQuote } from "./go-strings.js";
 import {
   Boxed,
@@ -97,7 +98,12 @@ export function sprint(args: readonly FmtArg[]): string {
 /** fmt.Sprintln: spaces between all operands, and a newline. */
 export const sprintln = (args: readonly FmtArg[]): string => `${args.map(formatValue).join(" ")}\n`;
 
+/** Charges the work of building a string of `units` characters before it is built (see costs.ts). */
+export type Charge = (units: number) => void;
+const free: Charge = () => {};
+
 interface Spec {
+  charge: Charge;
   minus: boolean;
   plus: boolean;
   zero: boolean;
@@ -116,6 +122,8 @@ function pad(s: string, spec: Spec, zeroAllowed: boolean): string {
   const n = runeCount(s);
   if (n >= spec.width) return s;
   const fill = spec.width - n;
+  // A width is the one place a few characters of format build a long string: paid before it is built.
+  spec.charge(fill);
   if (spec.minus) return s + " ".repeat(fill);
   if (spec.zero && zeroAllowed) {
     const signed = s[0] === "-" || s[0] === "+";
@@ -212,7 +220,10 @@ function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
       if (typeof arg === "string") return pad(truncateRunes(arg, spec.precision), spec, false);
       return badVerb(verb, arg, spec);
     case "q":
-      if (typeof arg === "string") return pad(goQuote(arg, spec.precision), spec, false);
+      if (typeof arg === "string") {
+        spec.charge(costs.quotedChar * arg.length);
+        return pad(goQuote(arg, spec.precision), spec, false);
+      }
       if (typeof arg === "number" || arg instanceof GoUint) throw new Unsupported("%q of an integer");
       return badVerb(verb, arg, spec);
     case "d":
@@ -233,8 +244,11 @@ function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
   throw new Unsupported(`the verb %${verb}`);
 }
 
-/** fmt.Sprintf for the verbs described above. */
-export function sprintf(format: string, args: readonly FmtArg[]): string {
+/**
+ * fmt.Sprintf for the verbs described above. `charge` is told of the padding a width adds before it
+ * is made; the caller pays for the rest (the format read, the text built) by their lengths.
+ */
+export function sprintf(format: string, args: readonly FmtArg[], charge: Charge = free): string {
   let out = "";
   let argNum = 0;
   let i = 0;
@@ -246,7 +260,14 @@ export function sprintf(format: string, args: readonly FmtArg[]): string {
     }
     out += format.slice(i, percent);
     i = percent + 1;
-    const spec: Spec = { minus: false, plus: false, zero: false, width: undefined, precision: undefined };
+    const spec: Spec = {
+      charge,
+      minus: false,
+      plus: false,
+      zero: false,
+      width: undefined,
+      precision: undefined,
+    };
     for (; i < format.length; i++) {
       const c = format[i];
       if (c === "-") {

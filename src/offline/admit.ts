@@ -21,7 +21,14 @@ import { withoutDuplicates } from "./duplicates.js";
 import type { OfflineKind } from "./kinds.js";
 
 /** Where in the API server's path a problem was found. */
-export type Stage = "schema" | "cel" | "mutating-webhook" | "validating-webhook";
+export type Stage =
+  | "schema"
+  | "cel"
+  | "mutating-webhook"
+  | "validating-webhook"
+  // The native admission policies (validate --policies).
+  | "mutating-policy"
+  | "validating-policy";
 
 /** One problem found on one object, before `validate` or `audit` places it in a file or a report. */
 export interface Problem {
@@ -72,15 +79,20 @@ export async function admitOffline(
       ? decoded
       : pruneAndDefault(kind.crdSchema, applyPatch(decoded.object, verdict.patch));
   const pruned = new Map([...decoded.pruned, ...current.pruned].map((field) => [field.toString(), field]));
+  // The webhook's rule for the same finding (`module.unknown-field`): its rule action applies here too,
+  // as serve applies it to the webhook's warning.
+  const unknownRule = kind.kind.declarations?.find((rule) => rule.id.endsWith(".unknown-field"))?.id;
   const unknown = [...pruned].map(
     ([shown, field]): Problem => ({
       stage: "schema",
       field,
       type: "Warning",
       message: `unknown field "${shown}"`,
+      ...(unknownRule ? { rule: unknownRule } : {}),
     }),
   );
-  verdict.warnings.unshift(...unknown);
+  if (unknownRule === undefined || ruleActions?.get(unknownRule) !== "off")
+    verdict.warnings.unshift(...unknown);
 
   // One object, one budget: its schema check and the webhook's rules share it, as one review does.
   const budget = new WorkBudget();

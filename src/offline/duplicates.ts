@@ -1,27 +1,18 @@
 import type { Problem } from "./admit.js";
 
 /**
- * Webhook rules that check what one of the CRD's CEL rules checks (the schema source has both: the CEL
- * rule so that the API server refuses without the webhook, the webhook rule for clusters whose CRD is the
- * operator's). Each pairs the webhook rule, and which of its messages, with the CEL rule's message.
+ * The rule a CRD's CEL error is: every CEL rule of a schema source that enforces a webhook rule ends
+ * its message with `(rule <id>)` (src/codegen/crd-rules.ts reads the same tag), so that the API server's
+ * error names the rule, as the webhook's does.
  */
-const sameProblem: { rule: string; webhook?: RegExp; cel: string }[] = [
-  { rule: "module.source", cel: "exactly one of spec.helm or spec.custom must be set" },
-  { rule: "module.chart-source", cel: "exactly one chart source must be set: repo, git or configMap" },
-  {
-    rule: "module.release-name",
-    webhook: /a DNS-1035 label must consist of/,
-    cel: "must be a DNS-1035 label",
-  },
-  { rule: "module.release-name-immutable", cel: "releaseName is immutable once set" },
-  { rule: "module.source-immutable", cel: "a helm Module cannot become a custom Module" },
-  { rule: "module.source-immutable", cel: "a custom Module cannot become a helm Module" },
-];
+const ruleTag = /\(rule ([^)]+)\)$/;
+const celRule = (problem: Pick<Problem, "message">) => ruleTag.exec(problem.message)?.[1];
 
 /**
- * One finding per problem: a validating webhook error that a CEL error reports too, at the same field or
- * one above it, is dropped. The CEL error is kept: the API server evaluates the CRD's rules before it
- * calls the validating webhooks (which a CEL failure stops), so it is the one `kubectl apply` shows.
+ * One finding per problem: a validating webhook error that a CEL error reports too (the CEL error names
+ * the webhook error's rule, at the same field or one above it) is dropped. The CEL error is kept: the
+ * API server evaluates the CRD's rules before it calls the validating webhooks (which a CEL failure
+ * stops), so it is the one `kubectl apply` shows.
  */
 export function withoutDuplicates(errors: Problem[]): Problem[] {
   const cel = errors.filter((error) => error.stage === "cel");
@@ -34,17 +25,13 @@ export function reportedByCel(
   error: Pick<Problem, "rule" | "message" | "field">,
   cel: Pick<Problem, "message" | "field">[],
 ): boolean {
-  return sameProblem.some(
-    (pair) =>
-      pair.rule === error.rule &&
-      (pair.webhook === undefined || pair.webhook.test(error.message)) &&
-      cel.some((found) => found.message.includes(pair.cel) && error.field.within(found.field)),
+  return (
+    error.rule !== undefined &&
+    cel.some((found) => celRule(found) === error.rule && error.field.within(found.field))
   );
 }
 
 /** The webhook rules whose problem one of these CEL errors reports (so validate reports it once, as CEL). */
 export function webhookRulesCelReports(cel: Pick<Problem, "message">[]): string[] {
-  return sameProblem
-    .filter((pair) => cel.some((found) => found.message.includes(pair.cel)))
-    .map((pair) => pair.rule);
+  return [...new Set(cel.flatMap((found) => celRule(found) ?? []))];
 }

@@ -7,8 +7,14 @@ import { loadLocationError } from "../go-time/location.js";
  * | Dom | Month | Dow | Descriptor): 5 or 6 fields, or a descriptor such as `@daily` or `@every 1h30m`,
  * after an optional `TZ=`/`CRON_TZ=` location. Returns robfig's error text, or undefined when it parses.
  * Only the verdict is needed (the webhook checks schedules; it never runs them), so no bits are kept.
+ * `charge` is told of the work as it goes: a unit a character, and `itemUnits` a comma-separated item
+ * (a schedule may hold hundreds of thousands).
  */
-export function cronScheduleError(spec: string): string | undefined {
+export function cronScheduleError(
+  spec: string,
+  charge: (units: number) => void = () => {},
+): string | undefined {
+  charge(spec.length);
   if (spec.length === 0) return "empty spec string";
   let rest = spec;
   if (rest.startsWith("TZ=") || rest.startsWith("CRON_TZ=")) {
@@ -27,11 +33,17 @@ export function cronScheduleError(spec: string): string | undefined {
   }
   const all = fields.length === 5 ? ["0", ...fields] : fields;
   for (const [i, field] of all.entries()) {
-    const error = fieldError(field, bounds[i] as Bounds);
+    const error = fieldError(field, bounds[i] as Bounds, charge);
     if (error) return error;
   }
   return undefined;
 }
+
+/** Units of the work budget per item of a field: a plain number, or a range, step or name. */
+export const itemUnits = { plain: 8, other: 60 } as const;
+
+/** A plain decimal item (at most six digits: nonNegativeInt caps larger ones at 1,000,000 in its messages). */
+const plainItem = /^[0-9]{1,6}$/;
 
 interface Bounds {
   min: number;
@@ -50,9 +62,20 @@ const bounds: Bounds[] = [
   { min: 0, max: 6, names: Object.fromEntries(days.map((name, i) => [name, i])) },
 ];
 
-function fieldError(field: string, r: Bounds): string | undefined {
-  for (const expr of field.split(",").filter((part) => part !== "")) {
-    const error = rangeError(expr, r);
+function fieldError(field: string, r: Bounds, charge: (units: number) => void): string | undefined {
+  for (const expr of field.split(",")) {
+    if (expr === "") continue;
+    let error: string | undefined;
+    if (plainItem.test(expr)) {
+      // rangeError's answer for a single number, without its splits and BigInt.
+      charge(itemUnits.plain);
+      const value = Number(expr);
+      if (value < r.min) error = `beginning of range (${value}) below minimum (${r.min}): ${expr}`;
+      else if (value > r.max) error = `end of range (${value}) above maximum (${r.max}): ${expr}`;
+    } else {
+      charge(itemUnits.other);
+      error = rangeError(expr, r);
+    }
     if (error) return error;
   }
   return undefined;

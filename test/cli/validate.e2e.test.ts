@@ -55,7 +55,7 @@ describe("validate: findings located on the offending line", () => {
         l.startsWith(
           // The CRD's CEL rule and the webhook's rule find the same problem: reported once, as the
           // API server reports it first (its CEL rules run before the validating webhooks).
-          `${file}:${releaseLine}: Module default/redis: spec.helm.releaseName: Invalid value: "object": releaseName must be a DNS-1035 label`,
+          `${file}:${releaseLine}: Module default/redis: spec.helm.releaseName: Invalid value: "string": a DNS-1035 label must consist of`,
         ),
       ),
       run.stdout,
@@ -123,7 +123,10 @@ describe("validate: inputs", () => {
     const run = await validateCli(["-f", join(dir, "date.yaml")]);
     assert.deepEqual(
       [run.status, run.stdout],
-      [0, "1 file, 1 object read; 1 checked (0 denied, 0 warned); 0 skipped\n"],
+      [
+        0,
+        "1 file, 1 object read; 1 checked (0 denied, 0 warned); 0 skipped\nnot checked: module.workspace-exists (1 object): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR\n",
+      ],
     );
   });
 
@@ -186,7 +189,7 @@ describe("validate: inputs", () => {
       [
         [
           "cel/FieldValueInvalid",
-          'spec.helm.releaseName: Invalid value: "object": releaseName is immutable once set',
+          'spec.helm.releaseName: Invalid value: "object": field is immutable once set (rule module.release-name-immutable)',
         ],
         // The webhook's module.release-name-immutable finds the same: reported once.
       ],
@@ -241,7 +244,10 @@ describe("validate: exit status and errors for bad input", () => {
       });
     const good = cli("-f", join(dir, "good.yaml"));
     assert.equal(good.status, 0, good.stderr);
-    assert.equal(good.stdout, "1 file, 2 objects read; 2 checked (0 denied, 0 warned); 0 skipped\n");
+    assert.equal(
+      good.stdout,
+      "1 file, 2 objects read; 2 checked (0 denied, 0 warned); 0 skipped\nnot checked: module.workspace-exists (2 objects): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR\n",
+    );
     const bad = cli("-f", join(dir, "good.yaml"), "-f", join(dir, "bad.yaml"));
     assert.equal(bad.status, 1, bad.stderr);
     assert.match(

@@ -19,9 +19,9 @@ describe("robfig/cron: src/robfig-cron against Go", { skip: withoutGo }, () => {
       specs.map((spec) => ({ spec })),
     );
     const recorded = [...accepted.map(() => ""), ...refused.map(([, error]) => error)];
-    specs.forEach((spec, i) =>
-      assert.equal((answers[i] as { error?: string }).error ?? "", recorded[i], spec),
-    );
+    specs.forEach((spec, i) => {
+      assert.equal((answers[i] as { error?: string }).error ?? "", recorded[i], spec);
+    });
   });
 
   it("every time zone name the port knows loads in Go, and no other spelling of one does", async () => {

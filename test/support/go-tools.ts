@@ -50,6 +50,8 @@ export const controlPlaneTool: GoTool = {
     "k8s.io/kubernetes/cmd/kube-apiserver",
     "k8s.io/kubernetes/cmd/kubectl",
     "go.etcd.io/etcd/server/v3",
+    // The API server's own validation of CRDs and admission policies, without a server.
+    "./apiserver-check",
   ],
   firstBuild: "about 7 minutes on 2 cores, 600 MB of modules and 3 GB of build cache, once per version",
   versionStamps: (goMod) => {
@@ -75,7 +77,14 @@ export const helmTool: GoTool = {
   ],
 };
 
-/** What Go and the operators' Go libraries say, for the differential tests (test/support/go-oracle.ts). */
+/** The type check of ValidatingAdmissionPolicies that kube-controller-manager runs (test/policy-typecheck). */
+export const policyTypecheckTool: GoTool = {
+  name: "policy-typecheck",
+  module: "policy-typecheck",
+  packages: ["module-admission/test/policy-typecheck"],
+  firstBuild: "about 3 minutes on 2 cores (k8s.io/apiserver's CEL and OpenAPI packages), once per version",
+};
+
 /**
  * What Go and the operators' Go libraries say, for the differential tests (test/support/go-oracle.ts):
  * the Forkspacer oracle with the operator's Go 1.24.9 (downloaded as a toolchain module), the
@@ -98,7 +107,13 @@ export const addonOracleTool: GoTool = {
 };
 
 /** Every Go tool `npm test` builds before the tests start. */
-export const goTools: GoTool[] = [controlPlaneTool, helmTool, oracleTool, addonOracleTool];
+export const goTools: GoTool[] = [
+  controlPlaneTool,
+  helmTool,
+  policyTypecheckTool,
+  oracleTool,
+  addonOracleTool,
+];
 
 /** Where built tools are kept: MODULE_ADMISSION_GO_CACHE, else the user's cache folder. */
 export function goToolsCacheDir(): string {

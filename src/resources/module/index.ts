@@ -3,6 +3,7 @@ import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind
 import { runsUnder } from "../../admission/rule-catalogue.js";
 import { ruleWarnings, type Warning } from "../../admission/warning.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
+import { present } from "../../cel/policy-cel.js";
 import type { Module, ModuleSpec } from "../../generated/module.js";
 import { defineKind } from "../define-kind.js";
 import { configSchemaRules } from "./config-schema-rules.js";
@@ -35,29 +36,34 @@ function validateRules(
   const warnings: Warning[] = [];
   const config =
     runsUnder(configSchemaRules, focus) || runsUnder(configValueRules, focus)
-      ? configValidator(module.config ?? [])
+      ? configValidator(module.config ?? [], budget)
       : undefined;
   if (config) {
-    errors.push(...config.schema.errors);
-    warnings.push(...ruleWarnings("module.config-schema-warning", config.schema.warnings));
+    append(errors, config.schema.errors);
+    append(warnings, ruleWarnings("module.config-schema-warning", config.schema.warnings));
   }
-  if (runsUnder(specRules, focus)) errors.push(...validateSpec(module.spec));
+  if (runsUnder(specRules, focus)) append(errors, validateSpec(module.spec));
   if (config) {
     const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
     const values = config.validateValues(module.spec.config ?? {}, source, budget);
-    errors.push(...values.errors);
-    warnings.push(...ruleWarnings("module.config-undeclared", values.warnings));
+    append(errors, values.errors);
+    append(warnings, ruleWarnings("module.config-undeclared", values.warnings));
   }
   // Template execution also finds the install inputs' rules on what the templates render.
   if (runsUnder(templateRules, focus) || runsUnder(installInputRules, focus)) {
     // Template analysis and execution charge this review's budget.
     const templates = validateTemplates(module, budget);
-    errors.push(...templates.errors);
-    warnings.push(...ruleWarnings("module.template-warning", templates.warnings));
+    append(errors, templates.errors);
+    append(warnings, ruleWarnings("module.template-warning", templates.warnings));
   }
-  if (runsUnder(workspaceReferenceRules, focus)) errors.push(...workspaceRules(module));
+  if (runsUnder(workspaceReferenceRules, focus)) append(errors, workspaceRules(module));
   if (focus) return { errors, warnings: [] };
   return { errors, warnings: [...warnings, ...moduleWarnings(module)] };
+}
+
+/** `items` added to `list` one by one: a spread of a list as long as its input can overflow the stack. */
+function append<T>(list: T[], items: readonly T[]): void {
+  for (const item of items) list.push(item);
 }
 
 export interface ModuleKindDependencies {
@@ -76,6 +82,10 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     schema: "module",
     schemaUpstream:
       "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_modules.yaml; schemas/module.yaml",
+    schemaEnforcement: {
+      why: "the CRD's structural schema: ours (forkspacer.mode replace) or the operator's, which has all of ours but releaseName's maxLength of 53",
+      callWhen: `${present("object.spec.helm.releaseName")} && object.spec.helm.releaseName.size() > 53`,
+    },
     rules: [
       ...specRules,
       ...configSchemaRules,

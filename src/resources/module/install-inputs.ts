@@ -1,10 +1,13 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import type { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { present } from "../../cel/policy-cel.js";
 import { goUrlParseError } from "../../go-net-url/parse.js";
 import { dns1123LabelProblems } from "../../validation/names.js";
 
 const install = "forkspacer/forkspacer v0.1.24 pkg/manager/helm.go, ModuleHelmManager.Install";
+/** Why these stay the webhook's: they judge what a template renders, which is Go's text/template's. */
+const rendered = "what a template renders decides it: Go's text/template is beyond CEL";
 
 /**
  * What the operator's install does with spec.helm's fields once they are rendered (pkg/manager/helm.go,
@@ -17,11 +20,17 @@ export const installInputRules = errorRules({
     summary: "a git chart's repo that Go's url.Parse refuses, as written or as rendered",
     realSystem: "the install fails when it clones the repository",
     upstream: `${install} (url.Parse)`,
+    native: {
+      by: "webhook",
+      why: "Go's url.Parse: CEL has no parser that refuses exactly what it refuses",
+      callWhen: present("object.spec.helm.chart.git"),
+    },
   },
   "module.git-revision": {
     summary: "a git chart's revision that is empty, as written or as rendered",
     realSystem: "git clone --branch '' fails (Remote branch not found), and the install with it",
     upstream: `${install} (git clone --depth=1 --branch <revision>)`,
+    native: { by: "webhook", why: rendered, callWhen: present("object.spec.helm.chart.git") },
   },
   "module.helm-namespace": {
     summary: "the Helm release's namespace (spec.helm.namespace, as rendered) that is not a DNS-1123 label",
@@ -29,12 +38,14 @@ export const installInputRules = errorRules({
       "Helm creates the namespace first (CreateNamespace), which the API server refuses: the install fails",
     upstream:
       "forkspacer/forkspacer v0.1.24 pkg/services/helm.go, InstallFromRepository/InstallFromLocal (CreateNamespace)",
+    native: { by: "webhook", why: rendered, callWhen: present("object.spec.helm") },
   },
   "module.chart-repo": {
     summary: "a repo chart's URL or chart name that renders empty (a template rendering null or nothing)",
     realSystem:
       "with no URL Helm looks for a local chart of that name, with no name it finds none: the install fails",
     upstream: "forkspacer/forkspacer v0.1.24 pkg/services/helm.go, InstallFromRepository (LocateChart)",
+    native: { by: "webhook", why: rendered, callWhen: present("object.spec.helm.chart.repo") },
   },
   "module.existing-release-namespace": {
     summary: "spec.helm.existingRelease.namespace that is not a DNS-1123 label",
@@ -42,6 +53,11 @@ export const installInputRules = errorRules({
       "the adoption looks the release up in a namespace that cannot exist: it finds none, and the install fails",
     upstream:
       "forkspacer/forkspacer v0.1.24 internal/controller/module_operations.go, adoptExistingHelmRelease",
+    native: {
+      by: "webhook",
+      why: "a DNS-1123 label test beside the adoption rules the webhook runs",
+      callWhen: present("object.spec.helm.existingRelease"),
+    },
   },
 });
 

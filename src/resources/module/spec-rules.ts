@@ -1,6 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { quoted, valueRule } from "../../cel/policy-cel.js";
 import type { ChartGit, ChartSource, HelmModule, ModuleSpec } from "../../generated/module.js";
 import { hasTemplate } from "../../go-template/index.js";
 import {
@@ -25,16 +26,19 @@ export const specRules = [
       stricter: "both set: the operator runs spec.helm and drops spec.custom silently",
       upstream:
         "forkspacer/forkspacer v0.1.24 internal/controller/module_controller.go; api/v1/module_types.go, ModuleSpec",
+      native: { by: "crd" },
     },
     "module.chart-source": {
       summary: "not exactly one chart source (repo, git, configMap) in spec.helm.chart",
       realSystem: "its webhook refuses it on CREATE",
       upstream: `${webhook}, ValidateCreate`,
+      native: { by: "crd" },
     },
     "module.git-auth": {
       summary: "git chart authentication without httpsSecretRef",
       realSystem: "the install fails: unsupported Git chart authentication type provided",
       upstream: "forkspacer/forkspacer v0.1.24 pkg/manager/helm.go, ModuleHelmManager.Install",
+      native: { by: "crd" },
     },
     "module.release-name": {
       summary: "spec.helm.releaseName not a DNS-1035 label of at most 53 characters",
@@ -43,11 +47,13 @@ export const specRules = [
         "Helm refuses names over 53 characters, and release names become label values and resource names",
       restatedAt: ["spec.helm.releaseName"],
       upstream: "helm/helm pkg/chartutil ValidateReleaseName; forkspacer CRD's releaseName pattern",
+      native: { by: "crd" },
     },
     "module.existing-release-name": {
       summary: "spec.helm.existingRelease.name that no Helm release can have",
       realSystem: "the adoption finds no release, and the install fails",
       upstream: "helm/helm pkg/chartutil ValidateReleaseName",
+      native: { by: "crd" },
     },
     "module.existing-release-template": {
       summary: "a template in spec.helm.existingRelease.name or .namespace",
@@ -55,12 +61,28 @@ export const specRules = [
         "looks the release up by these fields unrendered: no release is found, and the install fails",
       upstream:
         "forkspacer/forkspacer v0.1.24 internal/controller/module_operations.go, adoptExistingHelmRelease",
+      // A policy: the CRD's cost estimate refuses this test of the (unbounded) namespace.
+      native: {
+        by: "policy",
+        policy: {
+          validations: (["name", "namespace"] as const).map((key) =>
+            valueRule({
+              path: `object.spec.helm.existingRelease.${key}`,
+              field: `spec.helm.existingRelease.${key}`,
+              ok: (v) => `!(${v}.contains('{{') && ${v}.contains('}}'))`,
+              detail: (v) =>
+                `'Invalid value: ' + ${quoted(v)} + ': the operator adopts the release by this field unrendered: no release has this name'`,
+            }),
+          ),
+        },
+      },
     },
     "module.custom-image": {
       summary: "an empty or blank spec.custom.image",
       realSystem: 'its CRD admits ""; the module\'s pod cannot start',
       stricter: "no container runs without an image",
       upstream: `${types}, ModuleSpecCustom; pkg/manager/custom.go`,
+      native: { by: "crd" },
     },
   }),
 ];

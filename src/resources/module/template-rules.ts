@@ -1,8 +1,12 @@
+import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type Native, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
+import { present } from "../../cel/policy-cel.js";
+import { someString } from "../../cel/schema-strings.js";
+import type { JsonSchema } from "../../codegen/schema-source.js";
 import type { Module } from "../../generated/module.js";
 import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
 import {
@@ -22,6 +26,25 @@ import { installInputAt, installInputErrors } from "./install-inputs.js";
 
 const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";
 
+/**
+ * Go templates are parsed and executed only by the webhook; a narrowed webhook is called for a Module
+ * with a string that may hold one under spec.helm or spec.custom (what CEL can see of free-form values).
+ */
+const templates: Native = {
+  by: "webhook",
+  why: "Go's text/template: parsing and executing a template is beyond CEL",
+  callWhen: (() => {
+    // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
+    const schema = JSON.parse(
+      readFileSync(new URL("../../../schemas/dist/module.schema.json", import.meta.url), "utf8"),
+    ) as JsonSchema;
+    const template = (value: string) => `(${value}.contains('{{') && ${value}.contains('}}'))`;
+    return ["object.spec.helm", "object.spec.custom"]
+      .map((path) => `(${present(path)} && ${someString(schema, path, template)})`)
+      .join(" || ");
+  })(),
+};
+
 /** Templates checked as the operator renders them: Go text/template, its built-ins and randBase62. */
 export const templateRules = [
   ...errorRules({
@@ -29,23 +52,27 @@ export const templateRules = [
       summary: "a template Go's text/template cannot parse",
       realSystem: "the install fails on the parse error",
       upstream: `${render}, renderInterface`,
+      native: templates,
     },
     "module.template-function": {
       summary:
         "a template calling a function the operator does not define (no sprig: only Go's built-ins and randBase62)",
       realSystem: "the install fails: function not defined",
       upstream: `${render}, renderInterface (template.FuncMap)`,
+      native: templates,
     },
     "module.template-exec": {
-      summary: "a template whose execution fails, or exceeds the review's work budget",
-      realSystem: "the install fails on the execution error; runs an endless template however long it takes",
-      stricter: "a template over the work budget: bounded work per review; no real template comes near",
+      summary:
+        "a template whose execution fails (Go's error, `exceeded maximum template depth (100000)` for endless recursion included)",
+      realSystem: "the install fails on the execution error",
       upstream: `${render}, renderInterface`,
+      native: templates,
     },
     "module.template-json-type": {
       summary: "a template whose output, read again as JSON, is not a string where the field is one",
       realSystem: "the rendered text is parsed as JSON; decoding a number into a string field fails",
       upstream: `${render}, renderInterface (json.Unmarshal)`,
+      native: templates,
     },
   }),
   ...warningRules({
@@ -53,6 +80,7 @@ export const templateRules = [
       summary: "a template that renders <no value> or may render the wrong JSON type",
       realSystem: "a missing key renders <no value> silently",
       upstream: `${render}, renderInterface`,
+      native: templates,
     },
   }),
 ];
@@ -84,7 +112,7 @@ export interface TemplateVerdict {
  * known: its value, or its default when spec.config omits it.
  */
 export function validateTemplates(module: Module, budget: WorkBudget = new WorkBudget()): TemplateVerdict {
-  const verdict: TemplateVerdict = { errors: [], warnings: [] };
+  const verdict = new Verdict();
   const config = configPrinter(module);
   const helm = module.spec.helm;
   const runner = new Runner(module, budget);
@@ -95,20 +123,64 @@ export function validateTemplates(module: Module, budget: WorkBudget = new WorkB
       releaseName: literal(helm.existingRelease?.name ?? helm.releaseName),
       namespace: hasTemplate(namespace) ? undefined : literal(namespace),
     };
-    const helmPath = FieldPath.root("spec").child("helm");
-    forEachTemplate(helm, helmPath, (text, path, freeForm) => {
+    forEachTemplate(helm, helmPath, budget, (text, path, freeForm) => {
       // The namespace is rendered first, with data that has no namespace yet.
-      const data = path.toString() === "spec.helm.namespace" ? { ...root, namespace: null } : root;
-      checkTemplate(text, path, freeForm, data, "helm", verdict, runner);
+      const data = isPath(path, helmPath, "namespace") ? { ...root, namespace: null } : root;
+      checkTemplate(text, path, freeForm, data, "helm", verdict, runner, budget);
     });
   }
   if (module.spec.custom) {
     const customPath = FieldPath.root("spec").child("custom");
-    forEachTemplate(module.spec.custom, customPath, (text, path, freeForm) =>
-      checkTemplate(text, path, freeForm, { config }, "custom", verdict, runner),
+    forEachTemplate(module.spec.custom, customPath, budget, (text, path, freeForm) =>
+      checkTemplate(text, path, freeForm, { config }, "custom", verdict, runner, budget),
     );
   }
-  return verdict;
+  return verdict.done();
+}
+
+const helmPath = FieldPath.root("spec").child("helm");
+
+/** Whether `path` is `root` followed by the fields `names` (a walk up a few steps, no rendering). */
+function isPath(path: FieldPath, root: FieldPath, ...names: string[]): boolean {
+  let at: FieldPath | undefined = path;
+  for (let i = names.length - 1; i >= 0; i--) {
+    if (at?.step?.as !== "field" || at.step.name !== names[i]) return false;
+    at = at.parent;
+  }
+  return at === root;
+}
+
+/**
+ * Units of the work budget each template found costs besides its characters (looking its parse up,
+ * resolving what it reads, its path), and each entry of a map or list walked to find them.
+ */
+const templateUnits = 200;
+const entryUnits = 3;
+
+/** Template warnings kept per object; the rest are counted in one more (the API server keeps 4 KiB). */
+const maxTemplateWarnings = 50;
+
+/** The errors and warnings of an object's templates as they are found, warnings bounded in number. */
+class Verdict implements TemplateVerdict {
+  readonly errors: FieldErrorList = [];
+  readonly warnings: FieldWarning[] = [];
+  private warningsLeftOut = 0;
+
+  error(rule: string, error: FieldErrorList[number]): void {
+    for (const e of byRule(rule, [error])) this.errors.push(e);
+  }
+
+  /** A warning about the template at `path`, made (and its path rendered) only when it is kept. */
+  warn(path: FieldPath, message: () => string): void {
+    if (this.warnings.length < maxTemplateWarnings) this.warnings.push(warningAt(path, message()));
+    else this.warningsLeftOut++;
+  }
+
+  done(): TemplateVerdict {
+    if (this.warningsLeftOut > 0)
+      this.warnings.push({ message: `... and ${this.warningsLeftOut} more template warnings` });
+    return { errors: this.errors, warnings: this.warnings };
+  }
 }
 
 /**
@@ -122,8 +194,9 @@ export function validateTemplates(module: Module, budget: WorkBudget = new WorkB
 const parseCache = new LruCache<ParseResult>({ bytes: 16 * 1024 * 1024, entries: 1024 });
 const parseCacheMaxText = 4096;
 
-function parsedTemplate(text: string): ParseResult {
-  const parse = () => parseTemplate(text, { functions: operatorFunctions });
+/** A template's parse, from the cache or charged to `budget` (see go-template's costs). */
+function parsedTemplate(text: string, budget: WorkBudget): ParseResult {
+  const parse = () => parseTemplate(text, { functions: operatorFunctions, budget });
   return text.length <= parseCacheMaxText
     ? parseCache.getOrSet(text, parse, () => 16 * text.length)
     : parse();
@@ -185,18 +258,39 @@ function checkTemplate(
   freeForm: boolean,
   data: Data,
   source: "helm" | "custom",
-  verdict: TemplateVerdict,
+  verdict: Verdict,
   runner: Runner,
+  budget: WorkBudget,
 ): void {
-  const parsed = parsedTemplate(text);
+  // Work that runs out here names the template it was on.
+  try {
+    checkTemplateWithin(text, path, freeForm, data, source, verdict, runner, budget);
+  } catch (e) {
+    if (e instanceof WorkBudgetExceeded && e.field === undefined)
+      throw new WorkBudgetExceeded(e.what, e.limit, path, e.allowance);
+    throw e;
+  }
+}
+
+function checkTemplateWithin(
+  text: string,
+  path: FieldPath,
+  freeForm: boolean,
+  data: Data,
+  source: "helm" | "custom",
+  verdict: Verdict,
+  runner: Runner,
+  budget: WorkBudget,
+): void {
+  budget.charge(templateUnits + text.length, "checking templates");
+  const parsed = parsedTemplate(text, budget);
   if (!parsed.ok) {
     const rule = /function ".*" not defined/.test(parsed.error.message)
       ? "module.template-function"
       : "module.template-syntax";
-    verdict.errors.push(
-      ...byRule(rule, [
-        fieldError.invalid(path, text, `${parsed.error.message} (the operator cannot render it)`),
-      ]),
+    verdict.error(
+      rule,
+      fieldError.invalid(path, text, `${parsed.error.message} (the operator cannot render it)`),
     );
     return;
   }
@@ -232,9 +326,7 @@ function checkTemplate(
     return { kind: "any" };
   };
   for (const field of parsed.template.analysis.fields) resolve(field.path);
-  if (absent)
-    for (const why of absent)
-      verdict.warnings.push(warningAt(path, `${path}: ${why}: it renders <no value>`));
+  if (absent) for (const why of absent) verdict.warn(path, () => `${path}: ${why}: it renders <no value>`);
   // A plain template's text is known without executing it, unless it prints something only the
   // operator's data knows (a rendered namespace): then it is executed like any other.
   const plain = isPlain(parsed.template.analysis)
@@ -245,7 +337,7 @@ function checkTemplate(
   if (executed.kind === "certain") {
     const { result } = executed;
     if (!result.ok) {
-      verdict.errors.push(...byRule("module.template-exec", [fieldError.invalid(path, text, result.error)]));
+      verdict.error("module.template-exec", fieldError.invalid(path, text, result.error));
       return;
     }
     if (freeForm) return;
@@ -261,18 +353,12 @@ function checkTemplate(
       return;
     }
     const detail = `renders ${JSON.stringify(clip(result.output))}, a JSON ${kind}, which the operator cannot decode into this string field`;
-    verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
-    return;
-  }
-  if (executed.kind === "over-budget") {
-    if (runner.reportOverBudget())
-      verdict.errors.push(
-        ...byRule("module.template-exec", [fieldError.invalid(path, text, executed.message)]),
-      );
+    verdict.error("module.template-json-type", fieldError.invalid(path, text, detail));
     return;
   }
   if (executed.kind === "random") {
-    verdict.warnings.push(warningAt(path, `${path}: ${executed.message}`));
+    const { message } = executed;
+    verdict.warn(path, () => `${path}: ${message}`);
     return;
   }
   if (executed.kind === "varies") {
@@ -301,15 +387,6 @@ function checkTemplate(
   }
   if (freeForm) return;
   const kinds = runner.outputKinds(parsed.template.analysis.output, resolve, data.namespace === null);
-  if (kinds === undefined) {
-    if (runner.reportOverBudget())
-      verdict.errors.push(
-        ...byRule("module.template-exec", [
-          fieldError.invalid(path, text, "checking this template's output exceeds the webhook's work budget"),
-        ]),
-      );
-    return;
-  }
   let wrong: JsonKind[] | undefined;
   for (const kind of kinds) {
     if (stringKinds.has(kind)) continue;
@@ -319,11 +396,10 @@ function checkTemplate(
   if (wrong === undefined) return;
   if (wrong.length === kinds.size) {
     const detail = `renders as a JSON ${describe(wrong)}, which the operator cannot decode into this string field`;
-    verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
+    verdict.error("module.template-json-type", fieldError.invalid(path, text, detail));
   } else {
-    verdict.warnings.push(
-      warningAt(path, `${path} may render as a JSON ${describe(wrong)}: the operator would fail on it`),
-    );
+    const kindsText = describe(wrong);
+    verdict.warn(path, () => `${path} may render as a JSON ${kindsText}: the operator would fail on it`);
   }
 }
 
@@ -378,6 +454,7 @@ const recursionLimit = 200;
 function forEachTemplate(
   root: unknown,
   rootPath: FieldPath,
+  budget: WorkBudget,
   visit: (text: string, path: FieldPath, freeForm: boolean) => void,
 ): void {
   if (typeof root === "string") {
@@ -385,12 +462,19 @@ function forEachTemplate(
     return;
   }
   // The roots, spec.helm and spec.custom, are no list and no element of one.
-  if (root !== null && typeof root === "object") new TemplateWalk(rootPath, visit).walk(root, Tail.Other, 0);
+  if (root !== null && typeof root === "object")
+    new TemplateWalk(rootPath, budget, visit).walk(root, Tail.Other, 0);
 }
 
 class TemplateWalk {
   /** The keys and positions from the root to the value being visited (the first `depth` of them). */
   private readonly steps: (string | number)[] = [];
+  /**
+   * `paths[d]` is the path of the first `d` steps, for every `d` up to `valid`: a template's path is
+   * built from its parent's, one step, as long as the steps above it have not changed since.
+   */
+  private readonly paths: FieldPath[];
+  private valid = 0;
   /**
    * Whether for...in lists exactly Object.keys for an object whose prototype is Object.prototype:
    * it does unless something made a property of Object.prototype enumerable. for...in reads each
@@ -399,9 +483,22 @@ class TemplateWalk {
   private readonly forInIsOwnKeys = !hasEnumerableKey(Object.prototype);
 
   constructor(
-    private readonly rootPath: FieldPath,
+    rootPath: FieldPath,
+    private readonly budget: WorkBudget,
     private readonly visit: (text: string, path: FieldPath, freeForm: boolean) => void,
-  ) {}
+  ) {
+    this.paths = [rootPath];
+  }
+
+  private step(depth: number, step: string | number): void {
+    this.steps[depth] = step;
+    if (this.valid > depth) this.valid = depth;
+  }
+
+  /** Each entry of a map or list looked at (a string scanned for `{{` and `}}` is paid when it has both). */
+  private entries(n: number): void {
+    this.budget.charge(entryUnits * n, "finding templates");
+  }
 
   walk(node: object, tail: Tail, depth: number): void {
     if (depth >= recursionLimit) {
@@ -409,36 +506,44 @@ class TemplateWalk {
       return;
     }
     if (Array.isArray(node)) {
+      this.entries(node.length);
       const childTail = elementTail(tail);
       for (let i = 0; i < node.length; i++) {
         const child: unknown = node[i];
         if (typeof child === "string") {
           if (!hasTemplate(child)) continue;
-          this.steps[depth] = i;
+          this.step(depth, i);
           this.visit(child, this.path(depth + 1), childTail === Tail.FreeForm);
         } else if (child !== null && typeof child === "object") {
-          this.steps[depth] = i;
+          this.step(depth, i);
           this.walk(child, childTail, depth + 1);
         }
       }
       return;
     }
     const proto = Object.getPrototypeOf(node);
+    let n = 0;
     if (proto === null || (proto === Object.prototype && this.forInIsOwnKeys)) {
-      for (const key in node) this.entry(key, (node as Record<string, unknown>)[key], tail, depth);
-    } else {
-      for (const key of Object.keys(node))
+      for (const key in node) {
         this.entry(key, (node as Record<string, unknown>)[key], tail, depth);
+        n++;
+      }
+    } else {
+      for (const key of Object.keys(node)) {
+        this.entry(key, (node as Record<string, unknown>)[key], tail, depth);
+        n++;
+      }
     }
+    this.entries(n);
   }
 
   private entry(key: string, child: unknown, tail: Tail, depth: number): void {
     if (typeof child === "string") {
       if (!hasTemplate(child)) return;
-      this.steps[depth] = key;
+      this.step(depth, key);
       this.visit(child, this.path(depth + 1), memberTail(key, tail) === Tail.FreeForm);
     } else if (child !== null && typeof child === "object") {
-      this.steps[depth] = key;
+      this.step(depth, key);
       this.walk(child, memberTail(key, tail), depth + 1);
     }
   }
@@ -451,6 +556,7 @@ class TemplateWalk {
   private walkIteratively(root: object, rootTail: Tail, base: number): void {
     const nodes: object[] = [root];
     const keyLists: (string[] | undefined)[] = [Array.isArray(root) ? undefined : Object.keys(root)];
+    this.entries(Array.isArray(root) ? root.length : (keyLists[0] as string[]).length);
     const positions: number[] = [-1];
     const tails: Tail[] = [rootTail];
     let open = 1;
@@ -469,7 +575,7 @@ class TemplateWalk {
           continue;
         }
         child = (node as unknown[])[position];
-        this.steps[base + top] = position;
+        this.step(base + top, position);
         childTail = elementTail(tail);
       } else {
         if (position >= keys.length) {
@@ -478,7 +584,7 @@ class TemplateWalk {
         }
         const key = keys[position] as string;
         child = (node as Record<string, unknown>)[key];
-        this.steps[base + top] = key;
+        this.step(base + top, key);
         childTail = memberTail(key, tail);
       }
       if (typeof child === "string") {
@@ -486,6 +592,7 @@ class TemplateWalk {
       } else if (child !== null && typeof child === "object") {
         nodes[open] = child;
         keyLists[open] = Array.isArray(child) ? undefined : Object.keys(child);
+        this.entries(Array.isArray(child) ? child.length : (keyLists[open] as string[]).length);
         positions[open] = -1;
         tails[open] = childTail;
         open++;
@@ -493,14 +600,16 @@ class TemplateWalk {
     }
   }
 
-  /** The path of the first `length` steps, built as FieldPath builds it step by step. */
+  /** The path of the first `length` steps: the known part of it, and one step for each changed. */
   private path(length: number): FieldPath {
-    let path = this.rootPath;
-    for (let i = 0; i < length; i++) {
+    const paths = this.paths;
+    for (let i = Math.min(this.valid, length); i < length; i++) {
       const step = this.steps[i] as string | number;
-      path = typeof step === "number" ? path.index(step) : path.child(step);
+      const parent = paths[i] as FieldPath;
+      paths[i + 1] = typeof step === "number" ? parent.index(step) : parent.child(step);
     }
-    return path;
+    if (length > this.valid) this.valid = length;
+    return paths[length] as FieldPath;
   }
 }
 
@@ -584,14 +693,14 @@ type Execution =
   /** Runs with different randBase62 strings rendered different texts, all of one JSON kind. */
   | { kind: "varies"; outputs: string[] }
   | { kind: "random"; message: string }
-  | { kind: "over-budget"; message: string }
   | { kind: "unknown" };
 
 /**
  * Runs templates as the operator does (RenderHelmSpec, RenderCustomSpec): Go's text/template with
  * the operator's data, the config built as GetValidatedConfig builds it (ints, bools, strings). One
  * per object: results are memoized by pass and text (a Module repeats its templates), and every
- * execution charges the object's WorkBudget, so the cost is bounded per object, not per template.
+ * execution charges the object's WorkBudget, so the cost is bounded per object, not per template
+ * (a review that runs out is denied as a whole, naming the template: WorkBudgetExceeded goes on).
  * randBase62 is random: a template that calls it is run twice, with an all-letters and an all-digits
  * string of the requested length (both are possible results); only what both runs agree on decides.
  */
@@ -601,7 +710,6 @@ class Runner {
   private data: { helm: GoMap; namespace: GoMap; custom: GoMap } | null | undefined;
   /** Output kinds by the output's parts (templates differing only in comments or logic share them). */
   private kindMemo: Map<string, Set<JsonKind>> | undefined;
-  private overBudgetReported = false;
   /**
    * Config aliases left out of the data: integers beyond 2^53 (not held exactly here). Templates that
    * read them are not decided; the others are, so one such item hides no other template's failure.
@@ -631,11 +739,10 @@ class Runner {
       return { kind: "random", message: `reads .config.${big}, ${bigIntegerNotChecked}` };
     if (this.readsOpaque(parsed.template.analysis)) return { kind: "unknown" };
     const helm = this.module.spec.helm;
-    const effectiveNamespace = helm?.existingRelease
-      ? "spec.helm.existingRelease.namespace"
-      : "spec.helm.namespace";
-    const pass =
-      source === "custom" ? "custom" : path.toString() === effectiveNamespace ? "namespace" : "helm";
+    const namespacePass = helm?.existingRelease
+      ? isPath(path, helmPath, "existingRelease", "namespace")
+      : isPath(path, helmPath, "namespace");
+    const pass = source === "custom" ? "custom" : namespacePass ? "namespace" : "helm";
     const key = `${pass}\u0000${text}`;
     this.memo ??= new Map();
     let execution = this.memo.get(key);
@@ -646,35 +753,24 @@ class Runner {
     return execution;
   }
 
-  /** True the first time only: once the object's budget is spent, one field says so and the rest are skipped. */
-  reportOverBudget(): boolean {
-    const first = !this.overBudgetReported;
-    this.overBudgetReported = true;
-    return first;
-  }
-
   /**
    * outputJsonKinds, charged to the object's budget by the length of the text it may build (a
-   * template printing a 1 MB value costs 1 MB, however many templates do) and memoized by the
-   * output's parts; undefined when over budget.
+   * template printing a 1 MB value costs 1 MB, however many templates do: the text counts against
+   * the review's rendering cap too) and memoized by the output's parts.
    */
   outputKinds(
     output: readonly OutputPart[],
     resolve: (path: string[]) => PrintedValue,
     namespacePass: boolean,
-  ): Set<JsonKind> | undefined {
-    if (this.budget.exhausted) return undefined;
+  ): Set<JsonKind> {
     const cost = printedLength(output, resolve);
     // Small outputs are checked directly; large ones are memoized by the output's parts.
     const key = cost >= 4096 ? `${namespacePass ? "n" : "h"}${JSON.stringify(output)}` : undefined;
+    if (key !== undefined) this.budget.charge(key.length, "checking this template's output");
     const known = key === undefined ? undefined : this.kindMemo?.get(key);
     if (known !== undefined) return known;
-    try {
-      this.budget.charge(cost, "checking a template's output");
-    } catch (e) {
-      if (e instanceof WorkBudgetExceeded) return undefined;
-      throw e;
-    }
+    this.budget.charge(cost, "checking this template's output");
+    this.budget.render(cost, "checking this template's output");
     const kinds = outputJsonKinds(output, resolve);
     if (key !== undefined) {
       this.kindMemo ??= new Map();
@@ -732,11 +828,6 @@ class Runner {
       return { kind: "random", message: "may render as a JSON number, depending on randBase62's output" };
     } catch (e) {
       if (e instanceof Unsupported) return { kind: "unknown" };
-      if (e instanceof WorkBudgetExceeded)
-        return {
-          kind: "over-budget",
-          message: `executing this template ${e.message.replace(/^.* exceeds/, "exceeds")}`,
-        };
       throw e;
     }
   }
@@ -767,7 +858,7 @@ class Runner {
       // A namespace that does not render to a string fails the install (its own template says so);
       // the other templates are still run, those that read .namespace left undecided.
       known = false;
-      const parsed = parsedTemplate(effective);
+      const parsed = parsedTemplate(effective, this.budget);
       const executed =
         !parsed.ok || this.readsOpaque(parsed.template.analysis)
           ? undefined

@@ -4,6 +4,7 @@ import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
+import { objectRule, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { defineKind } from "../define-kind.js";
 import { channelRules, validateChannelUpdate } from "./channel-rules.js";
@@ -16,6 +17,18 @@ const nameRules = warningRules({
     summary: "metadata.name is not spec.moduleName",
     realSystem: "finds a release meta by the module's name as a Kyma lists it",
     upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+    native: {
+      by: "policy",
+      policy: {
+        validations: [
+          objectRule({
+            ok: "!(has(object.metadata.name) && has(object.spec) && has(object.spec.moduleName) && object.spec.moduleName != '') || object.metadata.name == object.spec.moduleName",
+            field: "metadata.name",
+            detail: `'metadata.name ' + ${quoted("object.metadata.name")} + ' is not spec.moduleName ' + ${quoted("object.spec.moduleName")} + ': lifecycle-manager looks it up by the module\\'s name'`,
+          }),
+        ],
+      },
+    },
   },
 });
 
@@ -44,6 +57,7 @@ export function createModuleReleaseMetaKind(
     schema: "modulereleasemeta",
     schemaUpstream:
       "kyma-project/lifecycle-manager config/crd/bases/operator.kyma-project.io_modulereleasemetas.yaml; schemas/modulereleasemeta.yaml",
+    schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
     rules: [...templateExistsRules, ...channelRules, ...resolutionRules, ...nameRules],
     state: (readable, request) => ({
       errors: templateRules(readable, request),

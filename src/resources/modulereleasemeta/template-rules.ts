@@ -13,6 +13,12 @@ export const templateExistsRules = errorRules({
     stricter:
       "the API server stores it and a template created later would resolve it: create the template first (unknown while the cache syncs admits)",
     upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+    native: {
+      by: "webhook",
+      why: "a lookup of other objects (the ModuleTemplates): a policy sees only the object under review",
+      callWhen:
+        "has(object.spec) && has(object.spec.moduleName) && object.spec.moduleName != '' && ((has(object.spec.channels) && object.spec.channels.exists(c, c.version != '')) || (has(object.spec.mandatory) && object.spec.mandatory.version != ''))",
+    },
   },
 });
 

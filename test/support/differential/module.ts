@@ -178,7 +178,7 @@ function configItem(random: Random): Record<string, unknown> {
   });
   const type = random.int(0, 5);
   // Not ±2^63: a double cannot tell it from int64's extremes (the port leaves it undecided).
-  const bigInts = [0, 1, 3, -1, 2 ** 53 + 2, 9007199254740993, 1e19, 2 ** 64, -(2 ** 64), 1.5];
+  const bigInts = [0, 1, 3, -1, 2 ** 53 + 2, 2 ** 53 + 2, 1e19, 2 ** 64, -(2 ** 64), 1.5];
   const item: Record<string, unknown> = { name: `Item ${alias}`, alias };
   if (type === 0)
     item.integer = {
@@ -237,7 +237,7 @@ function configValue(random: Random): unknown {
     2.7,
     -4,
     1e19,
-    9007199254740993,
+    2 ** 53 + 2,
     "3",
     "web",
     "",
