@@ -23,19 +23,19 @@ export const costs = {
   /** Listing a map's keys (once per map): per key. */
   listedKey: 6,
   /** A node of a list walked: text, an action, a control structure, a template call. */
-  node: 12,
+  node: 14,
   /** A command of a pipeline, an argument evaluated, a field looked up. */
-  command: 10,
+  command: 12,
   argument: 6,
   field: 20,
   /** A function called (its arguments checked against its signature). */
-  call: 36,
+  call: 42,
   /** A template called (its frames, its variables), besides its node. */
   templateCall: 50,
   /** Per character of a printf format (each directive is parsed: flags, width, precision, verb). */
   formatChar: 16,
   /** One iteration of a range (its variables set, its body's frame pushed). */
-  iteration: 24,
+  iteration: 28,
   /** Each variable passed over when one is looked up (Go looks them up from the innermost out). */
   variable: 1,
   /** Per key and comparison of sorting a map's keys, once per map (n log n of them). */
@@ -45,7 +45,7 @@ export const costs = {
   /** Per character %q quotes (a code point at a time), paid before. */
   quotedChar: 30,
   /** Per character html, js or urlquery reads (besides the characters it builds). */
-  escapedChar: 8,
+  escapedChar: 12,
   /** Per character js reads when some are control characters or non-ASCII (each is looked at alone). */
   unusualChar: 60,
 } as const;

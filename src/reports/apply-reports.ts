@@ -118,14 +118,16 @@ export class ReportWriter {
 
   private failed(namespaced: boolean, error: unknown): Error {
     const type = reportType(this.api, namespaced);
-    if (
-      httpStatus(error) === 404 &&
-      /the server could not find the requested resource/.test(apiErrorMessage(error))
-    ) {
+    const message = apiErrorMessage(error);
+    // kube-apiserver answers a path it does not serve with a plain-text "404 page not found", no Status
+    // (which apiErrorMessage would end with "(HTTP 404)"); some servers with a Status saying so.
+    const notServed =
+      /the server could not find the requested resource/.test(message) || !message.endsWith("(HTTP 404)");
+    if (httpStatus(error) === 404 && notServed) {
       return new Error(
         `the cluster does not serve ${type.plural}.${type.group}/${type.version}: install its CRD (Kyverno and Policy Reporter install it)`,
       );
     }
-    return new Error(`writing ${type.plural}.${type.group}: ${apiErrorMessage(error)}`);
+    return new Error(`writing ${type.plural}.${type.group}: ${message}`);
   }
 }

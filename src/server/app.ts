@@ -3,7 +3,7 @@ import { limits } from "../admission/limits.js";
 import type { Logger } from "./log.js";
 import type { WebhookMetrics } from "./metrics.js";
 import { readBody } from "./read-body.js";
-import type { ReviewAnswer, Reviewer } from "./reviews.js";
+import type { Reviewer } from "./reviews.js";
 
 export interface AppOptions {
   /** Where reviews are judged: the webhook paths, and bytes in, bytes out. */
@@ -102,16 +102,8 @@ async function serveReview(
   const body = await readBody(req, limits.bodyBytes);
   if ("tooLarge" in body)
     return refuseUnread(req, res, `request body exceeds ${limits.bodyBytes} bytes (7 MiB)`);
-  // The review is not judged once its client is gone (the API server gave up waiting).
-  const abandoned = new AbortController();
-  const abandon = () => abandoned.abort();
-  res.once("close", abandon);
-  let answer: ReviewAnswer;
-  try {
-    answer = await options.reviewer.review(path, body.bytes, abandoned.signal);
-  } finally {
-    res.off("close", abandon);
-  }
+  // A review whose client is gone by the time a worker is free (the API server gave up) is not judged.
+  const answer = await options.reviewer.review(path, body.bytes, () => res.destroyed);
   sendBytes(res, options, answer.status, answer.body);
   const { report } = answer;
   if (!report) return answer.status;

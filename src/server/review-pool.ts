@@ -64,6 +64,8 @@ interface Job {
   path: string;
   body: Uint8Array;
   resolve(answer: ReviewAnswer): void;
+  /** Whether its client went away (then, still waiting for a worker, it is not judged). */
+  isGone?: () => boolean;
   /** Known once the worker has read the request. */
   review?: ReviewInProgress;
   timer?: NodeJS.Timeout;
@@ -133,22 +135,10 @@ export class ReviewPool implements Reviewer {
     return !this.closed && this.slots.some((slot) => slot.ready && !slot.ended && !slot.standby);
   }
 
-  review(path: string, body: Uint8Array, signal?: AbortSignal): Promise<ReviewAnswer> {
+  review(path: string, body: Uint8Array, isGone?: () => boolean): Promise<ReviewAnswer> {
     if (this.closed) return Promise.resolve(unavailable());
     return new Promise((resolve) => {
-      const job: Job = { id: this.nextId++, path, body, resolve };
-      this.queue.push(job);
-      // A review the client gave up on while it waited (the API server's timeout) is not judged.
-      signal?.addEventListener(
-        "abort",
-        () => {
-          const at = this.queue.indexOf(job);
-          if (at === -1) return;
-          this.queue.splice(at, 1);
-          resolve(unavailable());
-        },
-        { once: true },
-      );
+      this.queue.push({ id: this.nextId++, path, body, resolve, isGone });
       this.dispatch();
     });
   }
@@ -249,6 +239,11 @@ export class ReviewPool implements Reviewer {
       const slot = this.slots.find((each) => each.ready && !each.ended && !each.standby && !each.job);
       if (!slot) return;
       const job = this.queue.shift() as Job;
+      // A review the client gave up on while it waited (the API server's timeout) is not judged.
+      if (job.isGone?.()) {
+        job.resolve(unavailable());
+        continue;
+      }
       slot.job = job;
       const body = ownBuffer(job.body);
       slot.worker.postMessage({ type: "review", id: job.id, path: job.path, body } satisfies ToWorker, [

@@ -84,8 +84,8 @@ export type Judge = (
 export interface Reviewer {
   /** The webhook paths served. */
   readonly paths: ReadonlySet<string>;
-  /** `signal`: the client went away; a review not yet begun need not be judged. */
-  review(path: string, body: Uint8Array, signal?: AbortSignal): Promise<ReviewAnswer>;
+  /** `isGone`: whether the client went away; a review not yet begun then need not be judged. */
+  review(path: string, body: Uint8Array, isGone?: () => boolean): Promise<ReviewAnswer>;
   /** False while no review could be judged now (workers still starting). */
   isReady(): boolean;
   close(): Promise<void>;

@@ -111,7 +111,7 @@ describe("audit.schedule: a CronJob running audit --apply", { skip: withoutGo },
         const rbac = manifests.filter((m) =>
           ["ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"].includes(m.kind),
         );
-        await kubectlApply(cluster(), rbac);
+        await kubectlApply(cluster(), rbac, ["--namespace", releaseNamespace]);
         const account = find(manifests, "CronJob").spec.jobTemplate.spec.template.spec.serviceAccountName;
         const kubeconfig = await cluster().kubeconfigFor(
           `system:serviceaccount:${releaseNamespace}:${account}`,

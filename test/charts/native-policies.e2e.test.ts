@@ -179,9 +179,7 @@ describe("the chart's native policies: webhook only, both, narrowed (helm templa
         ruleActions: {
           "module.config-value": "warn",
           "module.custom-image": "off",
-          // module.git-url and module.git-revision share their condition: both off, it is left out.
           "module.git-url": "off",
-          "module.git-revision": "off",
         },
       },
       served["1.37"],
@@ -200,7 +198,7 @@ describe("the chart's native policies: webhook only, both, narrowed (helm templa
     assert.doesNotMatch(
       validate?.expression ?? "",
       /has\(object\.spec\.helm\.chart\.git\)\)/,
-      "module.git-url and module.git-revision are off",
+      "module.git-url is off",
     );
   });
 

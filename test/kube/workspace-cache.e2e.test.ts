@@ -172,7 +172,7 @@ describe("Workspace cache against a real API server (list + watch)", { skip: wit
       ),
     );
     await kubectl(["create", "namespace", releaseNamespace]);
-    await kubectlApply(cluster(), rbac);
+    await kubectlApply(cluster(), rbac, ["--namespace", releaseNamespace]);
     await eventually(
       "synced under the chart's RBAC",
       () => cache.isReady() && cache.exists("default", "after-1"),

@@ -58,11 +58,28 @@ async function missed(c: PolicyCase): Promise<string[]> {
   const validate = conditions.find(
     (entry) => entry.kind === registration(kind) && entry.webhook === "validate",
   );
-  const webhookOnly = new Set(validate?.when.flatMap((condition) => condition.rules) ?? []);
+  // The rules the API server does not enforce (the schema's gap too), and the policies that give up on
+  // a large object: for those the narrowed webhook must be called.
+  const declarations = kind.kind.declarations ?? [];
+  const webhookOnly = new Set(
+    declarations
+      .filter((rule) => rule.native.by === "webhook" || (rule.native.by === "schema" && rule.native.callWhen))
+      .map((rule) => rule.id),
+  );
+  const tooLarge = new Set(
+    declarations.flatMap((rule) =>
+      rule.native.by === "policy" &&
+      rule.native.policy.largeWhen &&
+      holds(rule.native.policy.largeWhen, request)
+        ? [rule.id]
+        : [],
+    ),
+  );
   const called = validate?.when.some((condition) => holds(condition.expression, request)) ?? true;
   if (!refused) {
     for (const [rule] of await webhookFindings(kind, object, oldObject, c.operation)) {
-      if (webhookOnly.has(rule) && !called) found.push(`${rule} found, the narrowed webhook not called`);
+      if ((webhookOnly.has(rule) || tooLarge.has(rule)) && !called)
+        found.push(`${rule} found, the narrowed webhook not called`);
     }
   }
   // The mutating webhook: called unless a MutatingAdmissionPolicy makes every change it would.

@@ -29,12 +29,14 @@ export interface LocalServe {
 export async function startLocalServe(
   plane: ControlPlane | undefined,
   args: string[] = [],
+  options: { port?: number; kubeconfig?: string } = {},
 ): Promise<LocalServe> {
   const certDir = mkdtempSync(join(tmpdir(), "serve-certs-"));
+  const kubeconfig = options.kubeconfig ?? plane?.kubeconfigPath;
   const serve = await startServe(
     [
       "--port",
-      "0",
+      String(options.port ?? 0),
       "--metrics-port",
       "0",
       "--cert-dir",
@@ -43,7 +45,7 @@ export async function startLocalServe(
       "all",
       "--drain-seconds",
       "0",
-      ...(plane ? ["--kubeconfig", plane.kubeconfigPath] : []),
+      ...(kubeconfig ? ["--kubeconfig", kubeconfig] : []),
       ...args,
     ],
     1,
@@ -64,10 +66,11 @@ export async function startLocalServe(
  * `url: https://127.0.0.1:<port><path>` and its caBundle the CA in serve's --cert-dir.
  */
 export async function localWebhookConfigurations(
-  serve: { port: number; certDir: string },
+  serve: { port: number; certDir?: string },
   values: object = {},
 ): Promise<Manifest[]> {
-  const caBundle = readFileSync(join(serve.certDir, "ca.crt")).toString("base64");
+  // Without a cert dir, no caBundle: serve's selfSigned mode patches its own CA in.
+  const caBundle = serve.certDir ? readFileSync(join(serve.certDir, "ca.crt")).toString("base64") : undefined;
   const kinds = ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"];
   return (await render(values))
     .filter((manifest) => kinds.includes(manifest.kind))
@@ -78,7 +81,7 @@ export async function localWebhookConfigurations(
           ...webhook,
           clientConfig: {
             url: `https://127.0.0.1:${serve.port}${webhook.clientConfig.service.path}`,
-            caBundle,
+            ...(caBundle ? { caBundle } : {}),
           },
         }),
       ),
@@ -153,7 +156,12 @@ export const yamlStream = (objects: object[]): string =>
 
 const probeNamespace = "webhook-probe";
 
-async function waitUntilCalled(plane: ControlPlane): Promise<void> {
+/**
+ * Waits until the API server calls the chart's Module webhooks: probes (dry-run creates of a Module in
+ * a namespace of their own, with a Workspace there) until the mutating webhook has named the release
+ * and the validating webhook has denied a config value out of range.
+ */
+export async function waitUntilCalled(plane: ControlPlane): Promise<void> {
   const namespace = await plane.kubectl([
     "get",
     "namespace",

@@ -28,6 +28,7 @@ import {
  */
 function validateRules(
   module: Module,
+  sent: unknown,
   workspaceRules: (module: Module) => FieldErrorList,
   focus: Focus | undefined,
   budget: WorkBudget,
@@ -42,7 +43,7 @@ function validateRules(
     append(errors, config.schema.errors);
     append(warnings, ruleWarnings("module.config-schema-warning", config.schema.warnings));
   }
-  if (runsUnder(specRules, focus)) append(errors, validateSpec(module.spec));
+  if (runsUnder(specRules, focus)) append(errors, validateSpec(module.spec, sentSpec(sent)));
   if (config) {
     const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
     const values = config.validateValues(module.spec.config ?? {}, source, budget);
@@ -52,7 +53,7 @@ function validateRules(
   // Template execution also finds the install inputs' rules on what the templates render.
   if (runsUnder(templateRules, focus) || runsUnder(installInputRules, focus)) {
     // Template analysis and execution charge this review's budget.
-    const templates = validateTemplates(module, budget);
+    const templates = validateTemplates(module, budget, sentSpec(sent));
     append(errors, templates.errors);
     append(warnings, ruleWarnings("module.template-warning", templates.warnings));
   }
@@ -60,6 +61,10 @@ function validateRules(
   if (focus) return { errors, warnings: [] };
   return { errors, warnings: [...warnings, ...moduleWarnings(module)] };
 }
+
+/** The spec of an object as sent, or undefined. */
+const sentSpec = (sent: unknown): unknown =>
+  sent !== null && typeof sent === "object" ? (sent as { spec?: unknown }).spec : undefined;
 
 /** `items` added to `list` one by one: a spread of a list as long as its input can overflow the stack. */
 function append<T>(list: T[], items: readonly T[]): void {
@@ -97,7 +102,8 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     ],
     // A Workspace deleted since the Module was stored fails the old object too, so the protocol
     // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
-    state: (module, _request, focus, budget) => validateRules(module, workspaceRules, focus, budget),
+    state: (module, request, focus, budget) =>
+      validateRules(module, request.object, workspaceRules, focus, budget),
     // An off-schema stored object (a releaseName stored before the 53-character limit) keeps its rules.
     transition: (before, after) => ({
       errors: validateSpecUpdate(before ?? ({} as ModuleSpec), after ?? ({} as ModuleSpec)),

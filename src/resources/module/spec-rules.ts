@@ -90,21 +90,27 @@ export const specRules = [
 const specPath = FieldPath.root("spec");
 const helmPath = specPath.child("helm");
 
-/** Rules on spec that hold for any operation: the module's source and its Helm release. */
-export function validateSpec(spec: ModuleSpec): FieldErrorList {
+/**
+ * Rules on spec that hold for any operation: the module's source and its Helm release. `sent` is the
+ * spec as sent, before the structure gate took out what the schema refuses: which sources are set is
+ * read from it, as the operator reads them (a chart repo whose url is "" is still a repo, and a git
+ * source added beside it is a second source).
+ */
+export function validateSpec(spec: ModuleSpec, sent: unknown = spec): FieldErrorList {
   const errors: FieldErrorList = [];
-  if (spec.helm && spec.custom) {
+  const sentSpec = asMap(sent);
+  if (isSet(sentSpec, "helm") && isSet(sentSpec, "custom")) {
     errors.push(
       ...byRule("module.source", [
         fieldError.forbidden(specPath.child("custom"), "may not be set together with spec.helm"),
       ]),
     );
-  } else if (!spec.helm && !spec.custom) {
+  } else if (!isSet(sentSpec, "helm") && !isSet(sentSpec, "custom")) {
     const detail =
       "exactly one of spec.helm or spec.custom must be set (spec.source is the operator's old API)";
     errors.push(...byRule("module.source", [fieldError.required(specPath, detail)]));
   }
-  if (spec.helm) errors.push(...validateHelm(spec.helm));
+  if (spec.helm) errors.push(...validateHelm(spec.helm, asMap(asMap(sentSpec?.helm)?.chart)));
   // The operator's CRD admits "", but no container runs without an image.
   if (spec.custom && spec.custom.image.trim() === "") {
     errors.push(
@@ -116,8 +122,18 @@ export function validateSpec(spec: ModuleSpec): FieldErrorList {
   return errors;
 }
 
-function validateHelm(helm: HelmModule): FieldErrorList {
-  const errors = byRule("module.chart-source", validateChartSource(helm.chart));
+/** A map as sent, or undefined. */
+const asMap = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+
+/** Whether a field is set as the operator's Go types read it: present and not null (a nil pointer). */
+const isSet = (map: Record<string, unknown> | undefined, key: string): boolean =>
+  map !== undefined && Object.hasOwn(map, key) && map[key] !== null && map[key] !== undefined;
+
+function validateHelm(helm: HelmModule, sentChart: Record<string, unknown> | undefined): FieldErrorList {
+  const errors = byRule("module.chart-source", validateChartSource(sentChart ?? helm.chart));
   if (helm.chart.git) errors.push(...validateGit(helm.chart.git));
   // The release's namespace, written literally (a template is checked as it renders: template-rules).
   // With existingRelease it is where a fork's copy installs (the copy drops existingRelease).
@@ -172,9 +188,9 @@ function validateHelm(helm: HelmModule): FieldErrorList {
 
 const chartSources = ["repo", "git", "configMap"] as const;
 
-function validateChartSource(chart: ChartSource): FieldErrorList {
+function validateChartSource(chart: ChartSource | Record<string, unknown>): FieldErrorList {
   const chartPath = helmPath.child("chart");
-  const set = chartSources.filter((source) => chart[source] !== undefined);
+  const set = chartSources.filter((source) => isSet(chart as Record<string, unknown>, source));
   if (set.length === 0) {
     return [fieldError.required(chartPath, "exactly one of repo, git or configMap must be set")];
   }

@@ -111,19 +111,26 @@ export interface TemplateVerdict {
  * output that may decode to a non-string. spec.config is immutable, so what a config field prints is
  * known: its value, or its default when spec.config omits it.
  */
-export function validateTemplates(module: Module, budget: WorkBudget = new WorkBudget()): TemplateVerdict {
+export function validateTemplates(
+  module: Module,
+  budget: WorkBudget = new WorkBudget(),
+  sentSpec: unknown = module.spec,
+): TemplateVerdict {
   const verdict = new Verdict();
   const config = configPrinter(module);
   const helm = module.spec.helm;
-  const runner = new Runner(module, budget);
+  const release = releaseOf(helm, sentSpec);
+  const runner = new Runner(module, release, budget);
   if (helm) {
-    const namespace = helm.existingRelease?.namespace ?? helm.namespace ?? "default";
+    const namespace = release.existingRelease?.namespace ?? release.namespace ?? "default";
     const root = {
       config,
-      releaseName: literal(helm.existingRelease?.name ?? helm.releaseName),
+      releaseName: literal(release.existingRelease?.name ?? release.releaseName),
       namespace: hasTemplate(namespace) ? undefined : literal(namespace),
     };
-    forEachTemplate(helm, helmPath, budget, (text, path, freeForm) => {
+    // The strings the operator renders are those of the spec as sent, whatever today's schema says of
+    // other values beside them (a repo whose url is "" still has its version rendered).
+    forEachTemplate(mapAt(sentSpec, "helm") ?? helm, helmPath, budget, (text, path, freeForm) => {
       // The namespace is rendered first, with data that has no namespace yet.
       const data = isPath(path, helmPath, "namespace") ? { ...root, namespace: null } : root;
       checkTemplate(text, path, freeForm, data, "helm", verdict, runner, budget);
@@ -131,14 +138,60 @@ export function validateTemplates(module: Module, budget: WorkBudget = new WorkB
   }
   if (module.spec.custom) {
     const customPath = FieldPath.root("spec").child("custom");
-    forEachTemplate(module.spec.custom, customPath, budget, (text, path, freeForm) =>
-      checkTemplate(text, path, freeForm, { config }, "custom", verdict, runner, budget),
+    forEachTemplate(
+      mapAt(sentSpec, "custom") ?? module.spec.custom,
+      customPath,
+      budget,
+      (text, path, freeForm) =>
+        checkTemplate(text, path, freeForm, { config }, "custom", verdict, runner, budget),
     );
   }
   return verdict.done();
 }
 
 const helmPath = FieldPath.root("spec").child("helm");
+
+/** The release fields the operator passes templates, as strings, and whether a release is adopted. */
+interface Release {
+  releaseName: string | undefined;
+  namespace: string | undefined;
+  existingRelease: { name: string | undefined; namespace: string | undefined } | undefined;
+}
+
+/**
+ * The release fields as the operator reads them: from the spec as sent when they are strings there,
+ * whatever today's schema says of them (a releaseName of 60 characters stored before the 53-character
+ * limit is what the operator passes, so a new template reading it is judged with it), else from the
+ * part of the spec the structure gate kept.
+ */
+function releaseOf(helm: Module["spec"]["helm"], sentSpec: unknown): Release {
+  const sent = mapAt(sentSpec, "helm");
+  const sentRelease = mapAt(sent, "existingRelease");
+  const text = (map: Record<string, unknown> | undefined, key: string, kept: string | undefined) => {
+    const value = map?.[key];
+    return typeof value === "string" ? value : kept;
+  };
+  const adopted = sent ? sentRelease !== undefined : helm?.existingRelease !== undefined;
+  return {
+    releaseName: text(sent, "releaseName", helm?.releaseName),
+    namespace: text(sent, "namespace", helm?.namespace),
+    existingRelease: adopted
+      ? {
+          name: text(sentRelease, "name", helm?.existingRelease?.name),
+          namespace: text(sentRelease, "namespace", helm?.existingRelease?.namespace),
+        }
+      : undefined,
+  };
+}
+
+/** The map at `key` of a value, or undefined. */
+function mapAt(value: unknown, key: string): Record<string, unknown> | undefined {
+  const at =
+    value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+  return at !== null && typeof at === "object" && !Array.isArray(at)
+    ? (at as Record<string, unknown>)
+    : undefined;
+}
 
 /** Whether `path` is `root` followed by the fields `names` (a walk up a few steps, no rendering). */
 function isPath(path: FieldPath, root: FieldPath, ...names: string[]): boolean {
@@ -723,6 +776,7 @@ class Runner {
 
   constructor(
     private readonly module: Module,
+    private readonly release: Release,
     private readonly budget: WorkBudget,
   ) {}
 
@@ -738,8 +792,7 @@ class Runner {
     if (big !== undefined)
       return { kind: "random", message: `reads .config.${big}, ${bigIntegerNotChecked}` };
     if (this.readsOpaque(parsed.template.analysis)) return { kind: "unknown" };
-    const helm = this.module.spec.helm;
-    const namespacePass = helm?.existingRelease
+    const namespacePass = this.release.existingRelease
       ? isPath(path, helmPath, "existingRelease", "namespace")
       : isPath(path, helmPath, "namespace");
     const pass = source === "custom" ? "custom" : namespacePass ? "namespace" : "helm";
@@ -848,10 +901,11 @@ class Runner {
       this.data = { helm: custom, namespace: custom, custom };
       return this.data;
     }
-    const releaseName = helm.existingRelease ? helm.existingRelease.name : helm.releaseName;
+    const { existingRelease } = this.release;
+    const releaseName = existingRelease ? existingRelease.name : this.release.releaseName;
     if (releaseName === undefined) this.opaqueTop = new Set(["releaseName"]);
     const first: GoMap = releaseName === undefined ? { config } : { config, releaseName };
-    const effective = (helm.existingRelease ? helm.existingRelease.namespace : helm.namespace) ?? "";
+    const effective = (existingRelease ? existingRelease.namespace : this.release.namespace) ?? "";
     let namespace: string = effective;
     let known = true;
     if (hasTemplate(effective)) {

@@ -26,7 +26,7 @@ function channelChange(found: (version: string, previous: string) => string): Po
 
 /** More channels than the policies are sure to compare with the old ones within the cost limit (64). */
 const manyChannels =
-  "(has(object.spec) && has(object.spec.channels) && object.spec.channels.size() > 64) || (has(oldObject.spec) && has(oldObject.spec.channels) && oldObject.spec.channels.size() > 64)";
+  "(has(object.spec) && has(object.spec.channels) && object.spec.channels.size() > 64) || (request.operation == 'UPDATE' && has(oldObject.spec) && has(oldObject.spec.channels) && oldObject.spec.channels.size() > 64)";
 
 /** Channel versions on UPDATE, as lifecycle-manager compares an installed module's version. */
 export const channelRules = [
