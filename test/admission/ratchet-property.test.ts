@@ -194,10 +194,10 @@ const moduleViolations: Violation[] = [
   v("module.git-auth", ["chart", "chartVersion", "repoUrl"], (m) => {
     m.spec.helm.chart = { git: { repo: "https://github.com/org/charts", path: "redis", auth: {} } };
   }),
-  v("module.git-revision", ["chart", "chartVersion"], (m) => {
+  v("module.git-revision", ["chart", "chartVersion", "repoUrl"], (m) => {
     m.spec.helm.chart = { git: { repo: "https://github.com/org/charts", path: "redis", revision: "" } };
   }),
-  v("module.chart-repo", ["chart", "chartVersion"], (m) => {
+  v("module.chart-repo", ["chart", "chartVersion", "repoUrl"], (m) => {
     m.spec.helm.chart = { repo: { url: '{{ "null" }}', chart: "redis" } };
   }),
   // The namespace is immutable unless existingRelease is set (then the update's immutability errors
