@@ -29,6 +29,7 @@ const starters = [
   "support/chart",
   "support/yaml-language-server",
   "support/keep-alive-load",
+  "support/go-oracle",
 ];
 
 function testFiles(dir: string): string[] {

@@ -20,6 +20,8 @@ export interface RuleDeclaration {
   realSystem: string;
   /** Why we deny where the real system does not (or not yet): only for rules stricter than it. */
   stricter?: string;
+  /** Fields our CRD checks the same rule on (its schema or CEL rules), which then deny it first. */
+  restatedAt?: readonly string[];
   /** The code or documentation the rule follows (repository path, function, or document). */
   upstream: string;
   /** An update-only rule (`validateTransition`): judged on UPDATE, never ratcheted. */

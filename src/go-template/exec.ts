@@ -45,6 +45,7 @@ import {
   GoComplex,
   GoFloat,
   type GoMap,
+  GoStrings,
   GoUint,
   type GoValue,
   isMap,
@@ -73,6 +74,13 @@ const missing = Symbol("missing");
 type Final = Value | typeof missing;
 
 class ExecFailure extends Error {}
+
+/** reflect.Value.String(): a string's text; `<T Value>` for a value of another type; `<invalid Value>`. */
+function reflectString(v: Final): string {
+  if (v === missing || v === undefined) return "<invalid Value>";
+  if (typeof v === "string") return v;
+  return `<${typeName(v as GoValue | Boxed)} Value>`;
+}
 
 /**
  * The walk's stack: what is left to do, innermost last. A template call keeps its list and what to
@@ -109,6 +117,8 @@ type Frame =
       next: number;
       mark: number;
       outer: number;
+      /** Nothing to iterate, its else list running: a break there ends this range (walkRange recovers it). */
+      inElse?: true;
     };
 
 /**
@@ -315,8 +325,9 @@ class State implements CallContext {
       this.frames.push(frame);
       return;
     }
-    // Nothing to iterate: the else list, with the range's variables in scope until its end.
-    this.frames.push({ kind: "scope", mark: outer });
+    // Nothing to iterate: the else list, with the range's variables in scope until its end. Go's
+    // walkRange recovers a break anywhere in the statement: in the else list it ends this range.
+    this.frames.push({ ...frame, inElse: true });
     if (node.elseList) this.pushList(node.elseList, dot);
   }
 
@@ -339,7 +350,8 @@ class State implements CallContext {
     let element: Value;
     if (frame.list) {
       index = i;
-      element = new Boxed(frame.list[i] ?? null);
+      // A []string's elements are strings, an []any's the interfaces that hold them.
+      element = frame.list instanceof GoStrings ? frame.list[i] : new Boxed(frame.list[i] ?? null);
     } else if (frame.map) {
       const key = (frame.keys as readonly string[])[i] as string;
       index = key;
@@ -370,7 +382,9 @@ class State implements CallContext {
   /** break or continue: the frames of the innermost range's body are left (the parser keeps both in a range). */
   private leaveIteration(how: "break" | "continue"): void {
     const frames = this.frames;
-    while ((frames[frames.length - 1] as Frame).kind !== "range") frames.pop();
+    // A continue in a range's else list goes on to the range around it; a break ends the one it is in.
+    const stops = (f: Frame) => f.kind === "range" && (how === "break" || f.inElse !== true);
+    while (!stops(frames[frames.length - 1] as Frame)) frames.pop();
     const range = frames[frames.length - 1] as Frame & { kind: "range" };
     if (how === "break") {
       frames.pop();
@@ -621,6 +635,10 @@ class State implements CallContext {
       ) as ParamType;
       argv.push(this.validateType(final, type));
     }
+    // exec.go's evalCall: `call` gets its callee's name first, the first argument's source text, or the
+    // piped value's reflect.Value.String() (a string's own text, `<int Value>` for others).
+    if (name === "call")
+      argv.unshift(args.length > 0 ? nodeString(args[0] as ArgNode) : reflectString(final));
     try {
       return signature.fn(argv, this);
     } catch (e) {

@@ -10,6 +10,7 @@ import {
   Boxed,
   GoComplex,
   GoFloat,
+  GoStrings,
   GoUint,
   type GoValue,
   isMap,
@@ -181,12 +182,39 @@ function hexOfString(s: string, upper: boolean, spec: Spec): string {
   return pad(hex, spec, false);
 }
 
+/**
+ * strconv.FormatFloat(x, 'f', precision, 64): the exact binary value rounded to `precision` decimals,
+ * a tie to even (JavaScript's toFixed rounds a tie up). Very large or long results are not modelled.
+ */
+function formatFixed(x: number, precision: number): string {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "+Inf" : "-Inf";
+  if (Math.abs(x) >= 1e21 || precision > 20) throw new Unsupported("%f of a large value or precision");
+  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+  const magnitude = Math.abs(x);
+  let fixed = magnitude.toFixed(precision);
+  // A tie when the exact expansion continues with 5 and then only zeros: round to even instead of up.
+  const long = magnitude.toFixed(Math.min(100, precision + 60));
+  const rest = long.slice(long.length - (Math.min(100, precision + 60) - precision));
+  if (/^50*$/.test(rest)) {
+    const down = long.slice(0, long.length - rest.length).replace(/\.$/, "");
+    const lastDigit = Number(down.replace(".", "").slice(-1));
+    if (lastDigit % 2 === 0) fixed = down;
+  }
+  return `${sign}${fixed}`;
+}
+
 function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
+  // fmt prints a slice element by element, each with the verb and its flags: `[%!d(string=a)]`.
+  if (arg instanceof GoStrings) return `[${arg.map((s) => formatOne(verb, s, spec)).join(" ")}]`;
   if (spec.plus && verb !== "d") throw new Unsupported(`%+${verb}`);
   if (spec.zero && verb !== "d" && verb !== "x" && verb !== "X") throw new Unsupported(`%0${verb}`);
   if (verb === "v") {
     if (spec.zero) throw new Unsupported("%0v");
-    if (typeof arg === "number" && spec.precision !== undefined) throw new Unsupported("%.Nv");
+    if ((typeof arg === "number" || arg instanceof GoFloat) && spec.precision !== undefined)
+      throw new Unsupported("%.Nv");
+    // fmt applies a width or precision to each element of a map or list, not to the whole.
+    if (arg !== null && isComposite(arg) && (spec.width !== undefined || spec.precision !== undefined))
+      throw new Unsupported("%v of a composite with a width or precision");
     return pad(
       truncateRunes(formatValue(arg), typeof arg === "string" ? spec.precision : undefined),
       spec,
@@ -195,6 +223,12 @@ function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
   }
   if (arg !== null && isComposite(arg)) throw new Unsupported(`%${verb} of a composite`);
   switch (verb) {
+    case "f":
+    case "F":
+      if (arg instanceof GoFloat) return pad(formatFixed(arg.value, spec.precision ?? 6), spec, false);
+      if (typeof arg === "number" || typeof arg === "string" || typeof arg === "boolean" || arg === null)
+        return badVerb(verb, arg, spec);
+      throw new Unsupported(`%${verb} of this value`);
     case "s":
       if (typeof arg === "string") return pad(truncateRunes(arg, spec.precision), spec, false);
       return badVerb(verb, arg, spec);

@@ -12,6 +12,7 @@ import {
   GoComplex,
   GoFloat,
   type GoMap,
+  GoStrings,
   GoUint,
   type GoValue,
   isMap,
@@ -317,7 +318,12 @@ function index(args: Value[], context: CallContext): Value {
       const x = indexArg(i, item.length);
       if (x === item.length)
         throw new GoError(`reflect: ${typeof item === "string" ? "string" : "slice"} index out of range`);
-      item = typeof item === "string" ? new GoUint(item.charCodeAt(x), "uint8") : new Boxed(item[x] ?? null);
+      item =
+        typeof item === "string"
+          ? new GoUint(item.charCodeAt(x), "uint8")
+          : item instanceof GoStrings
+            ? item[x]
+            : new Boxed(item[x] ?? null);
     } else if (isMap(item)) {
       if (i === undefined) throw new GoError("value is nil; should be of type string");
       if (typeof i !== "string") throw new GoError(`value has type ${typeName(i)}; should be string`);
@@ -382,10 +388,11 @@ export const builtins = ((): ReadonlyMap<string, Signature> => {
     ["slice", variadic(["value", "value"], slice)],
     [
       "call",
-      variadic(["value", "value"], ([fn]) => {
+      // The callee's name comes first (the executor puts it there, as Go does): functions are never values here.
+      variadic(["value", "value"], ([name, fn]) => {
         const v = unbox(fn);
         if (v === undefined) throw new GoError("call of nil");
-        throw new GoError(`non-function of type ${typeName(v)}`);
+        throw new GoError(`non-function ${name as string} of type ${typeName(v)}`);
       }),
     ],
     ["html", variadic(["any"], escaping(htmlEscape))],

@@ -24,6 +24,19 @@ export class GoUint {
 }
 
 /**
+ * A Go []string: a multipleOptions item's value as GetValidatedConfig returns it (its default; nil,
+ * which prints `[]` and has no elements, when the item has none). Its elements are strings, not
+ * interfaces: `index` and `range` give them as they are.
+ */
+export class GoStrings extends Array<string> {
+  static holding(items: readonly string[] | undefined): GoStrings {
+    const list = new GoStrings();
+    if (items) list.push(...items);
+    return list;
+  }
+}
+
+/**
  * A value read out of an interface-typed container (an element of map[string]any or []any): reflect's
  * Interface kind. Go's messages name its type `interface {}` until a pipeline unwraps it. `null` is
  * the nil interface (a JSON null).
@@ -68,6 +81,7 @@ export function typeName(v: GoValue | Boxed): string {
   if (v instanceof GoFloat) return "float64";
   if (v instanceof GoComplex) return "complex128";
   if (v instanceof GoUint) return v.type;
+  if (v instanceof GoStrings) return "[]string";
   if (Array.isArray(v)) return "[]interface {}";
   return "map[string]interface {}";
 }

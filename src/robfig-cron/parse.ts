@@ -1,3 +1,6 @@
+import { parseGoDuration } from "../go-time/duration.js";
+import { loadLocationError } from "../go-time/location.js";
+
 /**
  * Whether a schedule parses as robfig/cron v3's parser (parser.go) parses it, with the options the
  * Forkspacer operator passes for Workspace schedules (pkg/constants/cron: SecondOptional | Minute | Hour
@@ -19,7 +22,8 @@ export function cronScheduleError(
     // robfig slices spec[eq+1:-1] here and panics; the operator's webhook answers with an error.
     if (space < 0) return `a time zone must be followed by a space and the schedule: ${spec}`;
     const location = rest.slice(rest.indexOf("=") + 1, space);
-    if (!isLocation(location)) return `provided bad location ${location}: unknown time zone ${location}`;
+    const problem = loadLocationError(location);
+    if (problem) return `provided bad location ${location}: ${problem}`;
     rest = rest.slice(space).trim();
   }
   if (rest.startsWith("@")) return descriptorError(rest);
@@ -142,27 +146,8 @@ function descriptorError(descriptor: string): string | undefined {
   if (descriptors.has(descriptor)) return undefined;
   const every = "@every ";
   if (descriptor.startsWith(every)) {
-    const duration = descriptor.slice(every.length);
-    return isGoDuration(duration)
-      ? undefined
-      : `failed to parse duration ${descriptor}: time: invalid duration ${JSON.stringify(duration)}`;
+    const duration = parseGoDuration(descriptor.slice(every.length));
+    return duration.ok ? undefined : `failed to parse duration ${descriptor}: ${duration.error}`;
   }
   return `unrecognized descriptor: ${descriptor}`;
-}
-
-/** Go's time.ParseDuration syntax: "0", or signed sequences of decimal numbers with units. */
-function isGoDuration(text: string): boolean {
-  if (text === "0" || text === "+0" || text === "-0") return true;
-  return /^[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+$/.test(text);
-}
-
-/** time.LoadLocation: "" and "UTC" are UTC, "Local" the local zone, otherwise an IANA zone name. */
-function isLocation(name: string): boolean {
-  if (name === "" || name === "UTC" || name === "Local") return true;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -78,6 +78,7 @@ const slots = [
   { name: "J", alias: "slotJ", integer: { default: 1, min: 0, max: 5 } },
   { name: "K", alias: "slotK", integer: { default: 1 } },
   { name: "L", alias: "slotL", multipleOptions: { default: ["a"], values: ["a", "b"] } },
+  { name: "M", alias: "slotM", integer: { default: 1 } },
 ];
 const slot = (alias: string) => 5 + slots.findIndex((item) => item.alias === alias);
 
@@ -192,6 +193,28 @@ const moduleViolations: Violation[] = [
   }),
   v("module.git-auth", ["chart", "chartVersion", "repoUrl"], (m) => {
     m.spec.helm.chart = { git: { repo: "https://github.com/org/charts", path: "redis", auth: {} } };
+  }),
+  v("module.git-revision", ["chart", "chartVersion", "repoUrl"], (m) => {
+    m.spec.helm.chart = { git: { repo: "https://github.com/org/charts", path: "redis", revision: "" } };
+  }),
+  v("module.chart-repo", ["chart", "chartVersion", "repoUrl"], (m) => {
+    m.spec.helm.chart = { repo: { url: '{{ "null" }}', chart: "redis" } };
+  }),
+  // The namespace is immutable unless existingRelease is set (then the update's immutability errors
+  // depend on it too): as a new violation it owns existingRelease as well.
+  {
+    ...v("module.helm-namespace", "namespace", (m) => {
+      m.spec.helm.namespace = "Data";
+    }),
+    alsoOwnsWhenNew: ["existingRelease"],
+  },
+  changesReleaseName(
+    v("module.existing-release-namespace", "existingRelease", (m) => {
+      m.spec.helm.existingRelease = { name: "redis", namespace: "Data" };
+    }),
+  ),
+  v("module.config-integer-range", "slotM", (m) => {
+    m.config[slot("slotM")].integer.max = 2 ** 64;
   }),
   changesReleaseName(
     v("module.existing-release-template", "existingRelease", (m) => {

@@ -140,6 +140,17 @@ export const configSchemaRules = [
       upstream: `${types}, ConfigItem; GetValidatedConfig`,
       native: { by: "policy", policy: { validations: [oneType], largeWhen: largeConfig } },
     },
+    "module.config-integer-range": {
+      summary: "an integer item's default, min or max (or a multipleOptions min or max) beyond Go's int",
+      realSystem:
+        "its webhook cannot decode the Module into its Go types (json: cannot unmarshal number into Go struct field of type int) and refuses it",
+      upstream: `${types}, ConfigItemSpecInteger and ConfigItemSpecMultipleOptions (int fields); controller-runtime's decoder`,
+      native: {
+        by: "webhook",
+        why: "a JSON number beyond int64 reaches CEL as a double that cannot be told from the range's ends",
+        callWhen: present("object.config"),
+      },
+    },
     "module.config-required-editable": {
       summary: "an item both required and not editable",
       realSystem:
@@ -254,6 +265,11 @@ export function validateConfigSchema(items: ConfigItem[]): ConfigSchemaVerdict {
       verdict.errors.push(...found.errors);
       verdict.warnings.push(...found.warnings);
     };
+    for (const type of ["integer", "multipleOptions"] as const) {
+      const spec = item[type] as Record<string, unknown> | undefined;
+      if (spec)
+        verdict.errors.push(...byRule("module.config-integer-range", intFields(spec, itemPath.child(type))));
+    }
     if (item.string) add(stringRules(item.string, patterns[i], budget, itemPath.child("string"), item.alias));
     if (item.integer) add(integerRules(item.integer, itemPath.child("integer"), item.alias));
     if (item.option) add(optionRules(item.option, itemPath.child("option"), item.alias));
@@ -360,6 +376,34 @@ function multipleOptionsRules(
   );
   return { errors: [...errors, ...found.errors], warnings: found.warnings };
 }
+
+/**
+ * The Go int fields of a config item (an integer's default, min and max; a multipleOptions' min and
+ * max) whose number no int64 holds. The review's JSON was read into doubles: a number that became
+ * exactly ±2^63 may have been int64's own extreme (9223372036854775807 reads as 2^63), so only one
+ * certainly beyond the range is refused.
+ */
+function intFields(spec: Record<string, unknown>, path: FieldPath): FieldErrorList {
+  const errors: FieldErrorList = [];
+  for (const key of ["default", "min", "max"]) {
+    const value = spec[key];
+    if (typeof value !== "number" || !beyondGoInt(value)) continue;
+    errors.push(
+      fieldError.invalid(
+        path.child(key),
+        value,
+        "must fit a 64-bit integer: the operator cannot decode the Module (json: cannot unmarshal number into Go struct field of type int)",
+      ),
+    );
+  }
+  return errors;
+}
+
+/**
+ * Whether a number the review's JSON held can be no Go int (int64). A double that is exactly ±2^63 may
+ * have been int64's own extreme (9223372036854775807 reads as 2^63): it is not counted beyond.
+ */
+export const beyondGoInt = (value: number): boolean => value > 2 ** 63 || value < -(2 ** 63);
 
 function minNotAboveMax(spec: { min?: number; max?: number }, path: FieldPath): FieldErrorList {
   if (spec.min === undefined || spec.max === undefined || spec.min <= spec.max) return [];

@@ -10,6 +10,7 @@ import { configSchemaRules } from "./config-schema-rules.js";
 import { configValidator } from "./config-validator-cache.js";
 import { configValueRules } from "./config-values-rules.js";
 import { applyModuleDefaults } from "./defaults.js";
+import { installInputRules } from "./install-inputs.js";
 import { specRules, validateSpec } from "./spec-rules.js";
 import { templateRules, validateTemplates } from "./template-rules.js";
 import { moduleUpdateRules, validateSpecUpdate } from "./update-rules.js";
@@ -49,7 +50,8 @@ function validateRules(
     append(errors, values.errors);
     append(warnings, ruleWarnings("module.config-undeclared", values.warnings));
   }
-  if (runsUnder(templateRules, focus)) {
+  // Template execution also finds the install inputs' rules on what the templates render.
+  if (runsUnder(templateRules, focus) || runsUnder(installInputRules, focus)) {
     // Template analysis and execution charge this review's budget.
     const templates = validateTemplates(module, budget, sentSpec(sent));
     append(errors, templates.errors);

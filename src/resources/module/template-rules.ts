@@ -20,8 +20,9 @@ import {
   type TemplateAnalysis,
 } from "../../go-template/index.js";
 import { jsonKind } from "../../go-template/json-kind.js";
-import { type GoMap, type Value as GoValue, Unsupported } from "../../go-template/values.js";
+import { type GoMap, GoStrings, type Value as GoValue, Unsupported } from "../../go-template/values.js";
 import { LruCache } from "../../memo/lru-cache.js";
+import { installInputAt, installInputErrors } from "./install-inputs.js";
 
 const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";
 
@@ -83,6 +84,12 @@ export const templateRules = [
     },
   }),
 ];
+
+/**
+ * What a template reading a config integer beyond 2^53 is told: the webhook holds numbers as doubles,
+ * so such a value is not known exactly, and the template is not executed (a documented limit).
+ */
+export const bigIntegerNotChecked = "an integer beyond 2^53 (not held exactly here): not checked";
 
 /** The one function the operator adds to Go's built-ins (api/v1/module_types.go, getTemplateFuncMap). */
 const operatorFunctions = ["randBase62"];
@@ -291,6 +298,9 @@ function configPrinter(module: Module): (alias: string) => PrintedValue {
       };
     const spec = item.string ?? item.option;
     if (spec) return { kind: "text", text: typeof given === "string" ? given : (spec.default ?? "") };
+    // Its default, a []string, as Go prints one (a value given is refused before rendering).
+    if (item.multipleOptions)
+      return { kind: "text", text: `[${(item.multipleOptions.default ?? []).join(" ")}]` };
     return { kind: "any" };
   }
 }
@@ -370,9 +380,13 @@ function checkTemplateWithin(
   };
   for (const field of parsed.template.analysis.fields) resolve(field.path);
   if (absent) for (const why of absent) verdict.warn(path, () => `${path}: ${why}: it renders <no value>`);
-  const executed: Execution = isPlain(parsed.template.analysis)
-    ? { kind: "unknown" }
-    : runner.run(text, parsed, source, path);
+  // A plain template's text is known without executing it, unless it prints something only the
+  // operator's data knows (a rendered namespace): then it is executed like any other.
+  const plain = isPlain(parsed.template.analysis)
+    ? plainRendering(parsed.template.analysis.output, resolve)
+    : undefined;
+  const executed: Execution =
+    plain !== undefined && plain.kind !== "unknown" ? plain : runner.run(text, parsed, source, path);
   if (executed.kind === "certain") {
     const { result } = executed;
     if (!result.ok) {
@@ -381,7 +395,16 @@ function checkTemplateWithin(
     }
     if (freeForm) return;
     const kind = jsonKind(result.output);
-    if (stringKinds.has(kind)) return;
+    if (stringKinds.has(kind)) {
+      const input = installInputAt(path);
+      if (input) {
+        // What the field holds once the operator decodes the output into its Go string field.
+        const value =
+          kind === "string" ? (JSON.parse(result.output) as string) : kind === "null" ? "" : result.output;
+        verdict.errors.push(...installInputErrors(input, path, value, text, true));
+      }
+      return;
+    }
     const detail = `renders ${JSON.stringify(clip(result.output))}, a JSON ${kind}, which the operator cannot decode into this string field`;
     verdict.error("module.template-json-type", fieldError.invalid(path, text, detail));
     return;
@@ -389,6 +412,30 @@ function checkTemplateWithin(
   if (executed.kind === "random") {
     const { message } = executed;
     verdict.warn(path, () => `${path}: ${message}`);
+    return;
+  }
+  if (executed.kind === "varies") {
+    if (freeForm) return;
+    const input = installInputAt(path);
+    const [first = ""] = executed.outputs;
+    const kind = jsonKind(first);
+    if (!stringKinds.has(kind)) {
+      const detail = `renders as a JSON ${kind}, which the operator cannot decode into this string field`;
+      verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
+      return;
+    }
+    if (!input) return;
+    const found = executed.outputs.map((output) =>
+      installInputErrors(input, path, decodedString(output), text, true),
+    );
+    if (found.every((errors) => errors.length > 0)) verdict.errors.push(...(found[0] ?? []));
+    else {
+      const failing = found.find((errors) => errors.length > 0)?.[0];
+      if (failing)
+        verdict.warnings.push(
+          warningAt(path, `${path}: may fail, depending on randBase62: ${failing.detail}`),
+        );
+    }
     return;
   }
   if (freeForm) return;
@@ -407,6 +454,12 @@ function checkTemplateWithin(
     const kindsText = describe(wrong);
     verdict.warn(path, () => `${path} may render as a JSON ${kindsText}: the operator would fail on it`);
   }
+}
+
+/** A string-kind output as the operator's Go string field holds it: a JSON string decoded, null as "". */
+function decodedString(output: string): string {
+  const kind = jsonKind(output);
+  return kind === "string" ? (JSON.parse(output) as string) : kind === "null" ? "" : output;
 }
 
 /** Decoded kinds a Go string field takes: text left as it is, a JSON string, or null (left empty). */
@@ -653,6 +706,24 @@ function isPlain(analysis: TemplateAnalysis): boolean {
   return true;
 }
 
+/**
+ * What a plain template (isPlain) renders, when every field it prints is known: it cannot fail, so
+ * its text is certain without executing it.
+ */
+function plainRendering(output: readonly OutputPart[], resolve: (path: string[]) => PrintedValue): Execution {
+  let text = "";
+  for (const part of output) {
+    if (part.kind === "text") text += part.text;
+    else if (part.kind !== "field") return { kind: "unknown" };
+    else {
+      const printed = resolve(part.path);
+      if (printed.kind !== "text") return { kind: "unknown" };
+      text += printed.text;
+    }
+  }
+  return { kind: "certain", result: { ok: true, output: text } };
+}
+
 /** The most text an output can print: its texts, and the longest option of each choice. */
 function printedLength(output: readonly OutputPart[], resolve: (path: string[]) => PrintedValue): number {
   let n = 0;
@@ -672,6 +743,8 @@ const clip = (s: string) => (s.length > 64 ? `${s.slice(0, 64)}...` : s);
 
 type Execution =
   | { kind: "certain"; result: ExecResult }
+  /** Runs with different randBase62 strings rendered different texts, all of one JSON kind. */
+  | { kind: "varies"; outputs: string[] }
   | { kind: "random"; message: string }
   | { kind: "unknown" };
 
@@ -691,8 +764,7 @@ class Runner {
   /** Output kinds by the output's parts (templates differing only in comments or logic share them). */
   private kindMemo: Map<string, Set<JsonKind>> | undefined;
   /**
-   * Config aliases left out of the data: multipleOptions items (a default Go holds as []string; a value
-   * set, on which the operator fails before rendering, as the config-values rules say). Templates that
+   * Config aliases left out of the data: integers beyond 2^53 (not held exactly here). Templates that
    * read them are not decided; the others are, so one such item hides no other template's failure.
    */
   private opaque: Set<string> | undefined;
@@ -715,7 +787,11 @@ class Runner {
     path: FieldPath,
   ): Execution {
     const data = this.operatorData();
-    if (!data || this.readsOpaque(parsed.template.analysis)) return { kind: "unknown" };
+    if (!data) return { kind: "unknown" };
+    const big = this.readsBigInteger(parsed.template.analysis);
+    if (big !== undefined)
+      return { kind: "random", message: `reads .config.${big}, ${bigIntegerNotChecked}` };
+    if (this.readsOpaque(parsed.template.analysis)) return { kind: "unknown" };
     const namespacePass = this.release.existingRelease
       ? isPath(path, helmPath, "existingRelease", "namespace")
       : isPath(path, helmPath, "namespace");
@@ -757,6 +833,14 @@ class Runner {
   }
 
   /** Whether a template may read a value left out of the data (then its result is not known here). */
+  /** A config alias the template reads whose integer is beyond 2^53 (opaque), if any. */
+  private readsBigInteger(analysis: TemplateAnalysis): string | undefined {
+    if (this.opaque === undefined) return undefined;
+    for (const { path } of analysis.fields)
+      if (path[0] === "config" && path.length > 1 && this.opaque.has(path[1] as string)) return path[1];
+    return undefined;
+  }
+
   private readsOpaque(analysis: TemplateAnalysis): boolean {
     if (this.opaque === undefined && this.opaqueTop === undefined) return false;
     if (analysis.unresolvedFields > 0) return true;
@@ -780,18 +864,20 @@ class Runner {
         },
       });
     try {
-      const letters = run("a");
-      if (!calledRandom) return { kind: "certain", result: letters };
-      const digits = run("1");
-      if (!letters.ok && !digits.ok && letters.error === digits.error)
-        return { kind: "certain", result: letters };
-      if (letters.ok && digits.ok && letters.output === digits.output)
-        return { kind: "certain", result: letters };
-      if (letters.ok && digits.ok && jsonKind(letters.output) === jsonKind(digits.output))
-        return { kind: "certain", result: letters };
-      const failing = !letters.ok ? letters : !digits.ok ? digits : undefined;
-      if (failing && !failing.ok)
+      const first = run("a");
+      if (!calledRandom) return { kind: "certain", result: first };
+      // randBase62's strings: all lower-case letters, all digits, all upper-case letters are each possible.
+      const runs = [first, run("1"), run("A")];
+      const failing = runs.find((r) => !r.ok);
+      if (failing && !failing.ok) {
+        if (runs.every((r) => !r.ok && r.error === failing.error))
+          return { kind: "certain", result: failing };
         return { kind: "random", message: `may fail, depending on randBase62: ${failing.error}` };
+      }
+      const outputs = runs.map((r) => (r.ok ? r.output : ""));
+      if (outputs.every((o) => o === outputs[0])) return { kind: "certain", result: first };
+      if (outputs.every((o) => jsonKind(o) === jsonKind(outputs[0] as string)))
+        return { kind: "varies", outputs };
       return { kind: "random", message: "may render as a JSON number, depending on randBase62's output" };
     } catch (e) {
       if (e instanceof Unsupported) return { kind: "unknown" };
@@ -800,8 +886,9 @@ class Runner {
   }
 
   /**
-   * The operator's data, or null where it is not known here: an item of no type, an integer beyond
-   * 2^53, or a namespace whose own render fails, is not a string or reads a release name not known here.
+   * The operator's data, or null where it is not known here (an item of no type: GetValidatedConfig
+   * refuses the Module before rendering). A namespace whose own render fails, is not a string or reads
+   * a value not known here leaves `.namespace` undecided for the other templates.
    */
   private operatorData(): { helm: GoMap; namespace: GoMap; custom: GoMap } | null {
     if (this.data !== undefined) return this.data;
@@ -820,19 +907,28 @@ class Runner {
     const first: GoMap = releaseName === undefined ? { config } : { config, releaseName };
     const effective = (existingRelease ? existingRelease.namespace : this.release.namespace) ?? "";
     let namespace: string = effective;
+    let known = true;
     if (hasTemplate(effective)) {
+      // A namespace that does not render to a string fails the install (its own template says so);
+      // the other templates are still run, those that read .namespace left undecided.
+      known = false;
       const parsed = parsedTemplate(effective, this.budget);
-      if (!parsed.ok || this.readsOpaque(parsed.template.analysis)) return null;
-      const executed = this.execute(effective, parsed, first);
-      if (executed.kind !== "certain" || !executed.result.ok) return null;
-      const output = executed.result.output;
-      const kind = jsonKind(output);
-      if (kind === "string") namespace = JSON.parse(output) as string;
-      else if (kind === "null") namespace = "";
-      else if (kind === "text") namespace = output;
-      else return null;
+      const executed =
+        !parsed.ok || this.readsOpaque(parsed.template.analysis)
+          ? undefined
+          : this.execute(effective, parsed, first);
+      if (executed?.kind === "certain" && executed.result.ok) {
+        const output = executed.result.output;
+        const kind = jsonKind(output);
+        known = kind === "string" || kind === "null" || kind === "text";
+        namespace = kind === "string" ? (JSON.parse(output) as string) : kind === "null" ? "" : output;
+      }
     }
-    this.data = { helm: { ...first, namespace }, namespace: first, custom };
+    if (!known) {
+      this.opaqueTop ??= new Set();
+      this.opaqueTop.add("namespace");
+    }
+    this.data = { helm: known ? { ...first, namespace } : first, namespace: first, custom };
     return this.data;
   }
 
@@ -844,15 +940,18 @@ class Runner {
       let value: GoValue;
       if (item.integer) {
         value = typeof given === "number" ? Math.trunc(given) : (item.integer.default ?? 0);
-        if (!Number.isSafeInteger(value)) return null;
+        // A Go int beyond 2^53 is not held exactly here: the templates reading it are not decided.
+        if (!Number.isSafeInteger(value)) {
+          this.opaque ??= new Set();
+          this.opaque.add(item.alias);
+          continue;
+        }
       } else if (item.boolean) value = typeof given === "boolean" ? given : (item.boolean.default ?? false);
       else if (item.string) value = typeof given === "string" ? given : (item.string.default ?? "");
       else if (item.option) value = typeof given === "string" ? given : (item.option.default ?? "");
-      else if (item.multipleOptions) {
-        this.opaque ??= new Set();
-        this.opaque.add(item.alias);
-        continue;
-      } else return null;
+      // GetValidatedConfig refuses any value given (a JSON list is never a []string): the default renders.
+      else if (item.multipleOptions) value = GoStrings.holding(item.multipleOptions.default);
+      else return null;
       config[item.alias] = value as GoMap[string];
     }
     return config;

@@ -51,7 +51,7 @@ export function createModuleReleaseMetaKind(
   const templateRules = (meta: ModuleReleaseMeta, request: AdmissionRequest): FieldErrorList => {
     if (!moduleTemplateExists) return [];
     const namespace = request.namespace || String(meta.metadata?.namespace ?? "");
-    return validateTemplatesExist(meta.spec, namespace, moduleTemplateExists);
+    return validateTemplatesExist(meta.spec, namespace, moduleTemplateExists, metadataName(meta));
   };
   return defineKind<ModuleReleaseMeta, ModuleReleaseMetaSpec>({
     schema: "modulereleasemeta",
@@ -63,7 +63,10 @@ export function createModuleReleaseMetaKind(
       errors: templateRules(readable, request),
       warnings: [
         ...ruleWarnings("modulereleasemeta.name", nameWarnings(readable)),
-        ...ruleWarnings("modulereleasemeta.unresolvable", resolutionWarnings(readable.spec)),
+        ...ruleWarnings(
+          "modulereleasemeta.unresolvable",
+          resolutionWarnings(readable.spec, metadataName(readable)),
+        ),
       ],
     }),
     // A channel name too short for today's schema still names its channel.
@@ -79,6 +82,9 @@ export function createModuleReleaseMetaKind(
     },
   });
 }
+
+const metadataName = (meta: ModuleReleaseMeta): string | undefined =>
+  typeof meta.metadata?.name === "string" && meta.metadata.name !== "" ? meta.metadata.name : undefined;
 
 /**
  * lifecycle-manager finds a release meta by the module's name as a Kyma lists it, and then the template

@@ -71,12 +71,18 @@ const mandatoryVersion = specPath.child("mandatory").child("version");
 /**
  * What Kyma's CRD admits but lifecycle-manager can never resolve (lookup.go, ocmidentity.go): no OCM
  * component name ("invalid component name"), an empty version, or a version that no ModuleTemplate
- * name `<moduleName>-<version>` can carry (a custom resource's name is a DNS-1123 subdomain: no `+`,
- * no capitals). For a mandatory module the last is worse: KLM's mandatory install loop stops at the
- * first template it cannot find, so every mandatory module of every Kyma waits.
+ * name `<name>-<version>` can carry (a custom resource's name is a DNS-1123 subdomain of at most 253
+ * characters: no `+`, no capitals). `name` is the release meta's own metadata.name: lifecycle-manager
+ * finds the release meta by the module's name (pkg/templatelookup/modulereleasemeta.go,
+ * GetModuleReleaseMeta) and the template by that name and the version
+ * (pkg/templatelookup/moduletemplateinfolookup/lookup.go:62-66, common.go CreateModuleTemplateName), not
+ * by spec.moduleName; without one, spec.moduleName stands for it. For a mandatory module the last is
+ * worse: KLM's mandatory install loop stops at the first template it cannot find, so every mandatory
+ * module of every Kyma waits.
  */
-export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined): FieldWarning[] {
+export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined, name?: string): FieldWarning[] {
   if (!spec) return [];
+  const lookupName = name ?? spec.moduleName;
   const warnings: FieldWarning[] = [];
   if (!spec.ocmComponentName) {
     warnings.push(
@@ -88,14 +94,14 @@ export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined): Fie
   }
   (spec.channels ?? []).forEach((entry, i) => {
     const path = specPath.child("channels").index(i).child("version");
-    const problem = versionProblem(spec.moduleName, entry.version);
+    const problem = versionProblem(lookupName, entry.version);
     if (problem)
       warnings.push(
         warningAt(path, `${path}: ${problem}: channel ${JSON.stringify(entry.channel)} never resolves`),
       );
   });
   if (spec.mandatory) {
-    const problem = versionProblem(spec.moduleName, spec.mandatory.version);
+    const problem = versionProblem(lookupName, spec.mandatory.version);
     if (problem)
       warnings.push(
         warningAt(

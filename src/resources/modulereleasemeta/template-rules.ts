@@ -51,23 +51,25 @@ function assignedVersions(spec: ModuleReleaseMetaSpec | undefined): Assignment[]
 }
 
 /**
- * Each assigned version has its ModuleTemplate `<moduleName>-<version>` in the release meta's namespace
+ * Each assigned version has its ModuleTemplate `<name>-<version>` in the release meta's namespace
  * (rule modulereleasemeta.template-exists): lifecycle-manager looks the template up by exactly that name
- * and cannot install the module of a channel without one. An empty version names no template.
+ * (the release meta's metadata.name, which is the module's name it was found by: lookup.go:62-66) and
+ * cannot install the module of a channel without one. An empty version names no template.
  */
 export function validateTemplatesExist(
   spec: ModuleReleaseMetaSpec | undefined,
   namespace: string,
   templateExists: ModuleTemplateLookup,
+  name = spec?.moduleName,
 ): FieldErrorList {
-  if (!spec?.moduleName) return [];
+  if (!spec?.moduleName || !name) return [];
   const errors: FieldErrorList = assignedVersions(spec)
     .filter(({ version }) => version !== "")
-    .filter(({ version }) => !templateExists(namespace, `${spec.moduleName}-${version}`))
+    .filter(({ version }) => !templateExists(namespace, `${name}-${version}`))
     .map(({ path, version }) =>
       fieldError.notFound(
         path,
-        `${namespace}/${spec.moduleName}-${version}`,
+        `${namespace}/${name}-${version}`,
         "no such ModuleTemplate (<moduleName>-<version>): lifecycle-manager cannot install this version",
       ),
     );

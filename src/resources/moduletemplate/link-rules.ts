@@ -19,7 +19,7 @@ const surelyValidLink =
 /** Links shown and fetched from `spec.info` and `spec.resources`, and their names. */
 export const linkRules = errorRules({
   "moduletemplate.link": {
-    summary: "a link that is not an absolute http(s) URL",
+    summary: "a link that is not an absolute http(s) or oci URL",
     realSystem: "shows and fetches the links; its CRD has format: uri on resource links only",
     stricter: "a relative path has nothing to resolve against",
     upstream: "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go",
@@ -45,7 +45,7 @@ export const linkRules = errorRules({
 const specPath = FieldPath.root("spec");
 
 /**
- * Links in spec.info, spec.info.icons and spec.resources are absolute http(s) URLs (moduletemplate.link:
+ * Links in spec.info, spec.info.icons and spec.resources are absolute http(s) or oci URLs (moduletemplate.link:
  * stricter than Kyma's CRD, whose `format: uri` takes `/path` and `ftp://`, because the lifecycle
  * manager's UIs fetch or open them), and names are unique within icons and resources
  * (moduletemplate.unique-name: both are maps keyed by name, which the API server enforces on its own).
