@@ -108,36 +108,10 @@ export async function admitOffline(
 
   // One object, one budget: its schema check and the webhook's rules share it, as one review does.
   const budget = new WorkBudget();
-  // The custom resource strategy's order (apiextensions-apiserver pkg/registry/customresource): the
-  // object's own metadata and the schema's keywords, then embedded resources and list types, then the
-  // CEL rules unless an error before them is one that blocks them.
-  const metadataErrors = rootMetadataErrors((current.object as { metadata?: unknown } | null)?.metadata);
-  const structure = kind.checkStructure(current.object, budget);
-  // The API server ratchets its schema validation too (KEP-4008): on UPDATE, values left unchanged pass.
-  const schemaErrors = [...metadataErrors, ...structure.errors].filter(
-    (error) => previous === undefined || !unchangedAt(current.object, previous, error.field),
-  );
-  const customResource = kind.checkCustomResource(current.object, previous);
-  const celErrors = blockingError([...schemaErrors, ...customResource])
-    ? kind.hasRules
-      ? [rulesNotChecked]
-      : []
-    : kind.checkRules(current.object, previous);
-  // The API server reports the same error once (two labels with one bad value are one cause).
-  const crdProblems = [
-    ...schemaErrors.map((error) => problem("schema", error)),
-    ...customResource.map((error) => problem("schema", error)),
-    ...celErrors.map((error) => problem("cel", error)),
-  ];
-  const shown = new Set<string>();
-  for (const found of crdProblems) {
-    if (shown.has(found.message)) continue;
-    shown.add(found.message);
-    verdict.errors.push(found);
-  }
+  const crd = crdLayer(kind, current.object, previous, budget);
+  verdict.errors.push(...crd.problems);
   // A type error stops there: the webhook's rules could not trust the types.
-  if (schemaErrors.length > 0)
-    return { ...verdict, errors: withoutDuplicates(verdict.errors), allowed: false };
+  if (crd.schemaFailed) return { ...verdict, errors: withoutDuplicates(verdict.errors), allowed: false };
   const validating = { ...request, object: current.object };
   const validation = await judgeValidation(kind.kind, validating, { ruleActions, budget });
   const validated = verdictProblems("validating-webhook", kind.kind, validating, validation);
@@ -145,6 +119,45 @@ export async function admitOffline(
   verdict.warnings.push(...validated.warnings);
   verdict.errors = withoutDuplicates(verdict.errors);
   return { ...verdict, allowed: verdict.errors.length === 0 };
+}
+
+/**
+ * The API server's own checks of a custom resource, in its custom resource strategy's order
+ * (apiextensions-apiserver pkg/registry/customresource): the object's own metadata and the schema's
+ * keywords (on UPDATE, values left unchanged pass: KEP-4008), then embedded resources and list types,
+ * then the CEL rules unless an error before them is one that blocks them. Each message once, as the
+ * server reports it. `schemaFailed`: the metadata or the schema refused it (nothing after can trust
+ * the types).
+ */
+export function crdLayer(
+  kind: OfflineKind,
+  object: unknown,
+  previous: unknown,
+  budget: WorkBudget,
+): { problems: Problem[]; schemaFailed: boolean } {
+  const metadataErrors = rootMetadataErrors((object as { metadata?: unknown } | null)?.metadata);
+  const structure = kind.checkStructure(object, budget);
+  const schemaErrors = [...metadataErrors, ...structure.errors].filter(
+    (error) => previous === undefined || !unchangedAt(object, previous, error.field),
+  );
+  const customResource = kind.checkCustomResource(object, previous);
+  const celErrors = blockingError([...schemaErrors, ...customResource])
+    ? kind.hasRules
+      ? [rulesNotChecked]
+      : []
+    : kind.checkRules(object, previous);
+  const all = [
+    ...schemaErrors.map((error) => problem("schema", error)),
+    ...customResource.map((error) => problem("schema", error)),
+    ...celErrors.map((error) => problem("cel", error)),
+  ];
+  const shown = new Set<string>();
+  const problems = all.filter((found) => {
+    if (shown.has(found.message)) return false;
+    shown.add(found.message);
+    return true;
+  });
+  return { problems, schemaFailed: schemaErrors.length > 0 };
 }
 
 /**
@@ -245,7 +258,7 @@ const rulesNotChecked: FieldError = fieldError.invalid(
  * label value that is a number): the API server refuses the request while decoding it (400 Bad
  * Request), before any webhook or validation, with this message alone.
  */
-function decodeFailure(kind: OfflineKind, object: unknown): Problem | undefined {
+export function decodeFailure(kind: OfflineKind, object: unknown): Problem | undefined {
   const [first] = decodeFailureMessages(kind, object);
   if (first === undefined) return undefined;
   return { stage: "schema", field: FieldPath.empty, type: "BadRequest", message: first };
