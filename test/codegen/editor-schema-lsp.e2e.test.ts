@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { dump, loadAll } from "js-yaml";
@@ -34,6 +34,8 @@ const kinds = ["Module", "Workspace", "ModuleTemplate", "ModuleReleaseMeta"] as 
 let main = "";
 let repo = "";
 let dispatching: YamlLanguageServer;
+/** No association in the settings: only a file's modeline names its schema. */
+let unassociated: YamlLanguageServer;
 /** One server per kind, its schema alone associated with every file. */
 const kindOnly = new Map<string, YamlLanguageServer>();
 
@@ -49,6 +51,14 @@ before(async () => {
     assert.equal(run.status, 0, run.stderr);
     writeFileSync(join(repo, file), run.stdout);
   }
+  // Where docs/ci.md's recipe puts it: `npx module-admission schema > schemas/module-admission.schema.json`.
+  mkdirSync(join(repo, "schemas"));
+  copyFileSync(
+    join(repo, "module-admission.schema.json"),
+    join(repo, "schemas/module-admission.schema.json"),
+  );
+  unassociated = new YamlLanguageServer();
+  await unassociated.start(repo, {});
   dispatching = new YamlLanguageServer();
   await dispatching.start(repo, { [`file://${join(repo, "module-admission.schema.json")}`]: ["*.yaml"] });
   for (const kind of kinds) {
@@ -60,6 +70,7 @@ before(async () => {
 
 after(async () => {
   await dispatching?.stop();
+  await unassociated?.stop();
   for (const server of kindOnly.values()) await server.stop();
 });
 
@@ -140,6 +151,30 @@ describe("editor schema in yaml-language-server", () => {
       found.slice(0, 2).map((d) => d.range.start.line),
     );
     assert.match(errors.find((finding) => !finding.field)?.message ?? "", /Modul is not served/);
+  });
+
+  it("docs/ci.md's modeline names the same schema, for the document it heads", async () => {
+    const bad = helmModule();
+    Object.assign(bad.spec.helm ?? {}, { releaseName: "Redis_Main" });
+    Object.assign(bad.spec, { custom: { image: "my-registry/custom-app:v1.0.0" } });
+    const modeline = "# yaml-language-server: $schema=./schemas/module-admission.schema.json\n";
+    const documents = [dump(bad), dump({ ...customModule(), kind: "Modul" })];
+    const rules = (found: Diagnostic[]) =>
+      found.map((d) => /\(rule ([a-z.-]+)\)$|not a kind/.exec(d.message)?.[0]);
+    // In every document: the three problems.
+    const everyDocument = documents.map((d) => `${modeline}${d}`).join("---\n");
+    assert.deepEqual(rules(await diagnose(unassociated, "modeline.yaml", everyDocument)), [
+      "(rule module.release-name)",
+      "(rule module.source)",
+      "not a kind",
+    ]);
+    // On the first line only: the first document's (yaml-language-server reads a modeline per document).
+    const firstLine = `${modeline}${documents.join("---\n")}`;
+    assert.deepEqual(rules(await diagnose(unassociated, "modeline-once.yaml", firstLine)), [
+      "(rule module.release-name)",
+      "(rule module.source)",
+    ]);
+    assert.deepEqual(await diagnose(unassociated, "plain.yaml", dump(bad)), [], "no modeline, no schema");
   });
 
   it("the fixed Module shows nothing", async () => {
