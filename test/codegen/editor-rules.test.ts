@@ -11,6 +11,7 @@ import {
   type JsonSchema,
   loadSchemaSources,
   mapSchemaNodes,
+  type SchemaSource,
 } from "../../src/codegen/schema-source.js";
 import { schemasDir } from "../../src/offline/kinds.js";
 
@@ -136,7 +137,7 @@ describe("editor schema: CEL rules as JSON Schema", () => {
       assert.ok(!/patternErrorMessage|errorMessage|"if"/.test(text), source.name);
     }
     const editor = JSON.stringify(
-      buildEditorSchema(sources.find((s) => s.name === "module") as never, { celRules: true }),
+      buildEditorSchema(sources.find((s) => s.name === "module") as SchemaSource, { celRules: true }),
     );
     assert.ok(editor.includes('"pattern":"^[a-z]([-a-z0-9]*[a-z0-9])?$"'));
   });
