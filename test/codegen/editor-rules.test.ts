@@ -5,7 +5,7 @@ import fc from "fast-check";
 import type { ValidationRule } from "../../src/cel/crd-validator.js";
 import { crdRuleValidator } from "../../src/cel/crd-validator.js";
 import { editorConstraints } from "../../src/codegen/editor-rules.js";
-import { buildEditorSchema } from "../../src/codegen/editor-schema.js";
+import { buildEditorDispatchSchema, buildEditorSchema } from "../../src/codegen/editor-schema.js";
 import {
   inlineRefs,
   type JsonSchema,
@@ -140,5 +140,42 @@ describe("editor schema: CEL rules as JSON Schema", () => {
       buildEditorSchema(sources.find((s) => s.name === "module") as SchemaSource, { celRules: true }),
     );
     assert.ok(editor.includes('"pattern":"^[a-z]([-a-z0-9]*[a-z0-9])?$"'));
+  });
+});
+
+describe("editor schema: the kinds a served group serves", () => {
+  const dispatch = ajv.compile(buildEditorDispatchSchema(sources, { celRules: true }));
+  const object = (apiVersion: string, kind: string) => ({ apiVersion, kind, metadata: { name: "x" } });
+
+  it("flags a kind its group does not serve, and one of ours at a version not served", () => {
+    for (const [apiVersion, kind] of [
+      ["batch.forkspacer.com/v1", "Modul"],
+      ["batch.forkspacer.com/v1", "module"],
+      ["operator.kyma-project.io/v1beta2", "ModuleTemplat"],
+      ["batch.forkspacer.com/v2", "Module"],
+      ["operator.kyma-project.io/v1beta1", "ModuleTemplate"],
+    ]) {
+      assert.equal(dispatch(object(apiVersion as string, kind as string)), false, `${apiVersion} ${kind}`);
+    }
+  });
+
+  it("leaves alone the group's other products' kinds, other groups, and other versions of theirs", () => {
+    for (const [apiVersion, kind] of [
+      ["operator.kyma-project.io/v1beta2", "Kyma"],
+      ["operator.kyma-project.io/v1beta2", "Manifest"],
+      ["operator.kyma-project.io/v1beta2", "Watcher"],
+      ["operator.kyma-project.io/v1beta1", "Kyma"],
+      ["apps/v1", "Deployment"],
+      ["v1", "ConfigMap"],
+      ["kustomize.config.k8s.io/v1beta1", "Kustomization"],
+    ]) {
+      assert.equal(dispatch(object(apiVersion as string, kind as string)), true, `${apiVersion} ${kind}`);
+    }
+  });
+
+  it("the structure gate's dispatch schema has no such rule", () => {
+    const { $id: _, ...structure } = buildEditorDispatchSchema(sources);
+    const plain = ajv.compile(structure);
+    assert.equal(plain(object("batch.forkspacer.com/v1", "Modul")), true);
   });
 });
