@@ -320,7 +320,10 @@ describe("schema command", () => {
       encoding: "utf8",
     });
     assert.equal(run.status, 0, run.stderr);
-    const committed = readFileSync(new URL("../../schemas/dist/module.schema.json", import.meta.url), "utf8");
+    const committed = readFileSync(
+      new URL("../../schemas/editor/module.schema.json", import.meta.url),
+      "utf8",
+    );
     assert.equal(run.stdout, committed);
     const unknown = spawnSync(process.execPath, ["--import", "tsx", main, "schema", "Gadget"], {
       encoding: "utf8",
