@@ -65,13 +65,17 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
         change(i);
         continue;
       }
-      // An object's own metadata, and an embedded resource's, are decoded into ObjectMeta.
+      // An object's own metadata, and an embedded resource's, are decoded into ObjectMeta (an embedded
+      // null one as an empty ObjectMeta: schemaobjectmeta's coercion stores it as {}).
+      const embeddedMetadata = key === "metadata" && node["x-kubernetes-embedded-resource"] === true;
       const walked =
-        key === "metadata" && (root || node["x-kubernetes-embedded-resource"] === true)
-          ? roundTripObjectMeta(child, path.child(key), pruned)
-          : !childSchema || child === null || typeof child !== "object"
-            ? child
-            : walk(childSchema, child, path.child(key), false);
+        embeddedMetadata && child === null
+          ? {}
+          : key === "metadata" && (root || embeddedMetadata)
+            ? roundTripObjectMeta(child, path.child(key), pruned)
+            : !childSchema || child === null || typeof child !== "object"
+              ? child
+              : walk(childSchema, child, path.child(key), false);
       if (walked !== child) change(i);
       if (out) setOwn(out, key, walked);
     }
