@@ -500,9 +500,10 @@ describe("one finding per problem", () => {
     assert.equal(run.status, 1);
     const errors = jsonOf(run).findings.map((f) => `${f.rule} ${f.message.slice(0, f.message.indexOf(":"))}`);
     assert.deepEqual(errors, [
-      "cel/FieldValueInvalid spec",
+      // The CRD's rules name the field they forbid (fieldPath, reason), as the API server reports them.
+      "cel/FieldValueForbidden spec.custom",
       "cel/FieldValueInvalid spec.helm.releaseName",
-      "cel/FieldValueInvalid spec.helm.chart",
+      "cel/FieldValueForbidden spec.helm.chart.git",
       "validating-webhook/module.config-value spec.config.replicas",
     ]);
   });
