@@ -190,15 +190,22 @@ function evaluate(
   };
   const result = rule.check(bindings);
   const at = withFieldPath(path, rule.source.fieldPath);
-  // apiextensions shows the schema type where a value would go: `spec: Invalid value: "object": ...`.
-  const shown = String(schema.type ?? "object");
+  // apiextensions (pkg/apiserver/schema/cel/validation.go) shows the schema type where a value would
+  // go in an evaluation error (`spec: Invalid value: "object": ...`); a rule that fails shows the value
+  // itself, or none for an object or a list (omitValue: `spec: Invalid value: <message>`).
   if (isCelError(result)) {
-    errors.push(fieldError.invalid(at, shown, `rule evaluation error: ${result.message}`));
+    errors.push(
+      fieldError.invalid(at, String(schema.type ?? ""), `rule evaluation error: ${result.message}`),
+    );
     return;
   }
   if (result === true) return;
-  errors.push(errorForReason(rule.source.reason, at, shown, messageOf(rule, bindings)));
+  const omitted = schema.type === "object" || schema.type === "array";
+  errors.push(errorForReason(rule.source.reason, at, omitted ? omit : value, messageOf(rule, bindings)));
 }
+
+/** apimachinery's omitValue: the message says no value. */
+const omit = Symbol("omitted value");
 
 function messageOf(rule: CompiledRule, bindings: Bindings): string {
   const computed = rule.message?.(bindings);
@@ -206,16 +213,19 @@ function messageOf(rule: CompiledRule, bindings: Bindings): string {
   return rule.source.message ?? `failed rule: ${rule.source.rule}`;
 }
 
-function errorForReason(reason: ValidationRule["reason"], path: FieldPath, shown: string, detail: string) {
+function errorForReason(reason: ValidationRule["reason"], path: FieldPath, value: unknown, detail: string) {
   switch (reason) {
     case "FieldValueForbidden":
       return fieldError.forbidden(path, detail);
     case "FieldValueRequired":
       return fieldError.required(path, detail);
     case "FieldValueDuplicate":
-      return fieldError.duplicate(path, shown, detail);
+      // field.Duplicate(path, value): no detail.
+      return value === omit ? { type: "duplicate" as const, field: path } : fieldError.duplicate(path, value);
     default:
-      return fieldError.invalid(path, shown, detail);
+      return value === omit
+        ? fieldError.invalidOmitted(path, detail)
+        : fieldError.invalid(path, value, detail);
   }
 }
 

@@ -1,4 +1,4 @@
-import { causeType, type FieldError, formatFieldError } from "../admission/field-errors.js";
+import { causeType, type FieldError, fieldError, formatFieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import {
   admissionResponse,
@@ -14,6 +14,12 @@ import type { ResourceKind } from "../admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { type Warning, warningField, warningRule, warningText } from "../admission/warning.js";
+import {
+  embeddedDecodeErrors,
+  finalizerWarnings,
+  objectMetaDecodeError,
+  rootMetadataErrors,
+} from "../apiextensions/embedded-object-meta.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
@@ -65,6 +71,8 @@ export async function admitOffline(
   oldObject?: unknown,
   ruleActions?: RuleActions,
 ): Promise<OfflineVerdict> {
+  const undecodable = decodeFailure(kind, object);
+  if (undecodable) return { allowed: false, errors: [undecodable], warnings: [], patch: [] };
   const decoded = pruneAndDefault(kind.crdSchema, object);
   const previous = oldObject === undefined ? undefined : pruneAndDefault(kind.crdSchema, oldObject).object;
   const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
@@ -93,21 +101,17 @@ export async function admitOffline(
   );
   if (unknownRule === undefined || ruleActions?.get(unknownRule) !== "off")
     verdict.warnings.unshift(...unknown);
+  const metadataOf = (o: unknown) => (o as { metadata?: unknown } | null | undefined)?.metadata;
+  for (const message of finalizerWarnings(metadataOf(current.object), metadataOf(previous))) {
+    verdict.warnings.push({ stage: "schema", field: finalizersPath, type: "Warning", message });
+  }
 
   // One object, one budget: its schema check and the webhook's rules share it, as one review does.
   const budget = new WorkBudget();
-  const structure = kind.checkStructure(current.object, budget);
-  // The API server ratchets its schema validation too (KEP-4008): on UPDATE, values left unchanged pass.
-  const schemaErrors =
-    previous === undefined
-      ? structure.errors
-      : structure.errors.filter((error) => !unchangedAt(current.object, previous, error.field));
-  verdict.errors.push(...schemaErrors.map((error) => problem("schema", error)));
-  if (verdict.errors.length > 0) return { ...verdict, allowed: false };
-  // Beside the keywords and not blocking the CEL rules, as in the API server's strategy.
-  const customResource = kind.checkCustomResource(current.object, previous);
-  verdict.errors.push(...customResource.map((error) => problem("schema", error)));
-  verdict.errors.push(...kind.checkRules(current.object, previous).map((error) => problem("cel", error)));
+  const crd = crdLayer(kind, current.object, previous, budget);
+  verdict.errors.push(...crd.problems);
+  // A type error stops there: the webhook's rules could not trust the types.
+  if (crd.schemaFailed) return { ...verdict, errors: withoutDuplicates(verdict.errors), allowed: false };
   const validating = { ...request, object: current.object };
   const validation = await judgeValidation(kind.kind, validating, { ruleActions, budget });
   const validated = verdictProblems("validating-webhook", kind.kind, validating, validation);
@@ -115,6 +119,45 @@ export async function admitOffline(
   verdict.warnings.push(...validated.warnings);
   verdict.errors = withoutDuplicates(verdict.errors);
   return { ...verdict, allowed: verdict.errors.length === 0 };
+}
+
+/**
+ * The API server's own checks of a custom resource, in its custom resource strategy's order
+ * (apiextensions-apiserver pkg/registry/customresource): the object's own metadata and the schema's
+ * keywords (on UPDATE, values left unchanged pass: KEP-4008), then embedded resources and list types,
+ * then the CEL rules unless an error before them is one that blocks them. Each message once, as the
+ * server reports it. `schemaFailed`: the metadata or the schema refused it (nothing after can trust
+ * the types).
+ */
+export function crdLayer(
+  kind: OfflineKind,
+  object: unknown,
+  previous: unknown,
+  budget: WorkBudget,
+): { problems: Problem[]; schemaFailed: boolean } {
+  const metadataErrors = rootMetadataErrors((object as { metadata?: unknown } | null)?.metadata);
+  const structure = kind.checkStructure(object, budget);
+  const schemaErrors = [...metadataErrors, ...structure.errors].filter(
+    (error) => previous === undefined || !unchangedAt(object, previous, error.field),
+  );
+  const customResource = kind.checkCustomResource(object, previous);
+  const celErrors = blockingError([...schemaErrors, ...customResource])
+    ? kind.hasRules
+      ? [rulesNotChecked]
+      : []
+    : kind.checkRules(object, previous);
+  const all = [
+    ...schemaErrors.map((error) => problem("schema", error)),
+    ...customResource.map((error) => problem("schema", error)),
+    ...celErrors.map((error) => problem("cel", error)),
+  ];
+  const shown = new Set<string>();
+  const problems = all.filter((found) => {
+    if (shown.has(found.message)) return false;
+    shown.add(found.message);
+    return true;
+  });
+  return { problems, schemaFailed: schemaErrors.length > 0 };
 }
 
 /**
@@ -183,4 +226,53 @@ function admissionRequest(kind: OfflineKind, object: unknown, oldObject: unknown
     ...(oldObject === undefined ? {} : { oldObject }),
     dryRun: true,
   };
+}
+
+/**
+ * Errors of the kinds that stop the API server from running a CRD's CEL rules (hasBlockingErr in
+ * apiextensions-apiserver's customresource strategy): the rules could not trust the object's shape.
+ */
+function blockingError(errors: readonly FieldError[]): boolean {
+  return errors.some((error) => blockingTypes.has(error.type));
+}
+
+const finalizersPath = FieldPath.root("metadata").child("finalizers");
+
+const blockingTypes = new Set<FieldError["type"]>([
+  "notSupported",
+  "required",
+  "tooLong",
+  "tooMany",
+  "typeInvalid",
+]);
+
+/** The API server's error in place of the CEL rules' when an error before them blocks them. */
+const rulesNotChecked: FieldError = fieldError.invalid(
+  FieldPath.root("<nil>"),
+  null,
+  "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+);
+
+/**
+ * Where Go cannot decode the object's metadata, or an embedded resource's, into an ObjectMeta (a
+ * label value that is a number): the API server refuses the request while decoding it (400 Bad
+ * Request), before any webhook or validation, with this message alone.
+ */
+export function decodeFailure(kind: OfflineKind, object: unknown): Problem | undefined {
+  const [first] = decodeFailureMessages(kind, object);
+  if (first === undefined) return undefined;
+  return { stage: "schema", field: FieldPath.empty, type: "BadRequest", message: first };
+}
+
+/**
+ * Every message the API server may refuse the object with while decoding it: the object's own
+ * metadata first (decoded in key order), else each embedded resource's field that does not decode
+ * (the server meets them in Go's random map order and names the first it meets).
+ */
+export function decodeFailureMessages(kind: OfflineKind, object: unknown): string[] {
+  const metadata = (object as { metadata?: unknown } | null)?.metadata;
+  const rootError = metadata === undefined || metadata === null ? undefined : objectMetaDecodeError(metadata);
+  const texts = rootError ? [rootError] : embeddedDecodeErrors(kind.crdSchema, object).map(formatFieldError);
+  const { kind: name, version } = kind.kind;
+  return texts.map((text) => `${name} in version "${version}" cannot be handled as a ${name}: ${text}`);
 }

@@ -22,6 +22,8 @@ export interface OfflineKind {
    */
   checkStructure: (object: unknown, budget?: WorkBudget) => StructureVerdict;
   checkRules: (object: unknown, oldObject?: unknown) => FieldError[];
+  /** Whether the CRD has CEL rules (the API server says when it could not run them). */
+  hasRules: boolean;
   /** The API server's embedded-resource and list-type checks, from the same schema. */
   checkCustomResource: (object: unknown, oldObject?: unknown) => FieldError[];
 }
@@ -43,6 +45,7 @@ export function offlineKinds(kinds: ResourceKind[] = resourceKinds, dir = schema
         crdSchema,
         checkStructure: structureChecker(buildEditorSchema(source)),
         checkRules: crdRuleValidator(crdSchema),
+        hasRules: JSON.stringify(crdSchema).includes('"x-kubernetes-validations"'),
         checkCustomResource: customResourceChecker(crdSchema),
       },
     ];

@@ -1,6 +1,4 @@
-import { causeType, type FieldError, formatFieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
-import { unchangedAt } from "../admission/ratchet.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import {
@@ -17,7 +15,7 @@ import {
 } from "../codegen/native-policies.js";
 import { policyKinds } from "../resources/policy-kinds.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
-import type { OfflineVerdict, Problem } from "./admit.js";
+import { crdLayer, decodeFailure, type OfflineVerdict, type Problem } from "./admit.js";
 import { applyPatch } from "./apply-patch.js";
 import { type OfflineKind, schemasDir } from "./kinds.js";
 
@@ -66,6 +64,8 @@ export function admitNatively(
   ruleActions?: RuleActions,
 ): OfflineVerdict {
   const policies = policiesOf(kind);
+  const undecodable = decodeFailure(kind, object);
+  if (undecodable) return { allowed: false, errors: [undecodable], warnings: [], patch: [] };
   const decoded = pruneAndDefault(kind.crdSchema, object);
   const previous = oldObject === undefined ? undefined : pruneAndDefault(kind.crdSchema, oldObject).object;
   const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
@@ -99,17 +99,7 @@ export function admitNatively(
       (field): Problem => ({ stage: "schema", field, type: "Warning", message: `unknown field "${field}"` }),
     ),
   );
-  const structure = kind.checkStructure(current, new WorkBudget());
-  const schemaErrors =
-    previous === undefined
-      ? structure.errors
-      : structure.errors.filter((error) => !unchangedAt(current, previous, error.field));
-  verdict.errors.push(...schemaErrors.map((error) => problemOf("schema", error)));
-  if (verdict.errors.length > 0) return { ...verdict, allowed: false };
-  verdict.errors.push(
-    ...kind.checkCustomResource(current, previous).map((error) => problemOf("schema", error)),
-  );
-  verdict.errors.push(...kind.checkRules(current, previous).map((error) => problemOf("cel", error)));
+  verdict.errors.push(...crdLayer(kind, current, previous, new WorkBudget()).problems);
   // The API server calls validating admission only for an object its schema and CRD rules accept.
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
   for (const policy of policies.validating) {
@@ -153,9 +143,4 @@ export function fieldOfMessage(message: string): FieldPath {
       path = /^\d+$/.test(part[2]) ? path.index(Number(part[2])) : path.key(part[2]);
   }
   return path;
-}
-
-/** A CRD's error as a problem, as `validate` reports the CRD's layer (its message names the rule). */
-function problemOf(stage: Problem["stage"], error: FieldError): Problem {
-  return { stage, field: error.field, type: causeType(error), message: formatFieldError(error) };
 }

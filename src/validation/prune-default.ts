@@ -1,6 +1,7 @@
 import { FieldPath } from "../admission/field-path.js";
 import { own, setOwn } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
+import { roundTripObjectMeta } from "./object-meta.js";
 
 export interface Structured {
   /** The object as the API server stores it: defaults applied, unknown fields dropped. */
@@ -16,6 +17,8 @@ const rootFields = new Set(["apiVersion", "kind", "metadata"]);
  * What the API server does to a custom resource before validating it, driven by the CRD's structural
  * schema: unknown fields are pruned (unless `x-kubernetes-preserve-unknown-fields`), nulls dropped where
  * the schema does not say `nullable`, and `default`s fill absent properties of objects that are present.
+ * The object's own metadata and each embedded resource's go through ObjectMeta (unknown fields
+ * pruned, empty ones left out).
  * Pure: the input is never changed. What pruning and defaulting leave as it was is shared with the
  * input, not copied (most of an object is, and `validate` reads every manifest through here).
  */
@@ -62,10 +65,17 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
         change(i);
         continue;
       }
+      // An object's own metadata, and an embedded resource's, are decoded into ObjectMeta (an embedded
+      // null one as an empty ObjectMeta: schemaobjectmeta's coercion stores it as {}).
+      const embeddedMetadata = key === "metadata" && node["x-kubernetes-embedded-resource"] === true;
       const walked =
-        (root && key === "metadata") || !childSchema || child === null || typeof child !== "object"
-          ? child
-          : walk(childSchema, child, path.child(key), false);
+        embeddedMetadata && child === null
+          ? {}
+          : key === "metadata" && (root || embeddedMetadata)
+            ? roundTripObjectMeta(child, path.child(key), pruned)
+            : !childSchema || child === null || typeof child !== "object"
+              ? child
+              : walk(childSchema, child, path.child(key), false);
       if (walked !== child) change(i);
       if (out) setOwn(out, key, walked);
     }

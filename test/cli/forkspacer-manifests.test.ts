@@ -22,7 +22,11 @@ const files = () =>
     .filter((file) => file.endsWith(".yaml"))
     .sort();
 
-/** The five the operator cannot run, and what each denial must say (and nothing else). */
+/**
+ * The five the operator cannot run, and what each denial must say (and nothing else but the API
+ * server's note that a blocking error kept it from running the CRD's CEL rules).
+ */
+const rulesNotChecked = /^<nil>: Invalid value: null: some validation rules were not checked/;
 const denied: Record<string, RegExp> = {
   "docs__concepts__L290.yaml": /^spec\.workspace: Required value/,
   "forkspacer__config_samples_batch_v1_module.yaml": /^spec: Required value/,
@@ -70,7 +74,7 @@ function assertVerdicts(all: Map<string, OfflineVerdict[]>) {
         continue;
       }
       assert.equal(verdict.allowed, false, `${file} is denied`);
-      for (const error of verdict.errors)
+      for (const error of verdict.errors.filter((e) => !rulesNotChecked.test(e.message)))
         assert.match(error.message, reason, `${file}: no other denial cause`);
     }
   }
@@ -86,7 +90,7 @@ describe("the Forkspacer operator's 28 real Modules", { skip: withoutCorpus }, (
       [...new Set(errors.map((error) => error.file.split("/").pop()))].sort(),
       Object.keys(denied).sort(),
     );
-    for (const error of errors)
+    for (const error of errors.filter((e) => !rulesNotChecked.test(e.message)))
       assert.match(error.message, denied[error.file.split("/").pop() ?? ""] as RegExp);
   });
 

@@ -55,7 +55,7 @@ describe("validate: findings located on the offending line", () => {
         l.startsWith(
           // The CRD's CEL rule and the webhook's rule find the same problem: reported once, as the
           // API server reports it first (its CEL rules run before the validating webhooks).
-          `${file}:${releaseLine}: Module default/redis: spec.helm.releaseName: Invalid value: "string": a DNS-1035 label must consist of`,
+          `${file}:${releaseLine}: Module default/redis: spec.helm.releaseName: Invalid value: "Bad_Name": a DNS-1035 label must consist of`,
         ),
       ),
       run.stdout,
@@ -147,11 +147,11 @@ describe("validate: inputs", () => {
         .slice(0, -1) // the summary
         .map((line) => line.slice(line.indexOf("bad.yaml:"))),
       [
-        'bad.yaml:4: Module a: spec: Invalid value: "just text": must be of type object',
-        // The API server drops a null that the schema does not allow before defaulting: spec is missing.
-        "bad.yaml:9: Module <unnamed>: spec: Required value",
-        "bad.yaml:8: Module <unnamed>: metadata: Invalid value: [1]: must be of type object",
-        "bad.yaml:10: Module <unnamed>: config: Invalid value: 5: must be of type array",
+        'bad.yaml:4: Module a: spec: Invalid value: "string": spec in body must be of type object: "string"',
+        // A type error keeps the API server from running the CRD's CEL rules, and it says so.
+        "bad.yaml:1: Module a: <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+        // Metadata that is no ObjectMeta: the API server refuses the request while decoding it (400).
+        'bad.yaml:6: Module <unnamed>: Module in version "v1" cannot be handled as a Module: json: cannot unmarshal array into Go value of type v1.ObjectMeta',
       ],
     );
   });
@@ -191,7 +191,7 @@ describe("validate: inputs", () => {
       [
         [
           "cel/FieldValueInvalid",
-          'spec.helm.releaseName: Invalid value: "object": field is immutable once set (rule module.release-name-immutable)',
+          "spec.helm.releaseName: Invalid value: field is immutable once set (rule module.release-name-immutable)",
         ],
         // The webhook's module.release-name-immutable finds the same: reported once.
       ],
