@@ -7,6 +7,7 @@ import autocannon from "autocannon";
 import { ensureCertDir } from "../src/server/certificates.js";
 import { buildForBench } from "./build.js";
 import { fixedRate } from "./fixed-rate.js";
+import { goDecodeWebhook } from "./go-decode.js";
 import { measureOffline, offlineTarget } from "./offline.js";
 import { cpuSeconds, median, percentile } from "./process-stats.js";
 import {
@@ -18,7 +19,7 @@ import {
   updateBody,
   validateBody,
 } from "./requests.js";
-import { type BenchServer, memoryOf, post, startServer } from "./servers.js";
+import { type BenchServer, memoryOf, post, startProcess, startServer } from "./servers.js";
 
 /**
  * `npm run bench`: server CPU time per review, the figure a shared 2-core machine can measure (requests
@@ -43,7 +44,7 @@ const { values: flags } = parseArgs({
     out: { type: "string", default: "bench/results.json" },
     smoke: { type: "boolean", default: false },
     // validate (offline) on this many manifests against its parse-only baseline, after the servers.
-    manifests: { type: "string", default: "10000" },
+    manifests: { type: "string", default: "3000" },
     // module-admission with --metrics-bind-address 0: what recording metrics costs.
     "no-metrics": { type: "boolean", default: false },
   },
@@ -55,12 +56,14 @@ const connections = Number(flags.connections);
 const rate = Number(flags.rate);
 const latencySeconds = smoke ? 1 : Number(flags["latency-seconds"]);
 const soakSeconds = smoke ? 2 : Number(flags["soak-seconds"]);
-/** Issue 14's targets: CPU per review as a multiple of the floor's; p99 likewise; memory growth. */
+/** Issue 34's targets: CPU per review as a multiple of the floor's (and validate's of the Go webhook's); p99 likewise; memory growth. */
 const targets = {
-  ratio: { validate: 1.4, mutate: 1.3, update: 1.8, moduletemplate: 1.6, configmap: 1.6 } as Record<
+  ratio: { validate: 1.3, mutate: 1.2, update: 1.6, moduletemplate: 1.4, configmap: 1.4 } as Record<
     string,
     number
   >,
+  /** validate's CPU per review as a multiple of the Go standard-library decode webhook's. */
+  goRatio: 1.0,
   p99Ratio: 1.5,
   offlineRatio: offlineTarget,
   heapGrowth: 0.05,
@@ -137,6 +140,14 @@ const scenarios: Scenario[] = [
     id: "express",
     label: "floor with express 5 + express.json()",
     server: server("express"),
+    path: validatePath,
+    body: validateBody,
+    expect: allowed,
+  },
+  {
+    id: "go-decode",
+    label: "Go standard library webhook: decode the review and the Module, answer",
+    server: server("go-decode"),
     path: validatePath,
     body: validateBody,
     expect: allowed,
@@ -266,7 +277,17 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 buildForBench(root);
 const compiled = (name: string) => join(root, ".bench-build/bench/servers", `${name}.js`);
 const comparison = (name: string) => startServer(name, ca, [compiled(name), certDir, "$PORT"]);
+const goDecode = await goDecodeWebhook();
+if ("skipped" in goDecode) {
+  process.stderr.write(`${goDecode.skipped}\n`);
+  scenarios.splice(
+    scenarios.findIndex((scenario) => scenario.id === "go-decode"),
+    1,
+  );
+}
 try {
+  if ("binary" in goDecode)
+    servers["go-decode"] = await startProcess("go-decode", ca, goDecode.binary, [certDir, "$PORT"]);
   servers.bare = await comparison("bare");
   servers.floor = await comparison("floor");
   servers.express = await comparison("express-floor");
@@ -337,13 +358,41 @@ try {
       target: targets.ratio[scenario.id] ?? null,
     };
   });
+  const versusGo = goComparison(ratios);
   if (flags.only) {
-    process.stdout.write(`\n${cpuTable(rows)}\n`);
+    process.stdout.write(`\n${cpuTable(rows)}\n${goLine(versusGo)}\n`);
   } else {
-    await latencyAndSoak(rows);
+    await latencyAndSoak(rows, versusGo);
   }
 } finally {
   await Promise.all(Object.values(servers).map((running) => running.stop()));
+}
+
+/**
+ * validate's CPU per review against the Go decode webhook's: in each round, the ratio of their ratios to
+ * the floor (each measured beside its own floor, on the same validate body), the median over rounds.
+ */
+function goComparison(ratios: Record<string, number[]>) {
+  const validate = ratios.validate ?? [];
+  const go = ratios["go-decode"] ?? [];
+  if (validate.length === 0 || go.length !== validate.length)
+    return {
+      measured: false as const,
+      why: "skipped" in goDecode ? goDecode.skipped : "validate and go-decode not both measured",
+    };
+  const quotients = validate.map((ratio, i) => ratio / (go[i] as number));
+  return {
+    measured: true as const,
+    validateToGo: median(quotients),
+    range: [Math.min(...quotients), Math.max(...quotients)],
+    target: targets.goRatio,
+  };
+}
+
+function goLine(versusGo: ReturnType<typeof goComparison>): string {
+  return versusGo.measured
+    ? `validate against the Go decode webhook: ${versusGo.validateToGo.toFixed(2)}× (${versusGo.range.map((v) => v.toFixed(2)).join("–")}; target ≤ ${versusGo.target}×)`
+    : `validate against the Go decode webhook: NOT MEASURED (${versusGo.why})`;
 }
 
 type Row = {
@@ -356,7 +405,7 @@ type Row = {
   target: number | null;
 };
 
-async function latencyAndSoak(rows: Row[]) {
+async function latencyAndSoak(rows: Row[], versusGo: ReturnType<typeof goComparison>) {
   // p99 at a fixed rate: floor and module-admission (validate) alternately, twice each.
   const latency = {
     floor: [] as { p50Ms: number; p99Ms: number }[],
@@ -386,7 +435,7 @@ async function latencyAndSoak(rows: Row[]) {
     total: smoke ? 300 : Number(flags.manifests),
     rounds: smoke ? 1 : 3,
   });
-  report(rows, latencyRow, soakResult, offline);
+  report(rows, versusGo, latencyRow, soakResult, offline);
 }
 
 function cpuTable(rows: Row[]): string {
@@ -402,12 +451,15 @@ function cpuTable(rows: Row[]): string {
 
 function report(
   rows: Row[],
+  versusGo: ReturnType<typeof goComparison>,
   latency: { floorP99Ms: number; moduleAdmissionP99Ms: number; ratio: number },
   soakResult: Awaited<ReturnType<typeof soak>>,
   offline: ReturnType<typeof measureOffline>,
 ) {
   const met = {
     ratios: rows.every((row) => row.target === null || row.ratioToFloor <= row.target),
+    // null: not measured (no Go on PATH), said so on the output.
+    goWebhook: versusGo.measured ? versusGo.validateToGo <= versusGo.target : null,
     p99: latency.ratio <= targets.p99Ratio,
     heap: Math.abs(soakResult.heapGrowth) <= targets.heapGrowth,
     rss: Math.abs(soakResult.rssGrowth) <= targets.rssGrowth,
@@ -417,13 +469,13 @@ function report(
   const table = cpuTable(rows);
   const fmt = (n: number) => n.toFixed(1);
   process.stdout.write(
-    `\n${table}\n\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
+    `\n${table}\n${goLine(versusGo)}\n\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
       `soak: ${soakResult.rate} reviews/s for ${soakResult.seconds} s, ${soakResult.requests} reviews, ${soakResult.failed} failed; heap after GC ${soakResult.heapAfterGcMiB.map(fmt).join(" → ")} MiB (${(soakResult.heapGrowth * 100).toFixed(1)}%), RSS ${soakResult.rssMiB.map(fmt).join(" → ")} MiB (${(soakResult.rssGrowth * 100).toFixed(1)}%)\n` +
       `validate on ${offline.manifests} manifests: ${offline.validateCpuSeconds} s of CPU against ${offline.parseOnlyCpuSeconds} s to parse them, ${offline.cpuRatioToParseOnly}× (target ≤ ${targets.offlineRatio}×; wall ${offline.wallRatioToParseOnly}×)\n` +
       `${rounds} rounds of ${seconds} s on ${connections} connections; load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")} on ${cpus().length} CPUs\n` +
-      `targets: ratios ${met.ratios ? "met" : "MISSED"}, p99 ${met.p99 ? "met" : "MISSED"}, heap ${met.heap ? "met" : "MISSED"}, RSS ${met.rss ? "met" : "MISSED"}, no failures ${met.noFailures ? "met" : "MISSED"}, offline ${met.offline ? "met" : "MISSED"}\n`,
+      `targets: ratios ${met.ratios ? "met" : "MISSED"}, Go webhook ${met.goWebhook === null ? "NOT MEASURED" : met.goWebhook ? "met" : "MISSED"}, p99 ${met.p99 ? "met" : "MISSED"}, heap ${met.heap ? "met" : "MISSED"}, RSS ${met.rss ? "met" : "MISSED"}, no failures ${met.noFailures ? "met" : "MISSED"}, offline ${met.offline ? "met" : "MISSED"}\n`,
   );
   const machine = {
     cpus: cpus().length,
@@ -433,6 +485,6 @@ function report(
   };
   writeFileSync(
     flags.out,
-    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, secondsPerMeasurement: seconds, connections }, targets, met, rows, latency, soak: soakResult, offline }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, secondsPerMeasurement: seconds, connections }, targets, met, rows, versusGo, latency, soak: soakResult, offline }, null, 2)}\n`,
   );
 }

@@ -79,10 +79,20 @@ async function waitReady(ca: string, port: number, child: ChildProcess): Promise
  * IPC channel and --expose-gc, and waits until GET /readyz answers 200.
  */
 export async function startServer(name: string, ca: string, argv: string[]): Promise<BenchServer> {
+  return startProcess(name, ca, process.execPath, ["--expose-gc", ...argv]);
+}
+
+/** Starts `command` with `args` ($PORT replaced by a free port) and waits until GET /readyz answers 200. */
+export async function startProcess(
+  name: string,
+  ca: string,
+  command: string,
+  args: string[],
+): Promise<BenchServer> {
   const port = await freePort();
   const child = spawn(
-    process.execPath,
-    ["--expose-gc", ...argv.map((arg) => arg.replace("$PORT", String(port)))],
+    command,
+    args.map((arg) => arg.replace("$PORT", String(port))),
     { stdio: ["ignore", "pipe", "inherit", "ipc"] },
   );
   // Logs go to a pipe, as in a pod, and are drained unread.

@@ -179,20 +179,27 @@ type FoundError = Pick<ErrorObject, "keyword" | "instancePath" | "params"> & {
   parentSchema?: object;
 };
 
-/** A schema's two checkers (the first error; every error), and those of its parts, made on demand. */
+/**
+ * A schema's two checkers (the first error; every error), and those of its parts, made on demand. The
+ * full checker is compiled the first time an object fails the quick one: a run of valid objects
+ * (`validate` on a clean repository) never compiles it.
+ */
 interface Checkers {
   quick: ValidateFunction;
   full: ValidateFunction;
   of(part: object): { quick: ValidateFunction; full: ValidateFunction };
 }
 
-const uncompiled = new Set<() => unknown>();
+const uncompiled = new Set<() => Checkers>();
 
-/** Compiles every checker made so far, for a server whose first review should not wait for it. */
+/**
+ * Compiles every checker made so far, the full ones too, for a server whose first review (valid or
+ * not) should not wait for it.
+ */
 export function compileStructureCheckers(): void {
   for (const compile of uncompiled) {
     uncompiled.delete(compile);
-    compile();
+    void compile().full;
   }
 }
 
@@ -234,9 +241,13 @@ function compileUncached(schema: object): Checkers {
   }) as [Ajv, Ajv];
   // A part (a list's items, a map's values) is compiled the first time an entry cut from one is checked.
   const parts = new WeakMap<object, { quick: ValidateFunction; full: ValidateFunction }>();
+  let fullChecker: ValidateFunction | undefined;
   return {
     quick: quick.compile(schema),
-    full: full.compile(schema),
+    get full() {
+      fullChecker ??= full.compile(schema);
+      return fullChecker;
+    },
     of(part) {
       let checkers = parts.get(part);
       if (!checkers) {

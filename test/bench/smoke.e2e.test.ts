@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
 import { withoutCorpus } from "../support/corpus.js";
+import { withoutGo } from "../support/go-tools.js";
 
 /** `npm run bench -- --smoke`: the benchmark still runs end to end (figures from so short a run mean nothing). */
 describe("npm run bench --smoke", { skip: withoutCorpus }, () => {
@@ -22,8 +23,23 @@ describe("npm run bench --smoke", { skip: withoutCorpus }, () => {
     assert.equal(results.smoke, true);
     assert.deepEqual(
       results.rows.map((row: { id: string }) => row.id),
-      ["bare", "floor", "express", "protocol", "validate", "mutate", "update", "moduletemplate", "configmap"],
+      [
+        "bare",
+        "floor",
+        "express",
+        ...(withoutGo ? [] : ["go-decode"]),
+        "protocol",
+        "validate",
+        "mutate",
+        "update",
+        "moduletemplate",
+        "configmap",
+      ],
     );
+    // Without Go the comparison is not measured, and the results say so rather than pass it.
+    assert.equal(results.versusGo.measured, !withoutGo);
+    assert.equal(results.met.goWebhook === null, Boolean(withoutGo));
+    if (!withoutGo) assert.ok(results.versusGo.validateToGo > 0);
     for (const row of results.rows) assert.ok(row.cpuMicrosPerReview > 0, `${row.id} used no CPU`);
     assert.equal(results.rows.find((row: { id: string }) => row.id === "floor").ratioToFloor, 1);
     assert.ok(results.latency.floorP99Ms > 0 && results.latency.moduleAdmissionP99Ms > 0);
