@@ -22,6 +22,8 @@ export interface Summary {
   denied: number;
   /** Checked objects with at least one warning. */
   warned: number;
+  /** The client whose request was judged (`validate --yaml`), when it matters. */
+  client?: string;
 }
 
 export interface Report {
@@ -67,6 +69,7 @@ export function summaryLine(summary: Summary): string {
     `${summary.checked} checked (${summary.denied} denied, ${summary.warned} warned)`,
     `${skippedTotal} skipped${skipped.length > 0 ? ` (no schema: ${skipped.join(", ")})` : ""}`,
     ...(summary.unreadable > 0 ? [`${count(summary.unreadable, "input")} unreadable`] : []),
+    ...(summary.client ? [`judged ${summary.client}`] : []),
   ];
   return `${parts.join("; ")}\n`;
 }

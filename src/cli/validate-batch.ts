@@ -73,6 +73,7 @@ export async function validateBatch(
       denied: 0,
       warned: 0,
       skipped: {},
+      client: clientNames[batch.yamlReader ?? "gitops"],
     },
   };
   for (const input of batch.inputs) {
@@ -97,6 +98,12 @@ export async function validateBatch(
   }
   return result;
 }
+
+/** How the summary names the client whose request `validate` judged (`--yaml`). */
+const clientNames: Record<YamlReader, string> = {
+  kubectl: "as kubectl apply sends it (YAML 1.1, null fields dropped, strict field validation)",
+  gitops: "as a GitOps tool sends it (YAML 1.2, as written, unknown fields warned)",
+};
 
 function inputErrorFinding(error: InputError): Finding {
   return {
@@ -168,7 +175,7 @@ async function validateManifest(
     return;
   }
   const old = previous.get(identity(manifest.object));
-  const verdict = await admitOffline(kind, manifest.object, old, batch.ruleActions);
+  const verdict = await admitOffline(kind, manifest.object, old, batch.ruleActions, batch.yamlReader ?? "gitops");
   result.denied ||= !verdict.allowed;
   result.summary.checked++;
   if (!verdict.allowed) result.summary.denied++;

@@ -31,7 +31,22 @@ export function goUrlParseError(raw: string): string | undefined {
   return undefined;
 }
 
-function parse(raw: string): void {
+/**
+ * Whether `url.ParseRequestURI(raw)` fails (kube-openapi's `format: uri`): the whole text is the URL
+ * (no fragment), and without a scheme it must be an absolute path.
+ */
+export function goParseRequestUriError(raw: string): string | undefined {
+  if (raw === "") return "empty url";
+  try {
+    parse(raw, true);
+  } catch (e) {
+    if (e instanceof UrlError) return `parse ${goQuote(raw)}: ${e.message}`;
+    throw e;
+  }
+  return undefined;
+}
+
+function parse(raw: string, viaRequest = false): void {
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) throw new UrlError("net/url: invalid control character in URL");
@@ -46,11 +61,12 @@ function parse(raw: string): void {
   }
   if (!rest.startsWith("/")) {
     if (scheme !== "") return; // opaque
+    if (viaRequest) throw new UrlError("invalid URI for request");
     const slash = rest.indexOf("/");
     const segment = slash < 0 ? rest : rest.slice(0, slash);
     if (segment.includes(":")) throw new UrlError("first path segment in URL cannot contain colon");
   }
-  if ((scheme !== "" || !rest.startsWith("///")) && rest.startsWith("//")) {
+  if ((scheme !== "" || (!viaRequest && !rest.startsWith("///"))) && rest.startsWith("//")) {
     let authority = rest.slice(2);
     rest = "";
     const slash = authority.indexOf("/");

@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import { causeType, type FieldError, formatFieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import {
@@ -9,26 +10,26 @@ import {
   shownVerdict,
 } from "../admission/handler.js";
 import type { PatchOperation } from "../admission/json-patch.js";
-import { unchangedAt } from "../admission/ratchet.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { type Warning, warningField, warningRule, warningText } from "../admission/warning.js";
+import type { ServerWarning } from "../apiextensions/custom-resource.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
-import { withoutDuplicates } from "./duplicates.js";
+import { type Client, sentBy } from "./client.js";
 import type { OfflineKind } from "./kinds.js";
 
 /** Where in the API server's path a problem was found. */
-export type Stage = "schema" | "cel" | "mutating-webhook" | "validating-webhook";
+export type Stage = "decode" | "metadata" | "schema" | "cel" | "mutating-webhook" | "validating-webhook";
 
 /** One problem found on one object, before `validate` or `audit` places it in a file or a report. */
 export interface Problem {
   stage: Stage;
   /** The field it is about; empty when the problem is about the whole object. */
   field: FieldPath;
-  /** The StatusCause type (`FieldValueInvalid`), or `Warning`. */
+  /** The StatusCause type (`FieldValueInvalid`), `BadRequest` for a body refused whole, or `Warning`. */
   type: string;
   /** In kubectl's wording, field path first: `spec.config.replicas: Invalid value: 7: ...`. */
   message: string;
@@ -42,67 +43,122 @@ export interface OfflineVerdict {
   warnings: Problem[];
   /** The mutating webhook's patch, against the defaulted object. */
   patch: PatchOperation[];
+  /** The object as the API server would store it (mutated, defaulted); undefined when refused. */
+  stored?: Record<string, unknown>;
 }
 
 /**
- * The verdict the cluster would give on one object, in the API server's order: the CRD's structural
- * schema applied on decoding (defaults, pruning), the mutating webhook (through the same handler the
- * server calls; the API server defaults and prunes its result again), the schema's types and formats
- * and the CEL rules (transition rules when there is an old object), then the validating webhook.
- * A type error stops there, as in the API server (nothing after it can trust the types); the CEL
- * layer does not stop the validating webhook, so one run shows every problem either layer finds.
+ * The verdict the cluster would give on one object, in the API server's order: what the client sends
+ * (`client`: kubectl apply drops null fields and asks for strict field validation, a GitOps tool sends
+ * the object as it is), decoded as the CRD's custom resource handler decodes it (unknown fields an
+ * error or a warning, defaults filled in); the mutating webhook (through the same handler `serve` runs;
+ * its result decoded and defaulted again); the custom resource strategy (metadata, schema, embedded
+ * resources, list types, CEL rules: ../apiextensions/custom-resource.ts); and, only when that passed,
+ * the validating webhook. Errors and warnings are those the API server answers with.
  */
 export async function admitOffline(
   kind: OfflineKind,
   object: unknown,
   oldObject?: unknown,
   ruleActions?: RuleActions,
+  client: Client = "gitops",
 ): Promise<OfflineVerdict> {
-  const decoded = pruneAndDefault(kind.crdSchema, object);
-  const previous = oldObject === undefined ? undefined : pruneAndDefault(kind.crdSchema, oldObject).object;
   const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
-  const request = admissionRequest(kind, decoded.object, previous);
+  const refuse = (message: string, stage: Stage = "decode"): OfflineVerdict => {
+    verdict.errors.push({ stage, field: FieldPath.empty, type: "BadRequest", message });
+    return { ...verdict, allowed: false };
+  };
+  if (!isRecord(object)) return refuse("the object is not a JSON object");
+  const decoded = kind.server.decode(
+    sentBy(client, object, kind.source.crd.scope === "Namespaced"),
+    client === "kubectl",
+  );
+  if (decoded.error !== undefined || !decoded.object) return refuse(decoded.error ?? "cannot be decoded");
+  const pruned = new Map(decoded.pruned.map((field) => [`unknown field "${field}"`, field]));
+  for (const message of decoded.unknownFields) {
+    verdict.warnings.push({
+      stage: "schema",
+      field: pruned.get(message) ?? FieldPath.empty,
+      type: "Warning",
+      message,
+    });
+  }
+  // The old object as the cluster holds it: stored under whatever the CRD and webhooks were then.
+  const previous = isRecord(oldObject) ? kind.server.decode(oldObject, false).object : undefined;
+  const created = previous === undefined ? withServerMetadata(kind, decoded.object) : decoded.object;
+  const request = admissionRequest(kind, created, previous);
   const mutation = judgeMutation(kind.kind, request);
   const mutated = verdictProblems("mutating-webhook", kind.kind, request, mutation);
   verdict.errors.push(...mutated.errors);
   verdict.warnings.push(...mutated.warnings);
   verdict.patch = mutation.patch;
-  const current =
-    verdict.patch.length === 0
-      ? decoded
-      : pruneAndDefault(kind.crdSchema, applyPatch(decoded.object, verdict.patch));
-  const pruned = new Map([...decoded.pruned, ...current.pruned].map((field) => [field.toString(), field]));
-  const unknown = [...pruned].map(
-    ([shown, field]): Problem => ({
-      stage: "schema",
-      field,
-      type: "Warning",
-      message: `unknown field "${shown}"`,
-    }),
-  );
-  verdict.warnings.unshift(...unknown);
-
-  // One object, one budget: its schema check and the webhook's rules share it, as one review does.
-  const budget = new WorkBudget();
-  const structure = kind.checkStructure(current.object, budget);
-  // The API server ratchets its schema validation too (KEP-4008): on UPDATE, values left unchanged pass.
-  const schemaErrors =
-    previous === undefined
-      ? structure.errors
-      : structure.errors.filter((error) => !unchangedAt(current.object, previous, error.field));
-  verdict.errors.push(...schemaErrors.map((error) => problem("schema", error)));
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
-  // Beside the keywords and not blocking the CEL rules, as in the API server's strategy.
-  const customResource = kind.checkCustomResource(current.object, previous);
-  verdict.errors.push(...customResource.map((error) => problem("schema", error)));
-  verdict.errors.push(...kind.checkRules(current.object, previous).map((error) => problem("cel", error)));
-  const validating = { ...request, object: current.object };
+  const patched =
+    verdict.patch.length === 0
+      ? created
+      : (pruneAndDefault(kind.crdSchema, applyPatch(created, verdict.patch)).object as Record<
+          string,
+          unknown
+        >);
+  const current = withStatusAsTheStrategyLeavesIt(kind, patched, previous);
+
+  const strategy = kind.server.validate(current, previous);
+  verdict.errors.push(...strategy.errors.map(({ stage, error }) => problem(stage, error)));
+  verdict.warnings.push(...strategy.warnings.map(serverWarning));
+  if (verdict.errors.length > 0) return { ...verdict, allowed: false };
+
+  // One object, one budget, as one review has.
+  const budget = new WorkBudget();
+  const validating = { ...request, object: current };
   const validation = await judgeValidation(kind.kind, validating, { ruleActions, budget });
   const validated = verdictProblems("validating-webhook", kind.kind, validating, validation);
   verdict.errors.push(...validated.errors);
   verdict.warnings.push(...validated.warnings);
-  verdict.errors = withoutDuplicates(verdict.errors);
-  return { ...verdict, allowed: verdict.errors.length === 0 };
+  verdict.warnings = onceEach(verdict.warnings);
+  const allowed = verdict.errors.length === 0;
+  return { ...verdict, allowed, ...(allowed ? { stored: current } : {}) };
+}
+
+/**
+ * What the API server sets on a created object before the webhooks see it: the request's namespace
+ * (`default` when the manifest names none) and, for a generateName, a name with five random characters
+ * from the alphabet Kubernetes draws them from.
+ */
+function withServerMetadata(kind: OfflineKind, object: Record<string, unknown>): Record<string, unknown> {
+  const metadata = { ...(isRecord(object.metadata) ? object.metadata : {}) };
+  if (kind.source.crd.scope === "Namespaced" && !metadata.namespace) metadata.namespace = "default";
+  if (!metadata.name && typeof metadata.generateName === "string" && metadata.generateName !== "") {
+    metadata.name = metadata.generateName + generatedSuffix();
+  }
+  return { ...object, metadata };
+}
+
+const suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+
+function generatedSuffix(): string {
+  return Array.from({ length: 5 }, () => suffixAlphabet[randomInt(suffixAlphabet.length)]).join("");
+}
+
+/** A kind with a status subresource: status is dropped on create and kept as it was on update. */
+function withStatusAsTheStrategyLeavesIt(
+  kind: OfflineKind,
+  object: Record<string, unknown>,
+  previous: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  if (!kind.source.crd.subresources?.status) return object;
+  const { status: _dropped, ...rest } = object;
+  if (previous === undefined || !Object.hasOwn(previous, "status")) return rest;
+  return { ...rest, status: previous.status };
+}
+
+/** The API server sends each warning text once. */
+function onceEach(warnings: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return warnings.filter((warning) => !seen.has(warning.message) && seen.add(warning.message) !== undefined);
+}
+
+function serverWarning(warning: ServerWarning): Problem {
+  return { stage: "cel", field: warning.field, type: "Warning", message: warning.message };
 }
 
 /**
@@ -171,4 +227,8 @@ function admissionRequest(kind: OfflineKind, object: unknown, oldObject: unknown
     ...(oldObject === undefined ? {} : { oldObject }),
     dryRun: true,
   };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -49,27 +49,38 @@ const qualifiedNameMessage =
 const labelValueFormat = `(${qualifiedNameFormat})?`;
 const labelValue = new RegExp(`^${labelValueFormat}$`);
 
-/** IsDNS1123Label: a namespace, for example. */
+/** Go's len() of a string: its UTF-8 bytes, which apimachinery's length bounds count. */
+const bytes = (value: string) => Buffer.byteLength(value, "utf8");
+
+/** IsDNS1123Label (util/validation): a namespace, for example. */
 export function dns1123LabelProblems(value: string): string[] {
   const problems: string[] = [];
-  if (value.length > 63) problems.push("must be no more than 63 characters");
+  if (bytes(value) > 63) problems.push("must be no more than 63 characters");
   if (!dns1123Label.test(value)) {
     problems.push(
-      regexError(
-        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
-        dns1123LabelFormat,
-        "my-name",
-        "123-abc",
-      ),
+      dns1123Subdomain.test(value)
+        ? "must not contain dots"
+        : regexError(
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+            dns1123LabelFormat,
+            "my-name",
+            "123-abc",
+          ),
     );
   }
   return problems;
 }
 
-/** IsDNS1123Subdomain: an API group, a qualified name's prefix. */
-export function dns1123SubdomainProblems(value: string): string[] {
+/**
+ * IsDNS1123Subdomain: an object's name, a label key's prefix. util/validation's counts "characters",
+ * the newer content package's (label key prefixes) "bytes".
+ */
+export function dns1123SubdomainProblems(
+  value: string,
+  unit: "characters" | "bytes" = "characters",
+): string[] {
   const problems: string[] = [];
-  if (value.length > 253) problems.push("must be no more than 253 characters");
+  if (bytes(value) > 253) problems.push(`must be no more than 253 ${unit}`);
   if (!dns1123Subdomain.test(value)) {
     problems.push(
       regexError(
@@ -82,12 +93,12 @@ export function dns1123SubdomainProblems(value: string): string[] {
   return problems;
 }
 
-/** IsQualifiedName: a label key, an annotation key (lower-cased first), a finalizer. */
+/** IsQualifiedName (content.IsLabelKey in 1.37): a label key, an annotation key (lower-cased first), a finalizer. */
 export function qualifiedNameProblems(value: string): string[] {
   const parts = value.split("/");
   if (parts.length > 2) {
     return [
-      `a qualified name ${regexError(qualifiedNameMessage, qualifiedNameFormat, "MyName", "my.name", "123-abc")} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      `a valid label key ${regexError(qualifiedNameMessage, qualifiedNameFormat, "MyName", "my.name", "123-abc")} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ];
   }
   const problems: string[] = [];
@@ -95,10 +106,11 @@ export function qualifiedNameProblems(value: string): string[] {
   if (parts.length === 2) {
     const prefix = parts[0] as string;
     if (prefix === "") problems.push("prefix part must be non-empty");
-    else problems.push(...dns1123SubdomainProblems(prefix).map((problem) => `prefix part ${problem}`));
+    else
+      problems.push(...dns1123SubdomainProblems(prefix, "bytes").map((problem) => `prefix part ${problem}`));
   }
   if (name === "") problems.push("name part must be non-empty");
-  else if (name.length > 63) problems.push("name part must be no more than 63 characters");
+  else if (bytes(name) > 63) problems.push("name part must be no more than 63 bytes");
   if (!qualifiedName.test(name)) {
     problems.push(
       `name part ${regexError(qualifiedNameMessage, qualifiedNameFormat, "MyName", "my.name", "123-abc")}`,
@@ -107,10 +119,10 @@ export function qualifiedNameProblems(value: string): string[] {
   return problems;
 }
 
-/** IsValidLabelValue. */
+/** IsValidLabelValue (content.IsLabelValue in 1.37). */
 export function labelValueProblems(value: string): string[] {
   const problems: string[] = [];
-  if (value.length > 63) problems.push("must be no more than 63 characters");
+  if (bytes(value) > 63) problems.push("must be no more than 63 bytes");
   if (!labelValue.test(value)) {
     problems.push(
       regexError(

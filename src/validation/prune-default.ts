@@ -9,7 +9,10 @@ export interface Structured {
   pruned: FieldPath[];
 }
 
-/** Fields the API server keeps on every object whatever the schema says (ObjectMeta is checked apart). */
+/**
+ * Fields the API server keeps on every object, and on every embedded resource, whatever the schema says
+ * (ObjectMeta is decoded apart).
+ */
 const rootFields = new Set(["apiVersion", "kind", "metadata"]);
 
 /**
@@ -55,7 +58,9 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
       const key = keys[i] as string;
       const child = record[key];
       const childSchema = own(properties, key) ?? additional;
-      const kept = childSchema || keepUnknown || (root && rootFields.has(key));
+      // The root is an embedded resource too: its apiVersion, kind and metadata are ObjectMeta's business.
+      const embedded = root || node["x-kubernetes-embedded-resource"] === true;
+      const kept = childSchema || keepUnknown || (embedded && rootFields.has(key));
       if (!kept) pruned.push(path.child(key));
       // The API server drops a null where the schema does not say nullable, before defaulting.
       if (!kept || (child === null && childSchema && childSchema.nullable !== true)) {
@@ -63,7 +68,7 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
         continue;
       }
       const walked =
-        (root && key === "metadata") || !childSchema || child === null || typeof child !== "object"
+        (embedded && rootFields.has(key)) || !childSchema || child === null || typeof child !== "object"
           ? child
           : walk(childSchema, child, path.child(key), false);
       if (walked !== child) change(i);

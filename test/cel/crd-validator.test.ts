@@ -16,7 +16,10 @@ const crd = load(
 ) as { spec: { versions: { schema: { openAPIV3Schema: JsonSchema } }[] } };
 const openAPIV3Schema = crd.spec.versions[0]?.schema.openAPIV3Schema as JsonSchema;
 const check = crdRuleValidator(openAPIV3Schema);
-const messages = (object: unknown, oldObject?: unknown) => check(object, oldObject).map(formatFieldError);
+const messages = (object: unknown, oldObject?: unknown) =>
+  check(object, oldObject).errors.map(formatFieldError);
+const warnings = (object: unknown, oldObject?: unknown) =>
+  check(object, oldObject).warnings.map((warning) => warning.message);
 
 describe("CEL rules of the Module CRD", () => {
   it("admits valid helm and custom Modules, on create and on an unchanged update", () => {
@@ -30,7 +33,7 @@ describe("CEL rules of the Module CRD", () => {
     both.spec.custom = { image: "x" };
     const neither = customModule();
     delete neither.spec.custom;
-    const expected = ['spec: Invalid value: "object": exactly one of spec.helm or spec.custom must be set'];
+    const expected = ["spec: Invalid value: exactly one of spec.helm or spec.custom must be set"];
     assert.deepEqual(messages(both), expected);
     assert.deepEqual(messages(neither), expected);
   });
@@ -43,7 +46,7 @@ describe("CEL rules of the Module CRD", () => {
     const noneChart = none.spec.helm?.chart as Record<string, unknown>;
     delete noneChart.repo;
     const expected = [
-      'spec.helm.chart: Invalid value: "object": exactly one chart source must be set: repo, git or configMap',
+      "spec.helm.chart: Invalid value: exactly one chart source must be set: repo, git or configMap",
     ];
     assert.deepEqual(messages(two), expected);
     assert.deepEqual(messages(none), expected);
@@ -54,7 +57,7 @@ describe("CEL rules of the Module CRD", () => {
     (changed.spec.helm as { releaseName?: string }).releaseName = "redis-other";
     const removed = helmModule();
     delete removed.spec.helm?.releaseName;
-    const expected = ['spec.helm.releaseName: Invalid value: "object": releaseName is immutable once set'];
+    const expected = ["spec.helm.releaseName: Invalid value: releaseName is immutable once set"];
     assert.deepEqual(messages(changed, helmModule()), expected);
     assert.deepEqual(messages(removed, helmModule()), expected);
   });
@@ -63,11 +66,12 @@ describe("CEL rules of the Module CRD", () => {
     const stored = helmModule();
     (stored.spec.helm?.chart as Record<string, unknown>).git = { repo: "https://github.com/org/charts" };
     const chartRule =
-      'spec.helm.chart: Invalid value: "object": exactly one chart source must be set: repo, git or configMap';
+      "spec.helm.chart: Invalid value: exactly one chart source must be set: repo, git or configMap";
     assert.deepEqual(messages(stored), [chartRule]);
     const hibernated = structuredClone(stored);
     hibernated.spec.hibernated = true;
     assert.deepEqual(messages(hibernated, stored), [], "the chart is unchanged");
+    assert.deepEqual(warnings(hibernated, stored), [chartRule], "the API server sends it as a warning");
     const otherRepo = structuredClone(stored);
     (otherRepo.spec.helm?.chart as Record<string, unknown>).git = { repo: "https://github.com/org/other" };
     assert.deepEqual(messages(otherRepo, stored), [chartRule], "a changed invalid value is checked");
@@ -75,7 +79,7 @@ describe("CEL rules of the Module CRD", () => {
     (renamed.spec.helm as { releaseName?: string }).releaseName = "redis-other";
     assert.ok(
       messages(renamed, stored).includes(
-        'spec.helm.releaseName: Invalid value: "object": releaseName is immutable once set',
+        "spec.helm.releaseName: Invalid value: releaseName is immutable once set",
       ),
     );
   });
@@ -89,10 +93,10 @@ describe("CEL rules of the Module CRD", () => {
 
   it("rejects a switch between helm and custom in both directions", () => {
     assert.deepEqual(messages(customModule(), helmModule()), [
-      'spec: Invalid value: "object": a helm Module cannot become a custom Module',
+      "spec: Invalid value: a helm Module cannot become a custom Module",
     ]);
     assert.deepEqual(messages(helmModule(), customModule()), [
-      'spec: Invalid value: "object": a custom Module cannot become a helm Module',
+      "spec: Invalid value: a custom Module cannot become a helm Module",
     ]);
   });
 });
@@ -112,23 +116,63 @@ describe("CEL rule evaluation", () => {
         },
       ),
     );
-    assert.deepEqual(validator({ spec: { replicas: 3 } }), []);
-    assert.deepEqual(validator({ spec: { replicas: 7 } }).map(formatFieldError), [
-      'spec: Invalid value: "object": too many: 7',
+    assert.deepEqual(validator({ spec: { replicas: 3 } }), { errors: [], warnings: [] });
+    assert.deepEqual(validator({ spec: { replicas: 7 } }).errors.map(formatFieldError), [
+      "spec: Invalid value: too many: 7",
     ]);
   });
 
-  it("reports a rule that does not compile or fails to evaluate as a field error, never a throw", () => {
-    const broken = crdRuleValidator(schemaWith([{ rule: "self.(" }]));
-    assert.match(
-      formatFieldError(broken({ spec: {} })[0] as never),
-      /^spec: Invalid value: "self\.\(": rule compile error/,
+  it("reports a rule it cannot parse or a function it does not bind as not evaluated offline, never a verdict", () => {
+    for (const rule of [
+      "self.?x.orValue(1) == 1",
+      "url(self.u).getHost() == 'a'",
+      "self.l.all(i, v, v > 0)",
+    ]) {
+      const verdict = crdRuleValidator(schemaWith([{ rule }]))({ spec: { u: "https://x", l: [1] } });
+      assert.deepEqual(verdict.errors, [], rule);
+      assert.equal(verdict.warnings.length, 1, rule);
+      assert.match(verdict.warnings[0]?.message ?? "", /not evaluated offline/, rule);
+      assert.ok(verdict.warnings[0]?.message.includes(JSON.stringify(rule)), "the warning names the rule");
+    }
+  });
+
+  it("evaluates the Kubernetes list and set functions it binds", () => {
+    const validator = crdRuleValidator(
+      schemaWith(
+        [
+          { rule: "self.l.isSorted() && self.l.sum() == 6 && self.l.max() == 3 && self.l.indexOf(2) == 1" },
+          { rule: "sets.contains(self.l, [1, 3]) && !sets.intersects(self.l, [7])", message: "sets" },
+          { rule: "isURL(self.u)", message: "url" },
+        ],
+        { l: { type: "array", items: { type: "integer" } }, u: { type: "string" } },
+      ),
     );
+    assert.deepEqual(validator({ spec: { l: [1, 2, 3], u: "https://example.com/x" } }), {
+      errors: [],
+      warnings: [],
+    });
+    assert.deepEqual(validator({ spec: { l: [3, 2, 1], u: "no url" } }).errors.map(formatFieldError), [
+      "spec: Invalid value: failed rule: self.l.isSorted() && self.l.sum() == 6 && self.l.max() == 3 && self.l.indexOf(2) == 1",
+      "spec: Invalid value: url",
+    ]);
+  });
+
+  it("reports a rule that fails to evaluate as the API server does, never a throw", () => {
     const missing = crdRuleValidator(schemaWith([{ rule: "self.absent == 1" }]));
+    const [error] = missing({ spec: {} }).errors;
     assert.match(
-      formatFieldError(missing({ spec: {} })[0] as never),
-      /^spec: Invalid value: "object": rule evaluation error/,
+      formatFieldError(error as never),
+      /^spec: Invalid value: "object": .* evaluating rule: self\.absent == 1$/,
     );
+  });
+
+  it("takes a rule for a transition rule when its syntax tree references oldSelf, not its text", () => {
+    const validator = crdRuleValidator(
+      schemaWith([{ rule: "'oldSelf' != self.name", message: "named" }], { name: { type: "string" } }),
+    );
+    assert.deepEqual(validator({ spec: { name: "oldSelf" } }).errors.map(formatFieldError), [
+      "spec: Invalid value: named",
+    ]);
   });
 
   it("finds rules deep in items and map values, past siblings that have none", () => {
@@ -144,20 +188,20 @@ describe("CEL rule evaluation", () => {
         maps: { type: "object", additionalProperties: { type: "object", properties: { n: positive } } },
       },
     });
-    const errors = validator({
+    const { errors } = validator({
       plain: { a: "x" },
       lists: [{ n: 1 }, { n: 0 }],
       maps: { first: { n: -1 }, second: { n: 2 } },
     });
     assert.deepEqual(errors.map(formatFieldError), [
-      'lists[1].n: Invalid value: "integer": positive',
-      'maps.first.n: Invalid value: "integer": positive',
+      "lists[1].n: Invalid value: 0: positive",
+      "maps.first.n: Invalid value: -1: positive",
     ]);
   });
 
   it("uses the rule's reason and a default message naming the rule", () => {
     const validator = crdRuleValidator(schemaWith([{ rule: "!has(self.x)", reason: "FieldValueForbidden" }]));
-    const [error] = validator({ spec: { x: 1 } });
+    const [error] = validator({ spec: { x: 1 } }).errors;
     assert.equal(error?.type, "forbidden");
     assert.equal(formatFieldError(error as never), "spec: Forbidden: failed rule: !has(self.x)");
   });
@@ -193,8 +237,8 @@ describe("CEL rule evaluation", () => {
       ],
       plain: [{ v: 2 }],
     };
-    assert.deepEqual(validator(now, old).map(formatFieldError), [
-      'keyed[1]: Invalid value: "object": immutable',
+    assert.deepEqual(validator(now, old).errors.map(formatFieldError), [
+      "keyed[1]: Invalid value: immutable",
     ]);
   });
 });

@@ -3,8 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { load, loadAll } from "js-yaml";
-import { customResourceChecker } from "../../src/apiextensions/custom-resource.js";
-import { crdRuleValidator } from "../../src/cel/crd-validator.js";
+import { CustomResourceStrategy } from "../../src/apiextensions/custom-resource.js";
 import type { JsonSchema } from "../../src/codegen/schema-source.js";
 import type { Module } from "../../src/generated/module.js";
 import { admitOffline, type OfflineVerdict } from "../../src/offline/admit.js";
@@ -31,6 +30,9 @@ const denied: Record<string, RegExp> = {
   "docs__module__L886.yaml": /function "sub" not defined/,
 };
 
+/** The API server adds this cause when a blocking schema error kept it from running the CEL rules. */
+const rulesNotChecked = /^<nil>: Invalid value: null: some validation rules were not checked/;
+
 const ours = offlineKinds().find((kind) => kind.kind.kind === "Module") as OfflineKind;
 /** Alongside: the API server decodes and checks with the operator's CRD; our webhooks run after it. */
 function alongside(): OfflineKind {
@@ -42,8 +44,7 @@ function alongside(): OfflineKind {
     ...ours,
     crdSchema: operatorSchema,
     checkStructure: structureChecker(operatorSchema),
-    checkRules: crdRuleValidator(operatorSchema),
-    checkCustomResource: customResourceChecker(operatorSchema),
+    server: new CustomResourceStrategy({ ...ours.server.definition, openAPIV3Schema: operatorSchema }),
   };
 }
 
@@ -70,7 +71,7 @@ function assertVerdicts(all: Map<string, OfflineVerdict[]>) {
         continue;
       }
       assert.equal(verdict.allowed, false, `${file} is denied`);
-      for (const error of verdict.errors)
+      for (const error of verdict.errors.filter((e) => !rulesNotChecked.test(e.message)))
         assert.match(error.message, reason, `${file}: no other denial cause`);
     }
   }
@@ -86,7 +87,7 @@ describe("the Forkspacer operator's 28 real Modules", { skip: withoutCorpus }, (
       [...new Set(errors.map((error) => error.file.split("/").pop()))].sort(),
       Object.keys(denied).sort(),
     );
-    for (const error of errors)
+    for (const error of errors.filter((e) => !rulesNotChecked.test(e.message)))
       assert.match(error.message, denied[error.file.split("/").pop() ?? ""] as RegExp);
   });
 
