@@ -175,7 +175,13 @@ async function validateManifest(
     return;
   }
   const old = previous.get(identity(manifest.object));
-  const verdict = await admitOffline(kind, manifest.object, old, batch.ruleActions, batch.yamlReader ?? "gitops");
+  const verdict = await admitOffline(
+    kind,
+    manifest.object,
+    old,
+    batch.ruleActions,
+    batch.yamlReader ?? "gitops",
+  );
   result.denied ||= !verdict.allowed;
   result.summary.checked++;
   if (!verdict.allowed) result.summary.denied++;
