@@ -21,7 +21,7 @@ describe("validate: Kyma ModuleReleaseMetas offline (CRD and CEL rule, downgrade
       ["both", "neither"].map((name) => [
         `ModuleReleaseMeta kcp-system/${name}`,
         "cel/FieldValueInvalid",
-        "spec: Invalid value: \"object\": exactly one of 'mandatory' or 'channels' must be specified",
+        "spec: Invalid value: exactly one of 'mandatory' or 'channels' must be specified",
       ]),
     );
   });
