@@ -101,8 +101,8 @@ export async function validateBatch(
 
 /** How the summary names the client whose request `validate` judged (`--yaml`). */
 const clientNames: Record<YamlReader, string> = {
-  kubectl: "as kubectl apply sends it (YAML 1.1, null fields dropped, unknown fields refused)",
-  gitops: "as a GitOps tool sends it (YAML 1.2, unknown fields warned)",
+  kubectl: "as kubectl apply sends it",
+  gitops: "as a GitOps tool sends it",
 };
 
 function inputErrorFinding(error: InputError): Finding {

@@ -165,7 +165,7 @@ describe("validate never passes silently", () => {
     assert.equal(run.status, 0, run.stdout);
     assert.equal(
       run.stdout,
-      "2 files, 5 objects read; 1 checked (0 denied, 0 warned); 4 skipped (no schema: 1 app.terraform.io/v1alpha2 Module, 1 apps/v1 Deployment, 1 no apiVersion and kind, 1 operator.kyma-project.io/v1beta2 Kyma)\n",
+      "2 files, 5 objects read; 1 checked (0 denied, 0 warned); 4 skipped (no schema: 1 app.terraform.io/v1alpha2 Module, 1 apps/v1 Deployment, 1 no apiVersion and kind, 1 operator.kyma-project.io/v1beta2 Kyma); judged as a GitOps tool sends it\n",
     );
     assert.equal(run.stderr, "");
   });
