@@ -60,7 +60,40 @@ export function decodeCustomResource(
   if (metadata !== undefined) written.metadata = metadata;
   const messages = unknown.map((field) => `unknown field "${field}"`);
   if (strict && messages.length > 0) return refused(`strict decoding error: ${messages.join(", ")}`);
-  return { object: written, unknownFields: messages, pruned: structured.pruned };
+  const ordered = goKeyOrder(written) as Record<string, unknown>;
+  return { object: ordered, unknownFields: messages, pruned: structured.pruned };
+}
+
+/**
+ * The object with its keys in the order Go writes a map (sorted by their bytes): what the webhooks and
+ * CEL receive, and what is stored. A rule that stops after the first N keys (a bounded list of
+ * warnings) sees the same N the webhook behind the API server sees.
+ */
+export function goKeyOrder(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(goKeyOrder);
+  if (value === null || typeof value !== "object") return value;
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort(byCodePoint)) {
+    const child = goKeyOrder(record[key]);
+    Object.defineProperty(out, key, { value: child, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** UTF-8 byte order, which is code point order (JavaScript's default sort compares UTF-16 units). */
+function byCodePoint(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Only a surrogate against a unit above it orders differently by code point.
+    if ((x >= 0xd800 && x <= 0xdfff) || (y >= 0xd800 && y <= 0xdfff))
+      return (a.codePointAt(i) ?? 0) - (b.codePointAt(i) ?? 0);
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 /**

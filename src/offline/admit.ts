@@ -16,6 +16,7 @@ import type { RuleActions } from "../admission/rule-actions.js";
 import { type Warning, warningField, warningRule, warningText } from "../admission/warning.js";
 import type { ServerWarning } from "../apiextensions/custom-resource.js";
 import { WorkBudget } from "../budget/work-budget.js";
+import { dns1123LabelProblems } from "../validation/names.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
 import { type Client, sentBy } from "./client.js";
@@ -29,7 +30,10 @@ export interface Problem {
   stage: Stage;
   /** The field it is about; empty when the problem is about the whole object. */
   field: FieldPath;
-  /** The StatusCause type (`FieldValueInvalid`), `BadRequest` for a body refused whole, or `Warning`. */
+  /**
+   * The StatusCause type (`FieldValueInvalid`); for a request refused whole, the Status reason
+   * (`BadRequest`, `NotFound`); or `Warning`.
+   */
   type: string;
   /** In kubectl's wording, field path first: `spec.config.replicas: Invalid value: 7: ...`. */
   message: string;
@@ -64,8 +68,8 @@ export async function admitOffline(
   client: Client = "gitops",
 ): Promise<OfflineVerdict> {
   const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
-  const refuse = (message: string, stage: Stage = "decode"): OfflineVerdict => {
-    verdict.errors.push({ stage, field: FieldPath.empty, type: "BadRequest", message });
+  const refuse = (message: string, type = "BadRequest"): OfflineVerdict => {
+    verdict.errors.push({ stage: "decode", field: FieldPath.empty, type, message });
     return { ...verdict, allowed: false };
   };
   if (!isRecord(object)) return refuse("the object is not a JSON object");
@@ -83,6 +87,10 @@ export async function admitOffline(
       message,
     });
   }
+  // A namespace that is no DNS label can never exist: the API server answers that it is not found.
+  const namespace = namespaceOf(kind, decoded.object);
+  if (namespace !== undefined && dns1123LabelProblems(namespace).length > 0)
+    return refuse(`namespaces ${JSON.stringify(namespace)} not found`, "NotFound");
   // The old object as the cluster holds it: stored under whatever the CRD and webhooks were then.
   const previous = isRecord(oldObject) ? kind.server.decode(oldObject, false).object : undefined;
   const created = previous === undefined ? withServerMetadata(kind, decoded.object) : decoded.object;
@@ -117,6 +125,13 @@ export async function admitOffline(
   verdict.warnings = onceEach(verdict.warnings);
   const allowed = verdict.errors.length === 0;
   return { ...verdict, allowed, ...(allowed ? { stored: current } : {}) };
+}
+
+/** The namespace a namespaced object is created in: its own, else kubectl's and the server's default. */
+function namespaceOf(kind: OfflineKind, object: Record<string, unknown>): string | undefined {
+  if (kind.source.crd.scope !== "Namespaced") return undefined;
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  return typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : "default";
 }
 
 /**

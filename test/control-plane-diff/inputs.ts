@@ -29,7 +29,9 @@ export function corpusInputs(kinds: OfflineKind[], client: Client): Input[] {
   const dirs = [corpusPath("forkspacer", "manifests"), corpusPath("kyma", "moduletemplates")];
   const inputs: Input[] = [];
   for (const dir of dirs) {
-    for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()) {
       const path = join(dir, file);
       let manifests: ReturnType<typeof parseManifests>;
       try {

@@ -1,4 +1,4 @@
-import { type OfflineVerdict, admitOffline } from "../../src/offline/admit.js";
+import { admitOffline, type OfflineVerdict } from "../../src/offline/admit.js";
 import type { Client } from "../../src/offline/client.js";
 import { sentBy } from "../../src/offline/client.js";
 import type { OfflineKind } from "../../src/offline/kinds.js";
@@ -94,10 +94,20 @@ export function fromAnswer(answer: ApiAnswer): Verdict {
 
 /** `validate`'s verdict on the same probe. */
 export async function offlineVerdict(probe: Probe): Promise<Verdict> {
-  const verdict: OfflineVerdict = await admitOffline(probe.kind, probe.object, probe.stored, undefined, probe.client);
-  const refusal = verdict.errors.find((error) => error.type === "BadRequest");
+  const verdict: OfflineVerdict = await admitOffline(
+    probe.kind,
+    probe.object,
+    probe.stored,
+    undefined,
+    probe.client,
+  );
+  const refusal = verdict.errors.find((error) => error.stage === "decode");
   const warnings = verdict.warnings.map((warning) => warning.message);
-  if (refusal) return { allowed: false, refused: `400 BadRequest: ${refusal.message}`, causes: [], warnings };
+  const codes: Record<string, number> = { BadRequest: 400, NotFound: 404 };
+  if (refusal) {
+    const refused = `${codes[refusal.type] ?? "?"} ${refusal.type}: ${refusal.message}`;
+    return { allowed: false, refused, causes: [], warnings };
+  }
   return {
     allowed: verdict.allowed,
     causes: verdict.errors.map(
@@ -120,9 +130,13 @@ export function differences(probe: Probe, server: Verdict, offline: Verdict): st
   const mask = masker(probe);
   const lines: string[] = [];
   if (server.allowed !== offline.allowed)
-    lines.push(`verdict: server ${server.allowed ? "admits" : "denies"}, validate ${offline.allowed ? "admits" : "denies"}`);
+    lines.push(
+      `verdict: server ${server.allowed ? "admits" : "denies"}, validate ${offline.allowed ? "admits" : "denies"}`,
+    );
   if (mask(server.refused ?? "") !== mask(offline.refused ?? ""))
-    lines.push(`refused: server ${JSON.stringify(server.refused)}, validate ${JSON.stringify(offline.refused)}`);
+    lines.push(
+      `refused: server ${JSON.stringify(server.refused)}, validate ${JSON.stringify(offline.refused)}`,
+    );
   lines.push(...multisetDifference("cause", server.causes.map(mask), offline.causes.map(mask)));
   lines.push(...multisetDifference("warning", server.warnings.map(mask), offline.warnings.map(mask)));
   if (server.allowed && offline.allowed) {
