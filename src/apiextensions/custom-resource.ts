@@ -69,27 +69,23 @@ export class CustomResourceStrategy {
     const add = (stage: StrategyStage, found: FieldError[]) => {
       for (const error of found) errors.push({ stage, error });
     };
-    if (oldObject === undefined) {
-      add(
-        "metadata",
-        validateObjectMeta(meta, metadata, { name: "subdomain", requiresNamespace: namespaced }),
-      );
-    } else {
-      // The generic update checks (path-segment names, then the update rules), then the strategy's own.
-      add(
-        "metadata",
-        validateObjectMeta(meta, metadata, { name: "pathSegment", requiresNamespace: namespaced }),
-      );
+    if (oldObject !== undefined) {
+      // An update's generic checks (path-segment names, then the update rules) come before the strategy.
+      const pathSegment = { name: "pathSegment", requiresNamespace: namespaced } as const;
+      add("metadata", validateObjectMeta(meta, metadata, pathSegment));
       add("metadata", validateObjectMetaUpdate(meta, metaOf(oldObject), metadata));
     }
+    // What blocks the CEL rules is judged on the strategy's own errors, its metadata check among them.
     const strategyStart = errors.length;
-    if (oldObject !== undefined) add("metadata", validateObjectMetaUpdate(meta, metaOf(oldObject), metadata));
+    if (oldObject === undefined) {
+      const subdomain = { name: "subdomain", requiresNamespace: namespaced } as const;
+      add("metadata", validateObjectMeta(meta, metadata, subdomain));
+    } else add("metadata", validateObjectMetaUpdate(meta, metaOf(oldObject), metadata));
     add("schema", this.checkSchema(object, oldObject));
     add("schema", embeddedResourceErrors(schema, object));
     const oldListErrors = oldObject === undefined ? [] : listSetAndMapErrors(schema, oldObject);
     if (oldListErrors.length === 0) add("schema", listSetAndMapErrors(schema, object).map(verbatim));
     const warnings: ServerWarning[] = [];
-    // Blocking is judged on the strategy's own errors (an update's generic checks come before it).
     if (errors.slice(strategyStart).some(({ error }) => blocksRules(error))) add("cel", [rulesNotChecked]);
     else {
       const rules = this.checkRules(object, oldObject);

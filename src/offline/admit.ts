@@ -10,6 +10,7 @@ import {
   shownVerdict,
 } from "../admission/handler.js";
 import type { PatchOperation } from "../admission/json-patch.js";
+import { limits } from "../admission/limits.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
@@ -73,10 +74,11 @@ export async function admitOffline(
     return { ...verdict, allowed: false };
   };
   if (!isRecord(object)) return refuse("the object is not a JSON object");
-  const decoded = kind.server.decode(
-    sentBy(client, object, kind.source.crd.scope === "Namespaced"),
-    client === "kubectl",
-  );
+  const body = sentBy(client, object, kind.source.crd.scope === "Namespaced");
+  // kubectl's body carries the manifest twice (the last-applied annotation): it may pass 3 MiB alone.
+  if (Buffer.byteLength(JSON.stringify(body)) > limits.objectBytes)
+    return refuse(`Request entity too large: limit is ${limits.objectBytes}`, "RequestEntityTooLarge");
+  const decoded = kind.server.decode(body, client === "kubectl");
   if (decoded.error !== undefined || !decoded.object) return refuse(decoded.error ?? "cannot be decoded");
   const pruned = new Map(decoded.pruned.map((field) => [`unknown field "${field}"`, field]));
   for (const message of decoded.unknownFields) {

@@ -103,7 +103,7 @@ export async function offlineVerdict(probe: Probe): Promise<Verdict> {
   );
   const refusal = verdict.errors.find((error) => error.stage === "decode");
   const warnings = verdict.warnings.map((warning) => warning.message);
-  const codes: Record<string, number> = { BadRequest: 400, NotFound: 404 };
+  const codes: Record<string, number> = { BadRequest: 400, NotFound: 404, RequestEntityTooLarge: 413 };
   if (refusal) {
     const refused = `${codes[refusal.type] ?? "?"} ${refusal.type}: ${refusal.message}`;
     return { allowed: false, refused, causes: [], warnings };

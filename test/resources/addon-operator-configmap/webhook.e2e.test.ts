@@ -71,7 +71,11 @@ const guardedSchema = {
 /** The causes, each rule's id (checked) cut off its message. */
 const causesOf = (reply: { json: { response: { status?: { details?: { causes?: unknown[] } } } } }) =>
   (
-    (reply.json.response.status?.details?.causes ?? []) as { reason: string; field: string; message: string }[]
+    (reply.json.response.status?.details?.causes ?? []) as {
+      reason: string;
+      field: string;
+      message: string;
+    }[]
   ).map((cause) => {
     const { message, rule } = splitCauseMessage(cause.message);
     assert.match(rule ?? "", /^addon-operator-configmap\./, cause.message);
