@@ -20,7 +20,7 @@ import { goTimeParseError } from "./go-time.js";
 /** A Go type the decoder knows, with the name its errors give it. */
 type GoType =
   | { kind: "string"; name: string }
-  | { kind: "int64" }
+  | { kind: "int64"; pointer?: true }
   | { kind: "bool" }
   | { kind: "time" }
   | { kind: "raw" }
@@ -73,7 +73,8 @@ const objectMetaType: GoType = {
     generation: int64,
     creationTimestamp: time,
     deletionTimestamp: time,
-    deletionGracePeriodSeconds: int64,
+    // A pointer: written back even when 0.
+    deletionGracePeriodSeconds: { kind: "int64", pointer: true },
     labels: { kind: "map", name: "map[string]string" },
     annotations: { kind: "map", name: "map[string]string" },
     ownerReferences: { kind: "slice", name: "[]v1.OwnerReference", item: ownerReference },
@@ -219,7 +220,7 @@ function decodeValue(
 /** Fields Go leaves out when it writes ObjectMeta back (`omitempty`). */
 function isEmpty(type: GoType, value: unknown): boolean {
   if (type.kind === "string") return value === "";
-  if (type.kind === "int64" && value === 0) return true;
+  if (type.kind === "int64" && value === 0) return type.pointer !== true;
   if (type.kind === "map") return Object.keys(value as object).length === 0;
   if (type.kind === "slice") return (value as unknown[]).length === 0;
   return false;

@@ -110,7 +110,7 @@ export async function admitOffline(
           string,
           unknown
         >);
-  const current = withStatusAsTheStrategyLeavesIt(kind, patched, previous);
+  const current = withStatusAsTheStrategyLeavesIt(kind, withMetadataKeptOnUpdate(patched, previous), previous);
 
   const strategy = kind.server.validate(current, previous);
   verdict.errors.push(...strategy.errors.map(({ stage, error }) => problem(stage, error)));
@@ -154,6 +154,24 @@ const suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";
 
 function generatedSuffix(): string {
   return Array.from({ length: 5 }, () => suffixAlphabet[randomInt(suffixAlphabet.length)]).join("");
+}
+
+/**
+ * What the API server keeps of the stored object's metadata on an UPDATE, whatever the request says:
+ * its uid when the request has none, its creation and deletion timestamps, its deletion grace period.
+ */
+function withMetadataKeptOnUpdate(
+  object: Record<string, unknown>,
+  previous: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  if (previous === undefined) return object;
+  const old = isRecord(previous.metadata) ? previous.metadata : {};
+  const metadata = { ...(isRecord(object.metadata) ? object.metadata : {}) };
+  if (!metadata.uid && old.uid) metadata.uid = old.uid;
+  for (const key of ["creationTimestamp", "deletionTimestamp"]) if (old[key]) metadata[key] = old[key];
+  if (old.deletionGracePeriodSeconds !== undefined && metadata.deletionGracePeriodSeconds === undefined)
+    metadata.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+  return { ...object, metadata };
 }
 
 /** A kind with a status subresource: status is dropped on create and kept as it was on update. */
