@@ -20,6 +20,8 @@ const starters = [
   "createServer(",
   "support/live-server",
   "support/fake-kube-api",
+  "support/control-plane",
+  "support/chart-webhooks",
   "support/serve-process",
   "support/built-cli",
   "support/helm",

