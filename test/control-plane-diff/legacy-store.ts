@@ -21,8 +21,14 @@ type KubeObject = Record<string, unknown> & { metadata: Record<string, unknown> 
 
 /** An object as it can be created again: without what the server set on it. */
 function recreatable(object: KubeObject): KubeObject {
-  const { resourceVersion: _r, uid: _u, creationTimestamp: _c, managedFields: _m, generation: _g, ...metadata } =
-    object.metadata;
+  const {
+    resourceVersion: _r,
+    uid: _u,
+    creationTimestamp: _c,
+    managedFields: _m,
+    generation: _g,
+    ...metadata
+  } = object.metadata;
   return { ...object, metadata };
 }
 
@@ -55,18 +61,25 @@ export async function storeLegacy(
   }
   const admitted = async (probe: Legacy) => {
     const meta = probe.object.metadata as Record<string, unknown>;
-    const answer = await api.request("POST", resourcePath(probe.kind, meta.namespace as string), probe.object, {
-      dryRun: "All",
-    });
+    const answer = await api.request(
+      "POST",
+      resourcePath(probe.kind, meta.namespace as string),
+      probe.object,
+      {
+        dryRun: "All",
+      },
+    );
     return answer.status < 300;
   };
 
   // The past: a looser CRD, no webhooks.
   for (const { path, object } of webhooks)
     await ok(api.request("DELETE", `${path}/${object.metadata.name}`), "removing a webhook configuration");
-  for (const [kind, crd] of crds) await ok(api.request("PUT", crdPath(kind), loosened(crd)), "loosening the CRD");
-  await eventually("the looser CRD and no webhooks in effect", async () =>
-    (await admitted(probes.strict)) && (await admitted(probes.webhook)),
+  for (const [kind, crd] of crds)
+    await ok(api.request("PUT", crdPath(kind), loosened(crd)), "loosening the CRD");
+  await eventually(
+    "the looser CRD and no webhooks in effect",
+    async () => (await admitted(probes.strict)) && (await admitted(probes.webhook)),
   );
   const stored: Record<string, unknown>[] = [];
   for (const legacy of legacies) {
@@ -80,13 +93,17 @@ export async function storeLegacy(
   // Today: the CRD and the webhooks upgraded.
   for (const [kind, crd] of crds) {
     const current = await ok(api.request("GET", crdPath(kind)), "reading the CRD");
-    const restored = { ...recreatable(crd), metadata: { ...crd.metadata, resourceVersion: current.metadata.resourceVersion } };
+    const restored = {
+      ...recreatable(crd),
+      metadata: { ...crd.metadata, resourceVersion: current.metadata.resourceVersion },
+    };
     await ok(api.request("PUT", crdPath(kind), restored), "restoring the CRD");
   }
   for (const { path, object } of webhooks)
     await ok(api.request("POST", path, recreatable(object)), "restoring a webhook configuration");
-  await eventually("today's CRD and webhooks in effect", async () =>
-    !(await admitted(probes.strict)) && !(await admitted(probes.webhook)),
+  await eventually(
+    "today's CRD and webhooks in effect",
+    async () => !(await admitted(probes.strict)) && !(await admitted(probes.webhook)),
   );
   for (const legacy of legacies) {
     const meta = legacy.object.metadata as Record<string, unknown>;
