@@ -106,17 +106,22 @@ export interface DecodedMeta {
   unknown: string[];
 }
 
-/** Decodes `value` into ObjectMeta as the API server does; `at` is the path of the metadata field. */
-export function decodeObjectMeta(value: unknown, at: string): DecodedMeta {
+/**
+ * Decodes `value` into ObjectMeta as the API server does (the metadata alone); `at` is the path of the
+ * metadata field. `within` decodes it as the `metadata` field of a struct, as kubectl does before it
+ * sends a manifest: its errors then name the whole path (`ObjectMeta.metadata.labels`).
+ */
+export function decodeObjectMeta(value: unknown, at: string, within?: { struct: string }): DecodedMeta {
   const context: DecodeContext = { unknown: [], at };
   if (!isRecord(value)) {
     if (value === null) return { meta: {}, unknown: [] };
+    const into = within ? `Go struct field ${within.struct}.metadata` : "Go value";
     return {
-      error: `json: cannot unmarshal ${jsonName(value)} into Go value of type v1.ObjectMeta`,
+      error: `json: cannot unmarshal ${jsonName(value)} into ${into} of type v1.ObjectMeta`,
       unknown: [],
     };
   }
-  const meta = decodeStruct(objectMetaType as StructType, value, context, [], at);
+  const meta = decodeStruct(objectMetaType as StructType, value, context, within ? ["metadata"] : [], at);
   if (context.error !== undefined) return { error: context.error, unknown: context.unknown };
   return { meta: meta as ObjectMeta, unknown: context.unknown };
 }

@@ -16,6 +16,7 @@ import { type AdmissionRequest, encodeReview } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { type Warning, warningField, warningRule, warningText } from "../admission/warning.js";
 import type { ServerWarning } from "../apiextensions/custom-resource.js";
+import { decodeObjectMeta } from "../apiextensions/object-meta.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import { dns1123LabelProblems } from "../validation/names.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
@@ -74,6 +75,11 @@ export async function admitOffline(
     return { ...verdict, allowed: false };
   };
   if (!isRecord(object)) return refuse("the object is not a JSON object");
+  if (client === "kubectl" && Object.hasOwn(object, "metadata")) {
+    // kubectl reads the manifest's metadata as ObjectMeta before it sends anything.
+    const read = decodeObjectMeta(object.metadata, "metadata", { struct: "metadataOnlyObject" });
+    if (read.error !== undefined) return refuse(`kubectl: unable to decode: ${read.error}`, "KubectlDecode");
+  }
   const body = sentBy(client, object, kind.source.crd.scope === "Namespaced");
   // kubectl's body carries the manifest twice (the last-applied annotation): it may pass 3 MiB alone.
   if (Buffer.byteLength(JSON.stringify(body)) > limits.objectBytes)
@@ -110,7 +116,11 @@ export async function admitOffline(
           string,
           unknown
         >);
-  const current = withStatusAsTheStrategyLeavesIt(kind, withMetadataKeptOnUpdate(patched, previous), previous);
+  const current = withStatusAsTheStrategyLeavesIt(
+    kind,
+    withMetadataKeptOnUpdate(patched, previous),
+    previous,
+  );
 
   const strategy = kind.server.validate(current, previous);
   verdict.errors.push(...strategy.errors.map(({ stage, error }) => problem(stage, error)));

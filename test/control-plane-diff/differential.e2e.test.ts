@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { before, describe, it } from "node:test";
+import { parseManifests } from "../../src/cli/manifests.js";
 import type { Client } from "../../src/offline/client.js";
 import { offlineKinds } from "../../src/offline/kinds.js";
 import { registerChartWebhooks, startLocalServe } from "../support/chart-webhooks.js";
@@ -8,6 +10,7 @@ import { withoutCorpus } from "../support/corpus.js";
 import { withoutGo } from "../support/go-tools.js";
 import { type ApiClient, apiClient } from "./api-client.js";
 import { caseInputs, corpusInputs, type Input } from "./inputs.js";
+import { kubectlApply, validateAsKubectl } from "./kubectl.js";
 import {
   createNamespaces,
   createProbes,
@@ -17,7 +20,7 @@ import {
   storedUpdates,
   tally,
 } from "./run.js";
-import type { Probe } from "./verdicts.js";
+import { differences, type Probe } from "./verdicts.js";
 
 /**
  * The differential test of issue 31: every object of the ../shared corpora this project serves and
@@ -73,6 +76,52 @@ describe("validate and kube-apiserver 1.37 with serve: the same verdicts", {
       assert.equal(counts.unexplained.length, 0, report(counts.unexplained));
     });
   }
+
+  it("the real kubectl apply -f: YAML 1.1, null fields dropped, strict field validation, as validate --yaml kubectl assumes", async (t) => {
+    const [first, second] = readFileSync(
+      new URL("../../examples/modules/redis.yaml", import.meta.url),
+      "utf8",
+    ).split(/^---$/m);
+    const module = (spec: string, metadata = "  name: sample\n  namespace: default\n") =>
+      `apiVersion: batch.forkspacer.com/v1\nkind: Module\nmetadata:\n${metadata}spec:\n  workspace: {name: dev-environment}\n${spec}`;
+    const samples: Record<string, string> = {
+      "the README's admitted Module": first ?? "",
+      "the README's denied Module (a misspelt field, a value out of range)": second ?? "",
+      "null map fields, a null list item": module(
+        "  config: {tag: ~, other: {x: null}, list: [1, null]}\n  helm:\n    releaseName: ~\n    chart: {repo: {url: https://charts.example.com, chart: c, version: 1.0.0}}\n",
+      ),
+      "no namespace (kubectl's context default)": module("  custom: {image: app:1}\n", "  name: sample\n"),
+      "yes as a boolean (YAML 1.1)": module("  hibernated: yes\n  custom: {image: app:1}\n"),
+      "on as a label value (YAML 1.1: a boolean kubectl cannot decode into ObjectMeta)": module(
+        "  custom: {image: app:1}\n",
+        "  name: sample\n  namespace: default\n  labels: {enabled: on}\n",
+      ),
+      "an unknown field in an embedded resource's metadata": [
+        "apiVersion: operator.kyma-project.io/v1beta2",
+        "kind: ModuleTemplate",
+        "metadata: {name: sample-1.0.0, namespace: default}",
+        "spec:",
+        "  moduleName: sample",
+        "  version: 1.0.0",
+        "  descriptor: {}",
+        "  data: {apiVersion: v1, kind: ConfigMap, metadata: {name: x, colour: red}}",
+      ].join("\n"),
+    };
+    for (const [name, text] of Object.entries(samples)) {
+      const real = await kubectlApply(plane(), text);
+      const offline = await validateAsKubectl(kinds, text);
+      const verdict = (o: typeof real) => ({
+        allowed: o.admitted,
+        causes: o.errors,
+        warnings: o.warnings,
+        stored: o.object,
+      });
+      const [manifest] = parseManifests("m.yaml", text, "kubectl");
+      const found = differences({ object: manifest?.object ?? {} }, verdict(real), verdict(offline));
+      assert.deepEqual(found, [], `${name}: kubectl said ${JSON.stringify(real)}`);
+    }
+    t.diagnostic(`${Object.keys(samples).length} manifests through the real kubectl apply: the same outcome`);
+  });
 
   it("UPDATE: every case with an old object, stored as a cluster comes to hold it, both clients", async (t) => {
     const updates = await storedUpdates(api, kinds, caseInputs(), "update");

@@ -126,7 +126,7 @@ const serverSet = ["uid", "resourceVersion", "creationTimestamp", "generation", 
  * multisets (the API server's order follows Go's map iteration); what is random on both sides (the five
  * characters a generateName gets, a generated release name) is masked.
  */
-export function differences(probe: Probe, server: Verdict, offline: Verdict): string[] {
+export function differences(probe: Pick<Probe, "object">, server: Verdict, offline: Verdict): string[] {
   const mask = masker(probe);
   const lines: string[] = [];
   if (server.allowed !== offline.allowed)
@@ -163,7 +163,7 @@ function multisetDifference(what: string, server: string[], offline: string[]): 
 }
 
 /** The stored object without what only the server sets, generated names and release names masked. */
-function storedView(stored: unknown, probe: Probe): unknown {
+function storedView(stored: unknown, probe: Pick<Probe, "object">): unknown {
   if (stored === null || typeof stored !== "object") return stored;
   const copy = structuredClone(stored) as Record<string, unknown>;
   const metadata = metadataOf(copy);
@@ -187,7 +187,7 @@ function sortedKeys(value: unknown): unknown {
 }
 
 /** Masks the random suffix the API server gives a generateName, and release names it generates. */
-function masker(probe: Probe): (text: string) => string {
+function masker(probe: Pick<Probe, "object">): (text: string) => string {
   const generateName = metadataOf(probe.object).generateName;
   const escaped = typeof generateName === "string" && generateName !== "" ? escape(generateName) : undefined;
   const prefix = escaped ? new RegExp(`${escaped}[bcdfghjklmnpqrstvwxz2456789]{5}`, "g") : undefined;
