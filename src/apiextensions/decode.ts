@@ -56,7 +56,8 @@ export function decodeCustomResource(
   const coerced = coerceEmbedded(target.schema, object);
   if ("error" in coerced) return refused(coerced.error);
   unknown.push(...coerced.unknown.sort());
-  const written = coerced.object as Record<string, unknown>;
+  // A copy: pruning shares what it leaves as it was with the request body, which is not to change.
+  const written = { ...(coerced.object as Record<string, unknown>) };
   if (metadata !== undefined) written.metadata = metadata;
   const messages = unknown.map((field) => `unknown field "${field}"`);
   if (strict && messages.length > 0) return refused(`strict decoding error: ${messages.join(", ")}`);

@@ -3,7 +3,6 @@ import { FieldPath } from "../admission/field-path.js";
 import { limits } from "../admission/limits.js";
 import { own } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
-import { goSyntax } from "./go-value.js";
 import { markedWithin } from "./schema-marks.js";
 
 const hasListTypeWithin = markedWithin(new WeakMap(), (schema) => {
@@ -15,7 +14,7 @@ const hasListTypeWithin = markedWithin(new WeakMap(), (schema) => {
  * The uniqueness the API server enforces on `x-kubernetes-list-type: set` (whole items) and `map`
  * (the items' `x-kubernetes-list-map-keys`) lists of a custom resource, with its messages
  * (apiextensions-apiserver `pkg/apiserver/schema/listtype`): each value seen again is reported once,
- * at its second index, `spec.channels[1]: Duplicate value: map[string]interface {}{"channel":"fast"}`.
+ * at its second index, `spec.channels[1]: Duplicate value: {"channel":"fast"}`.
  * Linear in the object: each item is keyed once (compound items by their JSON, keys sorted as Go's
  * encoding/json sorts them).
  */
@@ -150,12 +149,9 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** apimachinery's Duplicate: the value as Go prints a bad value (`%q`, `%v`, JSON for a map). */
 function duplicate(path: FieldPath, value: unknown): FieldError {
-  // The API server prints simple values with %v / %q and everything else with Go's %#v.
-  const simple = value === null || typeof value !== "object";
-  return simple
-    ? fieldError.duplicate(path, value)
-    : { ...fieldError.duplicate(path, value), shownValue: goSyntax(value) };
+  return { ...fieldError.duplicate(path, value), verbatim: true };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

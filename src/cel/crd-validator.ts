@@ -1,4 +1,4 @@
-import { type CelInput, type CelResult, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
+import { type CelInput, type CelResult, celEnv, celError, isCelError, parse, plan } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import { RE2JS } from "@bufbuild/re2";
 import { type FieldError, formatFieldError } from "../admission/field-errors.js";
@@ -7,6 +7,7 @@ import { own } from "../admission/own-property.js";
 import { Correlated } from "../apiextensions/correlation.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { LruCache } from "../memo/lru-cache.js";
+import { conversionMismatches, withoutMismatches } from "./conversion-errors.js";
 import { kubernetesLibraries } from "./kubernetes-libraries.js";
 import { toCel } from "./to-cel.js";
 
@@ -278,7 +279,18 @@ function evaluate(
     self: toCel(value, schema, converted),
     oldSelf: hasOld ? toCel(oldValue, schema, convertedOld) : null,
   };
-  const result = rule.check(bindings);
+  let result = rule.check(bindings);
+  // A value of the wrong type (ratcheted on UPDATE) is an error where the API server's rule reads it:
+  // when the rule's outcome depends on it (it differs without it), the rule fails with that error.
+  const mismatches = hasOld ? conversionMismatches(value, schema) : [];
+  if (mismatches.length > 0) {
+    const without = withoutMismatches(value, mismatches);
+    const other =
+      without === undefined ? undefined : rule.check({ ...bindings, self: toCel(without, schema) });
+    if (other === undefined || isCelError(other) || isCelError(result) || other !== result) {
+      result = celError(mismatches[0]?.message ?? "invalid data");
+    }
+  }
   if (isCelError(result) && unbound.test(result.message)) {
     notEvaluated(rule.source, result.message, path, context);
     return;

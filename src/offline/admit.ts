@@ -16,6 +16,7 @@ import { type AdmissionRequest, encodeReview } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { type Warning, warningField, warningRule, warningText } from "../admission/warning.js";
 import type { ServerWarning } from "../apiextensions/custom-resource.js";
+import { goKeyOrder } from "../apiextensions/decode.js";
 import { decodeObjectMeta } from "../apiextensions/object-meta.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import { dns1123LabelProblems } from "../validation/names.js";
@@ -101,7 +102,7 @@ export async function admitOffline(
     return refuse(`namespaces ${JSON.stringify(namespace)} not found`, "NotFound");
   // The old object as the cluster holds it: stored under whatever the CRD and webhooks were then.
   const previous = isRecord(oldObject) ? kind.server.decode(oldObject, false).object : undefined;
-  const created = previous === undefined ? withServerMetadata(kind, decoded.object) : decoded.object;
+  const created = previous === undefined ? withServerNamespace(kind, decoded.object) : decoded.object;
   const request = admissionRequest(kind, created, previous);
   const mutation = judgeMutation(kind.kind, request);
   const mutated = verdictProblems("mutating-webhook", kind.kind, request, mutation);
@@ -109,13 +110,13 @@ export async function admitOffline(
   verdict.warnings.push(...mutated.warnings);
   verdict.patch = mutation.patch;
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
-  const patched =
-    verdict.patch.length === 0
-      ? created
-      : (pruneAndDefault(kind.crdSchema, applyPatch(created, verdict.patch)).object as Record<
-          string,
-          unknown
-        >);
+  // The API server decodes the patched object again and writes it on in Go's key order.
+  const repatched = () =>
+    goKeyOrder(pruneAndDefault(kind.crdSchema, applyPatch(created, verdict.patch)).object) as Record<
+      string,
+      unknown
+    >;
+  const patched = withGeneratedName(verdict.patch.length === 0 ? created : repatched());
   const current = withStatusAsTheStrategyLeavesIt(
     kind,
     withMetadataKeptOnUpdate(patched, previous),
@@ -129,7 +130,7 @@ export async function admitOffline(
 
   // One object, one budget, as one review has.
   const budget = new WorkBudget();
-  const validating = { ...request, object: current };
+  const validating = admissionRequest(kind, current, previous);
   const validation = await judgeValidation(kind.kind, validating, { ruleActions, budget });
   const validated = verdictProblems("validating-webhook", kind.kind, validating, validation);
   verdict.errors.push(...validated.errors);
@@ -146,18 +147,22 @@ function namespaceOf(kind: OfflineKind, object: Record<string, unknown>): string
   return typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : "default";
 }
 
-/**
- * What the API server sets on a created object before the webhooks see it: the request's namespace
- * (`default` when the manifest names none) and, for a generateName, a name with five random characters
- * from the alphabet Kubernetes draws them from.
- */
-function withServerMetadata(kind: OfflineKind, object: Record<string, unknown>): Record<string, unknown> {
+/** The request's namespace (`default` when the manifest names none), set before the webhooks see it. */
+function withServerNamespace(kind: OfflineKind, object: Record<string, unknown>): Record<string, unknown> {
   const metadata = { ...(isRecord(object.metadata) ? object.metadata : {}) };
   if (kind.source.crd.scope === "Namespaced" && !metadata.namespace) metadata.namespace = "default";
-  if (!metadata.name && typeof metadata.generateName === "string" && metadata.generateName !== "") {
-    metadata.name = metadata.generateName + generatedSuffix();
-  }
   return { ...object, metadata };
+}
+
+/**
+ * For a generateName, the name the store gives the object after the mutating webhooks (which see it
+ * unnamed) and before its validation: five random characters from the alphabet Kubernetes draws from.
+ */
+function withGeneratedName(object: Record<string, unknown>): Record<string, unknown> {
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  if (metadata.name || typeof metadata.generateName !== "string" || metadata.generateName === "")
+    return object;
+  return { ...object, metadata: { ...metadata, name: metadata.generateName + generatedSuffix() } };
 }
 
 const suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";

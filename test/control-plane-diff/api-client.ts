@@ -81,7 +81,9 @@ export function warningTexts(header: string | string[] | undefined): string[] {
   const texts: string[] = [];
   const pattern = /299 - "((?:[^"\\]|\\.)*)"/g;
   for (let match = pattern.exec(joined); match; match = pattern.exec(joined)) {
-    texts.push((match[1] ?? "").replace(/\\(.)/g, "$1"));
+    // Node reads header bytes as latin1; the API server writes UTF-8.
+    const text = Buffer.from(match[1] ?? "", "latin1").toString("utf8");
+    texts.push(text.replace(/\\(.)/g, "$1"));
   }
   return texts;
 }

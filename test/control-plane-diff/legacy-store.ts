@@ -72,45 +72,50 @@ export async function storeLegacy(
     return answer.status < 300;
   };
 
-  // The past: a looser CRD, no webhooks.
-  for (const { path, object } of webhooks)
-    await ok(api.request("DELETE", `${path}/${object.metadata.name}`), "removing a webhook configuration");
-  for (const [kind, crd] of crds)
-    await ok(api.request("PUT", crdPath(kind), loosened(crd)), "loosening the CRD");
-  await eventually(
-    "the looser CRD and no webhooks in effect",
-    async () => (await admitted(probes.strict)) && (await admitted(probes.webhook)),
+  try {
+    // The past: a looser CRD, no webhooks.
+    for (const { path, object } of webhooks)
+      await ok(api.request("DELETE", `${path}/${object.metadata.name}`), "removing a webhook configuration");
+    for (const [kind, crd] of crds)
+      await ok(api.request("PUT", crdPath(kind), loosened(crd)), "loosening the CRD");
+    await eventually(
+      "the looser CRD and no webhooks in effect",
+      async () => (await admitted(probes.strict)) && (await admitted(probes.webhook)),
+    );
+    await Promise.all(
+      legacies.map(async (legacy) => {
+        const meta = legacy.object.metadata as Record<string, unknown>;
+        const { deletionTimestamp, ...created } = meta;
+        const path = resourcePath(legacy.kind, meta.namespace as string);
+        await ok(api.request("POST", path, { ...legacy.object, metadata: created }), `storing ${meta.name}`);
+        if (deletionTimestamp)
+          await ok(api.request("DELETE", `${path}/${meta.name}`), `deleting ${meta.name}`);
+      }),
+    );
+  } finally {
+    // Today: the CRD and the webhooks upgraded.
+    for (const [kind, crd] of crds) {
+      const current = await ok(api.request("GET", crdPath(kind)), "reading the CRD");
+      const restored = {
+        ...recreatable(crd),
+        metadata: { ...crd.metadata, resourceVersion: current.metadata.resourceVersion },
+      };
+      await ok(api.request("PUT", crdPath(kind), restored), "restoring the CRD");
+    }
+    for (const { path, object } of webhooks)
+      await ok(api.request("POST", path, recreatable(object)), "restoring a webhook configuration");
+    await eventually(
+      "today's CRD and webhooks in effect",
+      async () => !(await admitted(probes.strict)) && !(await admitted(probes.webhook)),
+    );
+  }
+  return Promise.all(
+    legacies.map((legacy) => {
+      const meta = legacy.object.metadata as Record<string, unknown>;
+      const path = `${resourcePath(legacy.kind, meta.namespace as string)}/${meta.name}`;
+      return ok(api.request("GET", path), `reading ${meta.name} back`);
+    }),
   );
-  const stored: Record<string, unknown>[] = [];
-  for (const legacy of legacies) {
-    const meta = legacy.object.metadata as Record<string, unknown>;
-    const { deletionTimestamp, ...created } = meta;
-    const path = resourcePath(legacy.kind, meta.namespace as string);
-    await ok(api.request("POST", path, { ...legacy.object, metadata: created }), `storing ${meta.name}`);
-    if (deletionTimestamp) await ok(api.request("DELETE", `${path}/${meta.name}`), `deleting ${meta.name}`);
-  }
-
-  // Today: the CRD and the webhooks upgraded.
-  for (const [kind, crd] of crds) {
-    const current = await ok(api.request("GET", crdPath(kind)), "reading the CRD");
-    const restored = {
-      ...recreatable(crd),
-      metadata: { ...crd.metadata, resourceVersion: current.metadata.resourceVersion },
-    };
-    await ok(api.request("PUT", crdPath(kind), restored), "restoring the CRD");
-  }
-  for (const { path, object } of webhooks)
-    await ok(api.request("POST", path, recreatable(object)), "restoring a webhook configuration");
-  await eventually(
-    "today's CRD and webhooks in effect",
-    async () => !(await admitted(probes.strict)) && !(await admitted(probes.webhook)),
-  );
-  for (const legacy of legacies) {
-    const meta = legacy.object.metadata as Record<string, unknown>;
-    const path = `${resourcePath(legacy.kind, meta.namespace as string)}/${meta.name}`;
-    stored.push(await ok(api.request("GET", path), `reading ${meta.name} back`));
-  }
-  return stored;
 }
 
 /** The CRD as an older release had it: any spec at all, its subresources and printer columns kept. */

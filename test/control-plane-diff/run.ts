@@ -27,6 +27,13 @@ const limits: { name: string; applies: (judged: Omit<Judged, "limit">) => boolea
     name: "an object with hundreds of thousands of errors times out in the API server (504); validate lists 100 and counts the rest",
     applies: ({ server, offline }) => /^504 Timeout/.test(server.refused ?? "") && !offline.allowed,
   },
+  {
+    // Not validate's limit but the HTTP stand-in's: it sends the body kubectl would send, where the
+    // real kubectl stops first (its own ObjectMeta decoding); the real kubectl is checked apart.
+    name: "kubectl refuses metadata it cannot decode before sending it (checked with the real kubectl)",
+    applies: ({ probe, server, offline }) =>
+      probe.client === "kubectl" && /KubectlDecode/.test(offline.refused ?? "") && !server.allowed,
+  },
 ];
 
 /** Namespaces the probes are created in (valid names only: an invalid one is a case of its own). */
