@@ -18,30 +18,6 @@ const sameProblem: { rule: string; webhook?: RegExp; cel: string }[] = [
   { rule: "module.source-immutable", cel: "a custom Module cannot become a helm Module" },
 ];
 
-/**
- * One finding per problem: a validating webhook error that a CEL error reports too, at the same field or
- * one above it, is dropped. The CEL error is kept: the API server evaluates the CRD's rules before it
- * calls the validating webhooks (which a CEL failure stops), so it is the one `kubectl apply` shows.
- */
-export function withoutDuplicates(errors: Problem[]): Problem[] {
-  const cel = errors.filter((error) => error.stage === "cel");
-  if (cel.length === 0) return errors;
-  return errors.filter((error) => error.stage !== "validating-webhook" || !reportedByCel(error, cel));
-}
-
-/** Whether a validating webhook error is a problem one of the CEL errors reports too. */
-export function reportedByCel(
-  error: Pick<Problem, "rule" | "message" | "field">,
-  cel: Pick<Problem, "message" | "field">[],
-): boolean {
-  return sameProblem.some(
-    (pair) =>
-      pair.rule === error.rule &&
-      (pair.webhook === undefined || pair.webhook.test(error.message)) &&
-      cel.some((found) => found.message.includes(pair.cel) && error.field.within(found.field)),
-  );
-}
-
 /** The webhook rules whose problem one of these CEL errors reports (so validate reports it once, as CEL). */
 export function webhookRulesCelReports(cel: Pick<Problem, "message">[]): string[] {
   return sameProblem

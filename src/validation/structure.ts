@@ -267,9 +267,8 @@ function toFieldError(object: unknown, error: FoundError): FieldError {
     case "const":
       return fieldError.notSupported(path, value, [String(params.allowedValue)]);
     case "minLength":
-      return params.limit === 1 && value === ""
-        ? fieldError.required(path)
-        : fieldError.invalid(path, value, `must be at least ${params.limit} characters`);
+      // apiextensions' wording (kube-openapi's): the value, then the path and the bound.
+      return fieldError.invalid(path, value, `${path} in body should be at least ${params.limit} chars long`);
     case "maxLength":
       return fieldError.invalid(path, value, `must be no more than ${params.limit} characters`);
     case "maxItems":

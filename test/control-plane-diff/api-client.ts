@@ -34,44 +34,67 @@ export function apiClient(kubeconfigPath: string, parallel = 8): ApiClient {
   };
   return {
     async request(method, path, body, query = {}) {
-      await slot();
-      try {
-        const options: RequestOptions = {
-          method,
-          host: server.hostname,
-          port: server.port,
-          path: `${path}${Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ""}`,
-          headers: { "content-type": "application/json", accept: "application/json" },
-          agent,
-        };
-        await config.applyToHTTPSOptions(options);
-        options.agent = agent;
-        return await new Promise<ApiAnswer>((resolve, reject) => {
-          const call = request(options, (response) => {
-            const chunks: Buffer[] = [];
-            response.on("data", (chunk: Buffer) => chunks.push(chunk));
-            response.on("end", () => {
-              const text = Buffer.concat(chunks).toString("utf8");
-              let parsed: unknown = text;
-              try {
-                parsed = JSON.parse(text);
-              } catch {}
-              resolve({
-                status: response.statusCode ?? 0,
-                warnings: warningTexts(response.headers.warning),
-                body: parsed,
-              });
-            });
-          });
-          call.on("error", reject);
-          call.end(body === undefined ? undefined : JSON.stringify(body));
-        });
-      } finally {
-        release();
+      // A dry run or a read is safe to send again when the server closed a kept-alive connection
+      // under it (kube-apiserver closes one after a request it timed out).
+      const retriable = method === "GET" || query.dryRun === "All";
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await once(method, path, body, query);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          const reset = code === "ECONNRESET" || code === "EPIPE";
+          if (!retriable || !reset) throw error;
+          // The server closed the connection on this very request each time: its answer.
+          if (attempt >= 3)
+            return { status: 0, warnings: [], body: `connection closed by the server (${code})` };
+        }
       }
     },
     close: () => agent.destroy(),
   };
+
+  async function once(
+    method: string,
+    path: string,
+    body: unknown,
+    query: Record<string, string>,
+  ): Promise<ApiAnswer> {
+    await slot();
+    try {
+      const options: RequestOptions = {
+        method,
+        host: server.hostname,
+        port: server.port,
+        path: `${path}${Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ""}`,
+        headers: { "content-type": "application/json", accept: "application/json" },
+        agent,
+      };
+      await config.applyToHTTPSOptions(options);
+      options.agent = agent;
+      return await new Promise<ApiAnswer>((resolve, reject) => {
+        const call = request(options, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let parsed: unknown = text;
+            try {
+              parsed = JSON.parse(text);
+            } catch {}
+            resolve({
+              status: response.statusCode ?? 0,
+              warnings: warningTexts(response.headers.warning),
+              body: parsed,
+            });
+          });
+        });
+        call.on("error", reject);
+        call.end(body === undefined ? undefined : JSON.stringify(body));
+      });
+    } finally {
+      release();
+    }
+  }
 }
 
 /** The texts of `Warning: 299 - "text"` headers (RFC 7234: quoted strings, backslash escapes). */

@@ -14,6 +14,7 @@ import { kubectlApply, validateAsKubectl } from "./kubectl.js";
 import {
   createNamespaces,
   createProbes,
+  generatedDifferential,
   judgeAll,
   namespaceOf,
   report,
@@ -135,5 +136,23 @@ describe("validate and kube-apiserver 1.37 with serve: the same verdicts", {
     );
     assert.ok(updates.length >= 20, `${updates.length} UPDATE pairs`);
     assert.equal(counts.unexplained.length, 0, report(counts.unexplained));
+  });
+
+  it("a generated differential: objects from each kind's schema, valid and one mutation away, CREATE and UPDATE, both clients", async (t) => {
+    // A few hundred here; `npm run fuzz:server` runs 10,000 and more (test/control-plane-diff/fuzz-server.ts).
+    const count = Number(process.env.MODULE_ADMISSION_DIFF_OBJECTS ?? 300);
+    const seed = Number(process.env.MODULE_ADMISSION_DIFF_SEED ?? 31);
+    const outcome = await generatedDifferential(api, kinds, count, seed);
+    const { creates, updates } = outcome;
+    t.diagnostic(
+      `seed ${seed}: ${outcome.objects} objects (${outcome.pairs} UPDATE pairs) as both clients: ${creates.probes} creates (${creates.denied} denied), ${updates.probes} updates (${updates.denied} denied); ${creates.limits + updates.limits} explained by a limit, ${creates.unexplained.length + updates.unexplained.length} unexplained; mutations ${JSON.stringify(outcome.mutations)}`,
+    );
+    assert.equal(outcome.objects, count);
+    assert.ok(creates.denied > 0 && creates.denied < creates.probes, "both verdicts occur");
+    assert.equal(
+      creates.unexplained.length + updates.unexplained.length,
+      0,
+      report([...creates.unexplained, ...updates.unexplained]),
+    );
   });
 });

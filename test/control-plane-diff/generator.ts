@@ -347,6 +347,40 @@ const mutations: Record<
 const mutationNames = Object.keys(mutations);
 
 /**
+ * Each kind's CEL rules tie fields together (exactly one of two, exactly one chart source), which a
+ * schema-driven draw rarely meets; a draw is brought within them before any mutation, so that valid
+ * objects are common and a mutation is what makes one invalid.
+ */
+function withinRules(object: Record<string, unknown>, choose: Choice): void {
+  const spec = object.spec as Record<string, unknown> | undefined;
+  if (!spec || typeof spec !== "object" || Array.isArray(spec)) return;
+  if (object.kind === "Module") {
+    if (spec.helm && spec.custom) delete spec[choose.next() < 0.5 ? "helm" : "custom"];
+    if (!spec.helm && !spec.custom) spec.custom = { image: "app:1" };
+    const helm = spec.helm as Record<string, unknown> | undefined;
+    const chart = helm?.chart as Record<string, unknown> | undefined;
+    if (chart) {
+      const sources = ["repo", "git", "configMap"].filter((source) => source in chart);
+      const keep = choose.pick(sources) ?? "repo";
+      for (const source of sources) if (source !== keep) delete chart[source];
+      if (!(keep in chart)) chart.repo = { url: "https://charts.example.com", chart: "c" };
+    }
+    if (
+      helm &&
+      typeof helm.releaseName === "string" &&
+      !/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(helm.releaseName)
+    )
+      helm.releaseName = "release";
+  }
+  if (object.kind === "ModuleReleaseMeta") {
+    if ("mandatory" in spec && "channels" in spec)
+      delete spec[choose.next() < 0.5 ? "mandatory" : "channels"];
+    if (!("mandatory" in spec) && !("channels" in spec))
+      spec.channels = [{ channel: "regular", version: "1.0.0" }];
+  }
+}
+
+/**
  * `count` inputs, spread over the kinds: a third valid, the rest one mutation away; `updates` of them
  * (a share) UPDATE pairs whose old object is valid or one mutation away and whose new one differs by
  * one more mutation or by a harmless change (a label). Names are unique (`g<seed>-<i>`).
@@ -373,6 +407,7 @@ export function generate(kinds: OfflineKind[], count: number, seed: number, upda
       metadata: { name: `g${seed}-${i}`, namespace: choose.pick([`gen-${seed}-a`, `gen-${seed}-b`]) },
       ...base,
     };
+    withinRules(object, choose);
     const mutate = (target: Record<string, unknown>, allowMetadata = true): string => {
       if (choose.next() < 0.3) return "valid";
       const names = allowMetadata ? mutationNames : mutationNames.filter((n) => n !== "metadata");

@@ -2,6 +2,7 @@ import type { Client } from "../../src/offline/client.js";
 import { kindOf, type OfflineKind } from "../../src/offline/kinds.js";
 import { helmModule } from "../support/modules.js";
 import type { ApiClient } from "./api-client.js";
+import { generate } from "./generator.js";
 import type { Input } from "./inputs.js";
 import { type Legacy, storeLegacy } from "./legacy-store.js";
 import { differences, offlineVerdict, type Probe, serverVerdict, type Verdict } from "./verdicts.js";
@@ -23,9 +24,11 @@ export interface Judged {
 const limits: { name: string; applies: (judged: Omit<Judged, "limit">) => boolean }[] = [
   {
     // kube-apiserver builds every one of 300,000 field errors and runs out of its request timeout
-    // (a 504); validate stops building at 100 and counts the rest. Both deny.
-    name: "an object with hundreds of thousands of errors times out in the API server (504); validate lists 100 and counts the rest",
-    applies: ({ server, offline }) => /^504 Timeout/.test(server.refused ?? "") && !offline.allowed,
+    // (a 504, or the connection closed when the timeout is short); validate stops building at 100
+    // and counts the rest. Both deny.
+    name: "an object with hundreds of thousands of errors times out in the API server; validate lists 100 and counts the rest",
+    applies: ({ server, offline }) =>
+      /^(504 Timeout|0 .*connection closed)/.test(server.refused ?? "") && !offline.allowed,
   },
   {
     // Not validate's limit but the HTTP stand-in's: it sends the body kubectl would send, where the
@@ -85,7 +88,8 @@ const withNamespace = (object: Record<string, unknown>, namespace: string) => ({
 
 /**
  * The UPDATE inputs, their old objects stored as a cluster comes to hold them (legacy-store.ts), each
- * pair in a namespace of its own (`<prefix>-<i>`) so that equal names do not meet. Returns for each
+ * pair in a namespace of its own (`<prefix>-<i>`) so that equal names do not meet (no prefix: their own
+ * namespaces, their names being unique). Returns for each
  * its new object (with the stored object's resourceVersion, as a client updating it sends) and the
  * stored object as the API server reads it.
  */
@@ -93,13 +97,16 @@ export async function storedUpdates(
   api: ApiClient,
   kinds: OfflineKind[],
   inputs: Input[],
-  prefix: string,
+  prefix: string | undefined,
 ): Promise<
   { name: string; kind: OfflineKind; object: Record<string, unknown>; stored: Record<string, unknown> }[]
 > {
   const updates = inputs
     .filter((input) => input.oldObject)
-    .map((input, i) => ({ ...input, namespace: `${prefix}-${i}` }));
+    .map((input, i) => ({
+      ...input,
+      namespace: prefix === undefined ? namespaceOf(input.object) : `${prefix}-${i}`,
+    }));
   await createNamespaces(
     api,
     updates.map((u) => u.namespace),
@@ -152,4 +159,54 @@ export function report(unexplained: Judged[]): string {
           .join("\n  ")}`,
     )
     .join("\n");
+}
+
+/** The generated differential's outcome: counts per part, and what differed. */
+export interface GeneratedOutcome {
+  objects: number;
+  creates: ReturnType<typeof tally>;
+  updates: ReturnType<typeof tally>;
+  pairs: number;
+  mutations: Record<string, number>;
+}
+
+/**
+ * `count` objects generated from the kinds' schemas (generator.ts), each as a GitOps tool and as
+ * kubectl apply sends it: the CREATEs by server-side dry run, the UPDATE pairs against their old
+ * objects stored as legacy objects.
+ */
+export async function generatedDifferential(
+  api: ApiClient,
+  kinds: OfflineKind[],
+  count: number,
+  seed: number,
+): Promise<GeneratedOutcome> {
+  const inputs = generate(kinds, count, seed);
+  await createNamespaces(
+    api,
+    inputs.map((input) => namespaceOf(input.object)),
+  );
+  const creates = await judgeAll(
+    api,
+    (["gitops", "kubectl"] as const).flatMap((client) => createProbes(kinds, inputs, client)),
+  );
+  const updates = await storedUpdates(api, kinds, inputs, undefined);
+  const updated = await judgeAll(
+    api,
+    (["gitops", "kubectl"] as const).flatMap((client) => updates.map((update) => ({ ...update, client }))),
+  );
+  const mutations: Record<string, number> = {};
+  for (const input of inputs) {
+    const name =
+      (input.mutation.startsWith("UPDATE") ? "UPDATE " : "") +
+      (input.mutation.split(":")[0] ?? "").replace(/^UPDATE of /, "");
+    mutations[name] = (mutations[name] ?? 0) + 1;
+  }
+  return {
+    objects: inputs.length,
+    creates: tally(creates),
+    updates: tally(updated),
+    pairs: updates.length,
+    mutations,
+  };
 }
