@@ -38,9 +38,12 @@ export function apiClient(kubeconfigPath: string, parallel = 8): ApiClient {
       // under it (kube-apiserver closes one after a request it timed out).
       const retriable = method === "GET" || query.dryRun === "All";
       for (let attempt = 1; ; attempt++) {
+        const started = Date.now();
         try {
           return await once(method, path, body, query);
         } catch (error) {
+          // A connection closed after a long wait is the server timing the request out: no retry.
+          if (Date.now() - started > 5000) attempt = 3;
           const code = (error as NodeJS.ErrnoException).code;
           const reset = code === "ECONNRESET" || code === "EPIPE";
           if (!retriable || !reset) throw error;
