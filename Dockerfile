@@ -3,25 +3,26 @@
 # It holds exactly what `npm pack` ships (package.json's "files"), with the production dependencies of
 # package-lock.json: the image and the npm package are one artifact (test/package/npm-pack.test.ts).
 
-# Build: `npm pack` (its prepack compiles TypeScript), then unpack that tarball into /app.
-FROM node:20-bookworm-slim AS build
+# Build: compile TypeScript, `npm pack`, then unpack that tarball into /app.
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json tsconfig.json README.md ./
+COPY bin ./bin
 COPY src ./src
 COPY schemas ./schemas
 # No install scripts: the runtime needs none, and the dev tools' ones (helm extraction) are for tests.
-RUN npm ci --ignore-scripts && npm pack --pack-destination /pack
+RUN npm ci --ignore-scripts && npm run build && npm pack --pack-destination /pack
 RUN mkdir /app && tar -xzf /pack/module-admission-*.tgz -C /app --strip-components=1 \
  && cp package-lock.json /app/ && cd /app && npm ci --omit=dev --ignore-scripts && rm package-lock.json
 
 # Runtime: distroless Node.js, no shell or package manager, uid 65532 (the chart's runAsUser). The
 # chart runs it with a read-only root filesystem: the server writes only under --cert-dir.
-FROM gcr.io/distroless/nodejs20-debian12:nonroot
+FROM gcr.io/distroless/nodejs24-debian12:nonroot
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app /app
 USER 65532:65532
 EXPOSE 8443 8080
 # The same CLI as `npx module-admission`: `docker run IMAGE validate -f -`, `install-crds`, `audit`.
-ENTRYPOINT ["/nodejs/bin/node", "dist/cli/main.js"]
+ENTRYPOINT ["/nodejs/bin/node", "bin/module-admission.js"]
 CMD ["serve"]

@@ -17,6 +17,7 @@ import {
 } from "../test/support/complexity-fuzz.js";
 import { corpusPath } from "../test/support/corpus.js";
 import { buildCommand, startServe } from "../test/support/serve-process.js";
+import { runGrammarFuzz } from "./template-grammar-fuzz.js";
 
 /**
  * `npm run fuzz`: the full complexity fuzz of issue 21. Every array, map and string field of every
@@ -31,6 +32,10 @@ import { buildCommand, startServe } from "../test/support/serve-process.js";
  * `--live N`: then the N costliest reviews and every one over its bound again, each sent to the built
  * `serve` (its heap at 200 MiB, as in the chart's 256 Mi pod) with a clean review sent beside it:
  * how long the clean review waited, and the server's resident memory over its level before.
+ *
+ * Then the template grammar fuzz of issue 32 (bench/template-grammar-fuzz.ts): `--templates N`
+ * generated templates (default 100,000) in Modules, each review under the same bounds. `--only fields`
+ * or `--only templates` runs one of the two; `--seed` picks the generated Modules.
  */
 const { values } = parseArgs({
   options: {
@@ -38,6 +43,9 @@ const { values } = parseArgs({
     repeat: { type: "string", default: "1" },
     live: { type: "string", default: "0" },
     sources: { type: "boolean", default: false },
+    only: { type: "string" },
+    templates: { type: "string", default: "100000" },
+    seed: { type: "string", default: "1" },
   },
 });
 // The build, as `serve` runs it (tsx's kept function names cost closures made per item); --sources
@@ -51,6 +59,7 @@ const overBound: typeof all = [];
 const superlinear: string[] = [];
 for (const kind of fuzzKinds(code)) {
   if (values.kind && kind.name !== values.kind) continue;
+  if (values.only === "templates") continue;
   await warmUp(kind);
   const growths = growthsOf(kind);
   let kindWorst: Measurement | undefined;
@@ -107,6 +116,33 @@ for (const m of overBound) console.log(row(m));
 console.log(`Grew more than 20x for 10x the input: ${superlinear.length}`);
 for (const line of superlinear) console.log(`  ${line}`);
 process.exitCode = overBound.length + superlinear.length > 0 ? 1 : 0;
+
+if (values.only !== "fields") {
+  const moduleKind = fuzzKinds(code).find((kind) => kind.name === "Module") as FuzzKind;
+  await warmUp(moduleKind);
+  const started = performance.now();
+  const grammar = await runGrammarFuzz(moduleKind, {
+    templates: Number(values.templates),
+    seed: Number(values.seed),
+    progress: (done) => process.stderr.write(`\r${done} templates`),
+  });
+  process.stderr.write("\n");
+  console.log(
+    `\nTemplate grammar: ${grammar.templates} templates in ${grammar.modules} Modules (${((performance.now() - started) / 1000).toFixed(0)} s): ${grammar.admitted} admitted, ${grammar.outOfWork} denied out of work; most CPU ${grammar.worst?.cpuMs.toFixed(1)} ms`,
+  );
+  console.log(
+    `Over the bound (100 ms): ${grammar.overBound.length}; failed (no verdict): ${grammar.failures.length}`,
+  );
+  for (const over of grammar.overBound.slice(0, 10))
+    console.log(
+      `  ${over.cpuMs.toFixed(1)} ms: ${JSON.stringify(over.module.spec.helm?.values).slice(0, 300)}`,
+    );
+  for (const failure of grammar.failures.slice(0, 10))
+    console.log(
+      `  ${failure.error.split("\n")[0]}: ${JSON.stringify(failure.module.spec.helm?.values).slice(0, 300)}`,
+    );
+  if (grammar.overBound.length + grammar.failures.length > 0) process.exitCode = 1;
+}
 
 if (Number(values.live) > 0) {
   const chosen = new Set([

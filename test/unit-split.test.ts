@@ -21,6 +21,7 @@ const starters = [
   "support/live-server",
   "support/fake-kube-api",
   "support/control-plane",
+  "support/apiserver-check",
   "support/chart-webhooks",
   "support/serve-process",
   "support/built-cli",
@@ -28,6 +29,7 @@ const starters = [
   "support/chart",
   "support/yaml-language-server",
   "support/keep-alive-load",
+  "support/go-oracle",
 ];
 
 function testFiles(dir: string): string[] {

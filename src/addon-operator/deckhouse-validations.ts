@@ -1,4 +1,6 @@
 import { type CelInput, isCelError, parse, run } from "@bufbuild/cel";
+import { celCompileError, celTypeOf } from "./cel-check.js";
+import { celGoConversions } from "./cel-conversions.js";
 import { hasKey, isMap, type Schema, schemaMap } from "./schema.js";
 import type { PathSegment, Violation } from "./validate.js";
 
@@ -18,6 +20,9 @@ interface Rule {
   /** The rule reads `oldSelf`: a transition rule, run only when there is an old value. */
   transition: boolean;
 }
+
+/** cel-go's evaluation errors the port cannot tell from a missing key, and so skips (see above). */
+export const goIndexErrorsSkipped = /index out of bounds|unsupported index type/;
 
 /** What cel.go returns for a schema whose rules it cannot run: the whole validation fails with it. */
 export class DeckhouseValidationError extends Error {}
@@ -135,20 +140,34 @@ export function runDeckhouseValidations(
     }
   }
   const where = [rootName, ...path].join(".");
-  for (const rule of rulesOf(schema, where)) {
+  const rules = rulesOf(schema, where);
+  // cel.go compiles every rule in an environment typed by the values (a map is map(string, dyn), a list
+  // list(dyn)): a rule that does not type-check refuses the values, whichever rules run now.
+  const selfType = celTypeOf(value);
+  const oldType = oldValue === undefined || oldValue === null ? celTypeOf(undefined) : celTypeOf(oldValue);
+  for (const rule of rules) {
+    const problem = celCompileError(rule.expression, selfType, oldType);
+    if (problem)
+      throw new DeckhouseValidationError(`${where}: compile the '${rule.expression}' rule: ${problem}`);
+  }
+  for (const rule of rules) {
     if (rule.transition !== (options.rules === "transition")) continue;
     if (rule.transition && (oldValue === undefined || oldValue === null)) continue;
     const bindings: Record<string, CelInput> = { self: toCel(value) };
     if (rule.transition) bindings.oldSelf = toCel(oldValue);
     let result: unknown;
     try {
-      result = run(rule.expression, bindings);
+      result = run(rule.expression, bindings, { funcs: celGoConversions });
     } catch (error) {
       result = error;
     }
     if (isCelError(result) || result instanceof Error) {
       const message = (result as Error).message;
-      if (/field not found|no such key/.test(message)) continue;
+      // cel-go's "no such key" (a missing map key; a field or index of a scalar): cel.go skips the rule.
+      // @bufbuild/cel's messages do not tell these from an index outside a list or a string index into a
+      // list (which cel-go refuses: goIndexErrorsSkipped); all are skipped, so an error may be admitted,
+      // never a value refused that cel-go runs.
+      if (/field not found|no such key|out of bounds \[0, -1\)/.test(message)) continue;
       throw new DeckhouseValidationError(`${where}: evaluate the '${rule.expression}' rule: ${message}`);
     }
     if (typeof result !== "boolean") {

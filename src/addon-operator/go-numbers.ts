@@ -1,5 +1,3 @@
-import type { ScalarTag } from "yaml";
-
 /**
  * How Go's YAML libraries (goyaml.v2 under sigs.k8s.io/yaml, and gopkg.in/yaml.v3: resolve.go) read
  * a plain scalar that starts like a number (a digit, `+`, `-` or `.`):
@@ -8,17 +6,29 @@ import type { ScalarTag } from "yaml";
  * - otherwise every `_` is removed, then strconv.ParseInt(s, 0, 64): `0x`/`0X` hex, `0o`/`0O` and a
  *   leading `0` octal, `0b`/`0B` binary, a sign allowed; beyond int64, ParseUint (no sign); then
  *   ParseFloat, for decimal floats only (`1e3`, `08` is 8, `1e400` is out of range);
- * - anything else stays a string (`0x`, `0o8`, `1:20`).
+ * - anything else is no number (`0x`, `0o8`, `1:20`): undefined.
  *
- * One tag does it all, so that no YAML 1.1 or 1.2 rule of the JavaScript parser decides otherwise.
+ * An integer is a bigint (Go's int64, or uint64 above it: exact, as Go keeps it), a float a number.
  */
-export function goYamlNumber(text: string): number | string {
-  if (text.startsWith(".")) return goParseFloat(text) ?? text;
+export function goYamlNumber(text: string, library: "yaml.v2" | "yaml.v3"): bigint | number | undefined {
+  if (text.startsWith(".")) return goParseFloat(text);
   const plain = text.replaceAll("_", "");
   const integer = goParseInteger(plain);
   if (integer !== undefined) return integer;
-  if (yamlStyleFloat.test(plain)) return goParseFloat(plain) ?? text;
-  return text;
+  if (yamlStyleFloat.test(plain)) {
+    const float = goParseFloat(plain);
+    if (float !== undefined) return float;
+  }
+  // Last, resolve.go reads what follows `0b` (and, in yaml.v3, `0o`) with ParseInt in base 2 (8),
+  // which takes a sign of its own: `0b-1` is -1.
+  const prefixed = (library === "yaml.v3" ? /^0([bo])([+-])([0-7]+)$/ : /^0(b)([+-])([01]+)$/).exec(plain);
+  if (prefixed) {
+    const [, base, sign, digits] = prefixed as unknown as [string, string, string, string];
+    if (base === "b" && !/^[01]+$/.test(digits)) return undefined;
+    const value = (sign === "-" ? -1n : 1n) * BigInt(`0${base}${digits}`);
+    if (value >= int64Min && value < 2n ** 63n) return value;
+  }
+  return undefined;
 }
 
 // goyaml's yamlStyleFloat: the decimal floats it hands to ParseFloat.
@@ -28,7 +38,7 @@ const int64Min = -(2n ** 63n);
 const uint64Max = 2n ** 64n - 1n;
 
 /** ParseInt(s, 0, 64), and ParseUint(s, 0, 64) when it overflows: undefined when neither parses. */
-function goParseInteger(text: string): number | undefined {
+function goParseInteger(text: string): bigint | undefined {
   const sign = text.startsWith("-") ? -1n : 1n;
   const unsigned = /^[-+]/.test(text) ? text.slice(1) : text;
   const digits = /^0[xX]([0-9a-fA-F]+)$|^0[oO]([0-7]+)$|^0[bB]([01]+)$|^0([0-7]+)$|^([1-9][0-9]*|0)$/.exec(
@@ -47,9 +57,9 @@ function goParseInteger(text: string): number | undefined {
             ? BigInt(`0o${leadingZeroOctal}`)
             : BigInt(decimal as string);
   const value = sign * magnitude;
-  if (value >= int64Min && value < 2n ** 63n) return Number(value);
+  if (value >= int64Min && value < 2n ** 63n) return value;
   // ParseUint takes no sign at all.
-  if (!/^[-+]/.test(text) && value <= uint64Max) return Number(value);
+  if (!/^[-+]/.test(text) && value <= uint64Max) return value;
   return undefined;
 }
 
@@ -67,11 +77,3 @@ function goParseFloat(text: string): number | undefined {
   const value = Number(text.replaceAll("_", ""));
   return Number.isFinite(value) ? value : undefined;
 }
-
-/** The one tag for plain scalars that start like a number, placed after null, bool and .inf/.nan. */
-export const goNumberTag: ScalarTag = {
-  tag: "tag:yaml.org,2002:int",
-  default: true,
-  test: /^[-+.0-9]/,
-  resolve: (text: string) => goYamlNumber(text),
-};

@@ -29,7 +29,8 @@ interface At {
   path: PathSegment[];
 }
 
-const name = (at: At) => [at.rootName, ...at.path].join(".");
+/** The path as go-openapi's messages name it: list positions are left out (`pools.name`, not `pools.0.name`). */
+const name = (at: At) => [at.rootName, ...at.path.filter((segment) => typeof segment !== "number")].join(".");
 const below = (at: At, segment: PathSegment): At => ({ ...at, path: [...at.path, segment] });
 const invalid = (at: At, value: unknown, rule: string): Violation => ({
   kind: "invalid",
@@ -88,6 +89,18 @@ function checkType(value: unknown, schema: Schema, at: At): Violation | undefine
     if (schema.nullable === true || types.length === 0 || types.includes("null")) return undefined;
     return invalid(at, value, `must be of type ${types.join(",")}: "null"`);
   }
+  // go-openapi's typeValidator (validate type.go): with a format and no numeric type, a string or a list
+  // passes without its type checked (`cloudflareEmail: [a]` against type string, format email).
+  const numeric = types.includes("number") || types.includes("integer");
+  if (
+    typeof schema.format === "string" &&
+    schema.format !== "" &&
+    !numeric &&
+    (typeof value === "string" || Array.isArray(value))
+  )
+    return typeof value === "string" && !matchesFormat(schema.format, value)
+      ? invalid(at, value, `must be of type ${schema.format}: ${JSON.stringify(value)}`)
+      : undefined;
   if (types.length > 0 && !types.some((type) => hasType(value, String(type)))) {
     return invalid(at, value, `must be of type ${types.join(",")}: ${JSON.stringify(typeOf(value))}`);
   }

@@ -3,14 +3,22 @@ import {
   type DocumentOptions,
   isMap,
   isScalar,
+  isSeq,
   LineCounter,
   type ParseOptions,
   parseAllDocuments,
+  type ScalarTag,
   type SchemaOptions,
   type Tags,
   visit,
 } from "yaml";
-import { goNumberTag } from "./go-numbers.js";
+import {
+  GoResolveError,
+  GoTimestamp,
+  type GoYamlLibrary,
+  resolvePlain,
+  resolveTagged,
+} from "./go-scalars.js";
 import { emptyMap } from "./schema.js";
 
 /**
@@ -18,18 +26,26 @@ import { emptyMap } from "./schema.js";
  *
  * - `yaml.v3` (gopkg.in/yaml.v3, module sections of the ConfigMap): YAML 1.2 core, except that integers
  *   are read as Go's `strconv.ParseInt(s, 0, 64)` reads them with `_` removed (`0755` is 493, `0b101` is
- *   5, `1_000` is 1000); merge keys and `!!binary` (a string of the bytes) work; timestamps stay strings.
- *   addon-operator then makes a JSON round trip, which fails on a map key that is not a string and on
- *   `.inf`/`.nan`.
+ *   5, `1_000` is 1000); merge keys and `!!binary` (a string of the bytes) work; a timestamp becomes a
+ *   time.Time, written by JSON in RFC 3339 (`2001-12-14` is `2001-12-14T00:00:00Z`). addon-operator
+ *   then makes a JSON round trip, which fails on a map key that is not a string and on `.inf`/`.nan`.
  * - `sigs` (sigs.k8s.io/yaml: `global`, schema files, values.yaml files): YAML 1.1 (`yes` is true,
  *   `0755` is 493), merge keys, timestamps stay strings, no sexagesimal numbers, a repeated key keeps
- *   the last value; map keys become strings (`1:` is `"1"`); `.inf`/`.nan` fail the JSON conversion.
+ *   the last value; map keys become strings (`1:` is `"1"`, a float key as a float32, `-0.0:` is
+ *   `"-0"`), a null key or one above int64 fails; `.inf`/`.nan` values fail the JSON conversion.
+ *
+ * Every scalar is resolved as Go resolves it (go-scalars.ts), explicit core tags included: no YAML 1.1
+ * or 1.2 rule of the JavaScript parser decides.
+ * - `kyaml` (sigs.k8s.io/kustomize/kyaml, as kustomize, Flux and `kubectl -k` turn a resource into
+ *   JSON: RNode.MarshalJSON re-emits the node and decodes it with yaml.v3 into map[string]any): yaml.v3's
+ *   values, map keys as their text, and inside a flow collection a timestamp with a time of day stays
+ *   text (the emitter quotes a flow scalar holding `:`).
  *
  * Maps are built without a prototype, so `__proto__`, `constructor` and `prototype` are keys like any
  * other. Work is bounded: aliases may expand to at most `maxAliasCount` nodes (a billion-laughs
  * document is refused, not expanded), and nesting deeper than `maxDepth` is refused with its path.
  */
-export type YamlDialect = "yaml.v3" | "sigs";
+export type YamlDialect = "yaml.v3" | "sigs" | "kyaml";
 
 export type ParsedYaml = { value: unknown } | { problem: string; line?: number };
 
@@ -38,21 +54,38 @@ export const maxDepth = 100;
 /** How many nodes aliases may expand to in one document (the `yaml` package's own default). */
 export const maxAliasCount = 100;
 
-/** The tag's id (`tag:yaml.org,2002:int`) and format, for tags given as objects. */
-const tagOf = (tag: Tags[number]) =>
-  typeof tag === "string"
-    ? { tag, format: undefined, test: undefined }
-    : { tag: tag.tag, format: (tag as { format?: string }).format, test: (tag as { test?: RegExp }).test };
+/** The core scalar tags the JavaScript parser would resolve by its own YAML 1.1 or 1.2 rules. */
+const coreScalar = /:(?:null|bool|int|float|timestamp)$/;
+const tagId = (tag: Tags[number]) => (typeof tag === "string" ? tag : tag.tag);
 
 /**
- * Numbers are Go's (goNumberTag): every int and float rule of the JavaScript parser goes, except the
- * `.inf`/`.nan` names, which both Go libraries look up before they try a number.
+ * Go's resolution in place of the parser's: one tag for every plain scalar (resolvePlain), and the
+ * explicit core tags (`!!int`, `!!float`, `!!bool`, `!!null`, `!!timestamp`) resolved as Go resolves
+ * them, a misfit being an error of the document.
  */
-const numberRule = (tag: Tags[number]) => {
-  const { tag: id, test } = tagOf(tag);
-  if (id.endsWith(":int")) return true;
-  return id.endsWith(":float") && !String(test).includes("inf");
-};
+function goTags(library: GoYamlLibrary): ScalarTag[] {
+  const plain: ScalarTag = {
+    tag: "tag:module-admission,2026:go-plain",
+    default: true,
+    test: /[\s\S]*/,
+    resolve: (text: string) => resolvePlain(text, library) as unknown as string,
+  };
+  const tagged = (["null", "bool", "int", "float", "timestamp"] as const).map(
+    (core): ScalarTag => ({
+      tag: `tag:yaml.org,2002:${core}`,
+      resolve: (text: string, onError: (message: string) => void) => {
+        try {
+          return resolveTagged(core, text, library) as unknown as string;
+        } catch (error) {
+          if (!(error instanceof GoResolveError)) throw error;
+          onError(error.message);
+          return text;
+        }
+      },
+    }),
+  );
+  return [plain, ...tagged];
+}
 
 const options: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOptions> = {
   "yaml.v3": {
@@ -61,15 +94,30 @@ const options: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOption
     // The package compares each key with every earlier one (20,000 keys took 6 s): repeated keys are
     // found by `repeatedKey` in one pass instead.
     uniqueKeys: false,
-    customTags: (tags: Tags) => [...tags.filter((tag) => !numberRule(tag)), goNumberTag, "binary"],
+    customTags: (tags: Tags) => [
+      ...tags.filter((tag) => !coreScalar.test(tagId(tag))),
+      ...goTags("yaml.v3"),
+      "binary",
+    ],
+  },
+  kyaml: {
+    version: "1.2",
+    merge: true,
+    uniqueKeys: false,
+    customTags: (tags: Tags) => [
+      ...tags.filter((tag) => !coreScalar.test(tagId(tag))),
+      ...goTags("yaml.v3"),
+      "binary",
+    ],
   },
   sigs: {
     version: "1.1",
     merge: true,
     uniqueKeys: false,
     customTags: (tags: Tags) => [
-      ...tags.filter((tag) => !numberRule(tag) && !tagOf(tag).tag.endsWith(":timestamp")),
-      goNumberTag,
+      ...tags.filter((tag) => !coreScalar.test(tagId(tag))),
+      ...goTags("yaml.v2"),
+      "binary",
     ],
   },
 };
@@ -90,8 +138,7 @@ export function parseYaml(text: string, dialect: YamlDialect, charge?: ParseChar
   let js: unknown;
   try {
     const lineCounter = new LineCounter();
-    const docs = parseAllDocuments(directives.text, { ...options[dialect], lineCounter });
-    const doc = Array.isArray(docs) ? docs[0] : undefined;
+    const doc = firstDocument(directives.text, dialect, lineCounter);
     if (!doc) return { value: null };
     const [error] = doc.errors;
     if (error) {
@@ -103,10 +150,12 @@ export function parseYaml(text: string, dialect: YamlDialect, charge?: ParseChar
       };
     }
     // yaml.v3 refuses a repeated key ("already defined"); sigs.k8s.io/yaml keeps the last value.
-    const repeated = dialect === "yaml.v3" ? repeatedKey(doc, lineCounter) : undefined;
+    const repeated = dialect !== "sigs" ? repeatedKey(doc, lineCounter) : undefined;
     if (repeated) return repeated;
+    goKeysAndFlowScalars(doc, dialect);
     js = doc.toJS({ mapAsMap: true, maxAliasCount });
   } catch (error) {
+    if (error instanceof PlainError) return { problem: error.message };
     const message = (error as Error).message;
     if (/alias/i.test(message)) {
       return { problem: `aliases expand to more than ${maxAliasCount} nodes (refused unexpanded)` };
@@ -120,6 +169,57 @@ export function parseYaml(text: string, dialect: YamlDialect, charge?: ParseChar
     if (error instanceof PlainError) return { problem: error.message };
     throw error;
   }
+}
+
+/**
+ * The text's first document. libyaml reads a `-` directly before `,`, `]` or `}` in a flow collection as
+ * the plain scalar "-" (`[-]` is `["-"]`), where the JavaScript parser sees a block sequence and
+ * refuses it: such a dash is quoted and the text parsed again (the value is the same string).
+ */
+function firstDocument(text: string, dialect: YamlDialect, lineCounter: LineCounter): Document | undefined {
+  let source = text;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const docs = parseAllDocuments(source, { ...options[dialect], lineCounter });
+    const doc = Array.isArray(docs) ? docs[0] : undefined;
+    const error = doc?.errors[0];
+    const at = error?.code === "BLOCK_IN_FLOW" ? error.pos[0] : -1;
+    if (at < 0 || source[at] !== "-" || !",]}".includes(source[at + 1] ?? "")) return doc;
+    source = `${source.slice(0, at)}"-"${source.slice(at + 1)}`;
+  }
+  return undefined;
+}
+
+/**
+ * Map keys as Go turns them into JSON keys, before the parser's maps lose them (a -0 key would become
+ * 0): a `!!binary` key as the text of its bytes (but for yaml.v3); under sigs.k8s.io/yaml every key by sigsKey; under
+ * kyaml every key as its text. Under kyaml, a timestamp with a time of day inside a flow collection
+ * stays text, and a null key drops its pair.
+ */
+function goKeysAndFlowScalars(doc: Document, dialect: YamlDialect): void {
+  visit(doc, {
+    Pair(_, pair) {
+      const key = pair.key;
+      if (!isScalar(key)) return undefined;
+      // yaml.v3 decodes such a key into `any` as bytes, which JSON cannot take as a key.
+      if (key.value instanceof Uint8Array && dialect !== "yaml.v3")
+        key.value = new TextDecoder().decode(key.value);
+      // The merge key `<<` is the parser's own (a symbol); strings are keys already.
+      if (typeof key.value === "string" || typeof key.value === "symbol") return undefined;
+      if (dialect === "sigs") key.value = sigsKey(key.value, []);
+      else if (dialect === "kyaml") {
+        // Decoded into a string, a null key is no key: yaml.v3 skips the pair.
+        if (key.value === null) return visit.REMOVE;
+        key.value = (key as { source?: string }).source ?? String(key.value);
+      }
+      return undefined;
+    },
+    Scalar(_, scalar, path) {
+      if (dialect !== "kyaml" || !(scalar.value instanceof GoTimestamp)) return;
+      const source = (scalar as { source?: string }).source ?? "";
+      const inFlow = path.some((node) => (isMap(node) || isSeq(node)) && node.flow === true);
+      if (inFlow && source.includes(":")) scalar.value = source;
+    },
+  });
 }
 
 /**
@@ -213,12 +313,56 @@ class PlainError extends Error {}
 
 const where = (path: string[]) => (path.length === 0 ? "at the top" : `at ${path.join(".")}`);
 
-/** Go's fmt of a decoded key, as sigs.k8s.io/yaml turns it into a JSON key. */
+/**
+ * A decoded key as sigs.k8s.io/yaml turns it into a JSON key (yaml.go, convertToJSONableObject): an
+ * int in decimal, a float as strconv.FormatFloat(f, 'g', -1, 32) (`.inf`, `-.inf`, `.nan` for the
+ * infinities and NaN), a bool as true or false; any other key (null, a uint64 above int64) fails.
+ */
 function sigsKey(key: unknown, path: string[]): string {
   if (typeof key === "string") return key;
-  if (typeof key === "number" || typeof key === "boolean" || typeof key === "bigint") return String(key);
-  throw new PlainError(`a map key ${where(path)} is not a string, number or boolean: ${String(key)}`);
+  if (typeof key === "boolean") return String(key);
+  if (typeof key === "bigint" && key < 2n ** 63n) return String(key);
+  if (typeof key === "number") return formatFloat32(key);
+  const type = typeof key === "bigint" ? "uint64" : key === null ? "nil" : typeof key;
+  throw new PlainError(
+    `a map key ${where(path)} of type ${type} has no JSON form (sigs.k8s.io/yaml: unsupported map key)`,
+  );
 }
+
+/** strconv.FormatFloat(x, 'g', -1, 32): the shortest digits that read back as the same float32. */
+function formatFloat32(x: number): string {
+  const f = Math.fround(x);
+  if (Number.isNaN(f)) return ".nan";
+  if (!Number.isFinite(f)) return f > 0 ? ".inf" : "-.inf";
+  if (f === 0) return Object.is(f, -0) ? "-0" : "0";
+  let exponential = f.toExponential(8);
+  for (let digits = 1; digits <= 9; digits++) {
+    const candidate = f.toExponential(digits - 1);
+    if (Math.fround(Number(candidate)) === f) {
+      exponential = candidate;
+      break;
+    }
+  }
+  const [mantissa = "", exp = "0"] = exponential.split("e");
+  const e = Number(exp);
+  const sign = mantissa.startsWith("-") ? "-" : "";
+  const digitsOnly = mantissa.replace(/^-/, "").replace(".", "");
+  if (e < -4 || e >= 6) {
+    const m = digitsOnly.length > 1 ? `${digitsOnly[0]}.${digitsOnly.slice(1)}` : digitsOnly;
+    return `${sign}${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  }
+  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digitsOnly}`;
+  const whole = digitsOnly.slice(0, e + 1).padEnd(e + 1, "0");
+  const fraction = digitsOnly.slice(e + 1);
+  return `${sign}${whole}${fraction === "" ? "" : `.${fraction}`}`;
+}
+
+const describeKey = (key: unknown): string =>
+  typeof key === "bigint"
+    ? String(key)
+    : key instanceof GoTimestamp
+      ? key.json
+      : (JSON.stringify(key) ?? String(key));
 
 function toPlain(value: unknown, dialect: YamlDialect, path: string[], depth: number): unknown {
   if (depth > maxDepth) throw new PlainError(`nesting deeper than ${maxDepth} levels ${where(path)}`);
@@ -226,11 +370,10 @@ function toPlain(value: unknown, dialect: YamlDialect, path: string[], depth: nu
     const map = emptyMap();
     for (const [rawKey, item] of value) {
       let key: string;
-      if (dialect === "sigs") key = sigsKey(rawKey, path);
-      else if (typeof rawKey === "string") key = rawKey;
+      if (typeof rawKey === "string") key = rawKey;
       else {
         throw new PlainError(
-          `map key ${JSON.stringify(rawKey) ?? String(rawKey)} ${where(path)} is not a string: addon-operator's JSON conversion fails`,
+          `map key ${describeKey(rawKey)} ${where(path)} is not a string: addon-operator's JSON conversion fails`,
         );
       }
       map[key] = toPlain(item, dialect, [...path, key], depth + 1);
@@ -241,6 +384,7 @@ function toPlain(value: unknown, dialect: YamlDialect, path: string[], depth: nu
     return value.map((item, index) => toPlain(item, dialect, [...path, String(index)], depth + 1));
   }
   if (value instanceof Uint8Array) return new TextDecoder().decode(value);
+  if (value instanceof GoTimestamp) return value.json;
   if (typeof value === "bigint") return Number(value);
   if (typeof value === "number" && !Number.isFinite(value)) {
     throw new PlainError(

@@ -195,7 +195,7 @@ function outOfWork(error: WorkBudgetExceeded): FieldError {
   return {
     type: "forbidden",
     field: error.field ?? FieldPath.empty,
-    detail: `${error.what} exceeds the webhook's work budget (${error.limit} units per review); make the object smaller`,
+    detail: `${error.what} exceeds the webhook's work budget (${error.allowance}); make the object smaller`,
     rule: "webhook.work-budget",
   };
 }

@@ -28,6 +28,15 @@ export const limits = {
    */
   workUnits: 12_000_000,
   /**
+   * Characters of template output one review may render, all its templates together (each execution's
+   * output and every value printed as a template's output is checked). Helm keeps a release, its values
+   * and its rendered manifest included, in one Secret, which the API server caps at 1 MiB (compressed),
+   * so a Module rendering megabytes of values has no room left in its release; 3 MiB, the largest
+   * object the API server stores, is far beyond any real chart's values, and it bounds the memory a
+   * review may fill with output (stricter: the operator would try to render more).
+   */
+  renderedChars: 3 * 1024 * 1024,
+  /**
    * Open connections at most. Each costs TLS and socket buffers (tens of KB); a few API servers keep
    * at most about a hundred each, so 512 leaves room for them and bounds what a flood of idle
    * connections costs (about 50 MiB) in a pod limited to 256 MiB. Connections over it are closed at once.

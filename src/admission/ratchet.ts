@@ -117,19 +117,19 @@ function stepInto(value: unknown, name: string): unknown {
     : undefined;
 }
 
-type KubeObject = { metadata?: { deletionTimestamp?: unknown } } & Record<string, unknown>;
+type KubeObject = Record<string, unknown>;
 
 const isObject = (value: unknown): value is KubeObject =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
- * An update no state rule may deny: one that changes only `metadata` (finalizers, labels, annotations,
- * owner references, managed fields) or `status`, or one to an object being deleted. Controllers make
- * these updates to objects they must be able to finish with, whatever today's rules say of them.
+ * An update that changes only `metadata` (finalizers, labels, annotations, owner references, managed
+ * fields) or `status`: what controllers write to objects they must be able to finish with, an object
+ * being deleted losing its finalizers included. Whether the object is being deleted changes nothing:
+ * a change to its spec is judged as any other.
  */
 export function isHousekeeping(object: unknown, oldObject: unknown): boolean {
   if (!isObject(object) || !isObject(oldObject)) return false;
-  if (object.metadata?.deletionTimestamp || oldObject.metadata?.deletionTimestamp) return true;
   const { metadata: _m, status: _s, ...content } = object;
   const { metadata: _om, status: _os, ...oldContent } = oldObject;
   return isDeepStrictEqual(content, oldContent);
@@ -165,10 +165,33 @@ export async function ratchetUpdate(
   if (introduced.length === 0 || !isHousekeeping(request.object, request.oldObject)) {
     return { errors: introduced, warnings, spared: preexisting };
   }
-  const housekeeping = introduced.map(
+  // A metadata/status-only update introduces only errors at the values it changed (an annotation set
+  // to a value a rule refuses); the others come from today's rules or cluster (a Workspace deleted
+  // meanwhile) and warn, so that such an update always goes through.
+  const { changed, unchanged } = splitByChange(introduced, request.object, request.oldObject);
+  const housekeeping = unchanged.map(
     (error): Warning => ({ message: fitWarning(formatFieldError(error)), field: error.field }),
   );
-  return { errors: [], warnings: [...warnings, ...housekeeping], spared: stateErrors };
+  return {
+    errors: changed,
+    warnings: [...warnings, ...housekeeping],
+    spared: [...preexisting, ...unchanged],
+  };
+}
+
+/** Errors at a value the update changed, and the rest (the object's root is never a changed value). */
+function splitByChange(
+  errors: FieldErrorList,
+  object: unknown,
+  oldObject: unknown,
+): { changed: FieldErrorList; unchanged: FieldErrorList } {
+  const changed: FieldErrorList = [];
+  const unchanged: FieldErrorList = [];
+  for (const error of errors) {
+    if (!error.field.isEmpty && !unchangedAt(object, oldObject, error.field)) changed.push(error);
+    else unchanged.push(error);
+  }
+  return { changed, unchanged };
 }
 
 /**

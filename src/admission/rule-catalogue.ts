@@ -20,12 +20,77 @@ export interface RuleDeclaration {
   realSystem: string;
   /** Why we deny where the real system does not (or not yet): only for rules stricter than it. */
   stricter?: string;
+  /** Fields our CRD checks the same rule on (its schema or CEL rules), which then deny it first. */
+  restatedAt?: readonly string[];
   /** The code or documentation the rule follows (repository path, function, or document). */
   upstream: string;
   /** An update-only rule (`validateTransition`): judged on UPDATE, never ratcheted. */
   transition?: boolean;
   /** A rule no rule action reaches (the work budget: an object is never admitted unjudged). */
   fixed?: boolean;
+  /** Where the API server can enforce the rule without the webhook (docs/native-policies.md). */
+  native: Native;
+}
+
+/**
+ * Where a rule runs natively: `schema`, the CRD's structural schema (types, bounds, list types);
+ * `crd`, CEL rules of the kind's schema source whose message ends `(rule <id>)` (for the Forkspacer kinds,
+ * whose CRD may be ours; the chart turns them into ValidatingAdmissionPolicies where it is not); `policy`,
+ * a ValidatingAdmissionPolicy (bound Deny for an error rule, Warn for a warning rule); `webhook`, only the
+ * webhook, with the reason, and when the narrowed webhook must still be called for it (CEL on
+ * `object`, `oldObject` and `request`; always, without it).
+ */
+export type Native =
+  | { by: "schema"; why: string; callWhen?: string }
+  | { by: "crd" }
+  | { by: "policy"; policy: NativePolicy }
+  | { by: "webhook"; why: string; callWhen?: string };
+
+/** A rule as a ValidatingAdmissionPolicy's validations (src/cel/policy-cel.ts builds them). */
+export interface NativePolicy {
+  validations: readonly PolicyValidation[];
+  /** An evaluation error admits (failurePolicy Ignore): a user's regex may not compile, as the webhook allows. */
+  errorsAdmit?: boolean;
+  /**
+   * CEL that holds when the object may be too large for the policy to evaluate within the API server's
+   * runtime cost limit (its lists are compared item by item): the policy then admits on the error
+   * (failurePolicy Ignore), and a narrowed webhook is called, so the rule is judged all the same.
+   */
+  largeWhen?: string;
+  /**
+   * The rule judges a metadata value (an annotation): it also runs on metadata/status-only updates,
+   * which may change that value, and its validations pass an unchanged value themselves (ratcheting).
+   */
+  judgesMetadata?: boolean;
+}
+
+/** One validation: `expression` holds when the object passes; `messageExpression` names field and rule. */
+export interface PolicyValidation {
+  expression: string;
+  messageExpression: string;
+}
+
+/**
+ * A mutation (a kind's defaulting, which the mutating webhook applies), declared beside its defaulter:
+ * what docs/rules.md and the generated MutatingAdmissionPolicies say of it.
+ */
+export interface MutationDeclaration {
+  /** `module.release-name-default`: `<kind>.<mutation>`. */
+  id: string;
+  summary: string;
+  native: { by: "policy"; policy: NativeMutation } | { by: "webhook"; why: string };
+}
+
+/**
+ * A mutation as a MutatingAdmissionPolicy (Kubernetes 1.34+): it adds one field. The first case whose
+ * `when` holds gives the value; the mutating webhook is still called where `callWhen` holds (what CEL
+ * cannot do: randomness, a name not yet generated).
+ */
+export interface NativeMutation {
+  /** The JSON pointer of the field it adds (or replaces). */
+  path: string;
+  cases: readonly { operation: "CREATE" | "UPDATE"; when: string; value: string }[];
+  callWhen: string;
 }
 
 type Declared = Omit<RuleDeclaration, "id" | "severity">;
@@ -76,5 +141,7 @@ export const protocolRules = errorRules({
       "bounded work per review: no input may hang the webhook or spread its cost over many rules; no real object comes near",
     upstream: "this project's src/budget/work-budget.ts",
     fixed: true,
+    // The API server bounds CEL by its own cost limits; a narrowed webhook's budget matters only when called.
+    native: { by: "webhook", why: "the webhook's own bound on its work", callWhen: "false" },
   },
 });

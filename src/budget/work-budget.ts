@@ -10,6 +10,7 @@ import { limits } from "../admission/limits.js";
  */
 export class WorkBudget {
   private spentUnits = 0;
+  private renderedChars = 0;
 
   constructor(
     readonly limit: number = limits.workUnits,
@@ -45,6 +46,30 @@ export class WorkBudget {
     return true;
   }
 
+  /**
+   * Counts `chars` characters of template output rendered for `what`, against `limits.renderedChars`
+   * per review (the whole budget's, when this is a part); throws WorkBudgetExceeded past it. The work
+   * of rendering them is charged apart, with `charge`.
+   */
+  render(chars: number, what: string, field?: FieldPath): void {
+    if (this.whole) {
+      this.whole.render(chars, what, field);
+      return;
+    }
+    this.renderedChars += chars;
+    if (this.renderedChars > limits.renderedChars)
+      throw new WorkBudgetExceeded(
+        what,
+        this.limit,
+        field,
+        `${limits.renderedChars} characters of template output per review`,
+      );
+  }
+
+  get rendered(): number {
+    return this.whole ? this.whole.rendered : this.renderedChars;
+  }
+
   get spent(): number {
     return this.spentUnits;
   }
@@ -60,6 +85,8 @@ export class WorkBudgetExceeded extends Error {
     readonly what: string,
     readonly limit: number,
     readonly field?: FieldPath,
+    /** The allowance that ran out, as a denial names it: by default the units per review. */
+    readonly allowance = `${limit} units per review`,
   ) {
     super(`${what} exceeds the webhook's work budget`);
     this.name = "WorkBudgetExceeded";

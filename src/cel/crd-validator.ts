@@ -1,5 +1,4 @@
 import { type CelInput, type CelResult, celEnv, celError, isCelError, parse, plan } from "@bufbuild/cel";
-import { strings } from "@bufbuild/cel/ext";
 import { RE2JS } from "@bufbuild/re2";
 import { type FieldError, formatFieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
@@ -8,7 +7,8 @@ import { Correlated } from "../apiextensions/correlation.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { LruCache } from "../memo/lru-cache.js";
 import { conversionMismatches, withoutMismatches } from "./conversion-errors.js";
-import { kubernetesLibraries } from "./kubernetes-libraries.js";
+import { kubernetesFunctions } from "./kubernetes-library.js";
+import { withoutOptionalOldSelf } from "./optional-old-self.js";
 import { toCel } from "./to-cel.js";
 
 /** One `x-kubernetes-validations` entry, as apiextensions.k8s.io/v1 defines it. */
@@ -18,14 +18,15 @@ export interface ValidationRule {
   messageExpression?: string;
   fieldPath?: string;
   reason?: "FieldValueInvalid" | "FieldValueForbidden" | "FieldValueRequired" | "FieldValueDuplicate";
+  /** Runs on CREATE too, with `oldSelf` an optional (src/cel/optional-old-self.ts). */
   optionalOldSelf?: boolean;
 }
 
-type Bindings = { self: unknown; oldSelf: unknown };
+type Bindings = { self: unknown; oldSelf: unknown; oldSelfPresent: boolean };
 
 interface CompiledRule {
   source: ValidationRule;
-  /** A transition rule references oldSelf (in its syntax tree): without an old value it does not run. */
+  /** A transition rule reads oldSelf, so it runs only on UPDATE when the old value exists (unless optionalOldSelf). */
   transition: boolean;
   check: (bindings: Bindings) => CelResult;
   message?: (bindings: Bindings) => CelResult;
@@ -56,7 +57,8 @@ const re2 = {
       : RE2JS.compile(pattern),
 };
 
-const env = celEnv({ funcs: [...strings, ...kubernetesLibraries], re2 });
+// The Kubernetes CEL libraries the API server gives CRD rules too (and its map semantics).
+const env = celEnv({ funcs: kubernetesFunctions, re2 });
 
 function compile(expression: string) {
   const planned = plan(env, parse(expression));
@@ -66,7 +68,7 @@ function compile(expression: string) {
 function compileRule(source: ValidationRule): CompiledRule | UnevaluatedRule {
   try {
     const tree = parse(source.rule);
-    const planned = plan(env, tree);
+    const planned = plan(env, source.optionalOldSelf ? parse(withoutOptionalOldSelf(source.rule)) : tree);
     return {
       source,
       transition: references(tree, "oldSelf"),
@@ -114,7 +116,7 @@ export interface RuleVerdict {
  * server's: the value shown for a scalar, omitted for an object or list.
  *
  * A rule that calls a function this evaluator does not bind (Kubernetes' CEL libraries beyond those in
- * ./kubernetes-libraries.ts) or uses syntax it does not parse is never a verdict: it is reported as
+ * ./kubernetes-library.ts) or uses syntax it does not parse is never a verdict: it is reported as
  * not evaluated offline.
  */
 export function crdRuleValidator(
@@ -268,16 +270,12 @@ function evaluate(
   context: Context,
 ): void {
   const hasOld = oldValue !== undefined && oldValue !== null;
-  if (rule.transition && !hasOld && rule.source.optionalOldSelf !== true) return;
-  if (rule.transition && rule.source.optionalOldSelf === true) {
-    // oldSelf is an optional value there, which this evaluator does not model.
-    notEvaluated(rule.source, "optionalOldSelf", path, context);
-    return;
-  }
+  if (rule.transition && !hasOld && !rule.source.optionalOldSelf) return;
   const { converted, convertedOld } = context;
   const bindings = {
     self: toCel(value, schema, converted),
     oldSelf: hasOld ? toCel(oldValue, schema, convertedOld) : null,
+    oldSelfPresent: hasOld,
   };
   let result = rule.check(bindings);
   // A value of the wrong type (ratcheted on UPDATE) is an error where the API server's rule reads it:

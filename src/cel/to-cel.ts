@@ -4,7 +4,8 @@ import type { JsonSchema } from "../codegen/schema-source.js";
 
 /**
  * A JSON value as the API server hands it to CEL: guided by the schema, so that `integer` fields are CEL
- * ints (bigint) and `number` fields doubles, as in apiextensions, where `replicas == 3` compares ints.
+ * ints (bigint) and `number` fields doubles, as in apiextensions, where `replicas == 3` compares ints;
+ * free-form values as decoded JSON, integral numbers as ints.
  */
 export function toCel(
   value: unknown,
@@ -22,7 +23,11 @@ export function toCel(
 
 function convert(value: unknown, schema: JsonSchema | undefined, converted: Map<object, CelInput>): CelInput {
   if (typeof value === "number") {
-    return schema?.type === "integer" && Number.isInteger(value) ? BigInt(value) : value;
+    if (schema?.type === "integer" && Number.isInteger(value)) return BigInt(value);
+    // A free-form value (no type): the API server decodes an integral JSON number as int64 when it fits.
+    if (schema?.type === undefined && Number.isInteger(value) && Math.abs(value) < 2 ** 63)
+      return BigInt(value);
+    return value;
   }
   if (Array.isArray(value)) {
     const items = schema?.items as JsonSchema | undefined;

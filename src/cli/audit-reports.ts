@@ -2,12 +2,17 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import { dump as dumpYaml } from "js-yaml";
 import type { OfflineVerdict } from "../offline/admit.js";
 import type { OfflineKind } from "../offline/kinds.js";
-import { applyReports } from "../reports/apply-reports.js";
-import { type AuditedObject, buildReports, type ReportApi, reportApis } from "../reports/policy-report.js";
+import { ReportWriter } from "../reports/apply-reports.js";
+import { type ReportApi, reportApis, ScopeResults } from "../reports/policy-report.js";
 
-/** Collects what `audit` finds for policy reports, then prints or applies them. */
+/**
+ * What `audit` finds, as policy reports written a scope (namespace) at a time as the listing passes
+ * it: printed as YAML documents, or applied, so that no more than one scope's results are held.
+ */
 export class AuditReports {
-  private readonly audited: AuditedObject[] = [];
+  private printed = 0;
+  private writer: ReportWriter | undefined;
+  private readonly now = new Date();
 
   private constructor(
     readonly api: ReportApi,
@@ -38,12 +43,17 @@ export class AuditReports {
     return new AuditReports(api, values.apply ?? false);
   }
 
+  /** A scope's results, to gather its objects' verdicts in (`""`: cluster-scoped objects). */
+  scope(namespace: string): ScopeResults {
+    return new ScopeResults(namespace, this.now);
+  }
+
   /** One object's verdict; only objects with findings are kept (a report lists what to fix). */
-  add(kind: OfflineKind, object: unknown, verdict: OfflineVerdict): void {
+  add(scope: ScopeResults, kind: OfflineKind, object: unknown, verdict: OfflineVerdict): void {
     if (verdict.errors.length === 0 && verdict.warnings.length === 0) return;
     const { metadata } = object as { metadata?: { name?: string; namespace?: string; uid?: string } };
     const { group, version } = kind.kind;
-    this.audited.push({
+    scope.add({
       apiVersion: `${group}/${version}`,
       kind: kind.kind.kind,
       metadata: {
@@ -56,13 +66,31 @@ export class AuditReports {
     });
   }
 
-  /** Prints the reports as YAML, or applies them; returns the text to print. */
-  async finish(kubeConfig: KubeConfig, namespace: string | undefined, now = new Date()): Promise<string> {
-    const reports = buildReports(this.audited, this.api, now);
-    if (!this.apply) {
-      return reports.map((report) => dumpYaml(report, { lineWidth: -1, noRefs: true })).join("---\n");
+  /** A finished scope's report, if it found anything: printed as a YAML document, or applied (its line). */
+  async write(
+    scope: ScopeResults,
+    kubeConfig: KubeConfig,
+    namespace: string | undefined,
+    out: (text: string) => void,
+  ): Promise<void> {
+    const report = scope.report(this.api);
+    if (!report) return;
+    if (this.apply) {
+      this.writer ??= new ReportWriter(kubeConfig, this.api, namespace);
+      out(`${await this.writer.apply(report)}\n`);
+      return;
     }
-    const lines = await applyReports(kubeConfig, reports, this.api, namespace);
-    return lines.map((line) => `${line}\n`).join("");
+    out(`${this.printed++ > 0 ? "---\n" : ""}${dumpYaml(report, { lineWidth: -1, noRefs: true })}`);
+  }
+
+  /** After the last scope: with --apply, deletes this tool's reports the run no longer has. */
+  async finish(
+    kubeConfig: KubeConfig,
+    namespace: string | undefined,
+    out: (text: string) => void,
+  ): Promise<void> {
+    if (!this.apply) return;
+    this.writer ??= new ReportWriter(kubeConfig, this.api, namespace);
+    for (const line of await this.writer.deleteStale()) out(`${line}\n`);
   }
 }

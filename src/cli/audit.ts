@@ -1,13 +1,15 @@
+import type { KubeConfig } from "@kubernetes/client-node";
 import { Command, Option } from "commander";
 import { apiErrorMessage, httpStatus } from "../kube/api-errors.js";
 import { findClusterAccess } from "../kube/config.js";
-import { defaultListBounds, listPages } from "../kube/list-objects.js";
+import { defaultListBounds, type ListBounds, listPages } from "../kube/list-objects.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
 import { type Finding, findingOf } from "../offline/finding.js";
 import { type OfflineKind, offlineKinds } from "../offline/kinds.js";
 import { reportApis } from "../reports/policy-report.js";
 import { resourceKinds } from "../resources/index.js";
 import { AuditReports } from "./audit-reports.js";
+import { forEachScope } from "./audit-scopes.js";
 import { type Outcome, optionValues, parseOptionValues } from "./command.js";
 import { formatFindings, type OutputFormat, outputFormats } from "./findings.js";
 import { objectLabel } from "./validate-batch.js";
@@ -55,10 +57,12 @@ function auditOptions(): Command {
     )
     .addHelpText(
       "after",
-      "\nFindings are written page by page (text, json); SARIF lists at most 10000 results.\n" +
+      "\nFindings are written page by page (text, json); policy reports a namespace at a time; SARIF lists at\n" +
+        "most 10000 results.\n" +
         "\nExit status:\n  0  every object admitted (or --apply wrote the reports)\n  1  an object is denied\n" +
         "  2  usage error, the cluster refused, or the API server broke a bound (no answer in time, a repeated\n" +
-        "     continue token, a page over 64 MiB decompressed or over --chunk-size objects): one line says which",
+        "     continue token or one over 16 KiB, one object over 8 MiB decompressed, a page over --chunk-size\n" +
+        "     objects, objects out of namespace order for policy reports): one line says which",
     );
 }
 
@@ -126,45 +130,79 @@ async function auditWith(values: AuditValues, io: AuditIo): Promise<number> {
     : (values.namespace ?? context?.namespace ?? "default");
 
   const bounds = { ...defaultListBounds, timeoutMs };
-  // Policy reports gather the whole run into per-namespace objects; findings go out page by page.
-  const sink = reports ? undefined : findingSink(output, io);
   let denied = false;
+  const judge = async (kind: OfflineKind, object: unknown) => {
+    const verdict = await admitOffline(kind, object);
+    denied ||= !verdict.allowed;
+    return verdict;
+  };
+  const listings = kinds.map((kind) => ({
+    kind,
+    pages: listingOf(
+      kind,
+      access.kubeConfig,
+      kind.source.crd.scope === "Namespaced" ? namespace : undefined,
+      limit,
+      bounds,
+      io,
+    ),
+  }));
+  if (reports) {
+    // Reports go out (or are applied) a namespace at a time: one namespace's results are held.
+    let scope = reports.scope("");
+    await forEachScope(
+      listings,
+      async (kind, object, within) => {
+        if (scope.namespace !== within) scope = reports.scope(within);
+        reports.add(scope, kind, object, await judge(kind, object));
+      },
+      () => reports.write(scope, access.kubeConfig, namespace, io.out),
+    );
+    await reports.finish(access.kubeConfig, namespace, io.out);
+    return reports.apply ? 0 : denied ? 1 : 0;
+  }
+  // Findings go out page by page.
+  const sink = findingSink(output, io);
   try {
-    for (const kind of kinds) {
-      const { group, version } = kind.kind;
-      const plural = kind.source.crd.names.plural;
-      const scoped = kind.source.crd.scope === "Namespaced" ? namespace : undefined;
-      const pages = listPages(access.kubeConfig, { group, version, plural }, scoped, limit, bounds);
-      try {
-        for await (const page of pages) {
-          const findings: Finding[] = [];
-          for (const object of page) {
-            const verdict = await admitOffline(kind, object);
-            denied ||= !verdict.allowed;
-            reports?.add(kind, object, verdict);
-            findings.push(
-              ...objectFindings(kind, object as Record<string, unknown>, verdict.errors, verdict.warnings),
-            );
-          }
-          sink?.add(findings);
+    for (const { kind, pages } of listings) {
+      for await (const page of pages) {
+        const findings: Finding[] = [];
+        for (const object of page) {
+          const verdict = await judge(kind, object);
+          findings.push(
+            ...objectFindings(kind, object as Record<string, unknown>, verdict.errors, verdict.warnings),
+          );
         }
-      } catch (error) {
-        if (httpStatus(error) !== 404)
-          throw new Error(`listing ${plural}.${group}: ${apiErrorMessage(error)}`);
-        io.err(
-          `audit: ${kind.kind.kind} is not served by this cluster (no CRD ${plural}.${group}); skipped\n`,
-        );
+        sink.add(findings);
       }
     }
   } finally {
     // JSON stays well-formed even when a listing stops (exit 2 says the findings are not all there).
-    sink?.end();
-  }
-  if (reports) {
-    io.out(await reports.finish(access.kubeConfig, namespace));
-    if (reports.apply) return 0;
+    sink.end();
   }
   return denied ? 1 : 0;
+}
+
+/**
+ * One kind's pages; a kind the cluster does not serve (no CRD) is said once and skipped, any other
+ * failure ends the run naming the resource.
+ */
+async function* listingOf(
+  kind: OfflineKind,
+  kubeConfig: KubeConfig,
+  namespace: string | undefined,
+  limit: number,
+  bounds: ListBounds,
+  io: AuditIo,
+): AsyncGenerator<unknown[]> {
+  const { group, version } = kind.kind;
+  const plural = kind.source.crd.names.plural;
+  try {
+    yield* listPages(kubeConfig, { group, version, plural }, namespace, limit, bounds);
+  } catch (error) {
+    if (httpStatus(error) !== 404) throw new Error(`listing ${plural}.${group}: ${apiErrorMessage(error)}`);
+    io.err(`audit: ${kind.kind.kind} is not served by this cluster (no CRD ${plural}.${group}); skipped\n`);
+  }
 }
 
 /** At most this many SARIF results: a SARIF log is one document, held whole until the end. */

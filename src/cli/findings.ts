@@ -1,12 +1,18 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Finding } from "../offline/finding.js";
+import type { NotChecked } from "../offline/lookups.js";
 import { ruleHelp } from "./rule-help.js";
 import { toolVersion } from "./version.js";
 
 export type OutputFormat = "text" | "json" | "sarif";
 
 export const outputFormats: readonly OutputFormat[] = ["text", "json", "sarif"];
+
+/** The formats of the commands that report per object or module (validate, lint-modules): JUnit too. */
+export type ReportFormat = OutputFormat | "junit";
+
+export const reportFormats: readonly ReportFormat[] = [...outputFormats, "junit"];
 
 /** What a run read and did: the counts every output ends with, so nothing passes unseen. */
 export interface Summary {
@@ -24,11 +30,16 @@ export interface Summary {
   warned: number;
   /** The client whose request was judged (`validate --yaml`), when it matters. */
   client?: string;
+  /** Checks serve makes that this run could not (cluster lookups, a ConfigMap without --modules-dir). */
+  notChecked?: NotChecked[];
+  /** Directories a walk left out (node_modules, .git, a Helm chart's templates), with why. */
+  notRead?: { path: string; why: string }[];
 }
 
 export interface Report {
   findings: Finding[];
-  summary?: Summary;
+  /** What the run read and checked (validate's Summary, lint-modules' own): JSON and SARIF carry it. */
+  summary?: object;
   /** The tool could not do its whole job (an input unreadable): SARIF's executionSuccessful is false. */
   failed?: boolean;
   /** SARIF URIs are relative to this folder (originalUriBaseIds); without it, the files as given. */
@@ -71,7 +82,11 @@ export function summaryLine(summary: Summary): string {
     ...(summary.unreadable > 0 ? [`${count(summary.unreadable, "input")} unreadable`] : []),
     ...(summary.client ? [`judged ${summary.client}`] : []),
   ];
-  return `${parts.join("; ")}\n`;
+  const notes = (summary.notChecked ?? []).map(
+    (note) => `not checked: ${note.check} (${count(note.objects, "object")}): ${note.reason}\n`,
+  );
+  const notRead = (summary.notRead ?? []).map((dir) => `not read: ${dir.path}/ (${dir.why})\n`);
+  return `${parts.join("; ")}\n${notes.join("")}${notRead.join("")}`;
 }
 
 const sourceRoot = "SRCROOT";
@@ -113,7 +128,12 @@ function toSarif(report: Report, toolName: string) {
                 [sourceRoot]: { uri: `${pathToFileURL(base).href.replace(/\/?$/, "/")}` },
               },
             }),
-        invocations: [{ executionSuccessful: report.failed !== true }],
+        invocations: [
+          {
+            executionSuccessful: report.failed !== true,
+            ...notifications(report.summary),
+          },
+        ],
         results: findings.map((finding) => ({
           ruleId: finding.rule,
           ruleIndex: rules.indexOf(finding.rule),
@@ -131,6 +151,19 @@ function toSarif(report: Report, toolName: string) {
         ...(report.summary ? { properties: { summary: report.summary } } : {}),
       },
     ],
+  };
+}
+
+/** The checks a run could not make, as SARIF's notes on the run (shown once, not per result). */
+function notifications(summary: object | undefined) {
+  const notChecked = (summary as Summary | undefined)?.notChecked ?? [];
+  if (notChecked.length === 0) return {};
+  return {
+    toolExecutionNotifications: notChecked.map((note) => ({
+      level: "note",
+      descriptor: { id: note.check },
+      message: { text: `not checked (${note.objects} objects): ${note.reason}` },
+    })),
   };
 }
 

@@ -26,7 +26,17 @@ type KubeObject = Record<string, unknown> & { metadata?: { annotations?: Record<
  */
 export function krmOutput(inputs: Input[], result: BatchResult): string {
   const items = inputs.flatMap((input) => itemsOf(input.text));
-  const results = result.findings.map((finding) => krmResult(finding, items));
+  const results = [
+    ...result.findings.map((finding) => krmResult(finding, items)),
+    // The checks this run could not make: once each, as kpt shows a function's notes.
+    ...(result.summary.notChecked ?? []).map(
+      (note): KrmResult => ({
+        message: `not checked (${note.objects} objects): ${note.reason}`,
+        severity: "info",
+        tags: { rule: note.check },
+      }),
+    ),
+  ];
   const [only] = inputs;
   if (inputs.length === 1 && only) {
     // The ResourceList as it came, with results added: kpt writes the items back to their files, so

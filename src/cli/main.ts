@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command } from "commander";
-import { exitStatus, type Outcome, type Output, runCommand } from "./command.js";
+import { exitStatus, type Outcome, type Output, runCommand, UsageError } from "./command.js";
 import { toolVersion } from "./version.js";
 
 /** A command's definition, bound to where it writes and where it leaves its exit status. */
@@ -44,7 +44,30 @@ const program = new Command("module-admission")
   .helpCommand("help [command]", "show help for a command");
 for (const name of chosen) {
   const load = commands[name];
-  if (load) program.addCommand((await load())(outcome));
+  if (load) program.addCommand(await loaded(name, load));
+}
+
+/**
+ * A command's definition; a cluster command whose optional dependency was left out (`npm install
+ * --omit=optional`: validate and lint-modules need no Kubernetes client) is listed, and says how to get it.
+ */
+async function loaded(name: string, load: () => Promise<Definition>): Promise<Command> {
+  try {
+    return (await load())(outcome);
+  } catch (error) {
+    const missing = /Cannot find (?:package|module) '(@kubernetes\/client-node)'/.exec(
+      (error as Error).message,
+    );
+    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || !missing) throw error;
+    const needs = `needs ${missing[1]}, an optional dependency left out of this install: npm install ${missing[1]}`;
+    return new Command(name)
+      .summary(`(${needs})`)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(() => {
+        throw new UsageError(needs);
+      });
+  }
 }
 try {
   process.exitCode = await runCommand(program, argv, output, outcome);

@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { load as loadYaml } from "js-yaml";
 import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
@@ -35,8 +35,34 @@ export interface Manifest {
 
 const manifestExtensions = /\.(ya?ml|json)$/i;
 
-/** The files behind `-f` arguments: files as given, directories walked for *.yaml, *.yml and *.json. */
-export function manifestFiles(paths: string[]): string[] {
+/** A directory a walk leaves out, and why. */
+export interface SkippedDirectory {
+  path: string;
+  why: string;
+}
+
+/**
+ * Why a directory met in a walk holds no manifests to read: dependencies, git's own files, and a Helm
+ * chart's templates (Go templates, not YAML: render them with `helm template` and validate that). A
+ * directory named as an argument is read whatever its name.
+ */
+function notManifests(dir: string, name: string): string | undefined {
+  if (name === "node_modules") return "npm dependencies";
+  if (name === ".git") return "git's own files";
+  if (name === "templates" && existsSync(join(dir, "Chart.yaml"))) {
+    return "a Helm chart's templates: validate `helm template` output instead";
+  }
+  return undefined;
+}
+
+/**
+ * The files behind `-f` arguments: files as given, directories walked for *.yaml, *.yml and *.json,
+ * leaving out (and telling `onSkip`) the directories that hold no manifests.
+ */
+export function manifestFiles(
+  paths: string[],
+  onSkip: (skipped: SkippedDirectory) => void = () => {},
+): string[] {
   return paths.flatMap((path) => {
     if (path === "-") return [path];
     let stat: ReturnType<typeof statSync>;
@@ -60,7 +86,12 @@ export function manifestFiles(paths: string[]): string[] {
     entries.sort((a, b) => a.name.localeCompare(b.name));
     return entries.flatMap((entry) => {
       const child = join(path, entry.name);
-      if (entry.isDirectory()) return manifestFiles([child]);
+      if (entry.isDirectory()) {
+        const why = notManifests(path, entry.name);
+        if (why === undefined) return manifestFiles([child], onSkip);
+        onSkip({ path: child, why });
+        return [];
+      }
       return manifestExtensions.test(entry.name) ? [child] : [];
     });
   });

@@ -39,10 +39,6 @@ const fixed: Record<string, Omit<RuleHelp, "help">> = {
     short: "An object larger or deeper than the API server accepts",
     full: "The object is more than 3 MiB as JSON (YAML aliases expanded) or nested deeper than the webhook judges.",
   },
-  "schema/Warning": {
-    short: "An unknown field, which the API server drops",
-    full: "The CRD's structural schema has no such field: the API server prunes it silently, so the setting has no effect (often a misspelt field name).",
-  },
 };
 
 const layers: Record<string, string> = {

@@ -1,5 +1,4 @@
 import type { Server } from "node:https";
-import type { ResourceKind } from "../admission/resource-kind.js";
 import { findClusterAccess } from "../kube/config.js";
 import { moduleTemplateNames, type NameCache, startNameCache, workspaceNames } from "../kube/name-cache.js";
 import {
@@ -7,9 +6,9 @@ import {
   type SelfSignedOptions,
   startSelfSignedCertificates,
 } from "../kube/self-signed-certificates.js";
-import { createResourceKinds, type KindDependencies } from "../resources/index.js";
 import { ensureCertDirLogged, readServingCertificate } from "../server/certificates.js";
 import { tlsPolicy } from "../server/tls-policy.js";
+import type { ClusterLookups } from "./serve-reviews.js";
 
 /** The self-signed mode's settings pass through as they are (tests shorten the lifetimes). */
 export interface ClusterServeOptions
@@ -24,13 +23,12 @@ export interface ClusterServeOptions
   /** `NS/NAME` of the kubernetes.io/tls Secret of the selfSigned mode. */
   selfSignedSecret?: string;
   env?: NodeJS.ProcessEnv;
-  /** `serve`'s addon-operator flags, for the kinds built here with the cluster's lookups. */
-  addonOperator?: KindDependencies["addonOperator"];
 }
 
-/** What `serve` gets from the cluster, when there is one: kinds with their lookups, readiness, certificates. */
+/** What `serve` gets from the cluster, when there is one: the kinds' lookups, readiness, certificates. */
 export interface ClusterFeatures {
-  kinds: ResourceKind[];
+  /** The caches the kinds read (kept here, on the main thread; review workers get copies). */
+  lookups: ClusterLookups;
   isReady?: () => boolean;
   certificates?: SelfSignedCertificates;
   /** Hands the running server its certificate whenever the selfSigned mode renews it. */
@@ -108,11 +106,7 @@ export async function prepareClusterFeatures(options: ClusterServeOptions): Prom
 
   const caches = [workspaces, templates].filter((cache) => cache !== undefined);
   return {
-    kinds: createResourceKinds({
-      workspaceExists: workspaces?.exists,
-      moduleTemplateExists: templates?.exists,
-      addonOperator: options.addonOperator,
-    }),
+    lookups: { workspaces, moduleTemplates: templates },
     isReady: caches.length > 0 ? () => caches.every((cache) => cache.isReady()) : undefined,
     certificates,
     attach: (running) => {

@@ -1,7 +1,7 @@
 import cluster from "node:cluster";
+import type { Server } from "node:https";
 import { Command } from "commander";
-import { webhooksOf } from "../admission/resource-kind.js";
-import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
+import { parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { type ReviewLogging, reviewLoggings } from "../server/app.js";
 import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
 import { runPrimary } from "../server/cluster.js";
@@ -13,9 +13,9 @@ import {
   startMetricsServer,
   WebhookMetrics,
 } from "../server/metrics.js";
-import { compileStructureCheckers } from "../validation/structure.js";
 import { collect, type Outcome, optionValues, parseOptionValues } from "./command.js";
 import { prepareClusterFeatures } from "./serve-cluster.js";
+import { defaultPool, type PoolSettings, startReviewWorkers } from "./serve-reviews.js";
 
 /** `serve`'s options: its help and its parsing both come from here. */
 function serveOptions(): Command {
@@ -36,7 +36,26 @@ function serveOptions(): Command {
       "where metrics listen, as controller-runtime's flag (default :8080, every interface; 127.0.0.1:8080 keeps them in the pod); 0 turns them off",
     )
     .option("--workers <N>", "processes sharing the port, to use N cores", "1")
-    .option("--drain-seconds <S>", "after SIGTERM: answer with Connection: close, unready", "15")
+    .option(
+      "--review-workers <N>",
+      "worker threads judging reviews in each process, off the event loop",
+      String(defaultPool.size),
+    )
+    .option(
+      "--worker-heap-mb <MiB>",
+      "each review worker's heap: a review that needs more is denied (rule webhook.work-budget) and its worker replaced",
+      String(defaultPool.heapMb),
+    )
+    .option(
+      "--review-deadline-ms <MS>",
+      "how long one review may take: one that takes longer is denied (rule webhook.work-budget) and its worker replaced",
+      String(defaultPool.deadlineMs),
+    )
+    .option(
+      "--drain-seconds <S>",
+      "after SIGTERM: answer with Connection: close, unready, for S seconds (SIGINT does not drain)",
+      "15",
+    )
     .option("--grace-seconds <S>", "after SIGTERM: exit at the latest, cutting what is left", "25")
     .option("--kubeconfig <FILE>", "cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)")
     .option(
@@ -91,6 +110,8 @@ export interface ServeFlags {
   /** Where metrics listen; undefined: off. */
   metrics?: { host?: string; port: number };
   workers: number;
+  /** The review workers of each process. */
+  pool: PoolSettings;
   drainMs: number;
   graceMs: number;
   kubeconfig?: string;
@@ -120,6 +141,11 @@ function parsedFlags(values: Values): ServeFlags {
     namespace: text("namespace"),
     metrics: metricsAddress(values),
     workers: number(values, "workers", { integer: true, min: 1, max: 256 }),
+    pool: {
+      size: number(values, "review-workers", { integer: true, min: 1, max: 64 }),
+      heapMb: number(values, "worker-heap-mb", { integer: true, min: 16, max: 16_384 }),
+      deadlineMs: number(values, "review-deadline-ms", { integer: true, min: 10, max: 60_000 }),
+    },
     drainMs: number(values, "drain-seconds", {}) * 1000,
     graceMs: number(values, "grace-seconds", {}) * 1000,
     kubeconfig: values.kubeconfig as string | undefined,
@@ -211,27 +237,33 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     certDir: flags.certDir,
     dnsNames: serviceDnsNames(flags.service, flags.namespace),
     log: jsonLogger,
+  });
+  // The kinds are built and judged in the review workers only; one that cannot start (an unknown
+  // --rule-action, a --modules-dir that is no directory) stops serve here, with its message.
+  const reviewer = await startReviewWorkers({
+    ruleActions: flags.ruleActions,
     addonOperator: {
       "modules-dir": flags.modulesDir,
       "global-hooks-dir": flags.globalHooksDir,
       "addon-configmap": flags.addonConfigMap,
     },
+    lookups: clusterFeatures.lookups,
+    pool: flags.pool,
+    log: jsonLogger,
+  }).catch(async (error: unknown) => {
+    await clusterFeatures.stop();
+    throw error;
   });
-  const kinds = clusterFeatures.kinds;
-  checkRuleIds(flags.ruleActions, kinds);
-  // The kinds' structure checkers compile on first use; a server compiles them before it listens.
-  compileStructureCheckers();
   // Nothing is recorded when nothing serves it (--metrics-bind-address 0).
   const metrics = flags.metrics ? new WebhookMetrics() : undefined;
   if (metrics && cluster.isWorker) reportToClusterPrimary(metrics);
   const running = await startHttpsServer({
     port: flags.port,
     certDir: flags.certDir,
-    kinds,
+    reviewer,
     log: jsonLogger,
     isReady: clusterFeatures.isReady,
     metrics,
-    ruleActions: flags.ruleActions,
     logReviews: flags.logReviews,
     drainMs: flags.drainMs,
     graceMs: flags.graceMs,
@@ -249,13 +281,40 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
       metricsPort: metricsServer.port,
     });
   }
-  const paths = kinds.flatMap((kind) => webhooksOf(kind).map((webhook) => webhook.path));
-  jsonLogger({ msg: `serving on https://localhost:${running.port}`, port: running.port, paths });
-  const terminate = async () => {
-    const clean = await running.shutdown();
+  const paths = [...reviewer.paths];
+  jsonLogger({
+    msg: `serving on https://localhost:${running.port}`,
+    port: running.port,
+    paths,
+    reviewWorkers: flags.pool,
+  });
+  const stopped = async (clean: boolean) => {
     await Promise.all([metricsServer?.close(), clusterFeatures.stop()]);
     process.exit(clean ? 0 : 1);
   };
-  process.once("SIGTERM", terminate);
-  process.once("SIGINT", terminate);
+  // SIGTERM is a pod's end: the drain keeps answering while the endpoints change (one log line says how long).
+  process.once("SIGTERM", async () => stopped(await running.shutdown()));
+  // SIGINT is a person at a terminal (Ctrl-C): no endpoints to wait for, so the reviews in flight are
+  // finished and the process exits; a second Ctrl-C cuts them.
+  process.once("SIGINT", async () => {
+    process.once("SIGINT", () => process.exit(1));
+    jsonLogger({
+      msg: "interrupted: finishing the reviews in flight, then exiting (SIGTERM drains instead)",
+    });
+    stopped(await finishInFlight(running.server, flags.graceMs));
+  });
+}
+
+/** Stops accepting, closes idle connections, and waits for busy ones up to `graceMs`: true when all ended. */
+async function finishInFlight(server: Server, graceMs: number): Promise<boolean> {
+  const closed = new Promise<boolean>((resolve) => server.close(() => resolve(true)));
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), graceMs);
+  });
+  const clean = await Promise.race([closed, graceOver]);
+  clearTimeout(timer);
+  if (!clean) server.closeAllConnections();
+  return clean;
 }

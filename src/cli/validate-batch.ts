@@ -1,9 +1,17 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
-import { admitOffline, type Problem } from "../offline/admit.js";
+import {
+  addonConfigMapNamespace,
+  admitAddonConfigMap,
+  type OfflineAddonOperator,
+} from "../offline/addon-operator.js";
+import { admitOffline, type OfflineVerdict, type Problem } from "../offline/admit.js";
 import { type Finding, findingField, findingOf, type ResourceRef } from "../offline/finding.js";
 import { inputBoundProblem } from "../offline/input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
+import { kindsWithObjects, lookupNotMade, lookups, type NotChecked } from "../offline/lookups.js";
+import { admitNatively } from "../offline/native-admission.js";
+import { defaultAddonConfigMap } from "../resources/addon-operator-configmap/index.js";
 import type { Summary } from "./findings.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
 import type { YamlReader } from "./yaml-readings.js";
@@ -27,6 +35,15 @@ export interface Batch {
   ruleActions?: RuleActions;
   /** `--yaml`: which tool's YAML reading the objects are validated in (default gitops, YAML 1.2). */
   yamlReader?: YamlReader;
+  /**
+   * `--cluster-objects`: what the cluster holds (Workspaces, ModuleTemplates). Given, serve's lookups are
+   * made against them and the input's own objects; absent, they are not made, and the summary says so.
+   */
+  clusterObjects?: Input[];
+  /** `--modules-dir` (and its companions): ConfigMap/addon-operator judged as `serve` judges it. */
+  addonOperator?: OfflineAddonOperator;
+  /** `--policies`: the native admission policies' verdict instead of the webhook's. */
+  policies?: boolean;
 }
 
 export interface Mutation {
@@ -36,8 +53,23 @@ export interface Mutation {
   patch: PatchOperation[];
 }
 
+/** One object read, and what became of it: the findings about it, or why it was skipped. */
+export interface ObjectOutcome {
+  file: string;
+  line: number;
+  /** `Module default/redis`. */
+  object: string;
+  /** `apiVersion kind` of an object skipped for want of a schema (not --strict). */
+  skipped?: string;
+  findings: Finding[];
+  /** Seconds spent judging it. */
+  seconds: number;
+}
+
 export interface BatchResult {
   findings: Finding[];
+  /** Every object read, in order (JUnit's test cases). */
+  objects: ObjectOutcome[];
   mutations: Mutation[];
   denied: boolean;
   /** Some input could not be read or parsed: its findings say where; `validate` exits 2. */
@@ -53,15 +85,30 @@ export async function validateBatch(
   batch: Batch,
   onProgress: (bytes: number) => void = () => {},
 ): Promise<BatchResult> {
-  const kinds = offlineKinds();
+  const parsed = batch.inputs.map((input) => parseInput(input, batch.yamlReader));
+  const given = batch.clusterObjects?.map((input) => parseInput(input, batch.yamlReader));
+  // Lookups answered from the --cluster-objects files and the input's own objects (a Workspace applied
+  // with its Modules exists when they are admitted).
+  const kinds =
+    given === undefined
+      ? offlineKinds()
+      : offlineKinds(
+          kindsWithObjects(
+            [...given, ...parsed].flatMap((p) => p.manifests.map((manifest) => manifest.object)),
+          ),
+        );
   const previous = new Map(
     batch.old
       .flatMap((input) => parseManifests(input.file, input.text, batch.yamlReader))
       .map((old) => [identity(old.object), old.object]),
   );
-  const unreadable = batch.unreadable ?? [];
+  const unreadable = [
+    ...(batch.unreadable ?? []),
+    ...(given ?? []).flatMap((p) => (p.error ? [p.error] : [])),
+  ];
   const result: BatchResult = {
     findings: unreadable.map(inputErrorFinding),
+    objects: [],
     mutations: [],
     denied: false,
     failed: unreadable.length > 0,
@@ -76,13 +123,9 @@ export async function validateBatch(
       client: clientNames[batch.yamlReader ?? "gitops"],
     },
   };
-  for (const input of batch.inputs) {
-    let manifests: Manifest[];
-    try {
-      manifests = parseManifests(input.file, input.text, batch.yamlReader);
-    } catch (error) {
+  for (const { input, manifests, error } of parsed) {
+    if (error) {
       // One broken file is a finding at its line; every other file is still checked.
-      if (!(error instanceof InputError)) throw error;
       result.failed = true;
       result.summary.unreadable++;
       result.findings.push(inputErrorFinding(error));
@@ -91,7 +134,7 @@ export async function validateBatch(
     }
     result.summary.objects += manifests.length;
     for (const manifest of manifests) {
-      await validateManifest(manifest, kinds, previous, batch, result);
+      await judgeManifest(manifest, kinds, previous, batch, result);
       onProgress(input.text.length / manifests.length);
     }
     if (manifests.length === 0) onProgress(input.text.length);
@@ -105,6 +148,21 @@ const clientNames: Record<YamlReader, string> = {
   gitops: "as a GitOps tool sends it",
 };
 
+interface ParsedInput {
+  input: Input;
+  manifests: Manifest[];
+  error?: InputError;
+}
+
+function parseInput(input: Input, yamlReader: YamlReader | undefined): ParsedInput {
+  try {
+    return { input, manifests: parseManifests(input.file, input.text, yamlReader) };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return { input, manifests: [], error };
+  }
+}
+
 function inputErrorFinding(error: InputError): Finding {
   return {
     severity: "error",
@@ -115,14 +173,39 @@ function inputErrorFinding(error: InputError): Finding {
   };
 }
 
-async function validateManifest(
+/** Validates one object, and records it with its findings. */
+async function judgeManifest(
   manifest: Manifest,
   kinds: OfflineKind[],
   previous: Map<string, unknown>,
   batch: Batch,
   result: BatchResult,
 ): Promise<void> {
-  for (const reading of manifest.readings) {
+  const first = result.findings.length;
+  const started = performance.now();
+  const skipped = await validateManifest(manifest, kinds, previous, batch, result);
+  result.objects.push({
+    file: manifest.file,
+    line: manifest.lineOf(),
+    object: objectLabel(manifest.object),
+    ...(skipped === undefined ? {} : { skipped }),
+    findings: result.findings.slice(first),
+    seconds: (performance.now() - started) / 1000,
+  });
+}
+
+/** Validates one object; returns the `apiVersion kind` it was skipped as, when it was. */
+async function validateManifest(
+  manifest: Manifest,
+  kinds: OfflineKind[],
+  previous: Map<string, unknown>,
+  batch: Batch,
+  result: BatchResult,
+): Promise<string | undefined> {
+  // A file that is no Kubernetes object (a CI workflow, package.json) is read by neither kubectl nor
+  // kustomize: how they would read its values is no concern.
+  const isObject = manifest.object.apiVersion !== undefined || manifest.object.kind !== undefined;
+  for (const reading of isObject ? manifest.readings : []) {
     result.findings.push({
       severity: "warning",
       file: manifest.file,
@@ -147,41 +230,45 @@ async function validateManifest(
       ...findingField(bound.field),
       resource: resourceRef(manifest.object),
     });
-    return;
+    return undefined;
   }
+  const addonNamespace = batch.addonOperator && addonConfigMapNamespace(batch.addonOperator, manifest.object);
   const kind = kindOf(kinds, manifest.object);
-  if (!kind) {
+  if (!kind && !addonNamespace) {
     const nearMiss = nearMissOf(kinds, manifest.object);
     if (nearMiss) {
       result.denied = true;
       result.findings.push(unknownKindFinding(manifest, nearMiss, "input/UnknownVersionOrKind"));
       result.summary.checked++;
       result.summary.denied++;
-      return;
+      return undefined;
     }
     const { apiVersion, kind: name } = manifest.object;
     // A file that is no manifest (package.json, a CI config) handed over by a hook's file pattern.
     const key =
       apiVersion === undefined && name === undefined
         ? "no apiVersion and kind"
-        : `${String(apiVersion)} ${String(name)}`;
+        : `${apiVersion === undefined ? "no apiVersion" : String(apiVersion)} ${name === undefined ? "no kind" : String(name)}`;
     result.summary.skipped[key] = (result.summary.skipped[key] ?? 0) + 1;
+    if (!batch.addonOperator && isAddonOperatorConfigMap(manifest.object)) {
+      noteNotChecked(result, {
+        check: "ConfigMap/addon-operator",
+        reason:
+          "addon-operator's ConfigMap is judged against its modules: give --modules-dir (and --global-hooks-dir)",
+      });
+    }
     if (batch.strict) {
       result.denied = true;
       const known = kinds.map((k) => `${k.kind.group}/${k.kind.version} ${k.kind.kind}`).join(", ");
       const message = `no schema for ${key} (--strict): validate knows ${known}`;
       result.findings.push(unknownKindFinding(manifest, message, "input/UnknownKind"));
+      return undefined;
     }
-    return;
+    return key;
   }
-  const old = previous.get(identity(manifest.object));
-  const verdict = await admitOffline(
-    kind,
-    manifest.object,
-    old,
-    batch.ruleActions,
-    batch.yamlReader ?? "gitops",
-  );
+  const verdict = await admit(manifest.object, kind, addonNamespace, previous, batch);
+  if (kind && batch.clusterObjects === undefined)
+    countLookupsNotMade(manifest.object, kind, previous, result);
   result.denied ||= !verdict.allowed;
   result.summary.checked++;
   if (!verdict.allowed) result.summary.denied++;
@@ -198,12 +285,66 @@ async function validateManifest(
   if (batch.showMutations && verdict.patch.length > 0) {
     result.mutations.push({ file: manifest.file, line: manifest.lineOf(), object, patch: verdict.patch });
   }
+  return undefined;
+}
+
+async function admit(
+  object: Record<string, unknown>,
+  kind: OfflineKind | undefined,
+  addonNamespace: string | undefined,
+  previous: Map<string, unknown>,
+  batch: Batch,
+): Promise<OfflineVerdict> {
+  // addon-operator's ConfigMap is one object: its old version given with or without its namespace.
+  const old =
+    addonNamespace === undefined
+      ? previous.get(identity(object))
+      : (previous.get(identity(object, addonNamespace)) ?? previous.get(identity(object, "")));
+  if (kind && batch.policies) return admitNatively(kind, object, old, batch.ruleActions);
+  if (kind) return admitOffline(kind, object, old, batch.ruleActions, batch.yamlReader ?? "gitops");
+  // biome-ignore lint/style/noNonNullAssertion: only ConfigMap/addon-operator reaches here without a kind
+  return admitAddonConfigMap(batch.addonOperator!, addonNamespace!, object, old, batch.ruleActions);
+}
+
+/** The lookups serve would have made for this object, which validate could not (no --cluster-objects). */
+function countLookupsNotMade(
+  object: Record<string, unknown>,
+  kind: OfflineKind,
+  previous: Map<string, unknown>,
+  result: BatchResult,
+): void {
+  const operation = previous.has(identity(object)) ? "UPDATE" : "CREATE";
+  for (const lookup of lookups) {
+    if (lookup.kind !== kind.kind.kind || !lookup.applies(object, operation)) continue;
+    noteNotChecked(result, lookupNotMade(lookup));
+  }
+}
+
+/** One more object a check was not made for: named once per run, with the count. */
+function noteNotChecked(result: BatchResult, note: Omit<NotChecked, "objects">): void {
+  result.summary.notChecked ??= [];
+  const counted = result.summary.notChecked.find((entry) => entry.check === note.check);
+  if (counted) counted.objects++;
+  else result.summary.notChecked.push({ ...note, objects: 1 });
+}
+
+/** addon-operator's ConfigMap by the name and namespace it has by default (or with no namespace). */
+function isAddonOperatorConfigMap(object: Record<string, unknown>): boolean {
+  const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  const { name, namespace } = defaultAddonConfigMap;
+  return (
+    object.apiVersion === "v1" &&
+    object.kind === "ConfigMap" &&
+    metadata.name === name &&
+    (metadata.namespace ?? namespace) === namespace
+  );
 }
 
 /** Objects are matched to their previous versions by apiVersion, kind, namespace and name. */
-function identity(object: Record<string, unknown>): string {
+function identity(object: Record<string, unknown>, namespace?: string): string {
   const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
-  return JSON.stringify([object.apiVersion, object.kind, metadata.namespace ?? "", metadata.name ?? ""]);
+  const ns = namespace ?? metadata.namespace ?? "";
+  return JSON.stringify([object.apiVersion, object.kind, ns, metadata.name ?? ""]);
 }
 
 /** `Module default/redis`, as kubectl names an object. */

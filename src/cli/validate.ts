@@ -2,11 +2,13 @@ import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
+import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
 import { resourceKinds } from "../resources/index.js";
 import { collect, exitStatus, type Outcome, runCommand, UsageError } from "./command.js";
-import { formatFindings, type OutputFormat, outputFormats, summaryLine } from "./findings.js";
+import { formatFindings, type ReportFormat, reportFormats, summaryLine } from "./findings.js";
+import { formatJunit, type JunitCase } from "./junit.js";
 import { krmOutput } from "./krm.js";
-import { InputError, isResourceList, manifestFiles, readInput } from "./manifests.js";
+import { InputError, isResourceList, manifestFiles, readInput, type SkippedDirectory } from "./manifests.js";
 import { progressBar } from "./progress.js";
 import { type Batch, type BatchResult, type Input, type Mutation, validateBatch } from "./validate-batch.js";
 import { type YamlReader, yamlReaders } from "./yaml-readings.js";
@@ -41,10 +43,15 @@ interface ValidateOptions {
   strict?: boolean;
   showMutations?: boolean;
   ruleAction?: string[];
-  output: OutputFormat;
+  output: ReportFormat;
   yaml: YamlReader;
   stdinFilename?: string;
   krm?: boolean;
+  clusterObjects?: string[];
+  modulesDir?: string;
+  globalHooksDir?: string;
+  addonConfigmap?: string;
+  policies?: boolean;
 }
 
 /** The `validate` command's definition: its help is generated from it. */
@@ -70,7 +77,7 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
       "as serve's flag: a rule's errors or warnings warn, or are off (repeatable)",
       collect,
     )
-    .addOption(new Option("-o, --output <format>", "output format").choices(outputFormats).default("text"))
+    .addOption(new Option("-o, --output <format>", "output format").choices(reportFormats).default("text"))
     .addOption(
       new Option(
         "--yaml <reader>",
@@ -79,8 +86,27 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
         .choices(yamlReaders)
         .default("gitops"),
     )
+    .option(
+      "--cluster-objects <FILE|DIR>",
+      "what the cluster holds (Workspaces, ModuleTemplates): the lookups serve makes (spec.workspace, spec.from, a release meta's templates) are made against them and the input's own objects; without it they are not made, and the summary names them (repeatable)",
+      collect,
+    )
+    .option(
+      "--modules-dir <DIR>",
+      "as serve's flag: judge ConfigMap/addon-operator against addon-operator's modules in DIR",
+    )
+    .option("--global-hooks-dir <DIR>", "as serve's flag: addon-operator's global hooks (openapi/)")
+    .option(
+      "--addon-configmap <NS/NAME>",
+      "as serve's flag: the ConfigMap addon-operator reads (one without a namespace is judged as in NS)",
+      "addon-operator/addon-operator",
+    )
     .option("--stdin-filename <path>", "the file name findings give to stdin (default <stdin>)")
     .option("--krm", "answer as a KRM function: a ResourceList with results (also when stdin is one)")
+    .option(
+      "--policies",
+      "the verdict of a cluster that runs the native admission policies without the webhook (the chart's nativePolicies; docs/native-policies.md)",
+    )
     .addHelpText("after", exitStatusHelp)
     .action(async (paths: string[], options: ValidateOptions) => {
       outcome.status = await validateWith([...(options.filename ?? []), ...paths], options, io);
@@ -93,13 +119,16 @@ export async function runValidate(args: string[], io: CliIo = processIo): Promis
   return runCommand(validateDefinition(io, outcome), args, io, outcome);
 }
 
-async function validateWith(paths: string[], options: ValidateOptions, io: CliIo): Promise<number> {
+async function validateWith(given: string[], options: ValidateOptions, io: CliIo): Promise<number> {
+  // A KRM function is given its ResourceList on stdin, with no arguments.
+  const paths = given.length === 0 && options.krm === true ? ["-"] : given;
   if (paths.length === 0)
     throw new UsageError("no input: give FILE, DIR or - (stdin), as arguments or with -f");
+  const addonOperator = addonOperatorOf(options);
   let ruleActions: RuleActions;
   try {
     ruleActions = parseRuleActions(options.ruleAction ?? []);
-    checkRuleIds(ruleActions, resourceKinds);
+    checkRuleIds(ruleActions, addonOperator ? [...resourceKinds, addonOperator.kind] : resourceKinds);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -117,14 +146,18 @@ async function validateWith(paths: string[], options: ValidateOptions, io: CliIo
   }
   const total = inputs.reduce((sum, input) => sum + input.text.length, 0);
   const old = readAll(options.old ?? [], io, "<stdin>");
+  const cluster = options.clusterObjects && readAll(options.clusterObjects, io, "<stdin>");
   const batch: Batch = {
     inputs,
-    unreadable: [...read.unreadable, ...old.unreadable],
+    unreadable: [...read.unreadable, ...old.unreadable, ...(cluster?.unreadable ?? [])],
+    ...(cluster ? { clusterObjects: cluster.inputs } : {}),
     old: old.inputs,
     strict: options.strict === true,
     showMutations: options.showMutations === true,
     ruleActions,
     yamlReader: options.yaml,
+    ...(addonOperator ? { addonOperator } : {}),
+    policies: options.policies === true,
   };
   const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
   let done = 0;
@@ -133,6 +166,7 @@ async function validateWith(paths: string[], options: ValidateOptions, io: CliIo
     progress?.(Math.min(done, total));
   });
   progress?.(total);
+  if (read.notRead.length > 0) result.summary.notRead = read.notRead;
   const status = result.failed ? exitStatus.usage : result.denied ? exitStatus.denied : exitStatus.ok;
   if (krm) {
     io.stdout(krmOutput(inputs, result));
@@ -153,6 +187,22 @@ async function validateWith(paths: string[], options: ValidateOptions, io: CliIo
   return status;
 }
 
+function addonOperatorOf(options: ValidateOptions): OfflineAddonOperator | undefined {
+  if (options.modulesDir === undefined) {
+    if (options.globalHooksDir !== undefined) throw new UsageError("--global-hooks-dir needs --modules-dir");
+    return undefined;
+  }
+  try {
+    return offlineAddonOperator({
+      "modules-dir": options.modulesDir,
+      "global-hooks-dir": options.globalHooksDir,
+      "addon-configmap": options.addonConfigmap,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 function knownKinds(): string {
   return resourceKinds.map((kind) => kind.kind).join(", ");
 }
@@ -171,7 +221,8 @@ function readAll(
   paths: string[],
   io: CliIo,
   stdinName: string,
-): { inputs: Input[]; unreadable: InputError[] } {
+): { inputs: Input[]; unreadable: InputError[]; notRead: SkippedDirectory[] } {
+  const notRead: SkippedDirectory[] = [];
   let stdin: string | undefined;
   const readStdin = () => {
     stdin ??= io.readStdin();
@@ -181,7 +232,7 @@ function readAll(
   const unreadable: InputError[] = [];
   for (const path of paths) {
     try {
-      for (const file of manifestFiles([path])) {
+      for (const file of manifestFiles([path], (skipped) => notRead.push(skipped))) {
         const name = file === "-" ? stdinName : file;
         try {
           inputs.push({ file: name, text: readInput(file, readStdin) });
@@ -195,11 +246,12 @@ function readAll(
       unreadable.push(error);
     }
   }
-  return { inputs, unreadable };
+  return { inputs, unreadable, notRead };
 }
 
-function render(result: BatchResult, format: OutputFormat): string {
+function render(result: BatchResult, format: ReportFormat): string {
   const { findings, mutations, summary, failed } = result;
+  if (format === "junit") return formatJunit("module-admission validate", junitCases(result));
   const report = { findings, summary, failed, baseDir: process.cwd() };
   if (format === "json" && mutations.length > 0) {
     return `${JSON.stringify({ findings, mutations, summary, executionSuccessful: !failed }, null, 2)}\n`;
@@ -209,4 +261,19 @@ function render(result: BatchResult, format: OutputFormat): string {
     (m: Mutation) => `${m.file}:${m.line}: ${m.object}: mutating webhook patch: ${JSON.stringify(m.patch)}\n`,
   );
   return formatFindings(report, format) + patches.join("") + summaryLine(summary);
+}
+
+/** A test case per object read (skipped ones too, so nothing passes unseen), and one per unreadable input. */
+function junitCases(result: BatchResult): JunitCase[] {
+  const unreadable = result.findings
+    .filter((finding) => finding.rule === "input/Unreadable")
+    .map((finding) => ({ suite: finding.file, name: finding.file, findings: [finding] }));
+  const objects = result.objects.map((outcome) => ({
+    suite: outcome.file,
+    name: outcome.object,
+    findings: outcome.findings,
+    seconds: outcome.seconds,
+    ...(outcome.skipped === undefined ? {} : { skipped: `no schema for ${outcome.skipped}` }),
+  }));
+  return [...unreadable, ...objects];
 }

@@ -25,12 +25,24 @@ export interface ReadingDifference {
 }
 
 /**
- * Plain scalars YAML 1.1 and goyaml.v3 may read differently from each other or from js-yaml:
- * boolean words, numbers with a leading 0, a base prefix or an underscore, sexagesimal numbers, `=`
- * and merge keys; as a whole value, a list item, a flow item or a map key.
+ * Plain scalars sigs.k8s.io/yaml (YAML 1.1), kyaml (yaml.v3) and js-yaml may read differently: boolean
+ * words, numbers with a leading 0, a base prefix, a sign or an underscore, sexagesimal numbers, dates
+ * (kustomize writes `2025-01-01` as `2025-01-01T00:00:00Z`), `=` and merge keys, `.inf`/`.nan`, as a
+ * whole value, a list item, a flow item or a map key; any map key that is not a plain word (Go turns
+ * number, null and boolean keys into text its own way); a `-` alone in a flow collection; any explicit
+ * `!!` tag. Checked against the Go libraries by test/cli/yaml-readings-differential.e2e.test.ts.
  */
-const mayDiffer =
-  /(?:^|[:\-[{,])[ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|=|<<|[-+]?0[0-9_bBoOxX][0-9a-fA-F_]*|[-+]?[0-9][0-9_]*_[0-9_.]*|[-+]?[0-9]+:[0-9:.]*)[ \t]*(?=$|[,\]}#]|:(?:[ \t]|$))/m;
+const mayDiffer = new RegExp(
+  [
+    /(?:^|[:\-[{,])[ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|=|<<|[-+]?0[0-9_bBoOxX][-+]?[0-9a-fA-F_]*|[-+.0-9][0-9a-zA-Z_.+-]*_[0-9a-zA-Z_.+-]*|[-+]?[0-9]+:[0-9:.]*|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)|[0-9]{4}-[0-9]{1,2}-[0-9][^,\]}#\n]*)[ \t]*(?=$|[,\]}#]|:(?:[ \t]|$))/
+      .source,
+    // A map key starting like a number, or a null or boolean word in any case.
+    /(?:^|[-[{,])[ \t]*(?:[-+.0-9~][^:\n]*|null|true|false|yes|no|on|off)[ \t]*:(?:[ \t]|$)/.source,
+    /[[,][ \t]*-[ \t]*[,\]}]/.source,
+    /!!/.source,
+  ].join("|"),
+  "im",
+);
 
 export interface Readings {
   /** The document as the chosen reader reads it; undefined when the cheap scan found nothing to differ. */
@@ -44,7 +56,7 @@ export interface Readings {
 export function readDocument(text: string, reader: YamlReader): Readings {
   if (!mayDiffer.test(text)) return { differences: [] };
   const kubectl = parseYaml(text, "sigs");
-  const gitops = parseYaml(text, "yaml.v3");
+  const gitops = parseYaml(text, "kyaml");
   const chosen = reader === "kubectl" ? kubectl : gitops;
   if (!("value" in chosen)) {
     // The other reader's problem stays with it: js-yaml's value is the GitOps reading's fallback.

@@ -1,10 +1,46 @@
-import { allowedActions, defaultAction, type RuleDeclaration } from "../admission/rule-catalogue.js";
+import {
+  allowedActions,
+  defaultAction,
+  type MutationDeclaration,
+  type RuleDeclaration,
+} from "../admission/rule-catalogue.js";
 import type { GeneratedFile } from "./generate.js";
 
 /** The rules of one kind (or of the protocol layer), as the catalogue lists them. */
 export interface CatalogueSection {
   title: string;
   rules: readonly RuleDeclaration[];
+  /** The kind's mutations (the mutating webhook's defaults). */
+  mutations?: readonly MutationDeclaration[];
+}
+
+/** Where a rule runs without the webhook, in a word or two (docs/native-policies.md says more). */
+export function nativeWhere(rule: RuleDeclaration): string {
+  switch (rule.native.by) {
+    case "schema":
+      return "CRD schema";
+    case "crd":
+      return "CRD CEL";
+    case "policy":
+      return rule.severity === "error" ? "VAP deny" : "VAP warn";
+    default:
+      return "webhook only";
+  }
+}
+
+/** The same, with the reason: what docs/rules.md says of each rule. */
+function nativeDetail(rule: RuleDeclaration): string {
+  const native = rule.native;
+  switch (native.by) {
+    case "schema":
+      return `the CRD's structural schema: ${native.why}`;
+    case "crd":
+      return "CEL rules of its CRD (schemas/), and a ValidatingAdmissionPolicy standing for them where the CRD is another's (the chart's nativePolicies)";
+    case "policy":
+      return `a ValidatingAdmissionPolicy bound ${rule.severity === "error" ? "Deny" : "Warn"} (the chart's nativePolicies)${native.policy.errorsAdmit ? "; one it cannot evaluate (a user's regex that does not compile) admits, as the webhook leaves that to another rule" : ""}`;
+    default:
+      return `only the webhook: ${native.why}`;
+  }
 }
 
 export const rulesDocPath = "docs/rules.md";
@@ -50,21 +86,37 @@ export function rulesMarkdown(sections: readonly CatalogueSection[]): string {
     "",
     "Findings of `validate` and `audit` name a rule as `<layer>/<id>` (`validating-webhook/module.release-name`).",
     "",
+    "**Runs natively** says where the API server enforces a rule without the webhook ([native-policies.md](native-policies.md)):",
+    "the CRD's schema, CEL rules of the CRD, a ValidatingAdmissionPolicy (VAP) bound Deny or Warn, or only the",
+    "webhook (with the reason).",
+    "",
     ...sections.map((section) => {
       const count = (severity: string) => section.rules.filter((rule) => rule.severity === severity).length;
-      return `- [${section.title}](#${kindAnchor(section.title)}): ${count("error")} error, ${count("warning")} warning`;
+      const native = section.rules.filter((rule) => rule.native.by !== "webhook").length;
+      return `- [${section.title}](#${kindAnchor(section.title)}): ${count("error")} error, ${count("warning")} warning; ${native} run natively`;
     }),
     "",
   ];
   for (const section of sections) {
     lines.push(`<a id="${kindAnchor(section.title)}"></a>`, "", `## ${section.title}`, "");
-    lines.push("| rule | kind of rule | default | summary |", "| --- | --- | --- | --- |");
+    lines.push(
+      "| rule | kind of rule | default | runs natively | summary |",
+      "| --- | --- | --- | --- | --- |",
+    );
     for (const rule of section.rules) {
       const kind = `${rule.severity}${rule.transition ? ", update-only" : ""}${rule.stricter ? ", stricter" : ""}`;
       lines.push(
-        `| [\`${rule.id}\`](#${ruleAnchor(rule.id)}) | ${kind} | ${rule.fixed ? "deny (fixed)" : defaultAction(rule)} | ${cell(rule.summary)} |`,
+        `| [\`${rule.id}\`](#${ruleAnchor(rule.id)}) | ${kind} | ${rule.fixed ? "deny (fixed)" : defaultAction(rule)} | ${nativeWhere(rule)} | ${cell(rule.summary)} |`,
       );
     }
+    for (const mutation of section.mutations ?? []) {
+      const where =
+        mutation.native.by === "policy"
+          ? "a MutatingAdmissionPolicy where CEL can (the chart's nativePolicies.mutating); the webhook otherwise"
+          : `only the webhook: ${mutation.native.why}`;
+      lines.push("", `Mutation \`${mutation.id}\`: ${mutation.summary}. Runs natively: ${where}.`);
+    }
+    if ((section.mutations ?? []).length > 0) lines.push("");
     lines.push("");
     for (const rule of section.rules) {
       lines.push(`<a id="${ruleAnchor(rule.id)}"></a>`, "", `### \`${rule.id}\``, "", `${rule.summary}.`, "");
@@ -72,6 +124,7 @@ export function rulesMarkdown(sections: readonly CatalogueSection[]): string {
       lines.push(
         `- **Rule**: ${rule.severity}${rule.transition ? ", update-only (never ratcheted)" : ""}; default ${rule.fixed ? "deny" : defaultAction(rule)}; actions: ${actions}`,
         `- **The real system**: ${rule.realSystem}`,
+        `- **Runs natively**: ${nativeDetail(rule)}`,
         ...(rule.stricter ? [`- **Stricter, because**: ${rule.stricter}`] : []),
         `- **Upstream**: ${rule.upstream}`,
         "",

@@ -1,10 +1,13 @@
 /**
- * Go's net/url.Parse (Go 1.24, url.go), as far as whether it fails and with which message: the
- * Forkspacer operator parses spec.helm.chart.git.repo with it before cloning (pkg/manager/helm.go),
- * and an error fails the install. `git@github.com:org/repo.git` (scp-like, no scheme) is such an
- * error: `first path segment in URL cannot contain colon`.
+ * Go's net/url.Parse (url.go of Go 1.24.9, the operator's: a bracketed host must hold an IPv6 address),
+ * as far as whether it fails and with which
+ * message: the Forkspacer operator parses spec.helm.chart.git.repo with it before cloning
+ * (pkg/manager/helm.go), and an error fails the install. `git@github.com:org/repo.git` (scp-like, no
+ * scheme) is such an error: `first path segment in URL cannot contain colon`. Go works on bytes: the
+ * text is read as a byte string (one character per UTF-8 byte), and quoted back as Go quotes bytes.
  */
 import { goQuote } from "../go-template/go-strings.js";
+import { parseAddr } from "./netip.js";
 
 type Mode = "path" | "host" | "zone" | "userPassword" | "fragment";
 
@@ -12,23 +15,65 @@ class UrlError extends Error {}
 
 /** `url.Parse(raw)`'s error message, or undefined when Go parses it. */
 export function goUrlParseError(raw: string): string | undefined {
-  const hash = raw.indexOf("#");
-  const u = hash < 0 ? raw : raw.slice(0, hash);
+  const bytes = Buffer.from(raw, "utf8").toString("latin1");
+  const hash = bytes.indexOf("#");
+  const u = hash < 0 ? bytes : bytes.slice(0, hash);
   try {
     parse(u);
   } catch (e) {
-    if (e instanceof UrlError) return `parse ${goQuote(u)}: ${e.message}`;
+    if (e instanceof UrlError) return `parse ${quoteBytes(u)}: ${e.message}`;
     throw e;
   }
   if (hash >= 0) {
     try {
-      checkEscapes(raw.slice(hash + 1), "fragment");
+      urlUnescape(bytes.slice(hash + 1), "fragment");
     } catch (e) {
-      if (e instanceof UrlError) return `parse ${goQuote(raw)}: ${e.message}`;
+      if (e instanceof UrlError) return `parse ${quoteBytes(bytes)}: ${e.message}`;
       throw e;
     }
   }
   return undefined;
+}
+
+/** strconv.Quote of a byte string: valid UTF-8 as characters, any other byte as \xNN. */
+function quoteBytes(bytes: string): string {
+  const buffer = Buffer.from(bytes, "latin1");
+  let out = "";
+  let run = 0;
+  const flush = (end: number) => {
+    if (end > run) out += goQuote(buffer.subarray(run, end).toString("utf8")).slice(1, -1);
+  };
+  for (let i = 0; i < buffer.length; ) {
+    const length = utf8Length(buffer, i);
+    if (length > 0) {
+      i += length;
+      continue;
+    }
+    flush(i);
+    out += `\\x${(buffer[i] as number).toString(16).padStart(2, "0")}`;
+    i++;
+    run = i;
+  }
+  flush(buffer.length);
+  return `"${out}"`;
+}
+
+/** The length of the well-formed UTF-8 sequence at `i`, or 0 where Go's decoder sees an error. */
+function utf8Length(b: Buffer, i: number): number {
+  const c = b[i] as number;
+  if (c < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => {
+    const x = b[i + k];
+    return x !== undefined && x >= lo && x <= hi;
+  };
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
+  if (c >= 0xe1 && c <= 0xef && c !== 0xed) return cont(1) && cont(2) ? 3 : 0;
+  if (c === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
+  if (c === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (c >= 0xf1 && c <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (c === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
 }
 
 /**
@@ -37,10 +82,11 @@ export function goUrlParseError(raw: string): string | undefined {
  */
 export function goParseRequestUriError(raw: string): string | undefined {
   if (raw === "") return "empty url";
+  const bytes = Buffer.from(raw, "utf8").toString("latin1");
   try {
-    parse(raw, true);
+    parse(bytes, true);
   } catch (e) {
-    if (e instanceof UrlError) return `parse ${goQuote(raw)}: ${e.message}`;
+    if (e instanceof UrlError) return `parse ${quoteBytes(bytes)}: ${e.message}`;
     throw e;
   }
   return undefined;
@@ -76,7 +122,7 @@ function parse(raw: string, viaRequest = false): void {
     }
     parseAuthority(authority);
   }
-  checkEscapes(rest, "path");
+  urlUnescape(rest, "path");
 }
 
 function getScheme(raw: string): { scheme: string; rest: string } {
@@ -103,78 +149,79 @@ function parseAuthority(authority: string): void {
   const userinfo = authority.slice(0, at);
   if (!validUserinfo(userinfo)) throw new UrlError("net/url: invalid userinfo");
   const colon = userinfo.indexOf(":");
-  if (colon < 0) checkEscapes(userinfo, "userPassword");
+  if (colon < 0) urlUnescape(userinfo, "userPassword");
   else {
-    checkEscapes(userinfo.slice(0, colon), "userPassword");
-    checkEscapes(userinfo.slice(colon + 1), "userPassword");
+    urlUnescape(userinfo.slice(0, colon), "userPassword");
+    urlUnescape(userinfo.slice(colon + 1), "userPassword");
   }
 }
 
+/**
+ * parseHost (Go 1.24.8's, the operator's 1.24.9): a host holding a `[` is an IP literal from its last
+ * `[` to its last `]`, which must unescape to an IPv6 address (zone allowed, `%25` introducing it; no
+ * IPv4, no IPv4-mapped one), then an optional port; any other host may carry colons, the last starting
+ * the port.
+ */
 function parseHost(host: string): void {
-  if (host.startsWith("[")) {
+  const open = host.lastIndexOf("[");
+  if (open !== -1) {
     const close = host.lastIndexOf("]");
     if (close < 0) throw new UrlError("missing ']' in host");
     const colonPort = host.slice(close + 1);
-    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${goQuote(colonPort)} after host`);
-    const zone = host.slice(0, close).indexOf("%25");
-    if (zone >= 0) {
-      checkEscapes(host.slice(0, zone), "host");
-      checkEscapes(host.slice(zone, close), "zone");
-      checkEscapes(host.slice(close), "host");
-      return;
-    }
-  } else {
-    const colon = host.lastIndexOf(":");
-    if (colon >= 0) {
-      const colonPort = host.slice(colon);
-      if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${goQuote(colonPort)} after host`);
-    }
+    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
+    urlUnescape(colonPort, "host");
+    // Go slices host[open+1:close]: with the `]` before the `[` it panics (the install fails with it).
+    if (close < open) throw new UrlError("net/url panics: slice bounds out of range");
+    const hostname = host.slice(open + 1, close);
+    const zone = hostname.indexOf("%25");
+    const address =
+      zone >= 0
+        ? urlUnescape(hostname.slice(0, zone), "host") + urlUnescape(hostname.slice(zone), "zone")
+        : urlUnescape(hostname, "host");
+    const parsed = parseAddr(address, quoteBytes);
+    if (!parsed.ok) throw new UrlError(`invalid host: ${parsed.error}`);
+    if (parsed.is4 || parsed.is4In6) throw new UrlError("invalid IPv6 host");
+    return;
   }
-  checkEscapes(host, "host");
+  const colon = host.lastIndexOf(":");
+  if (colon >= 0) {
+    const colonPort = host.slice(colon);
+    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
+  }
+  urlUnescape(host, "host");
 }
 
 const validOptionalPort = (port: string): boolean => port === "" || /^:[0-9]*$/.test(port);
 
 const validUserinfo = (s: string): boolean => /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(s);
 
-/** Go's %q of the first three bytes of `s` (the excerpt EscapeError quotes): bytes of a cut character as \\x... */
-function quoteBytes(s: string): string {
-  const bytes = Buffer.from(s, "utf8").subarray(0, 3);
-  for (let k = bytes.length; k >= 0; k--) {
-    const text = bytes.subarray(0, k).toString("utf8");
-    if (!Buffer.from(text, "utf8").equals(bytes.subarray(0, k))) continue;
-    const tail = [...bytes.subarray(k)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("");
-    return `${goQuote(text).slice(0, -1)}${tail}"`;
-  }
-  return goQuote(s);
-}
-
 const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9a-fA-F]$/.test(c);
 
-/** url.unescape's checks: well-formed %XX, and in a host only the characters a host may hold. */
-function checkEscapes(s: string, mode: Mode): void {
-  // Go works on bytes; a non-ASCII character is never a problem here.
+/** url.unescape: well-formed %XX, in a host only the characters a host may hold; the unescaped bytes. */
+function urlUnescape(s: string, mode: Mode): string {
+  let out = "";
   for (let i = 0; i < s.length; ) {
     const c = s[i] as string;
     if (c === "%") {
       if (i + 2 >= s.length || !isHex(s[i + 1]) || !isHex(s[i + 2])) {
         throw new UrlError(`invalid URL escape ${quoteBytes(s.slice(i, i + 3))}`);
       }
-      const hi = Number.parseInt(s[i + 1] as string, 16);
-      if (mode === "host" && hi < 8 && s.slice(i, i + 3) !== "%25")
-        throw new UrlError(`invalid URL escape ${goQuote(s.slice(i, i + 3))}`);
-      if (mode === "zone") {
-        const v = Number.parseInt(s.slice(i + 1, i + 3), 16);
-        if (s.slice(i, i + 3) !== "%25" && v !== 0x20 && shouldEscape(String.fromCharCode(v), "host"))
-          throw new UrlError(`invalid URL escape ${quoteBytes(s.slice(i, i + 3))}`);
-      }
+      const v = Number.parseInt(s.slice(i + 1, i + 3), 16);
+      const escaped = s.slice(i, i + 3);
+      if (mode === "host" && v >> 4 < 8 && escaped !== "%25")
+        throw new UrlError(`invalid URL escape ${quoteBytes(escaped)}`);
+      if (mode === "zone" && escaped !== "%25" && v !== 0x20 && shouldEscape(String.fromCharCode(v), "host"))
+        throw new UrlError(`invalid URL escape ${quoteBytes(escaped)}`);
+      out += String.fromCharCode(v);
       i += 3;
       continue;
     }
     if ((mode === "host" || mode === "zone") && c.charCodeAt(0) < 0x80 && shouldEscape(c, mode))
-      throw new UrlError(`invalid character ${goQuote(c)} in host name`);
+      throw new UrlError(`invalid character ${quoteBytes(c)} in host name`);
+    out += c;
     i++;
   }
+  return out;
 }
 
 function shouldEscape(c: string, mode: Mode): boolean {

@@ -5,6 +5,7 @@
  * with a function's result, a variable bound to a function's result or reassigned), a field read is
  * counted in `unresolvedFields` instead.
  */
+import { costs } from "./costs.js";
 import type { ArgNode, ListItem, ListNode, NumberNode, PipeNode } from "./nodes.js";
 
 export interface Located {
@@ -90,11 +91,14 @@ class Walker {
     output: [],
   };
 
+  constructor(private readonly charge: (units: number) => void) {}
+
   private field(base: Path, ident: string[], pos: number): Path {
     if (base === null) {
       if (this.reading) this.result.unresolvedFields++;
       return null;
     }
+    this.charge(costs.analysedField + base.length + ident.length);
     const path = [...base, ...ident];
     if (this.reading) this.result.fields.push({ pos, path });
     return path;
@@ -102,6 +106,7 @@ class Walker {
 
   /** The data path an argument evaluates to, if it is a plain chain of the data; records reads and calls. */
   private arg(node: ArgNode, dot: Path, scope: Scope): Path {
+    this.charge(costs.analysedNode);
     switch (node.type) {
       case "field":
         return this.field(dot, node.ident, node.pos);
@@ -149,6 +154,7 @@ class Walker {
   }
 
   private node(node: ListItem, dot: Path, scope: Scope, output: OutputPart[] | null): void {
+    this.charge(costs.analysedNode);
     switch (node.type) {
       case "text":
         output?.push({ kind: "text", text: node.text });
@@ -207,10 +213,15 @@ const maxTemplateWalks = 32;
 /**
  * Analyses the templates of one parse as execution reaches them: the top-level one (`name`) with the
  * root data as dot and `$`, each called template (`{{template}}`, `{{block}}`) with the data its call
- * passes. Templates no execution reaches are walked for their function calls only.
+ * passes. Templates no execution reaches are walked for their function calls only. `charge` is told
+ * of the work, node by node.
  */
-export function analyzeTrees(trees: ReadonlyMap<string, ListNode>, name: string): TemplateAnalysis {
-  const walker = new Walker();
+export function analyzeTrees(
+  trees: ReadonlyMap<string, ListNode>,
+  name: string,
+  charge: (units: number) => void = () => {},
+): TemplateAnalysis {
+  const walker = new Walker(charge);
   walker.list(trees.get(name) ?? null, [], new Scope([]), walker.result.output);
   const walked = new Set<string>();
   const reached = new Set<string>();

@@ -1,14 +1,30 @@
 /**
- * Template execution as Go 1.24's text/template does it (exec.go, funcs.go), for the values the
- * Forkspacer operator passes: data of maps, strings, ints and bools, Go's built-in functions and
- * randBase62, the default missingkey (a missing key prints `<no value>`), errors worded as Go words
- * them. Every step charges the caller's WorkBudget. Where Go's behaviour is not modelled (a printf
- * verb, a value type, a recursion deeper than JavaScript's stack allows) it throws Unsupported, and
+ * Template execution as Go 1.24's text/template does it (exec.go), for the values the Forkspacer
+ * operator passes: data of maps, strings, ints and bools, Go's built-in functions and randBase62
+ * (funcs.ts), the default missingkey (a missing key prints `<no value>`), errors worded as Go words
+ * them. Where Go's behaviour is not modelled (a printf verb, a value type) it throws Unsupported, and
  * the caller must then not decide anything from the template.
+ *
+ * Bounded by construction: every step charges the caller's WorkBudget by what it does (`costs`), every
+ * string it builds by its length, and output counts against the review's rendering cap. Lists and
+ * control structures are walked with a stack of frames, not by recursion, so that template calls can
+ * nest as deep as Go allows (`maxExecDepth`, then Go's own error) whatever JavaScript's stack holds;
+ * the only recursion left is into parenthesized pipelines, which the parser bounds (maxNestingDepth).
  */
 import type { WorkBudget } from "../budget/work-budget.js";
-import { type FmtArg, formatValue, formatValueS, sprint, sprintf, sprintln } from "./fmt.js";
-import { goQuote, isPrint } from "./go-strings.js";
+import { costs } from "./costs.js";
+import { formatValue } from "./fmt.js";
+import {
+  builtins,
+  type CallContext,
+  chargePrinting,
+  chargeSorting,
+  GoError,
+  isTrue,
+  type ParamType,
+  type Signature,
+} from "./funcs.js";
+import { goQuote } from "./go-strings.js";
 import {
   type ArgNode,
   type BranchNode,
@@ -26,9 +42,10 @@ import {
 } from "./nodes.js";
 import {
   Boxed,
-  compareGoStrings,
   GoComplex,
   GoFloat,
+  type GoMap,
+  GoStrings,
   GoUint,
   type GoValue,
   isMap,
@@ -47,25 +64,62 @@ export interface ExecOptions {
   randBase62: (length: number) => string;
 }
 
-/** How deep `{{template}}` calls may nest here; Go allows 100000, JavaScript's stack does not. */
-const maxTemplateDepth = 1000;
+/**
+ * How deep template calls may nest: Go's maxExecDepth (exec.go; 1000 only on WebAssembly, which the
+ * operator is not built for). The call that would go deeper fails with Go's message.
+ */
+export const maxExecDepth = 100_000;
 
 const missing = Symbol("missing");
 type Final = Value | typeof missing;
 
-/** A parameter's type in a built-in's signature: reflect.Value, any, string or uint. */
-type ParamType = "value" | "any" | "string" | "uint";
+class ExecFailure extends Error {}
 
-interface Signature {
-  params: ParamType[];
-  variadic: boolean;
-  fn: (args: Value[], options: ExecOptions) => Value;
+/** reflect.Value.String(): a string's text; `<T Value>` for a value of another type; `<invalid Value>`. */
+function reflectString(v: Final): string {
+  if (v === missing || v === undefined) return "<invalid Value>";
+  if (typeof v === "string") return v;
+  return `<${typeName(v as GoValue | Boxed)} Value>`;
 }
 
-class GoError extends Error {}
-class ExecFailure extends Error {}
-const breakSignal = { loop: "break" };
-const continueSignal = { loop: "continue" };
+/**
+ * The walk's stack: what is left to do, innermost last. A template call keeps its list and what to
+ * restore in one frame, and variables are two parallel arrays, so that a call 100,000 deep holds one
+ * object per level (the live ones cost the garbage collector at every pass).
+ */
+type Frame =
+  /** The nodes of a list still to walk, from `next`, with their dot. */
+  | { kind: "list"; nodes: readonly ListItem[]; next: number; dot: Value }
+  /** A called template's list; when it is done, the caller's variables (from `base`, the first `mark`) and name. */
+  | {
+      kind: "call";
+      nodes: readonly ListItem[];
+      next: number;
+      dot: Value;
+      base: number;
+      mark: number;
+      name: string;
+    }
+  /** The end of an if or with: the variables its pipeline declared go out of scope. */
+  | { kind: "scope"; mark: number }
+  /**
+   * A range: its next iteration, or its end. It iterates over a list's elements, a map's values by
+   * sorted key, or 0..count-1 (of a uint type when `uint` is set).
+   */
+  | {
+      kind: "range";
+      node: BranchNode;
+      list: readonly (GoValue | null)[] | undefined;
+      map: GoMap | undefined;
+      keys: readonly string[] | undefined;
+      count: number;
+      uint: GoUint["type"] | undefined;
+      next: number;
+      mark: number;
+      outer: number;
+      /** Nothing to iterate, its else list running: a break there ends this range (walkRange recovers it). */
+      inElse?: true;
+    };
 
 /**
  * `tmpl.Execute(&buf, data)` for the template `name` of `trees` (parsed from `text`): Go's output, or
@@ -82,11 +136,12 @@ export function executeTemplate(
   if (!root) throw new Unsupported("an empty template");
   const state = new State(text, trees, name, options);
   try {
-    state.vars.push({ name: "$", value: data });
-    state.walk(data, root);
+    state.declare("$", data);
+    state.run(root, data);
   } catch (e) {
     if (e instanceof ExecFailure) return { ok: false, error: e.message };
-    if (e instanceof RangeError) throw new Unsupported("a template nesting deeper than the stack allows");
+    // Only parenthesized pipelines recurse, as deep as the parser allows; should a stack be smaller still.
+    if (e instanceof RangeError) throw new Unsupported("a pipeline nesting deeper than the stack allows");
     throw e;
   }
   return { ok: true, output: state.output.join("") };
@@ -94,11 +149,18 @@ export function executeTemplate(
 
 type Node = ArgNode | CommandNode | ListItem | ListNode;
 
-class State {
-  vars: { name: string; value: Value }[] = [];
+/** Number constants' values by node: parse trees are kept and shared (the parse cache), values immutable. */
+const constants = new WeakMap<NumberNode, Value>();
+
+class State implements CallContext {
+  /** The variables of every template call in progress; the innermost call's start at `base` (its `$`). */
+  private readonly varNames: string[] = [];
+  private readonly varValues: Value[] = [];
+  private base = 0;
   output: string[] = [];
   private node: Node | undefined;
   private depth = 0;
+  private readonly frames: Frame[] = [];
 
   constructor(
     private readonly text: string,
@@ -107,136 +169,268 @@ class State {
     private readonly options: ExecOptions,
   ) {}
 
+  /** CallContext: what built-ins charge. */
+  readonly charge = (units: number): void => {
+    this.options.budget.charge(units, "executing a template");
+  };
+
+  get randBase62(): (length: number) => string {
+    return this.options.randBase62;
+  }
+
   private at(node: Node): void {
     this.node = node;
   }
 
   private errorf(message: string): never {
     const node = this.node as Node;
-    const before = this.text.slice(0, "goPos" in node && node.goPos !== undefined ? node.goPos : node.pos);
+    const end = "goPos" in node && node.goPos !== undefined ? node.goPos : node.pos;
+    this.charge(end);
+    const before = this.text.slice(0, end);
     const newline = before.lastIndexOf("\n");
     const column = Buffer.byteLength(newline < 0 ? before : before.slice(newline + 1), "utf8");
     let line = 1;
     for (let i = before.indexOf("\n"); i >= 0; i = before.indexOf("\n", i + 1)) line++;
+    const where = context(node);
+    this.charge(where.length);
     throw new ExecFailure(
-      `template: :${line}:${column}: executing ${goQuote(this.tmplName)} at <${context(node)}>: ${message}`,
+      `template: :${line}:${column}: executing ${goQuote(this.tmplName)} at <${where}>: ${message}`,
     );
   }
 
-  private charge(units: number): void {
-    this.options.budget.charge(units, "executing a template");
+  /** Text written to the output: paid by its length, and counted against the review's rendering cap. */
+  private emit(text: string): void {
+    this.charge(text.length);
+    this.options.budget.render(text.length, "rendering templates");
+    this.output.push(text);
   }
 
-  walk(dot: Value, node: ListNode | ListItem): void {
-    this.charge(1);
+  /** Walks `root` with `dot`: the frames are worked off until none is left. */
+  run(root: ListNode, dot: Value): void {
+    const frames = this.frames;
+    frames.push({ kind: "list", nodes: root.nodes, next: 0, dot });
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1] as Frame;
+      switch (frame.kind) {
+        case "list":
+          if (frame.next < frame.nodes.length) this.step(frame.nodes[frame.next++] as ListItem, frame.dot);
+          else frames.pop();
+          break;
+        case "call":
+          if (frame.next < frame.nodes.length) {
+            this.step(frame.nodes[frame.next++] as ListItem, frame.dot);
+            break;
+          }
+          this.dropVariables(frame.mark);
+          this.base = frame.base;
+          this.tmplName = frame.name;
+          this.depth--;
+          frames.pop();
+          break;
+        case "scope":
+          this.dropVariables(frame.mark);
+          frames.pop();
+          break;
+        case "range":
+          this.iterate(frame);
+          break;
+      }
+    }
+  }
+
+  private step(node: ListItem, dot: Value): void {
+    this.charge(costs.node);
     this.at(node);
     switch (node.type) {
-      case "list":
-        for (const item of node.nodes) this.walk(dot, item);
-        return;
       case "text":
-        this.charge(node.text.length);
-        this.output.push(node.text);
+        this.emit(node.text);
         return;
       case "action": {
+        // Variables an action declares persist until the end of its list.
         const value = this.evalPipeline(dot, node.pipe);
         if (node.pipe.decl.length === 0) this.printValue(node, value);
         return;
       }
       case "if":
-      case "with":
-        this.walkIfOrWith(dot, node);
+      case "with": {
+        const mark = this.varNames.length;
+        const value = this.evalPipeline(dot, node.pipe);
+        const truth = isTrue(unbox(value));
+        const list = truth ? node.list : node.elseList;
+        this.frames.push({ kind: "scope", mark });
+        if (list) this.pushList(list, truth && node.type === "with" ? value : dot);
         return;
+      }
       case "range":
-        this.walkRange(dot, node);
+        this.startRange(dot, node);
         return;
       case "template":
-        this.walkTemplate(dot, node);
+        this.callTemplate(dot, node);
         return;
       case "break":
-        throw breakSignal;
       case "continue":
-        throw continueSignal;
+        this.leaveIteration(node.type);
+        return;
     }
+  }
+
+  private pushList(list: ListNode, dot: Value): void {
+    this.frames.push({ kind: "list", nodes: list.nodes, next: 0, dot });
   }
 
   private printValue(node: ListItem, value: Value): void {
     this.at(node);
-    const text = value === undefined ? "<no value>" : formatValue(value);
-    this.charge(text.length);
-    this.output.push(text);
+    if (value === undefined) {
+      this.emit("<no value>");
+      return;
+    }
+    chargePrinting(value, this.charge);
+    this.emit(formatValue(value));
   }
 
-  private walkIfOrWith(dot: Value, node: BranchNode): void {
-    const mark = this.vars.length;
-    const value = this.evalPipeline(dot, node.pipe);
-    if (isTrue(unbox(value))) this.walk(node.type === "with" ? value : dot, node.list);
-    else if (node.elseList) this.walk(dot, node.elseList);
-    this.vars.length = mark;
-  }
-
-  private walkRange(dot: Value, node: BranchNode): void {
+  private startRange(dot: Value, node: BranchNode): void {
     this.at(node);
-    const outer = this.vars.length;
+    const outer = this.varNames.length;
     const value = unbox(this.evalPipeline(dot, node.pipe));
-    const mark = this.vars.length;
-    const decl = node.pipe.decl.length;
-    const iteration = (index: Value, element: Value): boolean => {
-      this.charge(1);
-      if (decl > 0) (this.vars[this.vars.length - 1] as { value: Value }).value = element;
-      if (decl > 1) (this.vars[this.vars.length - 2] as { value: Value }).value = index;
-      try {
-        this.walk(element, node.list);
-      } catch (e) {
-        if (e === breakSignal) return false;
-        if (e !== continueSignal) throw e;
-      } finally {
-        this.vars.length = mark;
-      }
-      return true;
+    const mark = this.varNames.length;
+    const frame: Frame & { kind: "range" } = {
+      kind: "range",
+      node,
+      list: undefined,
+      map: undefined,
+      keys: undefined,
+      count: 0,
+      uint: undefined,
+      next: 0,
+      mark,
+      outer,
     };
-    let ran = false;
     if (Array.isArray(value)) {
-      ran = value.length > 0;
-      for (let i = 0; i < value.length; i++) if (!iteration(i, new Boxed(value[i] ?? null))) break;
+      frame.list = value;
+      frame.count = value.length;
     } else if (isMap(value)) {
-      const keys = sortedKeys(value);
-      this.charge(keys.length);
-      ran = keys.length > 0;
-      for (const key of keys) if (!iteration(key, new Boxed(value[key] ?? null))) break;
+      frame.map = value;
+      frame.keys = this.sortedKeys(value);
+      frame.count = frame.keys.length;
     } else if (typeof value === "number" || value instanceof GoUint) {
       // Go 1.24: range over an integer.
-      if (decl > 1) this.errorf(`can't use ${formatValue(value)} to iterate over more than one variable`);
-      const n = typeof value === "number" ? value : value.value;
-      ran = n > 0;
-      for (let i = 0; i < n; i++) {
-        const element = typeof value === "number" ? i : new GoUint(i, value.type);
-        if (!iteration(undefined, element)) break;
-      }
+      if (node.pipe.decl.length > 1)
+        this.errorf(`can't use ${formatValue(value)} to iterate over more than one variable`);
+      frame.count = Math.max(0, typeof value === "number" ? value : value.value);
+      if (value instanceof GoUint) frame.uint = value.type;
     } else if (value !== undefined) {
       this.errorf(`range can't iterate over ${formatValue(value)}`);
     }
-    if (!ran && node.elseList) this.walk(dot, node.elseList);
-    this.vars.length = outer;
+    if (frame.count > 0) {
+      this.frames.push(frame);
+      return;
+    }
+    // Nothing to iterate: the else list, with the range's variables in scope until its end. Go's
+    // walkRange recovers a break anywhere in the statement: in the else list it ends this range.
+    this.frames.push({ ...frame, inElse: true });
+    if (node.elseList) this.pushList(node.elseList, dot);
   }
 
-  private walkTemplate(dot: Value, node: TemplateNode): void {
+  private sortedKeys(map: GoMap): readonly string[] {
+    chargeSorting(map, this.charge);
+    return sortedKeys(map);
+  }
+
+  /** The range's next iteration (the variables of the last one out of scope), or its end. */
+  private iterate(frame: Frame & { kind: "range" }): void {
+    this.dropVariables(frame.mark);
+    if (frame.next >= frame.count) {
+      this.frames.pop();
+      this.dropVariables(frame.outer);
+      return;
+    }
+    this.charge(costs.iteration);
+    const i = frame.next++;
+    let index: Value;
+    let element: Value;
+    if (frame.list) {
+      index = i;
+      // A []string's elements are strings, an []any's the interfaces that hold them.
+      element = frame.list instanceof GoStrings ? frame.list[i] : new Boxed(frame.list[i] ?? null);
+    } else if (frame.map) {
+      const key = (frame.keys as readonly string[])[i] as string;
+      index = key;
+      element = new Boxed(frame.map[key] ?? null);
+    } else {
+      // Go passes the element as the second value, as for channels: the index is invalid.
+      index = undefined;
+      element = frame.uint === undefined ? i : new GoUint(i, frame.uint);
+    }
+    this.setRangeVariables(frame.node.pipe, index, element);
+    this.pushList(frame.node.list, element);
+  }
+
+  /** walkRange's oneIteration: the element (and index) into the range's declared or assigned variables. */
+  private setRangeVariables(pipe: PipeNode, index: Value, element: Value): void {
+    const decl = pipe.decl;
+    if (decl.length === 0) return;
+    if (pipe.isAssign) {
+      this.assign(decl[0]?.ident[0] as string, decl.length > 1 ? index : element);
+      if (decl.length > 1) this.assign(decl[1]?.ident[0] as string, element);
+      return;
+    }
+    const top = this.varValues.length;
+    this.varValues[top - 1] = element;
+    if (decl.length > 1) this.varValues[top - 2] = index;
+  }
+
+  /** break or continue: the frames of the innermost range's body are left (the parser keeps both in a range). */
+  private leaveIteration(how: "break" | "continue"): void {
+    const frames = this.frames;
+    // A continue in a range's else list goes on to the range around it; a break ends the one it is in.
+    const stops = (f: Frame) => f.kind === "range" && (how === "break" || f.inElse !== true);
+    while (!stops(frames[frames.length - 1] as Frame)) frames.pop();
+    const range = frames[frames.length - 1] as Frame & { kind: "range" };
+    if (how === "break") {
+      frames.pop();
+      this.dropVariables(range.outer);
+    }
+  }
+
+  private callTemplate(dot: Value, node: TemplateNode): void {
+    this.charge(costs.templateCall);
     this.at(node);
     const tree = this.trees.get(node.name);
     if (!tree) this.errorf(`template ${goQuote(node.name)} not defined`);
-    if (this.depth >= maxTemplateDepth) throw new Unsupported("templates nested 1000 deep");
+    if (this.depth === maxExecDepth) this.errorf(`exceeded maximum template depth (${maxExecDepth})`);
+    // Variables the pipeline declares persist in the caller's scope.
     const value = node.pipe ? this.evalPipeline(dot, node.pipe) : undefined;
-    const saved = { vars: this.vars, name: this.tmplName };
-    this.vars = [{ name: "$", value }];
+    // No dynamic scoping: the template sees its own `$` and what it declares, none of the caller's.
+    const mark = this.varNames.length;
+    this.frames.push({
+      kind: "call",
+      nodes: tree.nodes,
+      next: 0,
+      dot: value,
+      base: this.base,
+      mark,
+      name: this.tmplName,
+    });
+    this.base = mark;
+    this.declare("$", value);
     this.tmplName = node.name;
     this.depth++;
-    try {
-      this.walk(value, tree);
-    } finally {
-      this.depth--;
-      this.vars = saved.vars;
-      this.tmplName = saved.name;
-    }
+  }
+
+  declare(name: string, value: Value): void {
+    this.varNames.push(name);
+    this.varValues.push(value);
+  }
+
+  private dropVariables(mark: number): void {
+    this.varNames.length = mark;
+    this.varValues.length = mark;
+  }
+
+  private assign(name: string, value: Value): void {
+    const slot = this.findVar(name);
+    if (slot < 0) this.errorf(`undefined variable: ${name}`);
+    this.varValues[slot] = value;
   }
 
   evalPipeline(dot: Value, pipe: PipeNode): Value {
@@ -248,18 +442,26 @@ class State {
     const result = value as Value;
     for (const v of pipe.decl) {
       const name = v.ident[0] as string;
-      if (pipe.isAssign) {
-        const slot = this.findVar(name);
-        if (!slot) this.errorf(`undefined variable: ${name}`);
-        slot.value = result;
-      } else this.vars.push({ name, value: result });
+      if (pipe.isAssign) this.assign(name, result);
+      else this.declare(name, result);
     }
     return result;
   }
 
-  private findVar(name: string): { name: string; value: Value } | undefined {
-    for (let i = this.vars.length - 1; i >= 0; i--) if (this.vars[i]?.name === name) return this.vars[i];
-    return undefined;
+  /**
+   * Where a variable is, by name, the innermost first, as Go looks it up (-1: undefined): paid by the
+   * variables passed over.
+   */
+  private findVar(name: string): number {
+    const names = this.varNames;
+    for (let i = names.length - 1; i >= this.base; i--) {
+      if (names[i] === name) {
+        this.charge(costs.variable * (names.length - i));
+        return i;
+      }
+    }
+    this.charge(costs.variable * (names.length - this.base));
+    return -1;
   }
 
   private notAFunction(args: ArgNode[] | undefined, final: Final): void {
@@ -268,7 +470,7 @@ class State {
   }
 
   private evalCommand(dot: Value, cmd: CommandNode, final: Final): Value {
-    this.charge(1);
+    this.charge(costs.command);
     const first = cmd.args[0] as ArgNode;
     switch (first.type) {
       case "field":
@@ -299,8 +501,16 @@ class State {
     }
   }
 
+  /** A number constant's value, worked out once per node (its text is read with regular expressions). */
   private idealConstant(node: NumberNode): Value {
     this.at(node);
+    if (constants.has(node)) return constants.get(node);
+    const value = this.constantValue(node);
+    constants.set(node, value);
+    return value;
+  }
+
+  private constantValue(node: NumberNode): Value {
     const n = node.value;
     if (n.isComplex) {
       const [re, im] = n.complex as [number, number];
@@ -330,23 +540,31 @@ class State {
   private evalVariableNode(v: VariableNode, args: ArgNode[] | undefined, final: Final): Value {
     this.at(v);
     const slot = this.findVar(v.ident[0] as string);
-    if (!slot) this.errorf(`undefined variable: ${v.ident[0]}`);
+    if (slot < 0) this.errorf(`undefined variable: ${v.ident[0]}`);
+    const value = this.varValues[slot];
     if (v.ident.length === 1) {
       this.notAFunction(args, final);
-      return slot.value;
+      return value;
     }
-    return this.evalFieldChain(slot.value, v.ident.slice(1), args, final);
+    return this.evalFieldChain(value, v.ident, args, final, 1);
   }
 
-  private evalFieldChain(receiver: Value, ident: string[], args: ArgNode[] | undefined, final: Final): Value {
+  /** The fields `ident[from:]` of `receiver`, one after another. */
+  private evalFieldChain(
+    receiver: Value,
+    ident: readonly string[],
+    args: ArgNode[] | undefined,
+    final: Final,
+    from = 0,
+  ): Value {
     const n = ident.length;
-    for (let i = 0; i < n - 1; i++)
+    for (let i = from; i < n - 1; i++)
       receiver = this.evalField(ident[i] as string, undefined, missing, receiver);
     return this.evalField(ident[n - 1] as string, args, final, receiver);
   }
 
   private evalField(name: string, args: ArgNode[] | undefined, final: Final, receiver: Value): Value {
-    this.charge(1);
+    this.charge(costs.field);
     if (receiver === undefined) return undefined;
     const type = typeName(receiver);
     if (receiver instanceof Boxed && receiver.value === null)
@@ -381,6 +599,7 @@ class State {
     allArgs: ArgNode[] | undefined,
     final: Final,
   ): Value {
+    this.charge(costs.call);
     const args = allArgs ? allArgs.slice(1) : [];
     const { params, variadic } = signature;
     const numIn = args.length + (final !== missing ? 1 : 0);
@@ -416,8 +635,12 @@ class State {
       ) as ParamType;
       argv.push(this.validateType(final, type));
     }
+    // exec.go's evalCall: `call` gets its callee's name first, the first argument's source text, or the
+    // piped value's reflect.Value.String() (a string's own text, `<int Value>` for others).
+    if (name === "call")
+      argv.unshift(args.length > 0 ? nodeString(args[0] as ArgNode) : reflectString(final));
     try {
-      return signature.fn(argv, this.options);
+      return signature.fn(argv, this);
     } catch (e) {
       if (!(e instanceof GoError)) throw e;
       this.at(node);
@@ -439,7 +662,7 @@ class State {
   }
 
   private evalArg(dot: Value, type: ParamType | undefined, node: ArgNode): Value {
-    this.charge(1);
+    this.charge(costs.argument);
     this.at(node);
     switch (node.type) {
       case "dot":
@@ -504,283 +727,3 @@ function safeInt(n: bigint): number {
 }
 
 const safeUint = (n: bigint | undefined): number => safeInt(n ?? 0n);
-
-/** isTrue: whether a value is non-zero (invalid counts as false). */
-function isTrue(v: Value): boolean {
-  if (v === undefined || v === null) return false;
-  if (v instanceof Boxed) return v.value !== null;
-  switch (typeof v) {
-    case "string":
-      return v.length > 0;
-    case "number":
-      return v !== 0;
-    case "boolean":
-      return v;
-  }
-  if (v instanceof GoFloat) return v.value !== 0;
-  if (v instanceof GoComplex) return v.re !== 0 || v.im !== 0;
-  if (v instanceof GoUint) return v.value !== 0;
-  if (Array.isArray(v)) return v.length > 0;
-  return Object.keys(v).length > 0;
-}
-
-/** A value as an `any` argument holds it: nil for invalid and for a nil interface. */
-const toAny = (v: Value): FmtArg => (v instanceof Boxed ? v.value : (v ?? null));
-
-/** funcs.go's evalArgs: html, js and urlquery print their arguments as a template prints a value. */
-function evalArgs(args: Value[]): string {
-  if (args.length === 1 && typeof args[0] === "string") return args[0];
-  return sprint(args.map((a) => (toAny(a) === null ? "<no value>" : toAny(a))));
-}
-
-function htmlEscape(s: string): string {
-  return s.replace(/[\0"'&<>]/g, (c) =>
-    c === "\0"
-      ? "\uFFFD"
-      : c === '"'
-        ? "&#34;"
-        : c === "'"
-          ? "&#39;"
-          : c === "&"
-            ? "&amp;"
-            : c === "<"
-              ? "&lt;"
-              : "&gt;",
-  );
-}
-
-const jsEscapes: Record<string, string> = {
-  "\\": "\\\\",
-  "'": "\\'",
-  '"': '\\"',
-  "<": "\\u003C",
-  ">": "\\u003E",
-  "&": "\\u0026",
-  "=": "\\u003D",
-};
-
-function jsEscape(s: string): string {
-  let out = "";
-  for (const ch of s) {
-    const r = ch.codePointAt(0) as number;
-    const named = jsEscapes[ch];
-    if (named) out += named;
-    else if (r < 0x20) out += `\\u00${r.toString(16).toUpperCase().padStart(2, "0")}`;
-    else if (r < 0x80 || isPrint(r)) out += ch;
-    else if (r >= 0xd800 && r <= 0xdfff) out += "\uFFFD";
-    else out += `\\u${r.toString(16).toUpperCase().padStart(4, "0")}`;
-  }
-  return out;
-}
-
-/** url.QueryEscape. */
-function queryEscape(s: string): string {
-  let out = "";
-  for (const byte of Buffer.from(s, "utf8")) {
-    const c = String.fromCharCode(byte);
-    if (/[A-Za-z0-9\-_.~]/.test(c)) out += c;
-    else if (c === " ") out += "+";
-    else out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
-  }
-  return out;
-}
-
-type Kind = "invalid" | "bool" | "int" | "uint" | "float" | "complex" | "string";
-
-function basicKind(v: Value): Kind {
-  if (typeof v === "boolean") return "bool";
-  if (typeof v === "number") return "int";
-  if (typeof v === "string") return "string";
-  if (v instanceof GoUint) return "uint";
-  if (v instanceof GoFloat) return "float";
-  if (v instanceof GoComplex) return "complex";
-  return "invalid";
-}
-
-const numeric = (v: Value): number =>
-  typeof v === "number" ? v : v instanceof GoUint || v instanceof GoFloat ? v.value : Number.NaN;
-
-function eq(arg1: Value, rest: Value[]): boolean {
-  const a = unbox(arg1);
-  if (rest.length === 0) throw new GoError("missing argument for comparison");
-  const k1 = basicKind(a);
-  for (const arg of rest) {
-    const b = unbox(arg);
-    const k2 = basicKind(b);
-    let truth = false;
-    if (k1 !== k2) {
-      if ((k1 === "int" && k2 === "uint") || (k1 === "uint" && k2 === "int"))
-        truth = numeric(a) === numeric(b);
-      else if (a !== undefined && b !== undefined) throw new GoError("incompatible types for comparison");
-    } else if (k1 === "complex") {
-      const x = a as GoComplex;
-      const y = b as GoComplex;
-      truth = x.re === y.re && x.im === y.im;
-    } else if (k1 === "bool" || k1 === "string") {
-      truth = a === b;
-    } else if (k1 !== "invalid") {
-      truth = numeric(a) === numeric(b);
-    } else if (a === undefined || b === undefined) {
-      truth = a === b;
-    } else {
-      // Two maps or slices (never nil here: JSON decoding and the operator make none).
-      const ka = Array.isArray(a) ? "slice" : "map";
-      const kb = Array.isArray(b) ? "slice" : "map";
-      if (ka !== kb)
-        throw new GoError(
-          `non-comparable types ${formatValueS(a as GoValue)}: ${typeName(a as GoValue)}, ${typeName(b as GoValue)}: ${formatValue(b as GoValue)}`,
-        );
-      throw new GoError(`non-comparable type ${formatValueS(b as GoValue)}: ${typeName(b as GoValue)}`);
-    }
-    if (truth) return true;
-  }
-  return false;
-}
-
-function lt(arg1: Value, arg2: Value): boolean {
-  const a = unbox(arg1);
-  const k1 = basicKind(a);
-  if (k1 === "invalid") throw new GoError("invalid type for comparison");
-  const b = unbox(arg2);
-  const k2 = basicKind(b);
-  if (k2 === "invalid") throw new GoError("invalid type for comparison");
-  if (k1 !== k2) {
-    if ((k1 === "int" && k2 === "uint") || (k1 === "uint" && k2 === "int")) return numeric(a) < numeric(b);
-    throw new GoError("incompatible types for comparison");
-  }
-  if (k1 === "bool" || k1 === "complex") throw new GoError("invalid type for comparison");
-  if (k1 === "string") return compareGoStrings(a as string, b as string) < 0;
-  return numeric(a) < numeric(b);
-}
-
-const le = (a: Value, b: Value): boolean => lt(a, b) || eq(a, [b]);
-
-function length(item: Value): number {
-  if (item instanceof Boxed && item.value === null) throw new GoError("len of nil pointer");
-  const v = unbox(item);
-  if (v === undefined) throw new GoError("reflect: call of reflect.Value.Type on zero Value");
-  if (typeof v === "string") return Buffer.byteLength(v, "utf8");
-  if (Array.isArray(v)) return v.length;
-  if (isMap(v)) return Object.keys(v).length;
-  throw new GoError(`len of type ${typeName(v)}`);
-}
-
-function indexArg(index: Value, cap: number): number {
-  let x: number;
-  if (typeof index === "number") x = index;
-  else if (index instanceof GoUint) x = index.value;
-  else if (index === undefined) throw new GoError("cannot index slice/array with nil");
-  else throw new GoError(`cannot index slice/array with type ${typeName(index)}`);
-  if (x < 0 || x > cap) throw new GoError(`index out of range: ${x}`);
-  return x;
-}
-
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
-function index(args: Value[]): Value {
-  let item: Value = unbox(args[0]);
-  if (item === undefined) throw new GoError("index of untyped nil");
-  for (const raw of args.slice(1)) {
-    const i = unbox(raw);
-    if (item instanceof Boxed) {
-      if (item.value === null) throw new GoError("index of nil pointer");
-      item = item.value;
-    }
-    if (typeof item === "string" || Array.isArray(item)) {
-      if (typeof item === "string" && !isAscii(item)) throw new Unsupported("index of a non-ASCII string");
-      const x = indexArg(i, item.length);
-      if (x === item.length)
-        throw new GoError(`reflect: ${typeof item === "string" ? "string" : "slice"} index out of range`);
-      item = typeof item === "string" ? new GoUint(item.charCodeAt(x), "uint8") : new Boxed(item[x] ?? null);
-    } else if (isMap(item)) {
-      if (i === undefined) throw new GoError("value is nil; should be of type string");
-      if (typeof i !== "string") throw new GoError(`value has type ${typeName(i)}; should be string`);
-      item = new Boxed(Object.hasOwn(item, i) ? (item[i] ?? null) : null);
-    } else {
-      throw new GoError(`can't index item of type ${typeName(item as GoValue)}`);
-    }
-  }
-  return item;
-}
-
-function slice(args: Value[]): Value {
-  const item = unbox(args[0]);
-  if (item === undefined) throw new GoError("slice of untyped nil");
-  const indexes = args.slice(1);
-  if (indexes.length > 3) throw new GoError(`too many slice indexes: ${indexes.length}`);
-  if (typeof item === "string") {
-    if (indexes.length === 3) throw new GoError("cannot 3-index slice a string");
-    if (!isAscii(item)) throw new Unsupported("slice of a non-ASCII string");
-  } else if (Array.isArray(item)) {
-    // The capacity of a JSON-decoded slice is not known here.
-    throw new Unsupported("slice of a list");
-  } else {
-    throw new GoError(`can't slice item of type ${typeName(item)}`);
-  }
-  const idx = [0, item.length];
-  // Go's slice passes its indexes on as they are: a boxed one (read from a map) is refused by type.
-  indexes.forEach((v, i) => {
-    idx[i] = indexArg(v, item.length);
-  });
-  const [from, to] = idx as [number, number];
-  if (from > to) throw new GoError(`invalid slice index: ${from} > ${to}`);
-  return item.slice(from, to);
-}
-
-/** The functions of the operator's templates: Go's built-ins (funcs.go, builtins()) and randBase62. */
-const builtins = ((): Map<string, Signature> => {
-  type Fn = Signature["fn"];
-  const fixed = (params: ParamType[], fn: Fn): Signature => ({
-    params,
-    variadic: false,
-    fn,
-  });
-  const variadic = (params: ParamType[], fn: Fn): Signature => ({
-    params,
-    variadic: true,
-    fn,
-  });
-  const printArgs = (args: Value[]) => args.map(toAny);
-  return new Map<string, Signature>([
-    ["and", variadic(["value", "value"], () => undefined)],
-    ["or", variadic(["value", "value"], () => undefined)],
-    ["not", fixed(["value"], ([a]) => !isTrue(unbox(a)))],
-    ["len", fixed(["value"], ([a]) => length(a))],
-    ["index", variadic(["value", "value"], index)],
-    ["slice", variadic(["value", "value"], slice)],
-    [
-      "call",
-      variadic(["value", "value"], ([fn]) => {
-        const v = unbox(fn);
-        if (v === undefined) throw new GoError("call of nil");
-        throw new GoError(`non-function of type ${typeName(v)}`);
-      }),
-    ],
-    ["html", variadic(["any"], (args) => htmlEscape(evalArgs(args)))],
-    ["js", variadic(["any"], (args) => jsEscape(evalArgs(args)))],
-    ["urlquery", variadic(["any"], (args) => queryEscape(evalArgs(args)))],
-    ["print", variadic(["any"], (args) => sprint(printArgs(args)))],
-    ["println", variadic(["any"], (args) => sprintln(printArgs(args)))],
-    [
-      "printf",
-      variadic(["string", "any"], ([format, ...args]) => sprintf(format as string, printArgs(args))),
-    ],
-    ["eq", variadic(["value", "value"], ([a, ...rest]) => eq(a, rest))],
-    ["ne", fixed(["value", "value"], ([a, b]) => !eq(a, [b]))],
-    ["lt", fixed(["value", "value"], ([a, b]) => lt(a, b))],
-    ["le", fixed(["value", "value"], ([a, b]) => le(a, b))],
-    ["gt", fixed(["value", "value"], ([a, b]) => !le(a, b))],
-    ["ge", fixed(["value", "value"], ([a, b]) => !lt(a, b))],
-    [
-      "randBase62",
-      fixed(["uint"], ([n], options) => {
-        const length = (n as GoUint).value;
-        options.budget.charge(length, "randBase62");
-        return options.randBase62(length);
-      }),
-    ],
-  ]);
-})();

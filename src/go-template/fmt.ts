@@ -4,11 +4,13 @@
  * precision for %s/%v/%q) and fmt's error forms (`%!d(string=x)`, `%!d(MISSING)`, `%!(EXTRA ...)`,
  * `%!(NOVERB)`); anything else throws Unsupported rather than guess.
  */
+import { costs } from "./costs.js";
 import { goQuote } from "./go-strings.js";
 import {
   Boxed,
   GoComplex,
   GoFloat,
+  GoStrings,
   GoUint,
   type GoValue,
   isMap,
@@ -41,6 +43,20 @@ function formatComplex(c: GoComplex): string {
   return `(${formatFloat(c.re)}${formatFloat(c.im, true)}i)`;
 }
 
+/**
+ * A float's or complex number's %v, once per value: shortest-digit formatting costs most of a
+ * microsecond, and a template prints the same constant or config value again and again.
+ */
+const formatted = new WeakMap<GoFloat | GoComplex, string>();
+function formattedNumber(v: GoFloat | GoComplex): string {
+  let text = formatted.get(v);
+  if (text === undefined) {
+    text = v instanceof GoFloat ? formatFloat(v.value) : formatComplex(v);
+    formatted.set(v, text);
+  }
+  return text;
+}
+
 /** fmt's %v of one argument. */
 export function formatValue(v: FmtArg | Boxed): string {
   if (v instanceof Boxed) return formatValue(v.value);
@@ -53,8 +69,7 @@ export function formatValue(v: FmtArg | Boxed): string {
     case "boolean":
       return v ? "true" : "false";
   }
-  if (v instanceof GoFloat) return formatFloat(v.value);
-  if (v instanceof GoComplex) return formatComplex(v);
+  if (v instanceof GoFloat || v instanceof GoComplex) return formattedNumber(v);
   if (v instanceof GoUint) return String(v.value);
   if (Array.isArray(v)) return `[${v.map(formatValue).join(" ")}]`;
   if (isMap(v))
@@ -96,7 +111,12 @@ export function sprint(args: readonly FmtArg[]): string {
 /** fmt.Sprintln: spaces between all operands, and a newline. */
 export const sprintln = (args: readonly FmtArg[]): string => `${args.map(formatValue).join(" ")}\n`;
 
+/** Charges the work of building a string of `units` characters before it is built (see costs.ts). */
+export type Charge = (units: number) => void;
+const free: Charge = () => {};
+
 interface Spec {
+  charge: Charge;
   minus: boolean;
   plus: boolean;
   zero: boolean;
@@ -115,6 +135,8 @@ function pad(s: string, spec: Spec, zeroAllowed: boolean): string {
   const n = runeCount(s);
   if (n >= spec.width) return s;
   const fill = spec.width - n;
+  // A width is the one place a few characters of format build a long string: paid before it is built.
+  spec.charge(fill);
   if (spec.minus) return s + " ".repeat(fill);
   if (spec.zero && zeroAllowed) {
     const signed = s[0] === "-" || s[0] === "+";
@@ -160,12 +182,39 @@ function hexOfString(s: string, upper: boolean, spec: Spec): string {
   return pad(hex, spec, false);
 }
 
+/**
+ * strconv.FormatFloat(x, 'f', precision, 64): the exact binary value rounded to `precision` decimals,
+ * a tie to even (JavaScript's toFixed rounds a tie up). Very large or long results are not modelled.
+ */
+function formatFixed(x: number, precision: number): string {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "+Inf" : "-Inf";
+  if (Math.abs(x) >= 1e21 || precision > 20) throw new Unsupported("%f of a large value or precision");
+  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+  const magnitude = Math.abs(x);
+  let fixed = magnitude.toFixed(precision);
+  // A tie when the exact expansion continues with 5 and then only zeros: round to even instead of up.
+  const long = magnitude.toFixed(Math.min(100, precision + 60));
+  const rest = long.slice(long.length - (Math.min(100, precision + 60) - precision));
+  if (/^50*$/.test(rest)) {
+    const down = long.slice(0, long.length - rest.length).replace(/\.$/, "");
+    const lastDigit = Number(down.replace(".", "").slice(-1));
+    if (lastDigit % 2 === 0) fixed = down;
+  }
+  return `${sign}${fixed}`;
+}
+
 function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
+  // fmt prints a slice element by element, each with the verb and its flags: `[%!d(string=a)]`.
+  if (arg instanceof GoStrings) return `[${arg.map((s) => formatOne(verb, s, spec)).join(" ")}]`;
   if (spec.plus && verb !== "d") throw new Unsupported(`%+${verb}`);
   if (spec.zero && verb !== "d" && verb !== "x" && verb !== "X") throw new Unsupported(`%0${verb}`);
   if (verb === "v") {
     if (spec.zero) throw new Unsupported("%0v");
-    if (typeof arg === "number" && spec.precision !== undefined) throw new Unsupported("%.Nv");
+    if ((typeof arg === "number" || arg instanceof GoFloat) && spec.precision !== undefined)
+      throw new Unsupported("%.Nv");
+    // fmt applies a width or precision to each element of a map or list, not to the whole.
+    if (arg !== null && isComposite(arg) && (spec.width !== undefined || spec.precision !== undefined))
+      throw new Unsupported("%v of a composite with a width or precision");
     return pad(
       truncateRunes(formatValue(arg), typeof arg === "string" ? spec.precision : undefined),
       spec,
@@ -174,11 +223,20 @@ function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
   }
   if (arg !== null && isComposite(arg)) throw new Unsupported(`%${verb} of a composite`);
   switch (verb) {
+    case "f":
+    case "F":
+      if (arg instanceof GoFloat) return pad(formatFixed(arg.value, spec.precision ?? 6), spec, false);
+      if (typeof arg === "number" || typeof arg === "string" || typeof arg === "boolean" || arg === null)
+        return badVerb(verb, arg, spec);
+      throw new Unsupported(`%${verb} of this value`);
     case "s":
       if (typeof arg === "string") return pad(truncateRunes(arg, spec.precision), spec, false);
       return badVerb(verb, arg, spec);
     case "q":
-      if (typeof arg === "string") return pad(goQuote(arg, spec.precision), spec, false);
+      if (typeof arg === "string") {
+        spec.charge(costs.quotedChar * arg.length);
+        return pad(goQuote(arg, spec.precision), spec, false);
+      }
       if (typeof arg === "number" || arg instanceof GoUint) throw new Unsupported("%q of an integer");
       return badVerb(verb, arg, spec);
     case "d":
@@ -199,8 +257,11 @@ function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
   throw new Unsupported(`the verb %${verb}`);
 }
 
-/** fmt.Sprintf for the verbs described above. */
-export function sprintf(format: string, args: readonly FmtArg[]): string {
+/**
+ * fmt.Sprintf for the verbs described above. `charge` is told of the padding a width adds before it
+ * is made; the caller pays for the rest (the format read, the text built) by their lengths.
+ */
+export function sprintf(format: string, args: readonly FmtArg[], charge: Charge = free): string {
   let out = "";
   let argNum = 0;
   let i = 0;
@@ -212,7 +273,14 @@ export function sprintf(format: string, args: readonly FmtArg[]): string {
     }
     out += format.slice(i, percent);
     i = percent + 1;
-    const spec: Spec = { minus: false, plus: false, zero: false, width: undefined, precision: undefined };
+    const spec: Spec = {
+      charge,
+      minus: false,
+      plus: false,
+      zero: false,
+      width: undefined,
+      precision: undefined,
+    };
     for (; i < format.length; i++) {
       const c = format[i];
       if (c === "-") {

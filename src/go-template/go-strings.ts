@@ -91,6 +91,11 @@ export function unquote(s: string): string {
     return body.replaceAll("\r", "");
   }
   if (quote !== '"' || body.includes("\n")) throw new GoSyntaxError();
+  // Most strings have no escape: then only a quote inside refuses them (as unquoteChar would).
+  if (!body.includes("\\")) {
+    if (body.includes('"')) throw new GoSyntaxError();
+    return body;
+  }
   let out = "";
   let rest = body;
   let bytes: number[] = [];
@@ -115,8 +120,17 @@ export function unquote(s: string): string {
 
 /** Go's unicode.IsPrint (strconv.IsPrint): letters, marks, numbers, punctuation, symbols and ASCII space. */
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-export const isPrint = (r: number): boolean =>
-  r >= 0 && r <= maxRune && !isSurrogate(r) && printable.test(String.fromCodePoint(r));
+/** Each code point's answer once known (1 printable, 2 not): a Unicode class test costs ~100 ns. */
+const printableKnown = new Uint8Array(maxRune + 1);
+export function isPrint(r: number): boolean {
+  if (r < 0 || r > maxRune) return false;
+  let known = printableKnown[r];
+  if (known === 0) {
+    known = !isSurrogate(r) && printable.test(String.fromCodePoint(r)) ? 1 : 2;
+    printableKnown[r] = known;
+  }
+  return known === 1;
+}
 
 const quoteRune = (r: number): string => {
   switch (r) {
@@ -148,6 +162,9 @@ const quoteRune = (r: number): string => {
 
 /** fmt's %q (strconv.Quote); with `precision`, %.Nq: the first N characters only. */
 export function goQuote(s: string, precision?: number): string {
+  // Printable ASCII, the common case, needs only its quotes and backslashes escaped.
+  if ((precision === undefined || precision >= s.length) && /^[\x20-\x7e]*$/.test(s))
+    return `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
   let out = '"';
   let n = 0;
   for (const ch of s) {

@@ -33,14 +33,17 @@ export type ParseResult = { ok: true; template: ParsedTemplate } | { ok: false; 
 
 /**
  * `template.New(name).Funcs(functions).Parse(text)`: Go's verdict on `text`. Functions are Go's
- * built-ins plus `options.functions` (for the operator: `randBase62`). Never throws on any input;
- * time and memory are linear in the text's length.
+ * built-ins plus `options.functions` (for the operator: `randBase62`). Throws nothing on any input
+ * but WorkBudgetExceeded, when `options.budget` runs out; time and memory are linear in the text's
+ * length, and charged to `options.budget`.
  */
 export function parseTemplate(text: string, options: ParseOptions = {}): ParseResult {
   const name = options.name ?? "";
   try {
     const trees = parseTrees(text, options);
-    return { ok: true, template: { name, trees, analysis: analyzeTrees(trees, name) } };
+    const { budget } = options;
+    const charge = budget && ((units: number) => budget.charge(units, "analysing a template"));
+    return { ok: true, template: { name, trees, analysis: analyzeTrees(trees, name, charge) } };
   } catch (e) {
     if (e instanceof TemplateParseError) return { ok: false, error: e };
     throw e;

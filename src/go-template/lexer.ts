@@ -3,6 +3,7 @@
  * its exact tokens (spaces are tokens, a trim marker is swallowed, a lexical error ends the input).
  * Positions are indices into the JavaScript string; lines count "\n" as Go does.
  */
+import { costs } from "./costs.js";
 import { goQuote, goUnicode, isPrint } from "./go-strings.js";
 
 export enum ItemType {
@@ -131,7 +132,11 @@ export class Lexer {
   private insideAction = false;
   options: LexOptions = { breakOK: true, continueOK: true };
 
-  constructor(input: string) {
+  /** `charge`, when given, is told of each token's work (costs.token, costs.scannedChar). */
+  constructor(
+    input: string,
+    private readonly charge?: (units: number) => void,
+  ) {
     this.input = input;
   }
 
@@ -210,9 +215,11 @@ export class Lexer {
   }
 
   nextItem(): Item {
+    const from = this.pos;
     this.item = { type: ItemType.EOF, pos: this.pos, val: "EOF", line: this.startLine };
     let state: StateFn = this.insideAction ? lexInsideAction : lexText;
     while (state !== null) state = state(this);
+    this.charge?.(costs.token + costs.scannedChar * (this.pos - from));
     return this.item;
   }
 

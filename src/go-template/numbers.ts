@@ -143,7 +143,25 @@ function complexSplit(text: string): number {
 }
 
 /** newNumber: the number a token denotes, or the error Go reports for it. */
+/** A decimal integer of at most 15 digits, no sign but `-`, no leading zero: exact as a float64. */
+const smallDecimal = /^-?(?:0|[1-9][0-9]{0,14})$/;
+
 export function newNumber(text: string, kind: "number" | "char" | "complex"): GoNumber {
+  if (kind === "number" && smallDecimal.test(text)) {
+    // The common case, without strconv's digit-by-digit parse: an int, a float, and a uint unless negative.
+    const value = Number(text);
+    const int = BigInt(value);
+    const unsigned = value >= 0 || text === "-0";
+    return {
+      isInt: true,
+      isUint: unsigned,
+      isFloat: true,
+      isComplex: false,
+      int,
+      ...(unsigned ? { uint: value === 0 ? 0n : int } : {}),
+      float: value === 0 ? 0 : value,
+    };
+  }
   const n: GoNumber = { isInt: false, isUint: false, isFloat: false, isComplex: false };
   if (kind === "char") {
     const { value, tail } = unquoteChar(text.slice(1), text[0] as string);

@@ -4,6 +4,8 @@
  * `template: <name>:<line>: <what>`. One deliberate difference: nesting (parentheses, if/range/with,
  * block) deeper than `maxNestingDepth` is an error, so that no input can exhaust the stack.
  */
+import type { WorkBudget } from "../budget/work-budget.js";
+import { costs } from "./costs.js";
 import { GoSyntaxError, goQuote, unquote } from "./go-strings.js";
 import { type Item, ItemType, itemString, Lexer } from "./lexer.js";
 import {
@@ -44,6 +46,7 @@ const isEnd = (n: Node): n is EndNode => n.type === "end" || n.type === "else";
 
 interface Shared {
   lex: Lexer;
+  charge: ((units: number) => void) | undefined;
   funcs: ReadonlySet<string>;
   trees: Map<string, ListNode>;
   parseName: string;
@@ -140,6 +143,7 @@ class Tree {
     this.errorf(`unexpected ${itemString(token)} in ${context}`);
   }
   private nest(): void {
+    this.s.charge?.(costs.nesting);
     if (++this.s.depth > maxNestingDepth) this.errorf("max expression depth exceeded");
   }
 
@@ -474,6 +478,7 @@ class Tree {
             : token.type === ItemType.Complex
               ? "complex"
               : "number";
+        this.s.charge?.(costs.number);
         try {
           return { type: "number", pos: token.pos, text: token.val, value: newNumber(token.val, kind) };
         } catch (e) {
@@ -496,6 +501,7 @@ class Tree {
   }
 
   private unquote(quoted: string): string {
+    if (quoted.includes("\\")) this.s.charge?.(costs.unquotedChar * quoted.length);
     try {
       return unquote(quoted);
     } catch (e) {
@@ -531,6 +537,8 @@ class Tree {
 export interface ParseOptions {
   /** Functions beyond Go's built-ins (the caller's FuncMap keys). */
   functions?: Iterable<string>;
+  /** Charged for the parse (see costs.ts) and the analysis. */
+  budget?: WorkBudget;
   /** The template's name, as in template.New(name); it appears in messages. Default "". */
   name?: string;
 }
@@ -564,8 +572,11 @@ export const goBuiltinFunctions: readonly string[] = [
  */
 export function parseTrees(text: string, options: ParseOptions = {}): Map<string, ListNode> {
   const name = options.name ?? "";
+  const { budget } = options;
+  const charge = budget && ((units: number) => budget.charge(units, "parsing a template"));
   const shared: Shared = {
-    lex: new Lexer(text),
+    lex: new Lexer(text, charge),
+    charge,
     funcs: new Set([...goBuiltinFunctions, ...(options.functions ?? [])]),
     trees: new Map(),
     parseName: name,

@@ -24,6 +24,19 @@ export class GoUint {
 }
 
 /**
+ * A Go []string: a multipleOptions item's value as GetValidatedConfig returns it (its default; nil,
+ * which prints `[]` and has no elements, when the item has none). Its elements are strings, not
+ * interfaces: `index` and `range` give them as they are.
+ */
+export class GoStrings extends Array<string> {
+  static holding(items: readonly string[] | undefined): GoStrings {
+    const list = new GoStrings();
+    if (items) list.push(...items);
+    return list;
+  }
+}
+
+/**
  * A value read out of an interface-typed container (an element of map[string]any or []any): reflect's
  * Interface kind. Go's messages name its type `interface {}` until a pipeline unwraps it. `null` is
  * the nil interface (a JSON null).
@@ -68,6 +81,7 @@ export function typeName(v: GoValue | Boxed): string {
   if (v instanceof GoFloat) return "float64";
   if (v instanceof GoComplex) return "complex128";
   if (v instanceof GoUint) return v.type;
+  if (v instanceof GoStrings) return "[]string";
   if (Array.isArray(v)) return "[]interface {}";
   return "map[string]interface {}";
 }
@@ -88,8 +102,44 @@ export function compareGoStrings(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** The keys of a map in fmtsort's order. */
-export const sortedKeys = (m: GoMap): string[] => Object.keys(m).sort(compareGoStrings);
+/**
+ * The data's maps never change while templates run, and the same map (the config) is ranged over,
+ * printed and measured again and again: its keys are listed, and sorted, once.
+ */
+const keysOf = new WeakMap<GoMap, readonly string[]>();
+const sortedKeysOf = new WeakMap<GoMap, readonly string[]>();
+
+/** Whether a map's keys are listed already (so that listing them costs nothing more). */
+export const keysKnown = (m: GoMap): boolean => keysOf.has(m);
+
+/** A map's keys (Object.keys, once per map). */
+export function mapKeys(m: GoMap): readonly string[] {
+  let keys = keysOf.get(m);
+  if (keys === undefined) {
+    keys = Object.keys(m);
+    keysOf.set(m, keys);
+  }
+  return keys;
+}
+
+const hasSurrogate = /[\uD800-\uDFFF]/;
+
+/**
+ * The keys of a map in fmtsort's order (once per map). Without surrogates UTF-16 order is code point
+ * order, and the runtime's own sort is several times faster than a comparator.
+ */
+export function sortedKeys(m: GoMap): readonly string[] {
+  let sorted = sortedKeysOf.get(m);
+  if (sorted === undefined) {
+    const keys = [...mapKeys(m)];
+    sorted = keys.some((key) => hasSurrogate.test(key)) ? keys.sort(compareGoStrings) : keys.sort();
+    sortedKeysOf.set(m, sorted);
+  }
+  return sorted;
+}
+
+/** Whether a map's keys are sorted already. */
+export const sortedKeysKnown = (m: GoMap): boolean => sortedKeysOf.has(m);
 
 /**
  * JSON-decoded data typed as the operator's: a whole number is a Go int (the operator's config

@@ -24,3 +24,26 @@ function safeParse(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * Calls again what the API server answered 429 Too Many Requests, as client-go does (kubectl retries
+ * them; @kubernetes/client-node does not): after its Retry-After seconds (1 when absent, at most 10), at
+ * most `attempts` times in all. The API server answers 429 while a resource's storage is initializing
+ * (just after its CRD is Established: "storage is (re)initializing") and under API priority and fairness.
+ */
+export async function retryTooManyRequests<T>(call: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (httpStatus(error) !== 429 || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs(error)));
+    }
+  }
+}
+
+function retryAfterMs(error: unknown): number {
+  const headers = (error as { headers?: Record<string, unknown> } | undefined)?.headers ?? {};
+  const seconds = Number(headers["retry-after"] ?? headers["Retry-After"]);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 10) * 1000 : 1000;
+}

@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import { createGunzip } from "node:zlib";
 import type { KubeConfig } from "@kubernetes/client-node";
+import { retryTooManyRequests } from "./api-errors.js";
 
 export interface CustomResource {
   group: string;
@@ -16,23 +18,32 @@ interface ObjectPage {
 
 /**
  * What one listing may cost, whatever the API server does: a real one answers a page in well under a
- * second, returns at most `limit` objects, and never repeats a continue token. A hostile or broken one
- * (a token that never changes, no answer, a page that ignores `limit`, a gzip bomb) once held `audit`
- * forever or took 1.5 GB.
+ * second, returns at most `limit` objects, never repeats a continue token and writes one of a few
+ * hundred bytes (a version and a key). A hostile or broken one (a token that never changes, no answer,
+ * a page that ignores `limit`, a gzip bomb, a new 4 MiB token per page) once held `audit` forever or
+ * took 1.5 GB.
  */
 export interface ListBounds {
   /** Each request, from connecting to the last byte; 0: none (kubectl's --request-timeout). */
   timeoutMs: number;
-  /** Bytes of one page's JSON, after decompression. */
+  /**
+   * Bytes of one page's JSON, after decompression: what a page holds as text, and (up to about 20
+   * times that, for JSON of empty objects) as objects. A page over it is asked for again with half as
+   * many objects, down to one; one object over it ends the listing.
+   */
   maxPageBytes: number;
   /** Pages of one listing. */
   maxPages: number;
+  /** Characters of one continue token. */
+  maxContinueChars: number;
 }
 
 export const defaultListBounds: ListBounds = {
   timeoutMs: 60_000,
-  maxPageBytes: 64 * 1024 * 1024,
+  // The API server stores objects of at most 3 MiB (1.5 MiB with etcd's default request limit).
+  maxPageBytes: 8 * 1024 * 1024,
   maxPages: 10_000,
+  maxContinueChars: 16 * 1024,
 };
 
 /** The listing was stopped: what the API server did, in one line; `code` its HTTP status when it refused. */
@@ -46,11 +57,14 @@ export class ListError extends Error {
   }
 }
 
+/** A page over `maxPageBytes`: asked for again with fewer objects. */
+class PageTooLarge extends ListError {}
+
 /**
  * The objects of one custom resource, page by page, as `kubectl get --chunk-size` reads them: the list
  * API with `limit` and `continue`, so neither the API server nor this process holds more than a page.
  * `namespace` undefined lists every namespace. Each request is bounded by `bounds`; what breaks a bound
- * ends the listing with a ListError naming it.
+ * ends the listing with a ListError naming it. Tokens seen are kept as digests (32 bytes each).
  */
 export async function* listPages(
   kubeConfig: KubeConfig,
@@ -65,34 +79,56 @@ export async function* listPages(
   const path = `/apis/${resource.group}/${resource.version}${where}/${resource.plural}`;
   const seen = new Set<string>();
   let token: string | undefined;
+  let asked = limit;
   for (let pages = 1; ; pages++) {
-    const query = new URLSearchParams({ limit: String(limit), ...(token ? { continue: token } : {}) });
+    const query = new URLSearchParams({ limit: String(asked), ...(token ? { continue: token } : {}) });
     // Appended, not resolved: a server URL may have a path of its own (a proxy's prefix).
     const url = new URL(`${server.replace(/\/+$/, "")}${path}?${query}`);
-    const page = (await getJson(kubeConfig, url, bounds)) as ObjectPage;
+    let page: ObjectPage;
+    try {
+      page = (await retryTooManyRequests(() => getJson(kubeConfig, url, bounds, asked))) as ObjectPage;
+    } catch (error) {
+      if (!(error instanceof PageTooLarge) || asked === 1) throw error;
+      asked = Math.ceil(asked / 2);
+      pages--;
+      continue;
+    }
     const items = page?.items ?? [];
     if (!Array.isArray(items)) throw new ListError(`the API server answered ${path} without a list of items`);
-    if (items.length > limit) {
+    if (items.length > asked) {
       throw new ListError(
-        `the API server sent ${items.length} objects in one page of ${path}, asked for at most ${limit}`,
+        `the API server sent ${items.length} objects in one page of ${path}, asked for at most ${asked}`,
       );
     }
-    yield items;
     const next = page.metadata?.continue;
+    page = {};
+    yield items;
     if (typeof next !== "string" || next === "") return;
-    if (seen.has(next)) {
+    if (next.length > bounds.maxContinueChars) {
+      throw new ListError(
+        `the API server sent a continue token of ${next.length} characters for ${path}, over ${bounds.maxContinueChars}`,
+      );
+    }
+    const digest = createHash("sha256").update(next).digest("base64");
+    if (seen.has(digest)) {
       throw new ListError(`the API server repeated a continue token for ${path}: it would list forever`);
     }
     if (pages >= bounds.maxPages) {
       throw new ListError(`the API server had more than ${bounds.maxPages} pages of ${path}; stopped`);
     }
-    seen.add(next);
+    seen.add(digest);
     token = next;
+    asked = limit;
   }
 }
 
 /** One GET, its JSON read within the request timeout and the page's byte cap (decompressed). */
-async function getJson(kubeConfig: KubeConfig, url: URL, bounds: ListBounds): Promise<unknown> {
+async function getJson(
+  kubeConfig: KubeConfig,
+  url: URL,
+  bounds: ListBounds,
+  objects: number,
+): Promise<unknown> {
   const options: RequestOptions = {
     method: "GET",
     headers: { accept: "application/json", "accept-encoding": "gzip" },
@@ -102,7 +138,7 @@ async function getJson(kubeConfig: KubeConfig, url: URL, bounds: ListBounds): Pr
   const text = await new Promise<string>((resolve, reject) => {
     const send = url.protocol === "http:" ? httpRequest : httpsRequest;
     const req = send(url, options, (res) => {
-      readBody(res, bounds.maxPageBytes, url.pathname).then((body) => {
+      readBody(res, bounds.maxPageBytes, url.pathname, objects).then((body) => {
         const status = res.statusCode ?? 0;
         if (status >= 400)
           reject(new ListError(`${statusMessage(body, url.pathname)} (HTTP ${status})`, status));
@@ -133,7 +169,7 @@ async function getJson(kubeConfig: KubeConfig, url: URL, bounds: ListBounds): Pr
 }
 
 /** The body as text, decompressed when gzip, refused past `maxBytes` of it (a bomb stops there). */
-function readBody(res: IncomingMessage, maxBytes: number, path: string): Promise<string> {
+function readBody(res: IncomingMessage, maxBytes: number, path: string, objects: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const gzip = /\bgzip\b/i.test(String(res.headers["content-encoding"] ?? ""));
     const stream = gzip ? res.pipe(createGunzip()) : res;
@@ -144,9 +180,10 @@ function readBody(res: IncomingMessage, maxBytes: number, path: string): Promise
       if (bytes > maxBytes) {
         res.destroy();
         stream.destroy();
+        const what = objects === 1 ? "one object" : `one page (${objects} objects)`;
         reject(
-          new ListError(
-            `the API server sent more than ${maxBytes / 1024 / 1024} MiB for one page of ${path}${gzip ? " (decompressed)" : ""}; try a smaller --chunk-size`,
+          new PageTooLarge(
+            `the API server sent more than ${maxBytes / 1024 / 1024} MiB for ${what} of ${path}${gzip ? " (decompressed)" : ""}`,
           ),
         );
         return;

@@ -1,5 +1,6 @@
 import { CustomObjectsApi, type KubeConfig, Watch } from "@kubernetes/client-node";
 import type { Logger } from "../server/log.js";
+import type { NameChange } from "./name-replica.js";
 import { type ObjectList, type ObjectMeta, Reflector, type ReflectorOptions } from "./reflector.js";
 
 type Named = { metadata?: ObjectMeta };
@@ -19,6 +20,10 @@ export interface NameCache {
   exists(namespace: string, name: string): boolean;
   /** Ready once the first list has answered (or told us the CRD is not installed). */
   isReady(): boolean;
+  /** The cache as it is now, as one change: what a fresh copy (`NameReplica`) starts from. */
+  snapshot(): NameChange;
+  /** Calls `listener` with every change from now on, in order: what keeps a copy current. */
+  follow(listener: (change: NameChange) => void): void;
   stop(): Promise<void>;
 }
 
@@ -41,6 +46,10 @@ export function startNameCache(
 ): NameCache {
   const { group, version, plural, kind, check } = resource;
   const api = kubeConfig.makeApiClient(CustomObjectsApi);
+  const followers: ((change: NameChange) => void)[] = [];
+  const tell = (change: NameChange) => {
+    for (const follower of followers) follower(change);
+  };
   const reflector = new Reflector<Named>({
     ...tuning,
     list: async () => (await api.listClusterCustomObject({ group, version, plural })) as ObjectList<Named>,
@@ -53,7 +62,9 @@ export function startNameCache(
         resourceVersion: metadata?.resourceVersion,
       },
     }),
+    onKeys: tell,
     onStateChange: (state) => {
+      tell({ state });
       if (state === "absent") {
         log({
           level: "warn",
@@ -69,6 +80,10 @@ export function startNameCache(
   return {
     exists: (namespace, name) => reflector.state !== "synced" || reflector.get(namespace, name) !== undefined,
     isReady: () => reflector.state !== "starting",
+    snapshot: () => ({ state: reflector.state, replaced: reflector.keys() }),
+    follow: (listener) => {
+      followers.push(listener);
+    },
     stop: () => reflector.stop(),
   };
 }

@@ -35,7 +35,12 @@ export interface ReflectorOptions<T extends { metadata?: ObjectMeta }> {
   watchTimeoutSeconds?: number;
   /** What the cache keeps of each object (e.g. only its metadata); the whole object by default. */
   retain?: (object: T) => T;
+  /** Told of each change to the set of keys (`namespace/name`) held: for copies of the cache elsewhere. */
+  onKeys?: (change: KeyChange) => void;
 }
+
+/** A change to the keys a reflector holds: all replaced (a fresh list, or none while absent), one added or removed. */
+export type KeyChange = { replaced: string[] } | { added: string } | { removed: string };
 
 /**
  * A cache of one resource kind kept current as client-go's reflector keeps it: list once, then watch
@@ -64,7 +69,12 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
   }
 
   get(namespace: string, name: string): T | undefined {
-    return this.objects.get(key(namespace, name));
+    return this.objects.get(cacheKey(namespace, name));
+  }
+
+  /** Every key held (`namespace/name`). */
+  keys(): string[] {
+    return [...this.objects.keys()];
   }
 
   get size(): number {
@@ -100,6 +110,7 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
       const list = await this.options.list();
       this.objects.clear();
       for (const item of list.items) this.objects.set(objectKey(item), this.retain(item));
+      this.options.onKeys?.({ replaced: [...this.objects.keys()] });
       this.resourceVersion = list.metadata?.resourceVersion ?? "";
       this.failures = 0;
       this.setState("synced");
@@ -107,6 +118,7 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
     } catch (error) {
       if (httpStatus(error) === 404) {
         this.objects.clear();
+        this.options.onKeys?.({ replaced: [] });
         this.setState("absent");
         await this.pause(this.options.absentRetryMs ?? 60_000);
       } else {
@@ -136,8 +148,14 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
           return;
         }
         this.failures = 0;
-        if (type === "ADDED" || type === "MODIFIED") this.objects.set(objectKey(object), this.retain(object));
-        else if (type === "DELETED") this.objects.delete(objectKey(object));
+        const objectAt = objectKey(object);
+        if (type === "ADDED" || type === "MODIFIED") {
+          const added = !this.objects.has(objectAt);
+          this.objects.set(objectAt, this.retain(object));
+          if (added) this.options.onKeys?.({ added: objectAt });
+        } else if (type === "DELETED" && this.objects.delete(objectAt)) {
+          this.options.onKeys?.({ removed: objectAt });
+        }
         const version = object.metadata?.resourceVersion;
         if (version) this.resourceVersion = version;
       };
@@ -193,6 +211,7 @@ export class Reflector<T extends { metadata?: ObjectMeta }> {
   }
 }
 
-const key = (namespace: string, name: string) => `${namespace}/${name}`;
+/** How the cache keys an object: `namespace/name` (`/name` for a cluster-scoped one). */
+export const cacheKey = (namespace: string, name: string) => `${namespace}/${name}`;
 const objectKey = (object: { metadata?: ObjectMeta }) =>
-  key(object.metadata?.namespace ?? "", object.metadata?.name ?? "");
+  cacheKey(object.metadata?.namespace ?? "", object.metadata?.name ?? "");

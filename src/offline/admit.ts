@@ -26,7 +26,16 @@ import { type Client, sentBy } from "./client.js";
 import type { OfflineKind } from "./kinds.js";
 
 /** Where in the API server's path a problem was found. */
-export type Stage = "decode" | "metadata" | "schema" | "cel" | "mutating-webhook" | "validating-webhook";
+export type Stage =
+  | "decode"
+  | "metadata"
+  | "schema"
+  | "cel"
+  | "mutating-webhook"
+  | "validating-webhook"
+  // The native admission policies (validate --policies).
+  | "mutating-policy"
+  | "validating-policy";
 
 /** One problem found on one object, before `validate` or `audit` places it in a file or a report. */
 export interface Problem {
@@ -88,13 +97,19 @@ export async function admitOffline(
   const decoded = kind.server.decode(body, client === "kubectl");
   if (decoded.error !== undefined || !decoded.object) return refuse(decoded.error ?? "cannot be decoded");
   const pruned = new Map(decoded.pruned.map((field) => [`unknown field "${field}"`, field]));
-  for (const message of decoded.unknownFields) {
-    verdict.warnings.push({
-      stage: "schema",
-      field: pruned.get(message) ?? FieldPath.empty,
-      type: "Warning",
-      message,
-    });
+  // The webhook's rule for the same finding (`module.unknown-field`): its rule action applies here too,
+  // as serve applies it to the webhook's warning.
+  const unknownRule = kind.kind.declarations?.find((rule) => rule.id.endsWith(".unknown-field"))?.id;
+  if (unknownRule === undefined || ruleActions?.get(unknownRule) !== "off") {
+    for (const message of decoded.unknownFields) {
+      verdict.warnings.push({
+        stage: "schema",
+        field: pruned.get(message) ?? FieldPath.empty,
+        type: "Warning",
+        message,
+        ...(unknownRule ? { rule: unknownRule } : {}),
+      });
+    }
   }
   // A namespace that is no DNS label can never exist: the API server answers that it is not found.
   const namespace = namespaceOf(kind, decoded.object);

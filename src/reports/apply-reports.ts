@@ -1,5 +1,5 @@
 import { CustomObjectsApi, type KubeConfig, setHeaderOptions } from "@kubernetes/client-node";
-import { apiErrorMessage, httpStatus } from "../kube/api-errors.js";
+import { apiErrorMessage, httpStatus, retryTooManyRequests } from "../kube/api-errors.js";
 import { managedByLabel, type Report, type ReportApi, reportName, reportType } from "./policy-report.js";
 
 export const reportFieldManager = "module-admission";
@@ -21,29 +21,32 @@ export async function applyReports(
   api: ReportApi,
   namespace: string | undefined,
 ): Promise<string[]> {
-  const client = kubeConfig.makeApiClient(CustomObjectsApi);
+  const writer = new ReportWriter(kubeConfig, api, namespace);
   const lines: string[] = [];
-  const describe = (namespaced: boolean, where: string | undefined) => {
-    const type = reportType(api, namespaced);
-    return `${type.plural.replace(/s$/, "")}.${type.group}/${reportName}${where ? ` (namespace ${where})` : ""}`;
-  };
-  const failed = (namespaced: boolean, error: unknown): Error => {
-    const type = reportType(api, namespaced);
-    if (
-      httpStatus(error) === 404 &&
-      /the server could not find the requested resource/.test(apiErrorMessage(error))
-    ) {
-      return new Error(
-        `the cluster does not serve ${type.plural}.${type.group}/${type.version}: install its CRD (Kyverno and Policy Reporter install it)`,
-      );
-    }
-    return new Error(`writing ${type.plural}.${type.group}: ${apiErrorMessage(error)}`);
-  };
+  for (const report of reports) lines.push(await writer.apply(report));
+  return [...lines, ...(await writer.deleteStale())];
+}
 
-  const applied = new Set<string>();
-  for (const report of reports) {
+/**
+ * `applyReports` a report at a time, as `audit` finishes each scope: it remembers which reports it
+ * wrote (a name per scope), so that `deleteStale` at the end removes the others.
+ */
+export class ReportWriter {
+  private readonly client: CustomObjectsApi;
+  private readonly applied = new Set<string>();
+
+  constructor(
+    kubeConfig: KubeConfig,
+    private readonly api: ReportApi,
+    private readonly namespace: string | undefined,
+  ) {
+    this.client = kubeConfig.makeApiClient(CustomObjectsApi);
+  }
+
+  /** Applies one report; returns its line. */
+  async apply(report: Report): Promise<string> {
     const where = report.metadata.namespace;
-    const type = reportType(api, where !== undefined);
+    const type = reportType(this.api, where !== undefined);
     const request = {
       group: type.group,
       version: type.version,
@@ -55,46 +58,76 @@ export async function applyReports(
     };
     const apply = setHeaderOptions("Content-Type", "application/apply-patch+yaml");
     try {
-      if (where === undefined) await client.patchClusterCustomObject(request, apply);
-      else await client.patchNamespacedCustomObject({ ...request, namespace: where }, apply);
+      await retryTooManyRequests(() =>
+        where === undefined
+          ? this.client.patchClusterCustomObject(request, apply)
+          : this.client.patchNamespacedCustomObject({ ...request, namespace: where }, apply),
+      );
     } catch (error) {
-      throw failed(where !== undefined, error);
+      throw this.failed(where !== undefined, error);
     }
-    applied.add(`${where ?? ""}/${report.metadata.name}`);
-    lines.push(`${describe(where !== undefined, where)} serverside-applied`);
+    this.applied.add(`${where ?? ""}/${report.metadata.name}`);
+    return `${this.describe(where !== undefined, where)} serverside-applied`;
   }
 
-  const labelSelector = Object.entries(managedByLabel)
-    .map(([key, value]) => `${key}=${value}`)
-    .join(",");
-  const scopes = namespace === undefined ? [true, false] : [true];
-  for (const namespaced of scopes) {
-    const type = reportType(api, namespaced);
-    const resource = { group: type.group, version: type.version, plural: type.plural, labelSelector };
-    let listed: Listed;
-    try {
-      listed = (
-        !namespaced
-          ? await client.listClusterCustomObject(resource)
-          : namespace === undefined
-            ? await client.listClusterCustomObject(resource)
-            : await client.listNamespacedCustomObject({ ...resource, namespace })
-      ) as Listed;
-    } catch (error) {
-      throw failed(namespaced, error);
-    }
-    for (const item of listed.items ?? []) {
-      const { name, namespace: where, labels } = item.metadata ?? {};
-      const ours = name === reportName && Object.entries(managedByLabel).every(([k, v]) => labels?.[k] === v);
-      if (!ours || applied.has(`${where ?? ""}/${name}`)) continue;
+  /** Deletes this tool's reports in the audited scope that were not applied; returns a line for each. */
+  async deleteStale(): Promise<string[]> {
+    const { client, namespace } = this;
+    const lines: string[] = [];
+    const labelSelector = Object.entries(managedByLabel)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(",");
+    const scopes = namespace === undefined ? [true, false] : [true];
+    for (const namespaced of scopes) {
+      const type = reportType(this.api, namespaced);
+      const resource = { group: type.group, version: type.version, plural: type.plural, labelSelector };
+      let listed: Listed;
       try {
-        if (where === undefined) await client.deleteClusterCustomObject({ ...type, name });
-        else await client.deleteNamespacedCustomObject({ ...type, namespace: where, name });
+        listed = (await retryTooManyRequests(() =>
+          !namespaced || namespace === undefined
+            ? client.listClusterCustomObject(resource)
+            : client.listNamespacedCustomObject({ ...resource, namespace }),
+        )) as Listed;
       } catch (error) {
-        if (httpStatus(error) !== 404) throw failed(namespaced, error);
+        throw this.failed(namespaced, error);
       }
-      lines.push(`${describe(namespaced, where)} deleted (nothing left to report)`);
+      for (const item of listed.items ?? []) {
+        const { name, namespace: where, labels } = item.metadata ?? {};
+        const ours =
+          name === reportName && Object.entries(managedByLabel).every(([k, v]) => labels?.[k] === v);
+        if (!ours || this.applied.has(`${where ?? ""}/${name}`)) continue;
+        try {
+          await retryTooManyRequests(() =>
+            where === undefined
+              ? client.deleteClusterCustomObject({ ...type, name })
+              : client.deleteNamespacedCustomObject({ ...type, namespace: where, name }),
+          );
+        } catch (error) {
+          if (httpStatus(error) !== 404) throw this.failed(namespaced, error);
+        }
+        lines.push(`${this.describe(namespaced, where)} deleted (nothing left to report)`);
+      }
     }
+    return lines;
   }
-  return lines;
+
+  private describe(namespaced: boolean, where: string | undefined): string {
+    const type = reportType(this.api, namespaced);
+    return `${type.plural.replace(/s$/, "")}.${type.group}/${reportName}${where ? ` (namespace ${where})` : ""}`;
+  }
+
+  private failed(namespaced: boolean, error: unknown): Error {
+    const type = reportType(this.api, namespaced);
+    const message = apiErrorMessage(error);
+    // kube-apiserver answers a path it does not serve with a plain-text "404 page not found", no Status
+    // (which apiErrorMessage would end with "(HTTP 404)"); some servers with a Status saying so.
+    const notServed =
+      /the server could not find the requested resource/.test(message) || !message.endsWith("(HTTP 404)");
+    if (httpStatus(error) === 404 && notServed) {
+      return new Error(
+        `the cluster does not serve ${type.plural}.${type.group}/${type.version}: install its CRD (Kyverno and Policy Reporter install it)`,
+      );
+    }
+    return new Error(`writing ${type.plural}.${type.group}: ${message}`);
+  }
 }

@@ -87,62 +87,93 @@ export function problemRule(problem: Problem): string {
  * cluster-scoped object has one. Objects without findings add nothing (a report lists what to fix).
  */
 export function buildReports(objects: Iterable<AuditedObject>, api: ReportApi, now: Date): Report[] {
-  const timestamp = { seconds: Math.floor(now.getTime() / 1000), nanos: 0 };
-  const byScope = new Map<string, ReportResult[]>();
+  const byScope = new Map<string, ScopeResults>();
   for (const object of objects) {
-    const results = objectResults(object, timestamp);
-    if (results.length === 0) continue;
     const scope = object.metadata.namespace ?? "";
-    const scoped = byScope.get(scope);
-    if (scoped) scoped.push(...results);
-    else byScope.set(scope, results);
+    let results = byScope.get(scope);
+    if (!results) {
+      results = new ScopeResults(scope, now);
+      byScope.set(scope, results);
+    }
+    results.add(object);
   }
   return [...byScope.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([namespace, found]) => {
-      const type = reportType(api, namespace !== "");
-      const results = withinSize(found, namespace, timestamp);
-      return {
-        apiVersion: `${type.group}/${type.version}`,
-        kind: type.kind,
-        metadata: {
-          name: reportName,
-          ...(namespace ? { namespace } : {}),
-          labels: { ...managedByLabel },
-        },
-        ...(api === "openreports" ? { source: reportPolicy } : {}),
-        summary: {
-          pass: 0,
-          fail: results.filter((r) => r.result === "fail").length,
-          warn: results.filter((r) => r.result === "warn").length,
-          error: 0,
-          skip: results.filter((r) => r.result === "skip").length,
-        },
-        results,
-      };
-    });
+    .flatMap(([, results]) => results.report(api) ?? []);
 }
 
-function withinSize(results: ReportResult[], namespace: string, timestamp: ReportResult["timestamp"]) {
-  let bytes = 0;
-  const listed = results.findIndex((result) => {
-    bytes += JSON.stringify(result).length;
-    return bytes > maxReportBytes;
-  });
-  if (listed === -1) return results;
-  const command = namespace ? `module-admission audit -n ${namespace}` : "module-admission audit";
-  return [
-    ...results.slice(0, listed),
-    {
-      source: reportPolicy,
-      policy: reportPolicy,
-      rule: "report-size",
-      result: "skip" as const,
-      scored: false,
-      message: `${results.length - listed} more results are not listed: a report is one object and its size is limited; \`${command}\` lists them all`,
-      timestamp,
-    },
-  ];
+/**
+ * One scope's results (a namespace's, or `""` for cluster-scoped objects), gathered as its objects are
+ * judged: listed while the report stays within `maxReportBytes`, only counted after that, so that a
+ * scope's report holds bounded memory however many objects it has. The results past the bound become
+ * one `skip` result that says how many and where to see them all.
+ */
+export class ScopeResults {
+  private readonly results: ReportResult[] = [];
+  private bytes = 0;
+  private notListed = 0;
+  private readonly timestamp: ReportResult["timestamp"];
+
+  constructor(
+    readonly namespace: string,
+    now: Date,
+  ) {
+    this.timestamp = { seconds: Math.floor(now.getTime() / 1000), nanos: 0 };
+  }
+
+  add(object: AuditedObject): void {
+    for (const result of objectResults(object, this.timestamp)) {
+      if (this.notListed === 0) {
+        this.bytes += JSON.stringify(result).length;
+        if (this.bytes <= maxReportBytes) {
+          this.results.push(result);
+          continue;
+        }
+      }
+      this.notListed++;
+    }
+  }
+
+  /** The scope's report; undefined when nothing was found. */
+  report(api: ReportApi): Report | undefined {
+    if (this.results.length === 0 && this.notListed === 0) return undefined;
+    const { namespace, timestamp } = this;
+    const type = reportType(api, namespace !== "");
+    const command = namespace ? `module-admission audit -n ${namespace}` : "module-admission audit";
+    const results: ReportResult[] =
+      this.notListed === 0
+        ? this.results
+        : [
+            ...this.results,
+            {
+              source: reportPolicy,
+              policy: reportPolicy,
+              rule: "report-size",
+              result: "skip",
+              scored: false,
+              message: `${this.notListed} more results are not listed: a report is one object and its size is limited; \`${command}\` lists them all`,
+              timestamp,
+            },
+          ];
+    return {
+      apiVersion: `${type.group}/${type.version}`,
+      kind: type.kind,
+      metadata: {
+        name: reportName,
+        ...(namespace ? { namespace } : {}),
+        labels: { ...managedByLabel },
+      },
+      ...(api === "openreports" ? { source: reportPolicy } : {}),
+      summary: {
+        pass: 0,
+        fail: results.filter((r) => r.result === "fail").length,
+        warn: results.filter((r) => r.result === "warn").length,
+        error: 0,
+        skip: results.filter((r) => r.result === "skip").length,
+      },
+      results,
+    };
+  }
 }
 
 function objectResults(object: AuditedObject, timestamp: ReportResult["timestamp"]): ReportResult[] {

@@ -47,8 +47,22 @@ function readSchemaKind(name: string): SchemaKind {
   };
 }
 
+/**
+ * Where the API server enforces a kind's structural schema itself: the CRD, and what the webhook's copy
+ * of the schema finds that the installed CRD may not (CEL on the object: a narrowed webhook is called then).
+ */
+export interface SchemaEnforcement {
+  why: string;
+  callWhen?: string;
+}
+
 /** The rules every kind with a schema source has: its structure gate's. */
-export function gateRules(name: string, kind: string, upstream: string): readonly RuleDeclaration[] {
+export function gateRules(
+  name: string,
+  kind: string,
+  upstream: string,
+  schema: SchemaEnforcement,
+): readonly RuleDeclaration[] {
   return [
     ...errorRules({
       [`${name}.schema`]: {
@@ -56,6 +70,7 @@ export function gateRules(name: string, kind: string, upstream: string): readonl
         realSystem:
           "the API server refuses it with the same field errors, before any validating webhook runs",
         upstream,
+        native: { by: "schema", ...schema },
       },
     }),
     ...warningRules({
@@ -63,6 +78,12 @@ export function gateRules(name: string, kind: string, upstream: string): readonl
         summary: "a field the CRD's schema does not know (often a misspelt name)",
         realSystem: "the API server prunes it silently: the setting has no effect",
         upstream: "apiextensions-apiserver pruning (structural schemas)",
+        // Pruned before admission: the webhook in a cluster never sees one either.
+        native: {
+          by: "webhook",
+          why: "the API server prunes unknown fields before admission, so no policy (nor webhook) sees them; kubectl's field validation reports them",
+          callWhen: "false",
+        },
       },
     }),
   ];
@@ -73,6 +94,8 @@ export interface KindDefinition<T, S> {
   schema: string;
   /** Where the CRD's schema comes from (docs/rules.md's upstream for the schema rule). */
   schemaUpstream: string;
+  /** Which CRD enforces the schema in a cluster, and what the webhook checks beyond it. */
+  schemaEnforcement: SchemaEnforcement;
   /** The kind's own rules, each declared beside its check; the gate's two are added here. */
   rules: readonly RuleDeclaration[];
   /**
@@ -96,7 +119,7 @@ export interface KindDefinition<T, S> {
 export function defineKind<T, S = unknown>(definition: KindDefinition<T, S>): ResourceKind<T> {
   const { checkStructure, ...identity } = schemaKind(definition.schema);
   const declarations = [
-    ...gateRules(definition.schema, identity.kind, definition.schemaUpstream),
+    ...gateRules(definition.schema, identity.kind, definition.schemaUpstream, definition.schemaEnforcement),
     ...definition.rules,
   ];
   const { transition } = definition;

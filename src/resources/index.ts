@@ -1,7 +1,12 @@
 import type { ResourceKind } from "../admission/resource-kind.js";
-import { protocolRules, type RuleDeclaration } from "../admission/rule-catalogue.js";
+import {
+  type MutationDeclaration,
+  protocolRules,
+  type RuleDeclaration,
+} from "../admission/rule-catalogue.js";
 import { type AddonOperatorFlags, addonOperatorKinds } from "./addon-operator-configmap/index.js";
 import { configMapRules } from "./addon-operator-configmap/sections.js";
+import { moduleMutations } from "./module/defaults.js";
 import { createModuleKind, type ModuleKindDependencies, moduleKind } from "./module/index.js";
 import {
   createModuleReleaseMetaKind,
@@ -9,6 +14,7 @@ import {
   moduleReleaseMetaKind,
 } from "./modulereleasemeta/index.js";
 import { moduleTemplateKind } from "./moduletemplate/index.js";
+import { workspaceMutations } from "./workspace/defaults.js";
 import { createWorkspaceKind, workspaceKind } from "./workspace/index.js";
 
 /** What kinds may take from outside; every field optional: tests and `npm start` pass none. */
@@ -30,6 +36,8 @@ export interface KindRegistration {
   /** Its schema source, `schemas/<schema>.yaml`; a core kind (ConfigMap) has none. */
   schema?: string;
   rules: readonly RuleDeclaration[];
+  /** Its mutations (the mutating webhook's defaults), declared beside its defaulter. */
+  mutations?: readonly MutationDeclaration[];
   create(dependencies: KindDependencies): ResourceKind[];
 }
 
@@ -42,6 +50,7 @@ export const kindRegistrations: readonly KindRegistration[] = [
     name: "module",
     schema: "module",
     rules: declared(moduleKind),
+    mutations: moduleMutations,
     create: (dependencies) => [createModuleKind(dependencies) as ResourceKind],
   },
   {
@@ -49,6 +58,7 @@ export const kindRegistrations: readonly KindRegistration[] = [
     name: "workspace",
     schema: "workspace",
     rules: declared(workspaceKind),
+    mutations: workspaceMutations,
     create: (dependencies) => [createWorkspaceKind(dependencies) as ResourceKind],
   },
   {
@@ -82,9 +92,17 @@ export function createResourceKinds(dependencies: KindDependencies): ResourceKin
 export const resourceKinds: ResourceKind[] = createResourceKinds({});
 
 /** Every rule, in the order of the docs: the protocol layer's, then each kind's. */
-export function ruleCatalogue(): { title: string; rules: readonly RuleDeclaration[] }[] {
+export function ruleCatalogue(): {
+  title: string;
+  rules: readonly RuleDeclaration[];
+  mutations?: readonly MutationDeclaration[];
+}[] {
   return [
     { title: "Every kind (the protocol layer)", rules: protocolRules },
-    ...kindRegistrations.map(({ title, rules }) => ({ title, rules })),
+    ...kindRegistrations.map(({ title, rules, mutations }) => ({
+      title,
+      rules,
+      ...(mutations ? { mutations } : {}),
+    })),
   ];
 }

@@ -1,11 +1,20 @@
+import { parseGoDuration } from "../go-time/duration.js";
+import { loadLocationError } from "../go-time/location.js";
+
 /**
  * Whether a schedule parses as robfig/cron v3's parser (parser.go) parses it, with the options the
  * Forkspacer operator passes for Workspace schedules (pkg/constants/cron: SecondOptional | Minute | Hour
  * | Dom | Month | Dow | Descriptor): 5 or 6 fields, or a descriptor such as `@daily` or `@every 1h30m`,
  * after an optional `TZ=`/`CRON_TZ=` location. Returns robfig's error text, or undefined when it parses.
  * Only the verdict is needed (the webhook checks schedules; it never runs them), so no bits are kept.
+ * `charge` is told of the work as it goes: a unit a character, and `itemUnits` a comma-separated item
+ * (a schedule may hold hundreds of thousands).
  */
-export function cronScheduleError(spec: string): string | undefined {
+export function cronScheduleError(
+  spec: string,
+  charge: (units: number) => void = () => {},
+): string | undefined {
+  charge(spec.length);
   if (spec.length === 0) return "empty spec string";
   let rest = spec;
   if (rest.startsWith("TZ=") || rest.startsWith("CRON_TZ=")) {
@@ -13,7 +22,8 @@ export function cronScheduleError(spec: string): string | undefined {
     // robfig slices spec[eq+1:-1] here and panics; the operator's webhook answers with an error.
     if (space < 0) return `a time zone must be followed by a space and the schedule: ${spec}`;
     const location = rest.slice(rest.indexOf("=") + 1, space);
-    if (!isLocation(location)) return `provided bad location ${location}: unknown time zone ${location}`;
+    const problem = loadLocationError(location);
+    if (problem) return `provided bad location ${location}: ${problem}`;
     rest = rest.slice(space).trim();
   }
   if (rest.startsWith("@")) return descriptorError(rest);
@@ -23,11 +33,17 @@ export function cronScheduleError(spec: string): string | undefined {
   }
   const all = fields.length === 5 ? ["0", ...fields] : fields;
   for (const [i, field] of all.entries()) {
-    const error = fieldError(field, bounds[i] as Bounds);
+    const error = fieldError(field, bounds[i] as Bounds, charge);
     if (error) return error;
   }
   return undefined;
 }
+
+/** Units of the work budget per item of a field: a plain number, or a range, step or name. */
+export const itemUnits = { plain: 8, other: 60 } as const;
+
+/** A plain decimal item (at most six digits: nonNegativeInt caps larger ones at 1,000,000 in its messages). */
+const plainItem = /^[0-9]{1,6}$/;
 
 interface Bounds {
   min: number;
@@ -46,9 +62,20 @@ const bounds: Bounds[] = [
   { min: 0, max: 6, names: Object.fromEntries(days.map((name, i) => [name, i])) },
 ];
 
-function fieldError(field: string, r: Bounds): string | undefined {
-  for (const expr of field.split(",").filter((part) => part !== "")) {
-    const error = rangeError(expr, r);
+function fieldError(field: string, r: Bounds, charge: (units: number) => void): string | undefined {
+  for (const expr of field.split(",")) {
+    if (expr === "") continue;
+    let error: string | undefined;
+    if (plainItem.test(expr)) {
+      // rangeError's answer for a single number, without its splits and BigInt.
+      charge(itemUnits.plain);
+      const value = Number(expr);
+      if (value < r.min) error = `beginning of range (${value}) below minimum (${r.min}): ${expr}`;
+      else if (value > r.max) error = `end of range (${value}) above maximum (${r.max}): ${expr}`;
+    } else {
+      charge(itemUnits.other);
+      error = rangeError(expr, r);
+    }
     if (error) return error;
   }
   return undefined;
@@ -119,27 +146,8 @@ function descriptorError(descriptor: string): string | undefined {
   if (descriptors.has(descriptor)) return undefined;
   const every = "@every ";
   if (descriptor.startsWith(every)) {
-    const duration = descriptor.slice(every.length);
-    return isGoDuration(duration)
-      ? undefined
-      : `failed to parse duration ${descriptor}: time: invalid duration ${JSON.stringify(duration)}`;
+    const duration = parseGoDuration(descriptor.slice(every.length));
+    return duration.ok ? undefined : `failed to parse duration ${descriptor}: ${duration.error}`;
   }
   return `unrecognized descriptor: ${descriptor}`;
-}
-
-/** Go's time.ParseDuration syntax: "0", or signed sequences of decimal numbers with units. */
-function isGoDuration(text: string): boolean {
-  if (text === "0" || text === "+0" || text === "-0") return true;
-  return /^[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+$/.test(text);
-}
-
-/** time.LoadLocation: "" and "UTC" are UTC, "Local" the local zone, otherwise an IANA zone name. */
-function isLocation(name: string): boolean {
-  if (name === "" || name === "UTC" || name === "Local") return true;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
 }

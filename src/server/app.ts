@@ -1,37 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { vouchForDepth } from "../admission/depth.js";
-import { causeType } from "../admission/field-errors.js";
-import {
-  admissionResponse,
-  judgeMutation,
-  judgeValidation,
-  objectName,
-  type ReviewVerdict,
-  shownVerdict,
-} from "../admission/handler.js";
 import { limits } from "../admission/limits.js";
-import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
-import {
-  type AdmissionRequest,
-  type AdmissionResponse,
-  encodeReview,
-  parseAdmissionReview,
-} from "../admission/review.js";
-import type { RuleActions } from "../admission/rule-actions.js";
 import type { Logger } from "./log.js";
 import type { WebhookMetrics } from "./metrics.js";
 import { readBody } from "./read-body.js";
+import type { Reviewer } from "./reviews.js";
 
 export interface AppOptions {
-  kinds: ResourceKind[];
+  /** Where reviews are judged: the webhook paths, and bytes in, bytes out. */
+  reviewer: Reviewer;
   log: Logger;
   /** Readiness beyond the server's own (e.g. caches synced); /readyz fails while it returns false. */
   isReady?: () => boolean;
   /** True once shutdown has begun: /readyz fails and every response closes its connection. */
   isDraining?: () => boolean;
   metrics?: WebhookMetrics;
-  /** `--rule-action`: rules whose errors warn or are off instead of denying. */
-  ruleActions?: RuleActions;
   /** Which reviews get a log line (default: denied). */
   logReviews?: ReviewLogging;
 }
@@ -44,56 +26,28 @@ export interface AppOptions {
 export const reviewLoggings = ["denied", "all", "none"] as const;
 export type ReviewLogging = (typeof reviewLoggings)[number];
 
-type Review = (kind: ResourceKind, request: AdmissionRequest) => ReviewVerdict | Promise<ReviewVerdict>;
-
-interface Route {
-  kind: ResourceKind;
-  review: Review;
-}
-
-/** The rule ids a kind's warnings may carry: its warning-only rules and its rules set to warn. */
-function declaredRules(kind: ResourceKind): readonly string[] {
-  return [...(kind.rules ?? []), ...(kind.warningRules ?? [])];
-}
-
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * The HTTP face of the webhook: for each kind, its validate and mutate paths, plus health probes. All
- * knowledge of a kind's fields lives in the kind's own Validator and Defaulter. Plain node:http rather
- * than a framework: the webhook sits in the path of every write, and this is its hot path.
+ * The HTTP face of the webhook: the reviewer's paths, plus health probes. It knows no kind and parses
+ * no review: a review's body goes to the reviewer as bytes (in `serve`, to a worker thread), and its
+ * answer comes back as bytes. Plain node:http rather than a framework: the webhook sits in the path of
+ * every write, and this is its hot path.
  */
 export function createApp(options: AppOptions): RequestListener {
-  const routes = new Map<string, Route>();
-  const validateOptions = {
-    ruleActions: options.ruleActions,
-    onRatcheted: (kind: ResourceKind) => options.metrics?.ratcheted(kind.kind),
-  };
-  // Warnings are counted as the rules gave them, by rule id (their text carries none).
-  const validateWithOptions: Review = async (kind, request) => {
-    const verdict = await judgeValidation(kind, request, validateOptions);
-    if (verdict.warnings.length > 0)
-      options.metrics?.warned(kind.kind, verdict.warnings, declaredRules(kind));
-    return verdict;
-  };
-  for (const kind of options.kinds) {
-    for (const { verb, path } of webhooksOf(kind)) {
-      routes.set(path, { kind, review: verb === "mutate" ? judgeMutation : validateWithOptions });
-    }
-  }
+  const { reviewer } = options;
   return (req, res) => {
     const draining = options.isDraining?.() ?? false;
     // The API server appends ?timeout=10s to webhook URLs.
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
-    const route = routes.get(path);
-    if (route) {
+    if (reviewer.paths.has(path)) {
       if (req.method !== "POST") {
         req.resume();
         sendJson(res, options, 405, { error: `${req.method} is not allowed; admission reviews are POSTed` });
         return;
       }
       const finished = options.metrics?.started(path);
-      serveReview(req, res, path, route, options).then(
+      serveReview(req, res, path, options).then(
         (code) => finished?.(code),
         (error) => {
           options.log({ level: "error", msg: "request failed", path, error: String(error?.stack ?? error) });
@@ -107,7 +61,7 @@ export function createApp(options: AppOptions): RequestListener {
     if (req.method === "GET" && path === "/healthz") {
       sendText(res, options, 200, "ok");
     } else if (req.method === "GET" && path === "/readyz") {
-      const ready = !draining && (options.isReady?.() ?? true);
+      const ready = !draining && reviewer.isReady() && (options.isReady?.() ?? true);
       sendText(res, options, ready ? 200 : 503, ready ? "ok" : draining ? "shutting down" : "not ready");
     } else {
       sendJson(res, options, 404, { error: `no webhook at ${JSON.stringify(path)}` });
@@ -122,13 +76,7 @@ export function createApp(options: AppOptions): RequestListener {
 export function continueWithin(app: RequestListener, limit: number): RequestListener {
   return (req, res) => {
     if (Number(req.headers["content-length"] ?? 0) > limit) {
-      const text = JSON.stringify({ error: `request body exceeds ${limit} bytes` });
-      res.writeHead(413, {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(text),
-        connection: "close",
-      });
-      res.end(text);
+      refuseUnread(req, res, `request body exceeds ${limit} bytes`);
       return;
     }
     res.writeContinue();
@@ -141,7 +89,6 @@ async function serveReview(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
-  route: Route,
   options: AppOptions,
 ): Promise<number> {
   const started = process.hrtime.bigint();
@@ -153,102 +100,59 @@ async function serveReview(
     });
   }
   const body = await readBody(req, limits.bodyBytes);
-  if ("tooLarge" in body) {
-    refuseUnread(req, res);
-    return sendJson(res, options, 413, { error: `request body exceeds ${limits.bodyBytes} bytes (7 MiB)` });
-  }
-  let parsedBody: unknown;
-  try {
-    parsedBody = JSON.parse(body.text);
-  } catch (error) {
-    return sendJson(res, options, 400, {
-      error: `request body is not valid JSON: ${(error as Error).message}`,
-    });
-  }
-  const parsed = parseAdmissionReview(parsedBody);
-  if ("problem" in parsed)
-    return sendJson(res, options, 400, { error: `not an AdmissionReview: ${parsed.problem}` });
-  const { request } = parsed;
-  vouchForDepth(body.text, request.object, request.oldObject);
-  const reviewed = await reviewSafely(route, request, options);
-  const { text, response } = encodeReview(reviewed.response);
-  if (!response.allowed)
-    options.metrics?.denied(route.kind.kind, denialCauses(response, reviewed.verdict), route.kind.rules);
-  sendEncoded(res, options, 200, text);
+  if ("tooLarge" in body)
+    return refuseUnread(req, res, `request body exceeds ${limits.bodyBytes} bytes (7 MiB)`);
+  // A review whose client is gone by the time a worker is free (the API server gave up) is not judged.
+  const answer = await options.reviewer.review(path, body.bytes, () => res.destroyed);
+  sendBytes(res, options, answer.status, answer.body);
+  const { report } = answer;
+  if (!report) return answer.status;
+  options.metrics?.reviewed(report);
   const logging = options.logReviews ?? "denied";
-  if (logging === "none" || (logging === "denied" && response.allowed)) return 200;
+  if (logging === "none" || (logging === "denied" && report.allowed)) return answer.status;
   options.log({
     msg: "admission review",
     path,
-    uid: request.uid,
-    kind: request.kind.kind,
-    object: `${request.namespace ?? ""}/${objectName(request)}`,
-    operation: request.operation,
-    dryRun: request.dryRun === true,
-    allowed: response.allowed,
-    patched: response.patch !== undefined,
+    ...report.log,
+    allowed: report.allowed,
     durationMs: Number(process.hrtime.bigint() - started) / 1e6,
   });
-  return 200;
+  return answer.status;
 }
 
 /**
- * A bug must not turn into a bare 500 (the API server would report a transport error, and with
- * failurePolicy Ignore admit the object unchecked): answer the review, deny, and keep serving.
+ * 413 for a body that will not be read, with a lingering close (Apache's, and why Go's server half-closes
+ * and waits): the answer is written whole and the connection half-closed, then what the client still
+ * sends is read and dropped, up to `linger.bytes` or for `linger.ms`, before the socket is destroyed.
+ * Destroying a socket with the client's data unread resets the connection, and the reset can discard
+ * the answer before the client has read it: a client that went on sending after `Content-Length:
+ * 1000000000000000` got a reset, never the 413.
  */
-async function reviewSafely(
-  route: Route,
-  request: AdmissionRequest,
-  options: AppOptions,
-): Promise<{ response: AdmissionResponse; verdict?: ReviewVerdict }> {
-  try {
-    const verdict = await route.review(route.kind, request);
-    return { response: admissionResponse(route.kind, request, verdict), verdict };
-  } catch (error) {
-    options.log({
-      level: "error",
-      msg: "review failed",
-      uid: request.uid,
-      error: String((error as Error)?.stack ?? error),
-    });
-    const response: AdmissionResponse = {
-      uid: request.uid,
-      allowed: false,
-      status: {
-        code: 500,
-        reason: "InternalError",
-        message: `internal error while reviewing: ${String(error).slice(0, 200)}`,
-      },
-    };
-    return { response };
-  }
+function refuseUnread(req: IncomingMessage, res: ServerResponse, message: string): number {
+  const text = JSON.stringify({ error: message });
+  res.writeHead(413, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    connection: "close",
+  });
+  // Written, not ended: Node destroys the socket of a `Connection: close` answer once it is out.
+  res.write(text);
+  const { socket } = req;
+  socket.end();
+  const cut = () => socket.destroy();
+  const timer = setTimeout(cut, linger.ms).unref();
+  socket.once("close", () => clearTimeout(timer));
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > linger.bytes) cut();
+  });
+  req.resume();
+  return 413;
 }
 
-/** A denial's causes by type and rule, as the verdict gave them (the 422 the verdict was answered with). */
-function denialCauses(
-  response: AdmissionResponse,
-  verdict?: ReviewVerdict,
-): { type: string; rule?: string }[] {
-  if (verdict && response.status?.code === 422) {
-    const { errors, more } = shownVerdict(verdict);
-    const causes = errors.map((error) => ({ type: causeType(error), rule: error.rule }));
-    return more > 0 ? [...causes, { type: "FieldValueTooMany" }] : causes;
-  }
-  return [{ type: response.status?.reason ?? "Unknown" }];
-}
-
-/**
- * For an answer sent while the client may still be sending a body we will not read: the connection
- * closes after the answer. The socket is destroyed shortly after the answer is out rather than at
- * once, so that the client reads the answer before the reset its unread data causes (as Go's server
- * waits before closing).
- */
-function refuseUnread(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader("connection", "close");
-  res.once("finish", () => setTimeout(() => req.socket.destroy(), unreadCloseDelayMs).unref());
-}
-
-const unreadCloseDelayMs = 500;
+/** How much of a refused body is read and dropped after the 413, at most. */
+export const linger = { bytes: 4 * 1024 * 1024, ms: 2_000 };
 
 /** `application/json`, any case, with or without parameters such as charset. */
 function isJson(contentType: string): boolean {
@@ -273,6 +177,12 @@ function sendEncoded(res: ServerResponse, options: AppOptions, status: number, t
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
   return status;
+}
+
+function sendBytes(res: ServerResponse, options: AppOptions, status: number, body: Uint8Array): void {
+  closeIfDraining(res, options);
+  res.writeHead(status, { "content-type": "application/json", "content-length": body.byteLength });
+  res.end(body);
 }
 
 function sendText(res: ServerResponse, options: AppOptions, status: number, text: string): void {

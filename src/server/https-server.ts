@@ -1,13 +1,14 @@
+import type { IncomingMessage } from "node:http";
 import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
 import { limits } from "../admission/limits.js";
-import type { ResourceKind } from "../admission/resource-kind.js";
-import type { RuleActions } from "../admission/rule-actions.js";
 import { continueWithin, createApp, type ReviewLogging } from "./app.js";
 import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";
 import type { Logger } from "./log.js";
 import type { WebhookMetrics } from "./metrics.js";
+import type { Reviewer } from "./reviews.js";
 import { tlsPolicy } from "./tls-policy.js";
 
 /**
@@ -16,25 +17,30 @@ import { tlsPolicy } from "./tls-policy.js";
  * - headers 10 s and the whole request 30 s: the API server writes a review at once and gives up on a
  *   webhook after its timeoutSeconds (10 s by default, at most 30 s), so a request still arriving after
  *   that is one no API server is waiting for: a slow client holding a connection (Node's default lets
- *   it trickle for 300 s).
+ *   it trickle for 300 s);
+ * - silent 3 s: a connection that has not finished its TLS handshake within it, or has sent no byte of
+ *   a request within it after the handshake, is closed: the API server sends its review at once, and
+ *   such connections held the connection slots new ones needed.
  */
-export const defaultTimeouts = { keepAliveMs: 90_000, headersMs: 10_000, requestMs: 30_000 };
+export const defaultTimeouts = { keepAliveMs: 90_000, headersMs: 10_000, requestMs: 30_000, silentMs: 3_000 };
 
 export interface ServeOptions {
   port: number;
   host?: string;
   certDir: string;
-  kinds: ResourceKind[];
+  /** Where reviews are judged (`ReviewPool` in `serve`); closed with the server. */
+  reviewer: Reviewer;
   log: Logger;
   isReady?: () => boolean;
   metrics?: WebhookMetrics;
-  ruleActions?: RuleActions;
   logReviews?: ReviewLogging;
   /** After SIGTERM: how long to keep answering (with `Connection: close`) before refusing new connections. */
   drainMs?: number;
   /** After SIGTERM: how long until connections still open are cut and shutdown completes. */
   graceMs?: number;
   timeouts?: Partial<typeof defaultTimeouts>;
+  /** Open connections at most (`limits.connections`). */
+  maxConnections?: number;
 }
 
 export interface RunningServer {
@@ -59,12 +65,11 @@ export interface RunningServer {
 export async function startHttpsServer(options: ServeOptions): Promise<RunningServer> {
   let draining = false;
   const app = createApp({
-    kinds: options.kinds,
+    reviewer: options.reviewer,
     log: options.log,
     isReady: options.isReady,
     isDraining: () => draining,
     metrics: options.metrics,
-    ruleActions: options.ruleActions,
     logReviews: options.logReviews,
   });
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
@@ -76,13 +81,14 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
       // How often the header and request timeouts are checked (Node's default, 30 s, would let a slow
       // request live a whole extra interval).
       connectionsCheckingInterval: 1_000,
+      handshakeTimeout: timeouts.silentMs,
     },
     app,
   );
   server.keepAliveTimeout = timeouts.keepAliveMs;
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = timeouts.requestMs;
-  server.maxConnections = limits.connections;
+  limitConnections(server, options.maxConnections ?? limits.connections, timeouts.silentMs);
   server.on("checkContinue", continueWithin(app, limits.bodyBytes));
   const reloader = watchCertificates(
     options.certDir,
@@ -94,6 +100,7 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
     },
   );
   server.on("close", () => reloader.stop());
+  const closeReviewer = () => options.reviewer.close();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
@@ -108,14 +115,57 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
       server.close();
       server.closeAllConnections();
       await closed;
+      await closeReviewer();
     },
     shutdown: () => {
       shuttingDown ??= shutdown(server, closed, options, () => {
         draining = true;
+      }).then(async (clean) => {
+        await closeReviewer();
+        return clean;
       });
       return shuttingDown;
     },
   };
+}
+
+/**
+ * At most `max` open connections, none of them silent for long. A connection that has sent no byte of
+ * a request `silentMs` after its TLS handshake is closed (the handshake itself is bounded by the same
+ * time). At the cap, a new connection takes the place of the oldest one that has not yet sent a whole
+ * request's headers, if any, else it is refused: connections trickling their headers (each may take
+ * the header timeout) can then not keep new ones out.
+ */
+function limitConnections(server: Server, max: number, silentMs: number): void {
+  const open = new Set<Socket>();
+  // Handshaken connections without a request yet, oldest first.
+  const unproven = new Set<TLSSocket>();
+  server.on("connection", (socket: Socket) => {
+    if (open.size >= max) {
+      const oldest = unproven.values().next().value;
+      if (oldest === undefined) {
+        socket.destroy();
+        return;
+      }
+      unproven.delete(oldest);
+      oldest.destroy();
+    }
+    open.add(socket);
+    socket.once("close", () => open.delete(socket));
+  });
+  server.on("secureConnection", (socket: TLSSocket) => {
+    unproven.add(socket);
+    const timer = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, silentMs).unref();
+    socket.once("close", () => {
+      clearTimeout(timer);
+      unproven.delete(socket);
+    });
+  });
+  const proven = (req: IncomingMessage) => unproven.delete(req.socket as TLSSocket);
+  server.on("request", proven);
+  server.on("checkContinue", proven);
 }
 
 async function shutdown(

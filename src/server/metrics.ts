@@ -4,14 +4,7 @@ import { performance } from "node:perf_hooks";
 import { AggregatorRegistry, Counter, Gauge, Registry } from "prom-client";
 import { type Warning, warningRule } from "../admission/warning.js";
 import { CounterSeries, PathHistogram } from "./path-series.js";
-
-/** The `rule` label of a problem no declared rule id found (schema, limits, a warning without an id). */
-export const noRule = "none";
-
-/** A rule id as a label value: one the kind declares, else `none`, so no request can add a series. */
-export function ruleLabel(rule: string | undefined, declared: readonly string[]): string {
-  return rule !== undefined && declared.includes(rule) ? rule : noRule;
-}
+import { ruleLabel } from "./rule-label.js";
 
 /**
  * The webhook's Prometheus metrics, named as controller-runtime names its webhook metrics so that
@@ -103,21 +96,47 @@ export class WebhookMetrics {
     causes: readonly { type: string; rule?: string }[],
     rules: readonly string[] = [],
   ): void {
-    const seen = new Set<string>();
-    for (const cause of causes) {
-      const rule = ruleLabel(cause.rule, rules);
-      const key = `${cause.type}\n${rule}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      this.denials.labels(kind, cause.type, rule).inc();
-    }
+    this.deniedAs(
+      kind,
+      causes.map((cause) => ({ type: cause.type, rule: ruleLabel(cause.rule, rules) })),
+    );
   }
 
   /** One answer with warnings: each distinct rule counts once; a warning no rule gave is `none`. */
   warned(kind: string, warnings: readonly Warning[], rules: readonly string[] = []): void {
-    for (const rule of new Set(warnings.map((warning) => ruleLabel(warningRule(warning), rules)))) {
-      this.warnings.labels(kind, rule).inc();
+    this.warnedAs(
+      kind,
+      warnings.map((warning) => ruleLabel(warningRule(warning), rules)),
+    );
+  }
+
+  /**
+   * One judged review, as the thread that judged it reported it (`ReviewReport`: its labels already
+   * bounded to the kind's declared rules).
+   */
+  reviewed(report: {
+    kind: string;
+    denied?: readonly { type: string; rule: string }[];
+    warned?: readonly string[];
+    ratcheted?: boolean;
+  }): void {
+    if (report.denied) this.deniedAs(report.kind, report.denied);
+    if (report.warned) this.warnedAs(report.kind, report.warned);
+    if (report.ratcheted) this.ratcheted(report.kind);
+  }
+
+  private deniedAs(kind: string, causes: readonly { type: string; rule: string }[]): void {
+    const seen = new Set<string>();
+    for (const { type, rule } of causes) {
+      const key = `${type}\n${rule}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      this.denials.labels(kind, type, rule).inc();
     }
+  }
+
+  private warnedAs(kind: string, rules: readonly string[]): void {
+    for (const rule of new Set(rules)) this.warnings.labels(kind, rule).inc();
   }
 }
 

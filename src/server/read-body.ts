@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 
-export type Body = { text: string } | { tooLarge: true };
+/** The body's bytes, in a buffer of their own (never Node's shared pool: it is handed to a worker). */
+export type Body = { bytes: Uint8Array } | { tooLarge: true };
 
 /**
  * A request body, up to `limit` bytes. A body declared larger is not read at all, and one that passes
@@ -31,7 +32,13 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Body> {
     let ended = false;
     req.on("end", () => {
       ended = true;
-      resolve({ text: Buffer.concat(chunks, size).toString("utf8") });
+      const bytes = new Uint8Array(size);
+      let at = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.length;
+      }
+      resolve({ bytes });
     });
     req.on("error", reject);
     // "close" comes after every request, once its response is sent; only before "end" does it mean the

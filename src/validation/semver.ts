@@ -11,7 +11,7 @@ export interface SemVer {
   prerelease: string[];
 }
 
-const semverPattern =
+export const semverPattern =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
 export function parseSemver(text: string): SemVer | undefined {

@@ -53,6 +53,16 @@ const updateOnly = (rule: string, owns: string | string[], apply: (o: Kube) => v
   updateOnly: true,
 });
 
+/**
+ * A violation that changes the release name templates read: when it is new, a legacy template that
+ * reads the name renders something else, a problem of the combination that no violation alone shows
+ * (so the two never meet); a legacy one, it is the name a new template is judged with.
+ */
+const changesReleaseName = (violation: Violation): Violation => ({
+  ...violation,
+  alsoOwnsWhenNew: [...(violation.alsoOwnsWhenNew ?? []), "readsReleaseName"],
+});
+
 // ---- Module: the helm Module of the tests, with one config item per config rule to break ----------
 
 const slots = [
@@ -68,6 +78,7 @@ const slots = [
   { name: "J", alias: "slotJ", integer: { default: 1, min: 0, max: 5 } },
   { name: "K", alias: "slotK", integer: { default: 1 } },
   { name: "L", alias: "slotL", multipleOptions: { default: ["a"], values: ["a", "b"] } },
+  { name: "M", alias: "slotM", integer: { default: 1 } },
 ];
 const slot = (alias: string) => 5 + slots.findIndex((item) => item.alias === alias);
 
@@ -82,10 +93,12 @@ function moduleBase(): Kube {
 const helmParts = [
   "releaseName",
   "chart",
+  "repoUrl",
   "existingRelease",
   "t1",
   "t2",
   "t3",
+  "t4",
   "chartVersion",
   "namespace",
   "outputs",
@@ -93,24 +106,34 @@ const helmParts = [
 
 const moduleViolations: Violation[] = [
   // A release name the operator generated, <namespace>-<11 characters>, in a long namespace.
-  v("module.schema", "releaseName", (m) => {
-    m.spec.helm.releaseName = `${"n".repeat(48)}-abcdefghijk`;
+  changesReleaseName(
+    v("module.schema", "releaseName", (m) => {
+      m.spec.helm.releaseName = `${"n".repeat(48)}-abcdefghijk`;
+    }),
+  ),
+  // A chart repo stored with an empty url (the operator reads the repo as set all the same).
+  v("module.schema", "repoUrl", (m) => {
+    m.spec.helm.chart.repo.url = "";
   }),
   v("module.schema", "hibernated", (m) => {
     m.spec.hibernated = "yes";
   }),
-  v("module.release-name", "releaseName", (m) => {
-    m.spec.helm.releaseName = "Redis-Main";
-  }),
+  changesReleaseName(
+    v("module.release-name", "releaseName", (m) => {
+      m.spec.helm.releaseName = "Redis-Main";
+    }),
+  ),
   v("module.source", "custom", (m) => {
     m.spec.custom = { image: "example.com/app:1" };
   }),
   v("module.chart-source", "chart", (m) => {
     m.spec.helm.chart.git = { repo: "https://example.com/charts.git", path: "redis", revision: "main" };
   }),
-  v("module.existing-release-name", "existingRelease", (m) => {
-    m.spec.helm.existingRelease = { name: "Bad_Name", namespace: "data" };
-  }),
+  changesReleaseName(
+    v("module.existing-release-name", "existingRelease", (m) => {
+      m.spec.helm.existingRelease = { name: "Bad_Name", namespace: "data" };
+    }),
+  ),
   v("module.config-duplicate-alias", "slotG", (m) => {
     m.config[slot("slotG")].alias = "slotF";
   }),
@@ -156,17 +179,48 @@ const moduleViolations: Violation[] = [
   v("module.template-exec", "t3", (m) => {
     m.spec.helm.values[1].raw.t3 = '{{ template "labels" . }}';
   }),
+  // Templates that read the release name, judged with the name the operator passes, a legacy one too.
+  v("module.template-exec", ["t4", "readsReleaseName"], (m) => {
+    m.spec.helm.values[1].raw.t4 = "{{ index .releaseName 99 }}";
+  }),
+  v("module.template-json-type", ["chartVersion", "readsReleaseName"], (m) => {
+    m.spec.helm.chart.repo.version = "{{ len .releaseName }}";
+  }),
   // The chart's source is git in both (so the repo's version goes too): scp-like URLs fail Go's
   // url.Parse, `auth: {}` the operator.
-  v("module.git-url", ["chart", "chartVersion"], (m) => {
+  v("module.git-url", ["chart", "chartVersion", "repoUrl"], (m) => {
     m.spec.helm.chart = { git: { repo: "git@github.com:org/charts.git", path: "redis" } };
   }),
-  v("module.git-auth", ["chart", "chartVersion"], (m) => {
+  v("module.git-auth", ["chart", "chartVersion", "repoUrl"], (m) => {
     m.spec.helm.chart = { git: { repo: "https://github.com/org/charts", path: "redis", auth: {} } };
   }),
-  v("module.existing-release-template", "existingRelease", (m) => {
-    m.spec.helm.existingRelease = { name: "redis", namespace: "{{ .config.env }}-apps" };
+  v("module.git-revision", ["chart", "chartVersion", "repoUrl"], (m) => {
+    m.spec.helm.chart = { git: { repo: "https://github.com/org/charts", path: "redis", revision: "" } };
   }),
+  v("module.chart-repo", ["chart", "chartVersion", "repoUrl"], (m) => {
+    m.spec.helm.chart = { repo: { url: '{{ "null" }}', chart: "redis" } };
+  }),
+  // The namespace is immutable unless existingRelease is set (then the update's immutability errors
+  // depend on it too): as a new violation it owns existingRelease as well.
+  {
+    ...v("module.helm-namespace", "namespace", (m) => {
+      m.spec.helm.namespace = "Data";
+    }),
+    alsoOwnsWhenNew: ["existingRelease"],
+  },
+  changesReleaseName(
+    v("module.existing-release-namespace", "existingRelease", (m) => {
+      m.spec.helm.existingRelease = { name: "redis", namespace: "Data" };
+    }),
+  ),
+  v("module.config-integer-range", "slotM", (m) => {
+    m.config[slot("slotM")].integer.max = 2 ** 64;
+  }),
+  changesReleaseName(
+    v("module.existing-release-template", "existingRelease", (m) => {
+      m.spec.helm.existingRelease = { name: "redis", namespace: "{{ .config.env }}-apps" };
+    }),
+  ),
   v("module.workspace-exists", "workspace", (m) => {
     m.spec.workspace.name = "gone";
   }),
@@ -181,12 +235,16 @@ const moduleViolations: Violation[] = [
     m.spec.custom = { image: "example.com/app:1" };
     delete m.spec.helm;
   }),
-  updateOnly("module.release-name-immutable", "releaseName", (m) => {
-    m.spec.helm.releaseName = "redis-other";
-  }),
-  updateOnly("module.existing-release-immutable", "existingRelease", (m) => {
-    m.spec.helm.existingRelease = { name: "redis", namespace: "data" };
-  }),
+  changesReleaseName(
+    updateOnly("module.release-name-immutable", "releaseName", (m) => {
+      m.spec.helm.releaseName = "redis-other";
+    }),
+  ),
+  changesReleaseName(
+    updateOnly("module.existing-release-immutable", "existingRelease", (m) => {
+      m.spec.helm.existingRelease = { name: "redis", namespace: "data" };
+    }),
+  ),
   // Compared only when neither side adopts an existing release.
   updateOnly("module.helm-namespace-immutable", ["namespace", "existingRelease"], (m) => {
     m.spec.helm.namespace = "other";
@@ -451,7 +509,12 @@ const withViolations = (base: Kube, violations: Violation[]): Kube => {
 const housekeepingEdit = (object: Kube, seed: number) => {
   object.metadata.labels = { ...object.metadata.labels, [`team-${seed % 3}`]: "platform" };
   object.metadata.finalizers = seed % 2 ? ["example.com/cleanup"] : [];
-  if (seed % 5 === 0) object.metadata.deletionTimestamp = "2026-11-25T20:00:00Z";
+};
+
+/** An object being deleted: its deletionTimestamp set (the API server never unsets it) and a finalizer. */
+const beingDeleted = (object: Kube) => {
+  object.metadata.deletionTimestamp = "2026-11-25T20:00:00Z";
+  object.metadata.finalizers = ["example.com/cleanup"];
 };
 const contentOf = (object: Kube) => {
   const { metadata: _m, status: _s, ...content } = object;
@@ -477,7 +540,8 @@ async function transitionErrors(kind: ResourceKind, oldObject: Kube, object: Kub
  * What an update of `stored` must be denied for, computed from each violation alone (on an object with
  * no other problem), never from the combination: the state errors of each new violation; an old one's
  * only when the update changed the value at its field (KEP-4008's rule: a missing field's value is its
- * object's); none of them when only metadata changed or the object is being deleted; and every
+ * object's); when only metadata and status changed, only those at a value the update changed (an
+ * annotation set to a value a rule refuses), whether or not the object is being deleted; and every
  * update-only error.
  */
 async function expectedDenial(
@@ -490,19 +554,15 @@ async function expectedDenial(
   const { kind } = kindCase;
   const base = kindCase.base();
   const expected = new Set<string>();
-  const housekeeping =
-    isDeepStrictEqual(contentOf(stored), contentOf(updated)) ||
-    updated.metadata?.deletionTimestamp !== undefined;
-  if (!housekeeping) {
-    for (const violation of added) {
-      for (const error of await stateErrors(kind, withViolations(base, [violation]), "UPDATE"))
-        expected.add(errorKey(error));
-    }
-    for (const violation of legacy) {
-      for (const error of await stateErrors(kind, withViolations(base, [violation]), "UPDATE")) {
-        if (!unchangedAt(updated, stored, error.field)) expected.add(errorKey(error));
-      }
-    }
+  const housekeeping = isDeepStrictEqual(contentOf(stored), contentOf(updated));
+  const changed = (error: FieldError) => !unchangedAt(updated, stored, error.field);
+  for (const violation of added) {
+    for (const error of await stateErrors(kind, withViolations(base, [violation]), "UPDATE"))
+      if (!housekeeping || (!error.field.isEmpty && changed(error))) expected.add(errorKey(error));
+  }
+  for (const violation of legacy) {
+    for (const error of await stateErrors(kind, withViolations(base, [violation]), "UPDATE"))
+      if (changed(error) && !(housekeeping && error.field.isEmpty)) expected.add(errorKey(error));
   }
   for (const violation of added) {
     for (const error of await transitionErrors(kind, base, withViolations(base, [violation])))
@@ -518,8 +578,9 @@ function scenarios(violations: Violation[]) {
     .record({
       picks: fc.array(fc.tuple(index, fc.constantFrom("legacy", "new", "new")), { maxLength: 8 }),
       housekeeping: fc.option(fc.nat({ max: 100 })),
+      deleting: fc.boolean(),
     })
-    .map(({ picks, housekeeping }) => {
+    .map(({ picks, housekeeping, deleting }) => {
       const owned = new Set<string>();
       const legacy: Violation[] = [];
       const added: Violation[] = [];
@@ -532,13 +593,19 @@ function scenarios(violations: Violation[]) {
         for (const part of parts) owned.add(part);
         (role === "legacy" ? legacy : added).push(violation);
       }
-      return { legacy, added, housekeeping };
+      return { legacy, added, housekeeping, deleting };
     });
 }
 
-const describeScenario = (legacy: Violation[], added: Violation[], housekeeping: number | null) =>
+const describeScenario = (
+  legacy: Violation[],
+  added: Violation[],
+  housekeeping: number | null,
+  deleting: boolean,
+) =>
   `legacy [${legacy.map((x) => `${x.rules}/${x.owns[0]}`)}], new [${added.map((x) => `${x.rules}/${x.owns[0]}`)}]` +
-  (housekeeping === null ? "" : `, metadata/status edit ${housekeeping}`);
+  (housekeeping === null ? "" : `, metadata/status edit ${housekeeping}`) +
+  (deleting ? ", being deleted" : "");
 
 const runs = Number(process.env.RATCHET_PROPERTY_RUNS ?? 1000);
 
@@ -591,34 +658,38 @@ describe("ratcheting, a property of every kind: an UPDATE is denied exactly for 
 
       it(`${runs} random updates: denied ⇔ something introduced, naming exactly what was`, async () => {
         await fc.assert(
-          fc.asyncProperty(scenarios(kindCase.violations), async ({ legacy, added, housekeeping }) => {
-            const base = kindCase.base();
-            const stored = withViolations(base, legacy);
-            const updated = withViolations(stored, added);
-            if (housekeeping !== null) housekeepingEdit(updated, housekeeping);
-            const response = await validate(kind, request(kind, updated, stored));
-            const expected = await expectedDenial(kindCase, legacy, added, stored, updated);
-            const what = describeScenario(legacy, added, housekeeping);
-            assert.equal(response.allowed, expected.size === 0, `${what}: ${response.status?.message}`);
-            assert.deepEqual([...deniedKeys(response)].sort(), [...expected].sort(), what);
-            // Every old problem left as it was is still shown.
-            let remaining = 0;
-            for (const violation of legacy) {
-              for (const error of await stateErrors(kind, withViolations(base, [violation]), "UPDATE")) {
-                if (!unchangedAt(updated, stored, error.field)) continue;
-                remaining++;
-                const shown = `already invalid before this update: ${formatField(error)}`;
-                assert.ok(
-                  response.warnings?.some((w) => w.startsWith(shown)),
-                  `${what}: ${shown} in ${JSON.stringify(response.warnings)}`,
-                );
+          fc.asyncProperty(
+            scenarios(kindCase.violations),
+            async ({ legacy, added, housekeeping, deleting }) => {
+              const base = kindCase.base();
+              const stored = withViolations(base, legacy);
+              if (deleting) beingDeleted(stored);
+              const updated = withViolations(stored, added);
+              if (housekeeping !== null) housekeepingEdit(updated, housekeeping);
+              const response = await validate(kind, request(kind, updated, stored));
+              const expected = await expectedDenial(kindCase, legacy, added, stored, updated);
+              const what = describeScenario(legacy, added, housekeeping, deleting);
+              assert.equal(response.allowed, expected.size === 0, `${what}: ${response.status?.message}`);
+              assert.deepEqual([...deniedKeys(response)].sort(), [...expected].sort(), what);
+              // Every old problem left as it was is still shown.
+              let remaining = 0;
+              for (const violation of legacy) {
+                for (const error of await stateErrors(kind, withViolations(base, [violation]), "UPDATE")) {
+                  if (!unchangedAt(updated, stored, error.field)) continue;
+                  remaining++;
+                  const shown = `already invalid before this update: ${formatField(error)}`;
+                  assert.ok(
+                    response.warnings?.some((w) => w.startsWith(shown)),
+                    `${what}: ${shown} in ${JSON.stringify(response.warnings)}`,
+                  );
+                }
               }
-            }
-            if (kindCase.whileInvalid) {
-              const said = response.warnings?.some((w) => kindCase.whileInvalid?.test(w)) ?? false;
-              assert.equal(said, remaining > 0, `${what}: ${JSON.stringify(response.warnings)}`);
-            }
-          }),
+              if (kindCase.whileInvalid) {
+                const said = response.warnings?.some((w) => kindCase.whileInvalid?.test(w)) ?? false;
+                assert.equal(said, remaining > 0, `${what}: ${JSON.stringify(response.warnings)}`);
+              }
+            },
+          ),
           { numRuns: runs },
         );
       });

@@ -78,13 +78,18 @@ describe("ratcheting helpers", () => {
     assert.equal(splitByOld([error({ a: 1 })], [error({ a: 2 })], old, old).introduced.length, 1);
   });
 
-  it("tells housekeeping (metadata, status, deletion) from content changes", () => {
+  it("tells housekeeping (metadata, status) from content changes, whether or not the object is being deleted", () => {
     const object = { metadata: { labels: {} }, spec: { a: 1 }, status: { ready: true } };
     const touched = { metadata: { labels: { x: "y" }, finalizers: ["f"] }, spec: { a: 1 }, status: {} };
     assert.equal(isHousekeeping(touched, object), true);
     assert.equal(isHousekeeping({ ...touched, spec: { a: 2 } }, object), false);
-    const deleting = { ...object, metadata: { deletionTimestamp: "2026-11-22T00:00:00Z" } };
-    assert.equal(isHousekeeping({ ...deleting, spec: { a: 2 } }, deleting), true);
+    const deleting = {
+      ...object,
+      metadata: { deletionTimestamp: "2026-11-22T00:00:00Z", finalizers: ["f"] },
+    };
+    const released = { ...deleting, metadata: { deletionTimestamp: "2026-11-22T00:00:00Z", finalizers: [] } };
+    assert.equal(isHousekeeping(released, deleting), true);
+    assert.equal(isHousekeeping({ ...deleting, spec: { a: 2 } }, deleting), false);
     assert.equal(isHousekeeping(object, null), false);
   });
 });

@@ -28,28 +28,37 @@ describe("CEL rules of the Module CRD", () => {
     assert.deepEqual(messages(helmModule(), helmModule()), []);
   });
 
-  it("requires exactly one of spec.helm and spec.custom", () => {
+  it("requires exactly one of spec.helm and spec.custom, each message naming its rule", () => {
     const both = helmModule();
     both.spec.custom = { image: "x" };
     const neither = customModule();
     delete neither.spec.custom;
-    const expected = ["spec: Invalid value: exactly one of spec.helm or spec.custom must be set"];
-    assert.deepEqual(messages(both), expected);
-    assert.deepEqual(messages(neither), expected);
+    assert.deepEqual(messages(both), [
+      "spec.custom: Forbidden: may not be set together with spec.helm (rule module.source)",
+    ]);
+    assert.deepEqual(messages(neither), [
+      "spec: Required value: exactly one of spec.helm or spec.custom must be set (rule module.source)",
+    ]);
   });
 
-  it("requires exactly one chart source", () => {
+  it("requires exactly one chart source, naming the extra one", () => {
     const two = helmModule();
-    const chart = two.spec.helm?.chart as Record<string, unknown>;
-    chart.git = { repo: "https://github.com/org/charts" };
+    (two.spec.helm?.chart as Record<string, unknown>).git = { repo: "https://github.com/org/charts" };
+    const three = structuredClone(two);
+    (three.spec.helm?.chart as Record<string, unknown>).configMap = { name: "chart" };
     const none = helmModule();
     const noneChart = none.spec.helm?.chart as Record<string, unknown>;
     delete noneChart.repo;
-    const expected = [
-      "spec.helm.chart: Invalid value: exactly one chart source must be set: repo, git or configMap",
-    ];
-    assert.deepEqual(messages(two), expected);
-    assert.deepEqual(messages(none), expected);
+    const git =
+      "spec.helm.chart.git: Forbidden: may not be set together with spec.helm.chart.repo (rule module.chart-source)";
+    assert.deepEqual(messages(two), [git]);
+    assert.deepEqual(messages(three), [
+      git,
+      "spec.helm.chart.configMap: Forbidden: may not be set together with spec.helm.chart.repo (rule module.chart-source)",
+    ]);
+    assert.deepEqual(messages(none), [
+      "spec.helm.chart: Required value: exactly one of repo, git or configMap must be set (rule module.chart-source)",
+    ]);
   });
 
   it("keeps releaseName immutable once set, reported at spec.helm.releaseName", () => {
@@ -57,31 +66,45 @@ describe("CEL rules of the Module CRD", () => {
     (changed.spec.helm as { releaseName?: string }).releaseName = "redis-other";
     const removed = helmModule();
     delete removed.spec.helm?.releaseName;
-    const expected = ["spec.helm.releaseName: Invalid value: releaseName is immutable once set"];
+    const expected = [
+      "spec.helm.releaseName: Invalid value: field is immutable once set (rule module.release-name-immutable)",
+    ];
     assert.deepEqual(messages(changed, helmModule()), expected);
     assert.deepEqual(messages(removed, helmModule()), expected);
   });
 
   it("ratchets rules that do not read oldSelf on values an update left unchanged (KEP-4008), never transition rules", () => {
     const stored = helmModule();
-    (stored.spec.helm?.chart as Record<string, unknown>).git = { repo: "https://github.com/org/charts" };
-    const chartRule =
-      "spec.helm.chart: Invalid value: exactly one chart source must be set: repo, git or configMap";
-    assert.deepEqual(messages(stored), [chartRule]);
+    (stored.spec.helm as { releaseName?: string }).releaseName = "Redis";
+    const nameRule =
+      /^spec\.helm\.releaseName: Invalid value: "Redis": a DNS-1035 label .*\(rule module\.release-name\)$/;
+    assert.match(messages(stored).join(), nameRule);
     const hibernated = structuredClone(stored);
     hibernated.spec.hibernated = true;
-    assert.deepEqual(messages(hibernated, stored), [], "the chart is unchanged");
-    assert.deepEqual(warnings(hibernated, stored), [chartRule], "the API server sends it as a warning");
-    const otherRepo = structuredClone(stored);
-    (otherRepo.spec.helm?.chart as Record<string, unknown>).git = { repo: "https://github.com/org/other" };
-    assert.deepEqual(messages(otherRepo, stored), [chartRule], "a changed invalid value is checked");
-    const renamed = structuredClone(stored);
-    (renamed.spec.helm as { releaseName?: string }).releaseName = "redis-other";
+    assert.deepEqual(messages(hibernated, stored), [], "the name is unchanged");
+    assert.equal(warnings(hibernated, stored).filter((m) => nameRule.test(m)).length, 1, "sent as a warning");
+    const otherName = structuredClone(stored);
+    (otherName.spec.helm as { releaseName?: string }).releaseName = "Other";
+    const found = messages(otherName, stored);
     assert.ok(
-      messages(renamed, stored).includes(
-        "spec.helm.releaseName: Invalid value: releaseName is immutable once set",
+      found.some((message) =>
+        /^spec\.helm\.releaseName: Invalid value: "Other": a DNS-1035 label /.test(message),
       ),
+      "a changed invalid value is checked",
     );
+    assert.ok(found.some((message) => message.includes("(rule module.release-name-immutable)")));
+  });
+
+  it("spares an extra chart source an update left as it was (optionalOldSelf), as the webhook ratchets", () => {
+    const stored = helmModule();
+    (stored.spec.helm?.chart as Record<string, unknown>).git = { repo: "https://github.com/org/charts" };
+    const otherRepo = structuredClone(stored);
+    const otherChart = otherRepo.spec.helm?.chart as { repo: { url: string } };
+    otherChart.repo.url = "https://charts.example.com";
+    assert.deepEqual(messages(otherRepo, stored), [], "the extra git source is as before");
+    const otherGit = structuredClone(stored);
+    (otherGit.spec.helm?.chart as Record<string, unknown>).git = { repo: "https://github.com/org/other" };
+    assert.equal(messages(otherGit, stored).length, 1, "a changed extra source is checked");
   });
 
   it("lets an unset releaseName be set, and skips transition rules without an old object", () => {
@@ -91,13 +114,25 @@ describe("CEL rules of the Module CRD", () => {
     assert.deepEqual(messages(unnamed), []);
   });
 
-  it("rejects a switch between helm and custom in both directions", () => {
-    assert.deepEqual(messages(customModule(), helmModule()), [
-      "spec: Invalid value: a helm Module cannot become a custom Module",
-    ]);
-    assert.deepEqual(messages(helmModule(), customModule()), [
-      "spec: Invalid value: a custom Module cannot become a helm Module",
-    ]);
+  it("rejects a switch between helm and custom in both directions, at the field that changed", () => {
+    const toCustom = customModule();
+    toCustom.spec.workspace = helmModule().spec.workspace;
+    assert.deepEqual(
+      messages(toCustom, { ...helmModule(), spec: { ...helmModule().spec, config: undefined } }).filter((m) =>
+        m.includes("source-immutable"),
+      ),
+      [
+        "spec.helm: Invalid value: field cannot be removed once the object is created: a helm Module cannot become a custom Module (rule module.source-immutable)",
+        "spec.custom: Invalid value: field cannot be added once the object is created: a helm Module cannot become a custom Module (rule module.source-immutable)",
+      ],
+    );
+    assert.deepEqual(
+      messages(helmModule(), customModule()).filter((m) => m.includes("source-immutable")),
+      [
+        "spec.helm: Invalid value: field cannot be added once the object is created: a custom Module cannot become a helm Module (rule module.source-immutable)",
+        "spec.custom: Invalid value: field cannot be removed once the object is created: a custom Module cannot become a helm Module (rule module.source-immutable)",
+      ],
+    );
   });
 });
 

@@ -4,7 +4,17 @@ import { run as runCel } from "@bufbuild/cel";
 import { webhookPath } from "../../src/admission/resource-kind.js";
 import { toCel } from "../../src/cel/to-cel.js";
 import { moduleKind } from "../../src/resources/module/index.js";
-import { find, helmLint, helmTemplate, type Manifest, releaseNamespace, render } from "../support/chart.js";
+import {
+  addonOperator,
+  caBundle,
+  find,
+  helmLint,
+  helmTemplate,
+  type Manifest,
+  releaseNamespace,
+  render,
+  variants,
+} from "../support/chart.js";
 import { withoutGo } from "../support/go-tools.js";
 import { schemaProblems } from "../support/kubernetes-schemas.js";
 import {
@@ -21,42 +31,6 @@ import { admissionReview } from "../support/reviews.js";
 const fullname = "rel-module-admission";
 /** Both webhook configurations' name: it sorts before the operator's forkspacer-mutating-webhook-configuration. */
 const configurationName = `forkspacer-admission-${fullname}`;
-const caBundle = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n").toString(
-  "base64",
-);
-const addonOperator = {
-  enabled: true,
-  configMap: "addon-system/addon-operator",
-  modulesVolume: { persistentVolumeClaim: { claimName: "modules" } },
-};
-
-/** Every certificate mode, and the optional features on top of the default. */
-const variants: Record<string, object> = {
-  selfSigned: {},
-  certManager: { certificates: { mode: "certManager" } },
-  "certManager with an existing ClusterIssuer": {
-    certificates: {
-      mode: "certManager",
-      certManager: { issuerRef: { name: "corp-ca", kind: "ClusterIssuer" } },
-    },
-  },
-  existingSecret: { certificates: { mode: "existingSecret", existingSecret: { name: "my-tls", caBundle } } },
-  "kyma webhook and addon-operator": { kyma: { webhook: { enabled: true } }, addonOperator },
-  "kyma CRDs only": { kyma: { crd: { install: true } } },
-  "kyma webhook and CRDs, certManager, Workspace check off": {
-    kyma: { webhook: { enabled: true }, crd: { install: true } },
-    certificates: { mode: "certManager" },
-    workspaceCheck: { enabled: false },
-  },
-  "workspace check off": { workspaceCheck: { enabled: false } },
-  "forkspacer replace mode": { forkspacer: { mode: "replace" } },
-  "network policy with metrics peers": {
-    networkPolicy: {
-      enabled: true,
-      metricsFrom: [{ namespaceSelector: { matchLabels: { team: "monitoring" } } }],
-    },
-  },
-};
 
 const args = (manifests: Manifest[]): string[] =>
   find(manifests, "Deployment").spec.template.spec.containers[0].args;
@@ -538,6 +512,36 @@ describe("rule actions", { skip: withoutGo }, () => {
     );
     assert.ok(args(await render({ logReviews: "all" })).includes("--log-reviews=all"));
     await assert.rejects(render({ logReviews: "verbose" }), /logReviews/);
+  });
+
+  test("reviewWorkers become the review worker flags; a deadline the webhook timeout cannot wait for fails the install", async () => {
+    const workerFlags = (manifests: Manifest[]) =>
+      args(manifests).filter((arg) => /^--(review-workers|worker-heap-mb|review-deadline-ms)=/.test(arg));
+    assert.deepEqual(workerFlags(await render()), [
+      "--review-workers=2",
+      "--worker-heap-mb=96",
+      "--review-deadline-ms=1000",
+    ]);
+    // The defaults' flags are serve's own defaults.
+    const { defaultPool } = await import("../../src/cli/serve-reviews.js");
+    assert.deepEqual(defaultPool, { size: 2, heapMb: 96, deadlineMs: 1000 });
+    assert.deepEqual(
+      workerFlags(await render({ reviewWorkers: { count: 4, heapMb: 64, deadlineMs: 500 } })),
+      ["--review-workers=4", "--worker-heap-mb=64", "--review-deadline-ms=500"],
+    );
+    await assert.rejects(render({ reviewWorkers: { count: 0 } }), /reviewWorkers/);
+    await assert.rejects(render({ reviewWorkers: { heapMb: "lots" } }), /reviewWorkers/);
+    // 2,000 ms of CPU may take 6 s of wall time (serve's own bound): the API server gave up after 5 s.
+    const { wallLimitMs } = await import("../../src/server/review-pool.js");
+    assert.equal(wallLimitMs(2000), 6000);
+    await assert.rejects(
+      render({ reviewWorkers: { deadlineMs: 2000 } }),
+      /reviewWorkers.deadlineMs 2000: a review may take 6000 ms of wall time, not within webhook.timeoutSeconds \(5 s\)/,
+    );
+    assert.ok(
+      workerFlags(await render({ reviewWorkers: { deadlineMs: 2000 }, webhook: { timeoutSeconds: 10 } }))
+        .length === 3,
+    );
   });
 
   test("an action other than deny, warn or off, or an id no rule declares, fails the install", async () => {

@@ -5,6 +5,7 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   symlinkSync,
   writeFileSync,
@@ -67,12 +68,13 @@ describe("action.yml (composite)", () => {
   );
 
   /** The Validate step's script with the action's inputs, as the runner runs it (bash -e). */
-  function validateStep(paths: string) {
+  function validateStep(paths: string, cwd = root) {
     const dir = mkdtempSync(join(tmpdir(), "action-"));
     const output = join(dir, "github-output");
     writeFileSync(output, "");
     const sarifFile = join(dir, "module-admission.sarif");
     const result = run("bash", ["-e", "-c", step("validate").run], {
+      cwd,
       env: { INPUT_PATHS: paths, SARIF_FILE: sarifFile, GITHUB_ACTION_PATH: root, GITHUB_OUTPUT: output },
     });
     assert.equal(result.code, 0, `the step itself succeeds; the exit code is an output: ${result.stderr}`);
@@ -94,6 +96,43 @@ describe("action.yml (composite)", () => {
     const failed = failStep(result.exitCode ?? "");
     assert.equal(failed.code, 1);
     assert.match(failed.stdout, /::error::module-admission: the cluster would deny objects/);
+  });
+
+  test('the default paths "." on a repository with a chart, a workflow and node_modules beside a Module: only the Module is read', () => {
+    const repo = mkdtempSync(join(tmpdir(), "action-repo-"));
+    const files: Record<string, string> = {
+      "deploy/custom-app.yaml": readFileSync(join(root, customApp), "utf8"),
+      "charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+      "charts/web/values.yaml": "replicas: 2\n",
+      "charts/web/templates/deployment.yaml":
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n",
+      ".github/workflows/ci.yml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: []\n",
+      "node_modules/left-pad/package.json": '{"name": "left-pad"}\n',
+      "node_modules/left-pad/broken.yaml": "a: [\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(repo, path, ".."), { recursive: true });
+      writeFileSync(join(repo, path), text);
+    }
+    const result = validateStep(action.inputs.paths.default, repo);
+    assert.equal(result.exitCode, "0", result.stdout);
+    assert.doesNotMatch(result.stdout, /undefined/);
+    assert.match(result.stdout, /1 checked \(0 denied, 0 warned\)/);
+    assert.match(result.stdout, /^not read: charts\/web\/templates\/ \(a Helm chart's templates/m);
+    assert.match(result.stdout, /^not read: node_modules\/ \(npm dependencies\)$/m);
+    assert.equal(failStep(result.exitCode ?? "").code, 0);
+  });
+
+  test("installs only the production dependencies and runs the command without a build, on Node 24", () => {
+    const install = step("Install module-admission").run as string;
+    assert.match(install, /^npm ci --omit=dev /);
+    assert.doesNotMatch(install, /build/);
+    assert.equal(
+      action.runs.steps.find((s: { uses?: string }) => s.uses?.startsWith("actions/setup-node"))?.with[
+        "node-version"
+      ],
+      24,
+    );
   });
 
   test("several paths, one per line, all admitted: exit-code 0 and the job passes", () => {
@@ -165,15 +204,24 @@ describe("GitOps examples", { skip: withoutGo }, () => {
     const { command, args } = plugin.spec.generate;
     const app = mkdtempSync(join(tmpdir(), "argocd-app-"));
     kustomization(app, [redis, customApp]);
-    const denied = run(command[0], [...command.slice(1), ...args], { cwd: app });
+    // The plugin's temporary files go here: none may be left behind.
+    const temp = mkdtempSync(join(tmpdir(), "argocd-tmp-"));
+    const env = { TMPDIR: temp, ARGOCD_APP_SOURCE_PATH: "apps/redis" };
+    const denied = run(command[0], [...command.slice(1), ...args], { cwd: app, env });
     assert.notEqual(denied.code, 0);
     assert.equal(denied.stdout, "", "no manifests for Argo CD to apply");
-    assert.match(denied.stderr, /Module default\/redis: spec\.config\.replicas: Invalid value: 7/);
+    assert.match(
+      denied.stderr,
+      /^apps\/redis\/kustomization\.yaml:\d+: Module default\/redis: spec\.config\.replicas: Invalid value: 7/m,
+    );
+    assert.doesNotMatch(denied.stderr, new RegExp(temp));
+    assert.deepEqual(readdirSync(temp), []);
 
     const clean = mkdtempSync(join(tmpdir(), "argocd-app-"));
     kustomization(clean, [customApp]);
-    const admitted = run(command[0], [...command.slice(1), ...args], { cwd: clean });
+    const admitted = run(command[0], [...command.slice(1), ...args], { cwd: clean, env });
     assert.equal(admitted.code, 0, admitted.stderr);
+    assert.deepEqual(readdirSync(temp), []);
     const manifests = loadAll(admitted.stdout) as { kind: string; metadata: { name: string } }[];
     assert.deepEqual(
       manifests.map((m) => `${m.kind}/${m.metadata.name}`),

@@ -115,6 +115,14 @@ describe("docs/ci.md: CI recipes, run as written", () => {
       skipped: {},
       denied: 1,
       warned: 1,
+      notChecked: [
+        {
+          check: "module.workspace-exists",
+          objects: 3,
+          reason:
+            "Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR",
+        },
+      ],
     });
   });
 

@@ -46,7 +46,11 @@ describe("serve with a kubeconfig: the spec.workspace check over HTTPS (fake API
       dnsNames,
       log: (fields) => logs.push(fields),
     });
-    server = await startLiveServer(cluster.kinds, { isReady: cluster.isReady, certDir });
+    server = await startLiveServer(undefined, {
+      lookups: cluster.lookups,
+      isReady: cluster.isReady,
+      certDir,
+    });
   });
   after(async () => {
     await server.close();
@@ -108,7 +112,11 @@ describe("serve without any kube config", () => {
       log: (fields) => logs.push(fields),
       env: { HOME: tempDir("empty-home-") },
     });
-    const server = await startLiveServer(cluster.kinds, { isReady: cluster.isReady, certDir });
+    const server = await startLiveServer(undefined, {
+      lookups: cluster.lookups,
+      isReady: cluster.isReady,
+      certDir,
+    });
     try {
       assert.ok(
         logs.some((l) => l.msg === "no kubeconfig and not in a cluster: the spec.workspace check is off"),
@@ -149,7 +157,7 @@ describe("serve --self-signed-secret over HTTPS (fake API server)", () => {
       log: () => {},
       validityDays: 0.01,
     });
-    const server = await startLiveServer(cluster.kinds, { certDir });
+    const server = await startLiveServer(undefined, { lookups: cluster.lookups, certDir });
     cluster.attach(server.running.server);
     const secretData = () => api.get("v1", "Secret", "module-admission", "module-admission-tls")?.data;
     const decode = (base64: string) => Buffer.from(base64, "base64").toString("utf8");

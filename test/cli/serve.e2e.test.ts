@@ -24,6 +24,15 @@ describe("module-admission serve", () => {
       /--metrics-port: "http" is not an integer/,
     );
     assert.throws(() => parseServeFlags(["--drain-seconds", "-1"]), /--drain-seconds/);
+    assert.throws(
+      () => parseServeFlags(["--review-workers", "0"]),
+      /--review-workers: "0" is not an integer from 1 to 64/,
+    );
+    assert.throws(
+      () => parseServeFlags(["--worker-heap-mb", "8"]),
+      /--worker-heap-mb: "8" is not an integer from 16/,
+    );
+    assert.throws(() => parseServeFlags(["--review-deadline-ms", "1.5"]), /--review-deadline-ms/);
     assert.deepEqual(parseServeFlags(["--metrics-bind-address", "127.0.0.1:9090"]).metrics, {
       host: "127.0.0.1",
       port: 9090,
@@ -45,6 +54,7 @@ describe("module-admission serve", () => {
       namespace: "module-admission",
       metrics: { port: 8080 },
       workers: 1,
+      pool: { size: 2, heapMb: 96, deadlineMs: 1000 },
       drainMs: 15000,
       graceMs: 25000,
       kubeconfig: undefined,

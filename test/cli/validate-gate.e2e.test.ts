@@ -87,6 +87,10 @@ before(() => {
   main = buildCommand();
 });
 
+/** The note every run with Modules ends with: serve's Workspace lookup, not made offline. */
+const workspaceLookup =
+  "Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR";
+
 describe("validate never passes silently", () => {
   it("denies an object of a served group with a version or kind it does not serve, naming what it serves", () => {
     const typos = {
@@ -166,7 +170,9 @@ describe("validate never passes silently", () => {
     assert.equal(run.status, 0, run.stdout);
     assert.equal(
       run.stdout,
-      "2 files, 5 objects read; 1 checked (0 denied, 0 warned); 4 skipped (no schema: 1 app.terraform.io/v1alpha2 Module, 1 apps/v1 Deployment, 1 no apiVersion and kind, 1 operator.kyma-project.io/v1beta2 Kyma); judged as a GitOps tool sends it\n",
+      "2 files, 5 objects read; 1 checked (0 denied, 0 warned); 4 skipped (no schema: 1 app.terraform.io/v1alpha2 Module, 1 apps/v1 Deployment, 1 no apiVersion and kind, 1 operator.kyma-project.io/v1beta2 Kyma); judged as a GitOps tool sends it\n" +
+        // The lookup serve makes in the cluster, named once (test/cli/validate-lookups.e2e.test.ts).
+        "not checked: module.workspace-exists (1 object): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR\n",
     );
     assert.equal(run.stderr, "");
   });
@@ -179,7 +185,7 @@ describe("validate never passes silently", () => {
     assert.equal(text.status, 1);
     assert.match(
       text.stdout,
-      /\n2 files, 4 objects read; 3 checked \(1 denied, 1 warned\); 1 skipped \(no schema: 1 apps\/v1 Deployment\); judged as a GitOps tool sends it\n$/,
+      /\n2 files, 4 objects read; 3 checked \(1 denied, 1 warned\); 1 skipped \(no schema: 1 apps\/v1 Deployment\); judged as a GitOps tool sends it\nnot checked: module\.workspace-exists \(3 objects\): [^\n]+\n$/,
     );
     const expected = {
       files: 2,
@@ -190,11 +196,23 @@ describe("validate never passes silently", () => {
       denied: 1,
       warned: 1,
       client: "as a GitOps tool sends it",
+      notChecked: [{ check: "module.workspace-exists", objects: 3, reason: workspaceLookup }],
     };
     assert.deepEqual(jsonOf(cli(["validate", dir, "-o", "json"])).summary, expected);
     const sarif = sarifOf(cli(["validate", dir, "-o", "sarif"]));
     assert.deepEqual(sarif.runs[0]?.properties?.summary, expected);
-    assert.deepEqual(sarif.runs[0]?.invocations, [{ executionSuccessful: true }]);
+    assert.deepEqual(sarif.runs[0]?.invocations, [
+      {
+        executionSuccessful: true,
+        toolExecutionNotifications: [
+          {
+            level: "note",
+            descriptor: { id: "module.workspace-exists" },
+            message: { text: `not checked (3 objects): ${workspaceLookup}` },
+          },
+        ],
+      },
+    ]);
   });
 
   it("says plainly when there is nothing to check, with exit 2 when nothing was read", () => {
@@ -234,11 +252,12 @@ describe("validate keeps going", () => {
       lines[2] ?? "",
       /^denied\.yaml:\d+: Module default\/redis: spec\.config\.replicas: Invalid value: 7/,
     );
-    assert.match(lines.at(-1) ?? "", /2 inputs unreadable; judged as a GitOps tool sends it$/);
+    assert.match(lines.at(-2) ?? "", /2 inputs unreadable; judged as a GitOps tool sends it$/);
+    assert.match(lines.at(-1) ?? "", /^not checked: module\.workspace-exists /);
 
     const sarif = sarifOf(cli(["validate", dir, join(dir, "absent.yaml"), "-o", "sarif"]));
     const run = sarif.runs[0];
-    assert.deepEqual(run?.invocations, [{ executionSuccessful: false }]);
+    assert.equal(run?.invocations?.[0]?.executionSuccessful, false);
     assert.deepEqual([...new Set(run?.results.map((r) => r.ruleId))].sort(), [
       "input/Unreadable",
       "validating-webhook/module.config-value",
@@ -358,10 +377,18 @@ describe("validate as a KRM function (kustomize, kpt)", () => {
         file: { path: "modules/all.yaml", index: 2 },
         tags: { rule: "validating-webhook/module.config-value" },
       },
+      {
+        message: `not checked (2 objects): ${workspaceLookup}`,
+        severity: "info",
+        tags: { rule: "module.workspace-exists" },
+      },
     ]);
     const clean = cli(["validate", "-"], { input: resourceList([customModule()]) });
     assert.equal(clean.status, 0);
-    assert.deepEqual((load(clean.stdout) as { results: unknown[] }).results, []);
+    assert.deepEqual(
+      (load(clean.stdout) as { results: { severity: string }[] }).results.map((r) => r.severity),
+      ["info"],
+    );
   });
 
   // kpt, where installed (Google Cloud SDK ships it): `kpt fn eval --exec` runs validate as a function.
@@ -406,7 +433,7 @@ describe("validate as a KRM function (kustomize, kpt)", () => {
     assert.equal(answer.kind, "ResourceList");
     assert.deepEqual(
       answer.results.map((r) => r.severity),
-      ["error"],
+      ["error", "info"],
     );
   });
 });

@@ -121,7 +121,7 @@ describe("validate: inputs", () => {
       [run.status, run.stdout],
       [
         0,
-        "1 file, 1 object read; 1 checked (0 denied, 0 warned); 0 skipped; judged as a GitOps tool sends it\n",
+        "1 file, 1 object read; 1 checked (0 denied, 0 warned); 0 skipped; judged as a GitOps tool sends it\nnot checked: module.workspace-exists (1 object): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR\n",
       ],
     );
   });
@@ -190,7 +190,10 @@ describe("validate: inputs", () => {
         .filter((f) => f.severity === "error")
         .map((f) => [f.rule, f.message]),
       [
-        ["cel/FieldValueInvalid", "spec.helm.releaseName: Invalid value: releaseName is immutable once set"],
+        [
+          "cel/FieldValueInvalid",
+          'spec.helm.releaseName: Invalid value: "object": field is immutable once set (rule module.release-name-immutable)',
+        ],
         // The webhook's module.release-name-immutable finds the same: reported once.
       ],
     );
@@ -246,7 +249,7 @@ describe("validate: exit status and errors for bad input", () => {
     assert.equal(good.status, 0, good.stderr);
     assert.equal(
       good.stdout,
-      "1 file, 2 objects read; 2 checked (0 denied, 0 warned); 0 skipped; judged as a GitOps tool sends it\n",
+      "1 file, 2 objects read; 2 checked (0 denied, 0 warned); 0 skipped; judged as a GitOps tool sends it\nnot checked: module.workspace-exists (2 objects): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR\n",
     );
     const bad = cli("-f", join(dir, "good.yaml"), "-f", join(dir, "bad.yaml"));
     assert.equal(bad.status, 1, bad.stderr);

@@ -91,19 +91,34 @@ describe("the generated Module CRD", () => {
     ]);
   });
 
-  it("carries the CEL rules, on bounded fields", () => {
+  it("carries the CEL rules, each naming its rule and sitting on the node whose value it judges", () => {
     const rules = nodes(root).flatMap(([path, node]) =>
-      (node["x-kubernetes-validations"] ?? []).map((rule: Schema) => `${path}: ${rule.rule}`),
+      (node["x-kubernetes-validations"] ?? []).map(
+        (rule: Schema) =>
+          `${path}: ${/\(rule ([^)]+)\)'?$/.exec(rule.message ?? rule.messageExpression ?? "")?.[1]}`,
+      ),
     );
     assert.deepEqual(rules, [
-      ".spec: has(self.helm) != has(self.custom)",
-      ".spec: !has(oldSelf.helm) || has(self.helm)",
-      ".spec: !has(oldSelf.custom) || has(self.custom)",
-      ".spec.helm: !has(oldSelf.releaseName) || (has(self.releaseName) && self.releaseName == oldSelf.releaseName)",
-      ".spec.helm: !has(self.releaseName) || self.releaseName.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
-      ".spec.helm.chart: [has(self.repo), has(self.git), has(self.configMap)].filter(x, x).size() == 1",
+      ".spec: module.source",
+      ".spec: module.source",
+      ".spec: module.source-immutable",
+      ".spec: module.source-immutable",
+      ".spec: module.source-immutable",
+      ".spec: module.source-immutable",
+      ".spec: module.workspace-immutable",
+      ".spec: module.config-immutable",
+      ".spec.helm: module.release-name-immutable",
+      ".spec.helm: module.existing-release-immutable",
+      ".spec.helm: module.outputs-immutable",
+      ".spec.helm.chart: module.chart-source",
+      ".spec.helm.chart: module.chart-source",
+      ".spec.helm.chart: module.chart-source",
+      ".spec.helm.chart.git.auth: module.git-auth",
+      ".spec.helm.releaseName: module.release-name",
+      ".spec.helm.existingRelease.name: module.existing-release-name",
+      ".spec.custom: module.custom-image-immutable",
+      ".spec.custom.image: module.custom-image",
     ]);
-    // The only value a rule compares is releaseName; the others only test presence.
     assert.equal(root.properties.spec.properties.helm.properties.releaseName.maxLength, 53);
   });
 });

@@ -189,7 +189,8 @@ function sortedKeys(value: unknown): unknown {
 /** Masks the random suffix the API server gives a generateName, and release names it generates. */
 function masker(probe: Pick<Probe, "object">): (text: string) => string {
   const generateName = metadataOf(probe.object).generateName;
-  const escaped = typeof generateName === "string" && generateName !== "" ? escape(generateName) : undefined;
+  const escaped =
+    typeof generateName === "string" && generateName !== "" ? escapeRegExp(generateName) : undefined;
   const prefix = escaped ? new RegExp(`${escaped}[bcdfghjklmnpqrstvwxz2456789]{5}`, "g") : undefined;
   return (text) => {
     let masked = prefix ? text.replace(prefix, `${generateName}*****`) : text;
@@ -198,6 +199,6 @@ function masker(probe: Pick<Probe, "object">): (text: string) => string {
   };
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

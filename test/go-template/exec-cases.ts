@@ -1,24 +1,14 @@
 /**
  * Execution cases for src/go-template/exec.ts, in the shapes of Go's own exec tests (exec_test.go:
  * fields, maps, variables, pipelines, if/with/range/else, break/continue, template calls, the
- * built-ins and their errors), with data typed as the operator's (whole numbers are Go ints). Their
- * expected results come from Go's text/template through tools/go-template-oracle (regenerate.sh
- * writes exec-expected.json; tests only read it). `go124` marks where Go 1.24, the operator's Go,
- * differs from the oracle's Go 1.19, with the reason.
+ * built-ins and their errors), with data typed as the operator's (whole numbers are Go ints).
+ * differential.e2e.test.ts runs each through Go (the operator's Go 1.24.9) and the port.
  */
 export interface ExecCase {
   name: string;
   text: string;
   data: Record<string, unknown>;
-  /** What Go 1.24 gives where it differs from the oracle's Go 1.19, and why. */
-  go124?: { output: string; why: string };
 }
-
-/**
- * Where Go 1.24, the operator's Go, differs from the oracle's Go 1.19: 1.24 ranges over an integer,
- * where 1.19 says `range can't iterate over 3` (and 1.24 refuses two variables over an integer).
- */
-export const rangeOverInt = /range can't iterate over -?\d+$/;
 
 /** The operator's helm data, plus the shapes Go's exec tests use (lists, nested maps, nil, floats). */
 export const execData = {
@@ -277,6 +267,3 @@ export const execCases: ExecCase[] = [
   ),
   ...handWritten.map(([name, text]) => ({ name, text, data: execData })),
 ];
-
-const elseWith = execCases.find((c) => c.name === "with else with");
-if (elseWith) elseWith.go124 = { output: "web", why: "{{else with}} is Go 1.23's" };

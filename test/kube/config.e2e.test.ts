@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { findClusterAccess } from "../../src/kube/config.js";
-import { startFakeKubeApi } from "../support/fake-kube-api.js";
+import { useControlPlane } from "../support/control-plane.js";
+import { withoutGo } from "../support/go-tools.js";
 
 const kubeconfig = (server: string) =>
   JSON.stringify({
@@ -49,30 +50,46 @@ describe("finding cluster access", () => {
     );
   });
 
-  it("uses the in-cluster service account when there is no kubeconfig", async () => {
-    const api = await startFakeKubeApi();
-    try {
+  describe("in a pod (a real API server)", { skip: withoutGo }, () => {
+    const cluster = useControlPlane();
+
+    it("uses the in-cluster service account's token and CA when there is no kubeconfig", async () => {
+      const kubectl = (...args: string[]) => cluster().kubectl(args);
+      await kubectl("create", "namespace", "x");
+      await kubectl("create", "serviceaccount", "reader", "-n", "x");
+      await kubectl("create", "role", "read-secrets", "-n", "x", "--verb=list", "--resource=secrets");
+      await kubectl(
+        "create",
+        "rolebinding",
+        "reader",
+        "-n",
+        "x",
+        "--role=read-secrets",
+        "--serviceaccount=x:reader",
+      );
+      const token = await kubectl("create", "token", "reader", "-n", "x");
+      assert.equal(token.code, 0, token.stderr);
+      // What the kubelet mounts into a pod of that ServiceAccount.
       const root = home();
       const dir = join(root, "var/run/secrets/kubernetes.io/serviceaccount");
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, "token"), api.token);
-      writeFileSync(join(dir, "ca.crt"), api.caCert);
-      const { port } = new URL(api.url);
-      const env = { HOME: home(), KUBERNETES_SERVICE_HOST: "127.0.0.1", KUBERNETES_SERVICE_PORT: port };
+      writeFileSync(join(dir, "token"), token.stdout.trim());
+      writeFileSync(join(dir, "ca.crt"), cluster().caCert);
+      const { hostname, port } = new URL(cluster().url);
+      const env = { HOME: home(), KUBERNETES_SERVICE_HOST: hostname, KUBERNETES_SERVICE_PORT: port };
       const access = findClusterAccess(undefined, env, root);
       assert.equal(access?.source, "in-cluster");
-      const secrets = await access?.kubeConfig
-        .makeApiClient(CoreV1Api)
-        .listNamespacedSecret({ namespace: "x" });
-      assert.deepEqual(secrets?.items, []);
-      assert.equal(
-        api.requests.at(-1)?.status,
-        200,
-        "authenticated with the service account token, CA verified",
+      const api = access?.kubeConfig.makeApiClient(CoreV1Api);
+      // Authenticated as the ServiceAccount (its role lets it list Secrets in x, nothing else), CA verified.
+      assert.deepEqual((await api?.listNamespacedSecret({ namespace: "x" }))?.items, []);
+      await assert.rejects(
+        api?.listNamespacedSecret({ namespace: "default" }) ?? Promise.resolve(),
+        (error: { body?: string }) =>
+          String(error.body).includes(
+            'User \\"system:serviceaccount:x:reader\\" cannot list resource \\"secrets\\"',
+          ),
       );
-    } finally {
-      await api.close();
-    }
+    });
   });
 
   it("says which file is missing", () => {

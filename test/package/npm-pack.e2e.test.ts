@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { loadAll } from "js-yaml";
 
 /**
- * The npm package as a user gets it: `npm pack` (its prepack builds dist/) in a copy of the sources,
+ * The npm package as a user gets it: `npm run build` and `npm pack` in a copy of the sources,
  * so the worktree's dist/ that other tests run is never removed under them, then `npm install` of the
  * tarball into an empty folder (dependencies from the registry) and `npx module-admission ...` there.
  * docs/deployment.md's package section shows these commands.
@@ -45,10 +45,19 @@ async function npx(args: string[], cwd = user): Promise<Result> {
 before(async () => {
   // What a clone has that `npm pack` reads: the Dockerfile copies the same (see the Dockerfile test).
   mkdirSync(source);
-  for (const entry of ["package.json", "package-lock.json", "tsconfig.json", "README.md", "src", "schemas"]) {
+  for (const entry of [
+    "package.json",
+    "package-lock.json",
+    "tsconfig.json",
+    "README.md",
+    "bin",
+    "src",
+    "schemas",
+  ]) {
     cpSync(join(root, entry), join(source, entry), { recursive: true });
   }
   symlinkSync(join(root, "node_modules"), join(source, "node_modules"));
+  await run("npm", ["run", "build"], { cwd: source });
   const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: source });
   const [pack] = JSON.parse(stdout.slice(stdout.indexOf("["))) as {
     filename: string;
@@ -63,14 +72,15 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 describe("npm pack, installed into an empty folder", () => {
-  test("the tarball holds the built CLI, the schemas, package.json and README: no sources, tests or maps", () => {
+  test("the tarball holds the command, the built CLI, its sources, the schemas, package.json and README: no tests or maps", () => {
+    assert.ok(packed.includes("bin/module-admission.js"));
     assert.ok(packed.includes("dist/cli/main.js"));
     assert.ok(packed.includes("schemas/module.yaml"));
     assert.ok(packed.includes("schemas/dist/module.schema.json"));
     const tops = new Set(packed.map((path) => path.split("/")[0]));
-    assert.deepEqual([...tops].sort(), ["README.md", "dist", "package.json", "schemas"]);
+    assert.deepEqual([...tops].sort(), ["README.md", "bin", "dist", "package.json", "schemas", "src"]);
     assert.deepEqual(
-      packed.filter((path) => path.endsWith(".map") || path.endsWith(".ts")),
+      packed.filter((path) => path.endsWith(".map") || (path.endsWith(".ts") && !path.startsWith("src/"))),
       [],
     );
   });
@@ -91,6 +101,7 @@ describe("npm pack, installed into an empty folder", () => {
         "examples/modules/redis.yaml:48: Module default/redis: spec.config.replicas: Invalid value: 7: must be less than or equal to 5",
         'examples/modules/redis.yaml:34: warning: Module default/redis: unknown field "spec.helm.relaseName"',
         "2 files, 3 objects read; 3 checked (1 denied, 1 warned); 0 skipped; judged as a GitOps tool sends it",
+        "not checked: module.workspace-exists (3 objects): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR",
         "",
       ].join("\n"),
     );
@@ -147,6 +158,37 @@ describe("npm pack, installed into an empty folder", () => {
   });
 });
 
+describe("a validate-only install: npm install --omit=optional, without the Kubernetes client", () => {
+  const lean = join(work, "lean");
+  before(async () => {
+    mkdirSync(lean);
+    await run("npm", ["install", "--omit=optional", "--no-audit", "--no-fund", "--prefer-offline", tarball], {
+      cwd: lean,
+    });
+  });
+
+  test("has no @kubernetes/client-node; validate and lint-modules work", async () => {
+    assert.ok(!existsSync(join(lean, "node_modules", "@kubernetes", "client-node")));
+    cpSync(join(root, "examples", "modules"), join(lean, "examples", "modules"), { recursive: true });
+    const validate = await npx(["validate", "-f", "examples/modules"], lean);
+    assert.equal(validate.code, 1, validate.stderr);
+    assert.match(validate.stdout, /3 checked \(1 denied, 1 warned\)/);
+    const lint = await npx(["lint-modules", "examples"], lean);
+    assert.equal(lint.code, 0, lint.stderr);
+  });
+
+  test("a cluster command says what it needs and how to install it, exit 2; help lists it so", async () => {
+    const serve = await npx(["serve"], lean);
+    assert.equal(serve.code, 2);
+    assert.equal(
+      serve.stderr,
+      "module-admission serve: needs @kubernetes/client-node, an optional dependency left out of this install: npm install @kubernetes/client-node\n",
+    );
+    const help = await npx(["--help"], lean);
+    assert.match(help.stdout, /audit +\(needs @kubernetes\/client-node/);
+  });
+});
+
 test("docs/deployment.md's package section shows the commands this file runs", () => {
   const deployment = readFileSync(join(root, "docs/deployment.md"), "utf8");
   const install = deployment.slice(
@@ -181,7 +223,7 @@ describe("Dockerfile: the image is what npm pack ships", () => {
     // dist/ is built from src/ with tsconfig.json; package-lock.json pins the dependencies npm ci installs.
     const buildInputs = ["package-lock.json", "tsconfig.json", "src"];
     const packedTops = [...new Set(packed.map((path) => path.split("/")[0]))].filter((top) => top !== "dist");
-    assert.deepEqual(copied.sort(), [...packedTops, ...buildInputs].sort());
+    assert.deepEqual(copied.sort(), [...new Set([...packedTops, ...buildInputs])].sort());
     const ignored = readFileSync(join(root, ".dockerignore"), "utf8")
       .split("\n")
       .filter((line) => line && !line.startsWith("#"));

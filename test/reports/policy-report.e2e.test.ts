@@ -2,22 +2,23 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { CustomObjectsApi, setHeaderOptions } from "@kubernetes/client-node";
+import { before, describe, it } from "node:test";
 import { loadAll, load as loadYaml } from "js-yaml";
 import { FieldPath } from "../../src/admission/field-path.js";
 import { runAudit } from "../../src/cli/audit.js";
 import type { JsonSchema } from "../../src/codegen/schema-source.js";
 import { buildReports, maxReportBytes, type Report } from "../../src/reports/policy-report.js";
 import { pruneAndDefault } from "../../src/validation/prune-default.js";
+import { installProjectCrds, kubectlApply } from "../support/chart-webhooks.js";
+import { useControlPlane } from "../support/control-plane.js";
 import { corpusUrl, withoutCorpus } from "../support/corpus.js";
 import { crdSchemaProblems } from "../support/crd-schema.js";
-import { type FakeKubeApi, type KubeObject, startFakeKubeApi } from "../support/fake-kube-api.js";
+import type { KubeObject } from "../support/fake-kube-api.js";
+import { withoutGo } from "../support/go-tools.js";
 import { helmModule } from "../support/modules.js";
 import { auditCapturing } from "../support/run-audit.js";
 
-// Our CRDs as install-crds applies them, and the report CRDs as Kyverno / Policy Reporter install them.
-const ourCrds = new URL("../../charts/module-admission/files/crds/", import.meta.url);
+// The report CRDs as Kyverno / Policy Reporter install them.
 const reportCrdsDir = corpusUrl("policy-reports/");
 const reportCrds = ["wgpolicyk8s.io", "openreports.io"].flatMap((dir) =>
   withoutCorpus
@@ -47,7 +48,10 @@ function crdProblems(report: Record<string, any>): string[] {
   return [...problems, ...pruned.map((field) => `${field}: pruned by the API server`)];
 }
 
-/** Five Modules in two namespaces: two with replicas over the max, one with a misspelt field. */
+/**
+ * Five Modules in three namespaces: two with replicas over the max, one with a misspelt config value
+ * (spec.config keeps unknown fields; a misspelt field elsewhere would be pruned when stored).
+ */
 function modules(): KubeObject[] {
   const module = (name: string, namespace: string, change: (m: ReturnType<typeof helmModule>) => void) => {
     const m = helmModule();
@@ -64,30 +68,55 @@ function modules(): KubeObject[] {
       m.spec.config = { ...m.spec.config, replicas: 12 };
     }),
     module("typo", "other", (m) => {
-      (m.spec as unknown as Record<string, unknown>).wrokspace = "x";
+      m.spec.config = { ...m.spec.config, repliacs: 3 };
     }),
     module("fine", "quiet", () => {}),
   ];
 }
 
-describe("policy reports: audit -o policyreport and --apply (fake API server, the reports' real CRDs)", {
-  skip: withoutCorpus,
+describe("policy reports: audit -o policyreport and --apply (real API server, the reports' real CRDs)", {
+  skip: withoutCorpus || withoutGo,
 }, () => {
-  let api: FakeKubeApi;
+  // Its audit log shows how the reports were written.
+  const cluster = useControlPlane({ auditLog: true });
   before(async () => {
-    // As the real one: a report its CRD's schema refuses gets 422 Invalid.
-    api = await startFakeKubeApi({ validateCustomResources: true });
-    for (const file of readdirSync(ourCrds).filter((name) => !name.startsWith("moduletemplates."))) {
-      api.put(loadYaml(readFileSync(new URL(file, ourCrds), "utf8")) as KubeObject);
-    }
-    for (const crd of reportCrds) api.put(crd);
-    for (const module of modules()) api.put(module);
+    await installProjectCrds(cluster(), false);
+    await kubectlApply(cluster(), reportCrds, ["--server-side"]);
+    const wait = await cluster().kubectl([
+      "wait",
+      "--for=condition=Established",
+      "--timeout=120s",
+      ...reportCrds.map((crd) => `customresourcedefinition/${crd.metadata.name}`),
+    ]);
+    assert.equal(wait.code, 0, wait.stderr);
+    await kubectlApply(cluster(), [
+      ...["team", "other", "quiet"].map((name) => ({
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: { name },
+      })),
+      ...modules(),
+    ]);
   });
-  after(() => api.close());
 
-  const run = (args: string[]) => auditCapturing(api.kubeconfigPath, args);
+  const run = (args: string[]) => auditCapturing(cluster().kubeconfigPath, args);
+  const kubectl = (args: string[]) => cluster().kubectl(args);
+  /** A stored object (with its managedFields), or undefined. */
+  const get = async (resource: string, namespace: string, name: string) => {
+    const read = await kubectl([
+      "get",
+      resource,
+      name,
+      "-n",
+      namespace,
+      "-o",
+      "json",
+      "--show-managed-fields",
+    ]);
+    return read.code === 0 ? (JSON.parse(read.stdout) as Record<string, any>) : undefined;
+  };
   const stored = (apiVersion: string, kind: string, namespace: string) =>
-    api.get(apiVersion, kind, namespace, "module-admission");
+    get(`${kind.toLowerCase()}s.${apiVersion.split("/")[0]}`, namespace, "module-admission");
 
   it("-o policyreport: one PolicyReport per namespace with findings, one result per object and rule, valid against the CRD", async () => {
     const { status, out, err } = await run(["-A", "-o", "policyreport"]);
@@ -127,7 +156,7 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
     const [warned] = (reports[0] as Report).results;
     assert.equal(warned?.result, "warn");
     assert.equal(warned?.resources?.[0]?.kind, "Module");
-    assert.match(warned?.message ?? "", /wrokspace/);
+    assert.match(warned?.message ?? "", /repliacs/);
     assert.ok(warned?.resources?.[0]?.uid, "the object's uid, so Policy Reporter links the resource");
   });
 
@@ -230,9 +259,8 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
         "",
       ].join("\n"),
     );
-    const team = stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "team");
+    const team = await stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "team");
     assert.ok(team);
-    assert.deepEqual(crdProblems(team), []);
     assert.deepEqual(
       (team.metadata.managedFields as { manager: string; operation: string }[]).map((f) => [
         f.manager,
@@ -240,83 +268,85 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
       ]),
       [["module-admission", "Apply"]],
     );
-    const applies = api.requests.filter(
-      (r) =>
-        r.method === "PATCH" &&
-        r.path.includes("/policyreports/") &&
-        r.contentType === "application/apply-patch+yaml",
+    // The server stored what audit sent: nothing pruned, nothing it refused.
+    const sent = (loadAll((await run(["-A", "-o", "policyreport"])).out) as Report[]).find(
+      (report) => report.metadata.namespace === "team",
     );
+    assert.deepEqual(
+      team.results.map((r: Record<string, unknown>) => ({ ...r, timestamp: undefined })),
+      sent?.results.map((r) => ({ ...r, timestamp: undefined })),
+    );
+    const applies = cluster()
+      .requests()
+      .filter((r) => r.verb === "patch" && r.requestURI.includes("/policyreports/"))
+      .map((r) => new URL(r.requestURI, "https://server").searchParams);
+    assert.ok(applies.length >= 2);
     assert.ok(
-      applies.every(
-        (r) => r.query.get("fieldManager") === "module-admission" && r.query.get("force") === "true",
-      ),
+      applies.every((q) => q.get("fieldManager") === "module-admission" && q.get("force") === "true"),
     );
     await run(["-A", "--apply"]);
-    assert.equal(stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "team")?.results.length, 2);
+    assert.equal((await stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "team"))?.results.length, 2);
   });
 
   it("--apply removes stale results: a fixed object's result goes, a namespace with nothing left loses its report", async () => {
     await run(["-A", "--apply"]);
-    const fixed = helmModule();
-    fixed.metadata = { name: "big", namespace: "team" };
-    api.put(fixed as unknown as KubeObject);
-    const typo = api.get("batch.forkspacer.com/v1", "Module", "other", "typo");
-    assert.ok(typo);
-    delete typo.spec.wrokspace;
-    api.put(typo);
+    // spec.config is immutable (module.config-immutable): a fix is a new Module in the old one's place.
+    const fixedModules = modules().filter((m) => ["big", "typo"].includes(m.metadata.name));
+    for (const module of fixedModules) {
+      const deleted = await kubectl([
+        "delete",
+        "module",
+        module.metadata.name,
+        "-n",
+        module.metadata.namespace,
+      ]);
+      assert.equal(deleted.code, 0, deleted.stderr);
+      const config = module.spec.config as Record<string, unknown>;
+      config.replicas = 3;
+      delete config.repliacs;
+    }
+    await kubectlApply(cluster(), fixedModules);
     // Another tool's report in the same namespace is left alone.
-    api.put({
-      apiVersion: "wgpolicyk8s.io/v1alpha2",
-      kind: "PolicyReport",
-      metadata: {
-        name: "kyverno-polr",
-        namespace: "other",
-        labels: { "app.kubernetes.io/managed-by": "kyverno" },
+    await kubectlApply(cluster(), [
+      {
+        apiVersion: "wgpolicyk8s.io/v1alpha2",
+        kind: "PolicyReport",
+        metadata: {
+          name: "kyverno-polr",
+          namespace: "other",
+          labels: { "app.kubernetes.io/managed-by": "kyverno" },
+        },
+        results: [],
       },
-      results: [],
-    });
+    ]);
     const { status, out, err } = await run(["-A", "--apply"]);
     assert.equal(status, 0, err);
     assert.match(
       out,
       /policyreport\.wgpolicyk8s\.io\/module-admission \(namespace other\) deleted \(nothing left to report\)/,
     );
-    const team = stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "team");
+    const team = await stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "team");
     assert.deepEqual(
       team?.results.map((r: { resources: { name: string }[] }) => r.resources[0]?.name),
       ["bigger"],
     );
-    assert.equal(stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "other"), undefined);
-    assert.ok(api.get("wgpolicyk8s.io/v1alpha2", "PolicyReport", "other", "kyverno-polr"));
+    assert.equal(await stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "other"), undefined);
+    assert.ok(await get("policyreports.wgpolicyk8s.io", "other", "kyverno-polr"));
   });
 
-  it("the fake API server refuses a report its CRD refuses, as the real one does (the applies above passed that check)", async () => {
-    const client = api.kubeConfig().makeApiClient(CustomObjectsApi);
-    const body = {
-      apiVersion: "wgpolicyk8s.io/v1alpha2",
-      kind: "PolicyReport",
-      metadata: { name: "broken", namespace: "team" },
-      results: [{ policy: "module-admission", result: "denied" }],
-    };
-    const request = {
-      group: "wgpolicyk8s.io",
-      version: "v1alpha2",
-      namespace: "team",
-      plural: "policyreports",
-      name: "broken",
-      body,
-      fieldManager: "test",
-    };
-    await assert.rejects(
-      client.patchNamespacedCustomObject(
-        request,
-        setHeaderOptions("Content-Type", "application/apply-patch+yaml"),
-      ),
-      (error: { code?: number; body?: unknown }) =>
-        error.code === 422 &&
-        /PolicyReport\.wgpolicyk8s\.io \\"broken\\" is invalid: \/results\/0\/result: must be equal to one of the allowed values/.test(
-          String(error.body),
-        ),
+  it("the server refuses a report its CRD refuses (the applies above passed that check)", async () => {
+    const refused = await cluster().kubectl(["apply", "--server-side", "-f", "-"], {
+      input: JSON.stringify({
+        apiVersion: "wgpolicyk8s.io/v1alpha2",
+        kind: "PolicyReport",
+        metadata: { name: "broken", namespace: "team" },
+        results: [{ policy: "module-admission", result: "denied" }],
+      }),
+    });
+    assert.equal(refused.code, 1);
+    assert.equal(
+      refused.stderr.trim(),
+      'The PolicyReport "broken" is invalid: results[0].result: Unsupported value: "denied": supported values: "pass", "fail", "warn", "error", "skip"',
     );
   });
 
@@ -324,7 +354,7 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
     const { status, out } = await run(["-n", "team", "--apply", "--report-api", "openreports"]);
     assert.equal(status, 0);
     assert.equal(out, "report.openreports.io/module-admission (namespace team) serverside-applied\n");
-    const report = stored("openreports.io/v1alpha1", "Report", "team");
+    const report = await stored("openreports.io/v1alpha1", "Report", "team");
     assert.ok(report);
     assert.deepEqual(crdProblems(report), []);
   });
@@ -339,22 +369,21 @@ describe("policy reports: audit -o policyreport and --apply (fake API server, th
       run(["-A", "-o", "policyreport", "--report-api", "kyverno"]),
       /'--report-api <API>' argument 'kyverno' is invalid. Allowed choices are wgpolicyk8s, openreports/,
     );
-    const bare = await startFakeKubeApi();
-    try {
-      for (const file of readdirSync(ourCrds).filter((name) => name.startsWith("modules."))) {
-        bare.put(loadYaml(readFileSync(new URL(file, ourCrds), "utf8")) as KubeObject);
-      }
-      for (const module of modules()) bare.put(module);
-      await assert.rejects(
-        runAudit(["--kubeconfig", bare.kubeconfigPath, "-A", "--apply"], {
-          out: () => {},
-          err: () => {},
-          env: { HOME: mkdtempSync(join(tmpdir(), "home-")) },
-        }),
-        /the cluster does not serve policyreports\.wgpolicyk8s\.io\/v1alpha2: install its CRD/,
-      );
-    } finally {
-      await bare.close();
-    }
+    // Last: the cluster loses the report CRDs.
+    const deleted = await kubectl([
+      "delete",
+      "customresourcedefinition",
+      "policyreports.wgpolicyk8s.io",
+      "clusterpolicyreports.wgpolicyk8s.io",
+    ]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    await assert.rejects(
+      runAudit(["--kubeconfig", cluster().kubeconfigPath, "-A", "--apply"], {
+        out: () => {},
+        err: () => {},
+        env: { HOME: mkdtempSync(join(tmpdir(), "home-")) },
+      }),
+      /the cluster does not serve policyreports\.wgpolicyk8s\.io\/v1alpha2: install its CRD/,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { connect, type TLSSocket } from "node:tls";
 import { limits } from "../../src/admission/limits.js";
@@ -9,9 +10,12 @@ import { admissionReview } from "../support/reviews.js";
 const validatePath = "/validate-batch-forkspacer-com-v1-module";
 
 /** A raw TLS connection to the server: what it answers, and when it closes. */
-function open(
-  server: LiveServer,
-): Promise<{ socket: TLSSocket; received: () => string; closed: Promise<void> }> {
+function open(server: LiveServer): Promise<{
+  socket: TLSSocket;
+  received: () => string;
+  closed: Promise<void>;
+  until: (pattern: RegExp) => Promise<void>;
+}> {
   return new Promise((resolve, reject) => {
     const socket = connect({
       host: "127.0.0.1",
@@ -26,10 +30,40 @@ function open(
     // A reset while we still send is how a refused body ends; the tests look at what was answered.
     socket.on("error", () => {});
     const closed = new Promise<void>((done) => socket.once("close", () => done()));
-    socket.once("secureConnect", () => resolve({ socket, received: () => text, closed }));
+    // Resolves once what was received matches (on each chunk, as it comes).
+    const until = (pattern: RegExp) =>
+      new Promise<void>((done) => {
+        const check = () => {
+          if (!pattern.test(text)) return;
+          socket.off("data", check);
+          done();
+        };
+        socket.on("data", check);
+        check();
+      });
+    socket.once("secureConnect", () => resolve({ socket, received: () => text, closed, until }));
     socket.once("error", reject);
   });
 }
+
+/** Five POSTs of `Content-Length: 10^15`, each writing its body until an answer or an error; prints each outcome. */
+const endlessBodyClient = `
+const { request } = require("node:https");
+const [port, ca] = process.argv.slice(1);
+const attempt = () => new Promise((resolve) => {
+  const req = request({ host: "127.0.0.1", port, method: "POST", path: ${JSON.stringify(validatePath)}, ca,
+    servername: "localhost", agent: false,
+    headers: { "content-type": "application/json", "content-length": "1000000000000000" } });
+  let settled = false;
+  const settle = (text) => { if (settled) return; settled = true; req.destroy(); resolve(text); };
+  req.on("response", (res) => { res.resume(); settle("HTTP " + res.statusCode); });
+  req.on("error", (error) => settle("error " + error.code));
+  const chunk = Buffer.alloc(64 * 1024, " ");
+  const send = () => { while (!settled && req.write(chunk)) {} if (!settled) req.once("drain", send); };
+  send();
+});
+(async () => { for (let i = 0; i < 5; i++) console.log(await attempt()); })();
+`;
 
 const head = (headers: Record<string, string | number>) =>
   `POST ${validatePath} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${Object.entries(
@@ -53,6 +87,28 @@ describe("HTTP limits (issue 15)", () => {
     await connection.closed;
     assert.match(connection.received(), /^HTTP\/1\.1 413 /);
     assert.match(connection.received(), /connection: close/i);
+  });
+
+  it("lets a client that sends its body after Content-Length: 10^15 read the 413 (lingering close)", async () => {
+    // Node's HTTPS client in a process of its own, sending for as long as the connection takes it
+    // (issue 32): when the server closed at once, its writes failed (EPIPE) before it read the answer,
+    // in about half of the attempts.
+    const outcomes = await new Promise<string>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ["-e", endlessBodyClient, String(server.running.port), server.ca],
+        {
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      );
+      let out = "";
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+      });
+      child.on("error", reject);
+      child.on("exit", () => resolve(out.trim()));
+    });
+    assert.equal(outcomes, Array(5).fill("HTTP 413").join("\n"));
   });
 
   it("cuts off an endless chunked body once it passes the cap", async () => {
@@ -87,12 +143,12 @@ describe("HTTP limits (issue 15)", () => {
     const body = JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
     const small = await open(server);
     small.socket.write(head({ "Content-Length": Buffer.byteLength(body), Expect: "100-continue" }));
-    await new Promise<void>((resolve) => {
-      const check = () => (small.received().includes("100 Continue") ? resolve() : setTimeout(check, 10));
-      check();
-    });
-    small.socket.end(body);
-    await small.closed;
+    await small.until(/100 Continue/);
+    // Written, not ended: a client's half-close ends its request (Node's HTTPS server does not allow
+    // half-open connections), and the review is answered after the body has been read.
+    small.socket.write(body);
+    await small.until(/"allowed":true/);
+    small.socket.destroy();
     assert.match(small.received(), /HTTP\/1\.1 200 OK/);
     assert.match(small.received(), /"allowed":true/);
   });
@@ -113,5 +169,60 @@ describe("HTTP limits (issue 15)", () => {
     await connection.closed;
     clearInterval(trickle);
     assert.match(connection.received(), /^HTTP\/1\.1 408 |^$/);
+  });
+});
+
+describe("connections: silent ones closed, slow headers never starve new ones (issue 32)", () => {
+  let server: LiveServer;
+  const cap = 20;
+  before(async () => {
+    // Header and request timeouts far longer than the test: only the silent timeout and the cap act.
+    server = await startLiveServer(undefined, {
+      timeouts: { headersMs: 120_000, requestMs: 120_000, silentMs: 500 },
+      maxConnections: cap,
+    });
+  });
+  after(() => server.close());
+
+  it("closes a connection that has sent nothing since its TLS handshake", { timeout: 30_000 }, async () => {
+    const connection = await open(server);
+    await connection.closed;
+    assert.equal(connection.received(), "");
+  });
+
+  it("keeps a connection that has begun its headers, to the header timeout", async () => {
+    const slow = await open(server);
+    slow.socket.write(`POST ${validatePath} HTTP/1.1\r\n`);
+    // A silent connection opened after it is closed first: the slow one outlived the silent timeout.
+    const silent = await open(server);
+    await silent.closed;
+    assert.equal(slow.socket.destroyed, false);
+    slow.socket.destroy();
+  });
+
+  it("at the cap, a new connection takes the place of the oldest one still sending its headers", {
+    timeout: 60_000,
+  }, async () => {
+    const slow: Awaited<ReturnType<typeof open>>[] = [];
+    for (let i = 0; i < cap + 10; i++) {
+      const connection = await open(server);
+      connection.socket.write(`POST ${validatePath} HTTP/1.1\r\nHost: localhost\r\n`);
+      slow.push(connection);
+    }
+    const trickle = setInterval(() => {
+      for (const connection of slow) connection.socket.write("X-Slow: 1\r\n");
+    }, 200);
+    try {
+      const body = JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
+      const reply = await server.post(validatePath, body);
+      assert.equal(reply.status, 200);
+      assert.equal(reply.json.response.allowed, true);
+      // The first ones opened gave way; the last ones are still open.
+      await slow[0]?.closed;
+      assert.equal(slow.at(-1)?.socket.destroyed, false);
+    } finally {
+      clearInterval(trickle);
+      for (const connection of slow) connection.socket.destroy();
+    }
   });
 });

@@ -125,7 +125,11 @@ describe("ModuleReleaseMeta webhook with a cluster: each channel's ModuleTemplat
       dnsNames: serviceDnsNames("module-admission", "module-admission"),
       log: () => {},
     });
-    server = await startLiveServer(cluster.kinds, { isReady: cluster.isReady, certDir });
+    server = await startLiveServer(undefined, {
+      lookups: cluster.lookups,
+      isReady: cluster.isReady,
+      certDir,
+    });
     await eventually("readyz answers 200", async () => (await server.get("/readyz")).status === 200);
   });
   after(async () => {
@@ -181,7 +185,7 @@ describe("serve --moduletemplate-check", () => {
     const api = await startFakeKubeApi();
     api.put(moduleTemplateCrd());
     const cluster = await prepareClusterFeatures(options("off", api.kubeconfigPath));
-    const server = await startLiveServer(cluster.kinds, { isReady: cluster.isReady });
+    const server = await startLiveServer(undefined, { lookups: cluster.lookups, isReady: cluster.isReady });
     try {
       assert.equal((await review(server, kedaReleaseMeta())).allowed, true);
       assert.deepEqual(

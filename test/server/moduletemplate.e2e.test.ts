@@ -116,7 +116,7 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     ]);
     relative.spec.resources = [{ name: "rawManifest", link: "/keda.yaml" }];
     assert.deepEqual(await denial(relative), [
-      'spec.resources[0].link: Invalid value: "/keda.yaml": must be an absolute http or https URL, e.g. https://example.com/path',
+      'spec.resources[0].link: Invalid value: "/keda.yaml": must be an absolute http, https or oci URL, e.g. https://example.com/path',
     ]);
   });
 
@@ -167,7 +167,7 @@ describe("ModuleTemplate webhook over HTTPS", () => {
       { name: "rawManifest", link: "https://example.com/manifest.yaml" },
       { name: "rawManifest", link: "/manifest.yaml" },
     ];
-    const absolute = "must be an absolute http or https URL, e.g. https://example.com/path";
+    const absolute = "must be an absolute http, https or oci URL, e.g. https://example.com/path";
     assert.deepEqual(await denial(template), [
       `spec.info.documentation: Invalid value: "docs/README.md": ${absolute}`,
       'spec.info.icons[1].name: Duplicate value: "icon"',

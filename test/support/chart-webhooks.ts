@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { projectCrds } from "../../src/kube/crds.js";
-import { type Manifest, render } from "./chart.js";
+import { type Manifest, releaseNamespace, render, serverCapabilities } from "./chart.js";
 import { type ControlPlane, guardChild } from "./control-plane.js";
 import { eventually } from "./eventually.js";
 import { helmModule } from "./modules.js";
@@ -29,12 +29,14 @@ export interface LocalServe {
 export async function startLocalServe(
   plane: ControlPlane | undefined,
   args: string[] = [],
+  options: { port?: number; kubeconfig?: string } = {},
 ): Promise<LocalServe> {
   const certDir = mkdtempSync(join(tmpdir(), "serve-certs-"));
+  const kubeconfig = options.kubeconfig ?? plane?.kubeconfigPath;
   const serve = await startServe(
     [
       "--port",
-      "0",
+      String(options.port ?? 0),
       "--metrics-port",
       "0",
       "--cert-dir",
@@ -43,7 +45,7 @@ export async function startLocalServe(
       "all",
       "--drain-seconds",
       "0",
-      ...(plane ? ["--kubeconfig", plane.kubeconfigPath] : []),
+      ...(kubeconfig ? ["--kubeconfig", kubeconfig] : []),
       ...args,
     ],
     1,
@@ -64,10 +66,11 @@ export async function startLocalServe(
  * `url: https://127.0.0.1:<port><path>` and its caBundle the CA in serve's --cert-dir.
  */
 export async function localWebhookConfigurations(
-  serve: { port: number; certDir: string },
+  serve: { port: number; certDir?: string },
   values: object = {},
 ): Promise<Manifest[]> {
-  const caBundle = readFileSync(join(serve.certDir, "ca.crt")).toString("base64");
+  // Without a cert dir, no caBundle: serve's selfSigned mode patches its own CA in.
+  const caBundle = serve.certDir ? readFileSync(join(serve.certDir, "ca.crt")).toString("base64") : undefined;
   const kinds = ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"];
   return (await render(values))
     .filter((manifest) => kinds.includes(manifest.kind))
@@ -78,7 +81,7 @@ export async function localWebhookConfigurations(
           ...webhook,
           clientConfig: {
             url: `https://127.0.0.1:${serve.port}${webhook.clientConfig.service.path}`,
-            caBundle,
+            ...(caBundle ? { caBundle } : {}),
           },
         }),
       ),
@@ -136,18 +139,29 @@ export async function installProjectCrds(plane: ControlPlane, includeOptional = 
   if (wait.code !== 0) throw new Error(`kubectl wait: ${wait.stderr}`);
 }
 
-/** `kubectl apply -f -` of these objects (as a List), failing with kubectl's own words. */
+/**
+ * `kubectl apply -f -` of these objects, failing with kubectl's own words. They go as YAML documents,
+ * not a v1 List: kubectl checks a List's items on the client against the OpenAPI schema, where a field
+ * that is required and defaulted (the server defaults it before validating) counts as missing.
+ */
 export async function kubectlApply(plane: ControlPlane, objects: object[], flags: string[] = []) {
-  const run = await plane.kubectl(["apply", ...flags, "-f", "-"], {
-    input: JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }),
-  });
+  const run = await plane.kubectl(["apply", ...flags, "-f", "-"], { input: yamlStream(objects) });
   if (run.code !== 0) throw new Error(`kubectl apply: ${run.stderr}`);
   return run;
 }
 
+/** Objects as a stream of YAML documents (JSON is YAML), as `kubectl apply -f` reads a file of several. */
+export const yamlStream = (objects: object[]): string =>
+  objects.map((object) => JSON.stringify(object)).join("\n---\n");
+
 const probeNamespace = "webhook-probe";
 
-async function waitUntilCalled(plane: ControlPlane): Promise<void> {
+/**
+ * Waits until the API server calls the chart's Module webhooks: probes (dry-run creates of a Module in
+ * a namespace of their own, with a Workspace there) until the mutating webhook has named the release
+ * and the validating webhook has denied a config value out of range.
+ */
+export async function waitUntilCalled(plane: ControlPlane): Promise<void> {
   const namespace = await plane.kubectl([
     "get",
     "namespace",
@@ -194,4 +208,35 @@ async function waitUntilCalled(plane: ControlPlane): Promise<void> {
     },
     120_000,
   );
+}
+
+/** Kinds of cert-manager, which no test installs: the certManager modes' Certificate and Issuer. */
+const certManagerKinds = new Set(["cert-manager.io/v1/Certificate", "cert-manager.io/v1/Issuer"]);
+
+/**
+ * The chart rendered with helm as `helm install` renders it for this API server (its version and the
+ * kinds it serves), applied with `kubectl apply --dry-run=server` into the release namespace: the
+ * server decodes, defaults, validates and admits every object without storing it. cert-manager's
+ * kinds are left out (no cert-manager here) and returned, so a test can say so.
+ */
+export async function applyChartDryRun(
+  plane: ControlPlane,
+  values: object,
+): Promise<{ code: number; stdout: string; stderr: string; applied: Manifest[]; leftOut: Manifest[] }> {
+  const exists = await plane.kubectl([
+    "get",
+    "namespace",
+    releaseNamespace,
+    "--ignore-not-found",
+    "-o",
+    "name",
+  ]);
+  if (exists.stdout.trim() === "") await plane.kubectl(["create", "namespace", releaseNamespace]);
+  const manifests = await render(values, await serverCapabilities(plane));
+  const leftOut = manifests.filter((m) => certManagerKinds.has(`${m.apiVersion}/${m.kind}`));
+  const applied = manifests.filter((m) => !leftOut.includes(m));
+  const run = await plane.kubectl(["apply", "--dry-run=server", "--namespace", releaseNamespace, "-f", "-"], {
+    input: JSON.stringify({ apiVersion: "v1", kind: "List", items: applied }),
+  });
+  return { ...run, applied, leftOut };
 }

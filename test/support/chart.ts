@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadAll } from "js-yaml";
+import type { ControlPlane } from "./control-plane.js";
 import { chartDir, type HelmResult, helm } from "./helm.js";
 
 export const releaseName = "rel";
@@ -30,19 +31,105 @@ export function helmLint(values: object): Promise<HelmResult> {
 }
 
 /**
- * What `helm template` is told of the cluster (`helm install` asks the cluster itself): by default a
- * current one, serving ValidatingAdmissionPolicy in admissionregistration.k8s.io/v1 (1.30+); `oldest`
- * is the oldest the chart's kubeVersion admits, where that kind is not served in v1.
+ * What `helm template` is told of the cluster (`helm install` asks the cluster itself): by default the
+ * control plane's version, serving ValidatingAdmissionPolicy in admissionregistration.k8s.io/v1 (1.30+);
+ * `oldest` is the oldest the chart's kubeVersion admits; `withoutPolicies` a cluster that does not say it
+ * serves that kind. `serverCapabilities` asks a real API server, as `helm install` does.
  */
 export const clusters = {
   current: [
     "--kube-version",
-    "1.33.0",
+    "1.37.2",
     "--api-versions",
     "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy",
   ],
-  oldest: ["--kube-version", "1.28.0"],
+  oldest: [
+    "--kube-version",
+    "1.34.0",
+    "--api-versions",
+    "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy",
+  ],
+  withoutPolicies: ["--kube-version", "1.34.0"],
 } as const;
+
+/**
+ * helm's capability flags for a real API server, from its discovery as `helm install` reads it: the
+ * version it reports (the emulated one under --emulated-version) and every group/version and
+ * group/version/Kind it serves.
+ */
+export async function serverCapabilities(plane: ControlPlane): Promise<string[]> {
+  const version = JSON.parse((await plane.get("/version")).body) as {
+    gitVersion: string;
+    emulationMajor?: string;
+    emulationMinor?: string;
+  };
+  // A server emulating an older version stands in for a cluster of that version, which reports it.
+  const emulated = version.emulationMajor && `v${version.emulationMajor}.${version.emulationMinor}.0`;
+  const flags = ["--kube-version", emulated || version.gitVersion];
+  const discovery = await plane.get("/apis", {
+    accept: "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+  });
+  const core = await plane.get("/api", {
+    accept: "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+  });
+  type Discovery = {
+    items: {
+      metadata: { name?: string };
+      versions: { version: string; resources: { responseKind: { kind: string } }[] }[];
+    }[];
+  };
+  for (const list of [core, discovery].map((reply) => JSON.parse(reply.body) as Discovery)) {
+    for (const group of list.items) {
+      for (const { version: v, resources } of group.versions) {
+        const groupVersion = group.metadata.name ? `${group.metadata.name}/${v}` : v;
+        flags.push("--api-versions", groupVersion);
+        for (const kind of new Set(resources.map((resource) => resource.responseKind.kind)))
+          flags.push("--api-versions", `${groupVersion}/${kind}`);
+      }
+    }
+  }
+  return flags;
+}
+
+/** A CA bundle of the right shape for existingSecret (the chart only passes it on). */
+export const caBundle = Buffer.from(
+  "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+).toString("base64");
+
+export const addonOperator = {
+  enabled: true,
+  configMap: "addon-system/addon-operator",
+  modulesVolume: { persistentVolumeClaim: { claimName: "modules" } },
+};
+
+/** Every certificate mode, and the optional features on top of the default. */
+export const variants: Record<string, object> = {
+  selfSigned: {},
+  certManager: { certificates: { mode: "certManager" } },
+  "certManager with an existing ClusterIssuer": {
+    certificates: {
+      mode: "certManager",
+      certManager: { issuerRef: { name: "corp-ca", kind: "ClusterIssuer" } },
+    },
+  },
+  existingSecret: { certificates: { mode: "existingSecret", existingSecret: { name: "my-tls", caBundle } } },
+  "kyma webhook and addon-operator": { kyma: { webhook: { enabled: true } }, addonOperator },
+  "kyma CRDs only": { kyma: { crd: { install: true } } },
+  "kyma webhook and CRDs, certManager, Workspace check off": {
+    kyma: { webhook: { enabled: true }, crd: { install: true } },
+    certificates: { mode: "certManager" },
+    workspaceCheck: { enabled: false },
+  },
+  "workspace check off": { workspaceCheck: { enabled: false } },
+  "forkspacer replace mode": { forkspacer: { mode: "replace" } },
+  "network policy with metrics peers": {
+    networkPolicy: {
+      enabled: true,
+      metricsFrom: [{ namespaceSelector: { matchLabels: { team: "monitoring" } } }],
+    },
+  },
+  "audit CronJob writing openreports": { audit: { schedule: "0 * * * *", reportApi: "openreports" } },
+};
 
 export function helmTemplate(
   values: object,

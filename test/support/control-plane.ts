@@ -32,6 +32,15 @@ export interface ControlPlane {
   /** The temporary folder holding the certificates, etcd's data and the servers' logs. */
   dir: string;
   kubeConfig(): KubeConfig;
+  /**
+   * A kubeconfig for another user (a client certificate the API server's CA signed): what RBAC lets
+   * that user do is what the test grants, e.g. a ServiceAccount's name and groups.
+   */
+  kubeconfigFor(user: string, groups?: string[]): Promise<string>;
+  /** A GET as the admin (for what kubectl does not show: aggregated discovery, /readyz). */
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: string }>;
+  /** A request as the admin with a JSON body: the server's own answer, not kubectl's rendering of it. */
+  send(method: string, path: string, body: unknown): Promise<{ status: number; body: string }>;
   /** Runs the built kubectl (client version = server version) against this API server. */
   kubectl(args: string[], options?: KubectlOptions): Promise<CommandResult>;
   /**
@@ -39,6 +48,8 @@ export interface ControlPlane {
    * first by `stop`, so a test's own processes end while the API server is still there.
    */
   defer(cleanup: () => unknown): void;
+  /** The requests the server has answered so far (only with `auditLog`). */
+  requests(): AuditedRequest[];
   /** Runs the deferred cleanups, then stops kube-apiserver and etcd and removes the folder. */
   stop(): Promise<void>;
 }
@@ -46,6 +57,8 @@ export interface ControlPlane {
 export interface KubectlOptions {
   /** Written to kubectl's stdin (for `-f -`). */
   input?: string;
+  /** The working folder (file names in kubectl's messages are relative to it). */
+  cwd?: string;
 }
 
 export interface CommandResult {
@@ -59,6 +72,19 @@ export interface ControlPlaneOptions {
   emulatedVersion?: string;
   /** More kube-apiserver flags. */
   apiServerFlags?: string[];
+  /**
+   * Keep the API server's audit log (every request, level Metadata): `requests()` reads it, so a test
+   * can see what a client asked of a real server (pages of a list, watches), not only what it got.
+   */
+  auditLog?: boolean;
+}
+
+/** One request as the API server's audit log records it (stage ResponseComplete). */
+export interface AuditedRequest {
+  verb: string;
+  requestURI: string;
+  user: string;
+  code: number | undefined;
 }
 
 /** The built kubectl (the control plane's version): also `kubectl kustomize` for the GitOps examples. */
@@ -138,6 +164,7 @@ class PortTaken extends Error {}
 
 interface Certificates {
   caCert: string;
+  caKey: string;
   clientCert: string;
   clientKey: string;
   files: Record<"ca" | "servingCert" | "servingKey" | "serviceAccountKey" | "serviceAccountPub", string>;
@@ -173,21 +200,7 @@ async function writeCertificates(dir: string): Promise<Certificates> {
     ],
   });
   // The admin user of envtest: a client certificate in the group system:masters, which RBAC lets do anything.
-  const client = await generate(
-    [
-      { name: "commonName", value: "admin" },
-      { name: "organizationName", value: "system:masters" },
-    ],
-    {
-      ...common,
-      ca: signedBy,
-      extensions: [
-        { name: "basicConstraints", cA: false },
-        { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
-        { name: "extKeyUsage", clientAuth: true },
-      ],
-    },
-  );
+  const client = await clientCertificate({ caCert: ca.cert, caKey: ca.private }, "admin", ["system:masters"]);
   const serviceAccount = generateKeyPairSync("ec", {
     namedCurve: "prime256v1",
     publicKeyEncoding: { type: "spki", format: "pem" },
@@ -207,7 +220,30 @@ async function writeCertificates(dir: string): Promise<Certificates> {
   writeFileSync(files.servingKey, serving.private, { mode: 0o600 });
   writeFileSync(files.serviceAccountKey, serviceAccount.privateKey, { mode: 0o600 });
   writeFileSync(files.serviceAccountPub, serviceAccount.publicKey);
-  return { caCert: ca.cert, clientCert: client.cert, clientKey: client.private, files };
+  return { caCert: ca.cert, caKey: ca.private, clientCert: client.cert, clientKey: client.private, files };
+}
+
+/** A client certificate for `user` in `groups` (the API server reads CN as the user, O as the groups). */
+function clientCertificate(ca: { caCert: string; caKey: string }, user: string, groups: string[]) {
+  const notBeforeDate = new Date(Date.now() - 60_000);
+  return generate(
+    [
+      { name: "commonName", value: user },
+      ...groups.map((group) => ({ name: "organizationName", value: group })),
+    ],
+    {
+      keyType: "ec",
+      algorithm: "sha256",
+      notBeforeDate,
+      notAfterDate: new Date(notBeforeDate.getTime() + 86_400_000),
+      ca: { key: ca.caKey, cert: ca.caCert },
+      extensions: [
+        { name: "basicConstraints", cA: false },
+        { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
+        { name: "extKeyUsage", clientAuth: true },
+      ],
+    },
+  );
 }
 
 async function startOnFreePorts(
@@ -253,6 +289,7 @@ async function startOnFreePorts(
     "--allow-privileged=true",
     "--profiling=false",
     ...(options.emulatedVersion ? [`--emulated-version=${options.emulatedVersion}`] : []),
+    ...(options.auditLog ? auditFlags(dir) : []),
     ...(options.apiServerFlags ?? []),
   ]);
   const stop = async () => {
@@ -286,6 +323,19 @@ async function startOnFreePorts(
       config.loadFromFile(kubeconfigPath);
       return config;
     },
+    get: (path, headers = {}) => adminRequest(url, certs, path, headers),
+    send: (method, path, body) =>
+      adminRequest(url, certs, path, { "content-type": "application/json" }, method, JSON.stringify(body)),
+    requests: () => (options.auditLog ? auditedRequests(dir) : []),
+    kubeconfigFor: async (user, groups = []) => {
+      const client = await clientCertificate(certs, user, groups);
+      return writeKubeconfig({
+        url,
+        caCert: certs.caCert,
+        clientCert: client.cert,
+        clientKey: client.private,
+      });
+    },
     kubectl: (args, kubectlOptions = {}) =>
       runKubectl(["--kubeconfig", kubeconfigPath, "--cache-dir", join(home, "cache"), ...args], {
         ...kubectlOptions,
@@ -317,7 +367,11 @@ export function runKubectl(args: string[], options: KubectlOptions & { home?: st
     const child = execFile(
       kubectlBinary(),
       args,
-      { env: { PATH: process.env.PATH ?? "", HOME: home }, maxBuffer: 64 * 1024 * 1024 },
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: home },
+        maxBuffer: 64 * 1024 * 1024,
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr: error && !stderr ? String(error) : stderr });
@@ -365,6 +419,46 @@ function startProcess(dir: string, name: string, binary: string, args: string[])
   };
 }
 
+function auditFlags(dir: string): string[] {
+  const policy = join(dir, "audit-policy.yaml");
+  writeFileSync(
+    policy,
+    JSON.stringify({
+      apiVersion: "audit.k8s.io/v1",
+      kind: "Policy",
+      omitStages: ["RequestReceived"],
+      rules: [{ level: "Metadata" }],
+    }),
+  );
+  // blocking: an event is written before the response is sent, so a test reads it right after.
+  return [
+    `--audit-policy-file=${policy}`,
+    `--audit-log-path=${join(dir, "audit.log")}`,
+    "--audit-log-mode=blocking",
+    "--audit-log-format=json",
+  ];
+}
+
+function auditedRequests(dir: string): AuditedRequest[] {
+  let text = "";
+  try {
+    text = readFileSync(join(dir, "audit.log"), "utf8");
+  } catch {
+    return [];
+  }
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line))
+    .filter((event) => event.stage === "ResponseComplete")
+    .map((event) => ({
+      verb: event.verb,
+      requestURI: event.requestURI,
+      user: event.user?.username,
+      code: event.responseStatus?.code,
+    }));
+}
+
 function tail(file: string, lines = 30): string {
   try {
     return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
@@ -389,9 +483,9 @@ async function waitReady(url: string, certs: Certificates, processes: Started[])
       if (/address already in use/.test(log)) throw new PortTaken(`${exited.name}: ${log}`);
       throw new Error(`${exited.name} exited before the API server was ready:\n${log}`);
     }
-    const answer = await readyz(url, certs);
+    const answer = await adminRequest(url, certs, "/readyz?verbose");
     if (answer.status === 200) return;
-    last = `${answer.status} ${answer.text}`.trim();
+    last = `${answer.status} ${answer.body}`.trim();
     if (Date.now() > deadline) {
       throw new Error(
         `the API server was not ready after 180 s (last /readyz: ${last.slice(0, 2000)}):\n${processes.map((started) => tail(started.logFile)).join("\n")}`,
@@ -401,23 +495,37 @@ async function waitReady(url: string, certs: Certificates, processes: Started[])
   }
 }
 
-function readyz(url: string, certs: Certificates): Promise<{ status: number; text: string }> {
+function adminRequest(
+  url: string,
+  certs: Certificates,
+  path: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+  body?: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const req = request(
-      `${url}/readyz?verbose`,
-      { ca: certs.caCert, cert: certs.clientCert, key: certs.clientKey, servername: "localhost" },
+      `${url}${path}`,
+      {
+        ca: certs.caCert,
+        cert: certs.clientCert,
+        key: certs.clientKey,
+        servername: "localhost",
+        headers,
+        method,
+      },
       (res) => {
-        let text = "";
+        let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
-          text += chunk;
+          body += chunk;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
       },
     );
-    req.setTimeout(5000, () => req.destroy(new Error("timeout")));
-    req.on("error", (error) => resolve({ status: 0, text: error.message }));
-    req.end();
+    req.setTimeout(10_000, () => req.destroy(new Error("timeout")));
+    req.on("error", (error) => resolve({ status: 0, body: error.message }));
+    req.end(body);
   });
 }
 

@@ -27,6 +27,10 @@ export interface GoTool {
    * says v0.0.0-master, which kubectl refuses to compare and `--emulated-version` cannot place).
    */
   versionStamps?: (goMod: string) => string[];
+  /** The folder to build in, relative to test/, when it is a module nested in `module` (default: `module`). */
+  buildIn?: string;
+  /** Environment for the build: `GOTOOLCHAIN` for a tool that must be built with another Go. */
+  env?: Record<string, string>;
 }
 
 /** The version go.mod requires of `module`. */
@@ -46,6 +50,8 @@ export const controlPlaneTool: GoTool = {
     "k8s.io/kubernetes/cmd/kube-apiserver",
     "k8s.io/kubernetes/cmd/kubectl",
     "go.etcd.io/etcd/server/v3",
+    // The API server's own validation of CRDs and admission policies, without a server.
+    "./apiserver-check",
   ],
   firstBuild: "about 7 minutes on 2 cores, 600 MB of modules and 3 GB of build cache, once per version",
   versionStamps: (goMod) => {
@@ -71,8 +77,43 @@ export const helmTool: GoTool = {
   ],
 };
 
+/** The type check of ValidatingAdmissionPolicies that kube-controller-manager runs (test/policy-typecheck). */
+export const policyTypecheckTool: GoTool = {
+  name: "policy-typecheck",
+  module: "policy-typecheck",
+  packages: ["module-admission/test/policy-typecheck"],
+  firstBuild: "about 3 minutes on 2 cores (k8s.io/apiserver's CEL and OpenAPI packages), once per version",
+};
+
+/**
+ * What Go and the operators' Go libraries say, for the differential tests (test/support/go-oracle.ts):
+ * the Forkspacer oracle with the operator's Go 1.24.9 (downloaded as a toolchain module), the
+ * addon-operator oracle (a module nested in it) with the machine's Go, as addon-operator's go.mod asks.
+ */
+export const oracleTool: GoTool = {
+  name: "oracle",
+  module: "oracles",
+  packages: ["module-admission/test/oracles"],
+  firstBuild: "about 2 minutes on 2 cores (and a Go 1.24.9 toolchain download), once per version",
+  env: { GOTOOLCHAIN: "go1.24.9" },
+};
+
+export const addonOracleTool: GoTool = {
+  name: "oracle-addon-operator",
+  module: "oracles",
+  buildIn: "oracles/addon-operator",
+  packages: ["module-admission/test/oracles/addon-operator"],
+  firstBuild: "about 2 minutes on 2 cores, once per version",
+};
+
 /** Every Go tool `npm test` builds before the tests start. */
-export const goTools: GoTool[] = [controlPlaneTool, helmTool];
+export const goTools: GoTool[] = [
+  controlPlaneTool,
+  helmTool,
+  policyTypecheckTool,
+  oracleTool,
+  addonOracleTool,
+];
 
 /** Where built tools are kept: MODULE_ADMISSION_GO_CACHE, else the user's cache folder. */
 export function goToolsCacheDir(): string {
@@ -203,8 +244,8 @@ function goBuild(tool: GoTool, out: string, log: (line: string) => void): Promis
     const flags = linkFlags(tool);
     const ldflags = flags === "" ? [] : [`-ldflags=${flags}`];
     const child = spawn("go", ["build", "-v", ...ldflags, "-o", `${out}/`, ...tool.packages], {
-      cwd: join(testDir, tool.module),
-      env: { ...process.env, GOFLAGS: "-mod=readonly -buildvcs=false" },
+      cwd: join(testDir, tool.buildIn ?? tool.module),
+      env: { ...process.env, GOFLAGS: "-mod=readonly -buildvcs=false", ...tool.env },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let compiled = 0;

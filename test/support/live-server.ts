@@ -3,10 +3,18 @@ import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
-import { resourceKinds } from "../../src/resources/index.js";
+import type { RuleActions } from "../../src/admission/rule-actions.js";
+import {
+  type ClusterLookups,
+  defaultPool,
+  type PoolSettings,
+  startReviewWorkers,
+} from "../../src/cli/serve-reviews.js";
+import type { AddonOperatorFlags } from "../../src/resources/addon-operator-configmap/index.js";
 import { ensureCertDir, serviceDnsNames } from "../../src/server/certificates.js";
 import { type RunningServer, type ServeOptions, startHttpsServer } from "../../src/server/https-server.js";
 import { silentLogger } from "../../src/server/log.js";
+import { inThreadReviewer, type Reviewer } from "../../src/server/reviews.js";
 
 export interface LiveServer {
   running: RunningServer;
@@ -26,25 +34,46 @@ export interface HttpReply {
 }
 
 /** Server options a test may set: anything but where it listens and which certificates it starts with. */
-export type LiveServerOptions = Partial<Omit<ServeOptions, "port" | "host" | "kinds">>;
+export type LiveServerOptions = Partial<Omit<ServeOptions, "port" | "host" | "reviewer">> & {
+  /** `serve --rule-action`. */
+  ruleActions?: RuleActions;
+  /** The review workers (size 1 unless given; serve's heap and deadline; no standby unless asked). */
+  pool?: Partial<PoolSettings> & { standby?: boolean };
+  /** The cluster caches the workers get copies of (`prepareClusterFeatures`' lookups). */
+  lookups?: ClusterLookups;
+  addonOperator?: AddonOperatorFlags;
+};
 
 /**
  * Starts the real HTTPS server on a free port with freshly generated certificates (or those already
- * in `options.certDir`).
+ * in `options.certDir`). Without `kinds`, reviews are judged as `serve` judges them: by the kinds
+ * `serve` builds, in review worker threads. Kinds made by a test are judged in the test's thread.
  */
 export async function startLiveServer(
-  kinds: ResourceKind[] = resourceKinds,
+  kinds?: ResourceKind[],
   options: LiveServerOptions = {},
 ): Promise<LiveServer> {
   const certDir = options.certDir ?? mkdtempSync(join(tmpdir(), "module-admission-test-"));
   await ensureCertDir(certDir, serviceDnsNames("module-admission", "module-admission"));
+  const { ruleActions = new Map(), pool = {}, lookups, addonOperator, ...serveOptions } = options;
+  const { standby = false, ...poolSettings } = pool;
+  const reviewer: Reviewer = kinds
+    ? inThreadReviewer(kinds, { ruleActions })
+    : await startReviewWorkers({
+        ruleActions,
+        addonOperator,
+        lookups,
+        pool: { ...defaultPool, size: 1, ...poolSettings },
+        standby,
+        log: serveOptions.log ?? silentLogger,
+      });
   const running = await startHttpsServer({
     log: silentLogger,
-    ...options,
+    ...serveOptions,
     port: 0,
     host: "127.0.0.1",
     certDir,
-    kinds,
+    reviewer,
   });
   const ca = readFileSync(join(certDir, "ca.crt"), "utf8");
   const agent = new Agent({ ca, keepAlive: true, servername: "localhost" });

@@ -109,3 +109,79 @@ name is set first and the operator's defaulter, which fills only an empty one, l
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end }}
 {{- end }}
+
+{{/*
+Native admission policies (docs/native-policies.md): "true" when nativePolicies.enabled and the cluster
+serves ValidatingAdmissionPolicy in admissionregistration.k8s.io/v1 (Kubernetes 1.30+); else empty, and
+no webhook is narrowed (what the policies would enforce stays the webhook's). `helm template` needs
+--api-versions admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy.
+*/}}
+{{- define "module-admission.nativePolicies" -}}
+{{- if and .Values.nativePolicies.enabled (.Capabilities.APIVersions.Has "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy") -}}
+true
+{{- end }}
+{{- end }}
+
+{{/*
+The MutatingAdmissionPolicy API the cluster serves: v1 (Kubernetes 1.36+), else v1beta1 (1.34 and 1.35,
+where it is off unless the API server enables it), else empty: the mutating webhook keeps every mutation.
+*/}}
+{{- define "module-admission.mutatingPolicyApi" -}}
+{{- if and (include "module-admission.nativePolicies" .) .Values.nativePolicies.mutating -}}
+{{- if .Capabilities.APIVersions.Has "admissionregistration.k8s.io/v1/MutatingAdmissionPolicy" -}}
+admissionregistration.k8s.io/v1
+{{- else if .Capabilities.APIVersions.Has "admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicy" -}}
+admissionregistration.k8s.io/v1beta1
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Whether a kind's policies render: where the chart runs its webhook for that kind. */}}
+{{- define "module-admission.policyKindEnabled" -}}
+{{- $root := index . 0 }}{{- $kind := index . 1 }}
+{{- if or (eq $kind "module") (and (eq $kind "workspace") (eq $root.Values.forkspacer.mode "replace")) (and (has $kind (list "moduletemplate" "modulereleasemeta")) $root.Values.kyma.webhook.enabled) (and (eq $kind "addon-operator-configmap") $root.Values.addonOperator.enabled) -}}
+true
+{{- end }}
+{{- end }}
+
+{{/* A rule's action: ruleActions' word for it, else its default (deny for an error rule, warn for a warning). */}}
+{{- define "module-admission.ruleAction" -}}
+{{- $root := index . 0 }}{{- $rule := index . 1 }}{{- $default := index . 2 }}
+{{- default $default (get $root.Values.ruleActions $rule) }}
+{{- end }}
+
+{{/*
+A narrowed webhook's matchConditions (nativePolicies.mode narrowed): the webhook is called only where
+a rule (or mutation) CEL cannot express may find something, as each rule's declaration says
+(files/policies/webhook-conditions.yaml). Nothing when the policies do not render (or, for a mutating
+webhook, where the cluster serves no MutatingAdmissionPolicy), or when some rule needs every request.
+Arguments: the root context, the kind, "validate" or "mutate".
+*/}}
+{{- define "module-admission.narrowedConditions" -}}
+{{- $root := index . 0 }}{{- $kind := index . 1 }}{{- $webhook := index . 2 }}
+{{- $native := and (include "module-admission.nativePolicies" $root) (eq $root.Values.nativePolicies.mode "narrowed") }}
+{{- if and $native (or (eq $webhook "validate") (include "module-admission.mutatingPolicyApi" $root)) }}
+{{- $expressions := list }}
+{{- $always := false }}
+{{- range $entry := $root.Files.Get "files/policies/webhook-conditions.yaml" | fromYamlArray }}
+{{- if and (eq $entry.kind $kind) (eq $entry.webhook $webhook) }}
+{{- range $condition := $entry.when }}
+{{- $active := false }}
+{{- range $rule := $condition.rules }}
+{{- $off := eq (include "module-admission.ruleAction" (list $root $rule "deny")) "off" }}
+{{- if and (eq $rule "module.workspace-exists") (not $root.Values.workspaceCheck.enabled) }}{{ $off = true }}{{ end }}
+{{- if not $off }}{{ $active = true }}{{ end }}
+{{- end }}
+{{- if $active }}
+{{- if eq $condition.expression "true" }}{{ $always = true }}{{ end }}
+{{- $expressions = append $expressions (printf "(%s)" $condition.expression) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- if not $always }}
+- name: not-expressible-in-cel
+  expression: {{ default "false" (join " || " $expressions) | quote }}
+{{- end }}
+{{- end }}
+{{- end }}

@@ -7,7 +7,7 @@ import { type ParseCharge, parseYaml, type YamlDialect } from "../../addon-opera
 import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { Verdict } from "../../admission/resource-kind.js";
-import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type Native, warningRules } from "../../admission/rule-catalogue.js";
 import type { RuleWarning } from "../../admission/warning.js";
 import { fitWarning } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
@@ -22,6 +22,17 @@ const configMap = "flant/addon-operator pkg/kube_config_manager/backend/configma
 const validate = "flant/addon-operator pkg/module_manager/module_manager.go, validateNewKubeConfig";
 const wholeConfigMap = "refuses the whole ConfigMap and keeps running on the last one it took";
 
+/** Sections are YAML inside a string, checked against the modules' OpenAPI schemas: the webhook's alone. */
+const yamlInAString: Native = {
+  by: "webhook",
+  why: "YAML inside a string, checked against the values schemas of the modules directory: beyond CEL",
+};
+/** A flag's value is checked only for a key that names a module (section-key otherwise). */
+const moduleKey: Native = {
+  by: "webhook",
+  why: "reported only for a key addon-operator reads as a module name (section-key otherwise): a camelCase round trip beyond CEL",
+};
+
 /** The ConfigMap's rules (`serve --rule-action` keys), as addon-operator reads ConfigMap/addon-operator. */
 export const configMapRules = [
   ...errorRules({
@@ -29,31 +40,40 @@ export const configMapRules = [
       summary: "a data value that is not a string",
       realSystem: "the API server refuses it (ConfigMap data values are strings)",
       upstream: "kubernetes core/v1 ConfigMap",
+      native: { by: "schema", why: "the API server's own ConfigMap type: data values are strings" },
     },
     [rule("global-values")]: {
       summary: "the global section not YAML, or not valid against the global values schema",
       realSystem: wholeConfigMap,
       upstream: validate,
+      native: yamlInAString,
     },
     [rule("enabled-flag")]: {
       summary: "a <module>Enabled value other than true or false",
       realSystem: wholeConfigMap,
       upstream: configMap,
+      native: moduleKey,
     },
     [rule("maintenance-mode")]: {
       summary: 'a <module>Maintenance value other than NoResourceReconciliation (or its lower case, or "")',
       realSystem: wholeConfigMap,
       upstream: configMap,
+      native: moduleKey,
     },
     [rule("section-key")]: {
       summary: "a key that is not the camelCase values key of a module name (bad module name)",
       realSystem: wholeConfigMap,
       upstream: `${configMap}, getModulesNamesFromConfigData`,
+      native: {
+        by: "webhook",
+        why: "addon-operator's module name from a key: a camelCase to kebab-case round trip beyond CEL",
+      },
     },
     [rule("module-values")]: {
       summary: "an enabled module's section not YAML, or not valid against its values schema",
       realSystem: wholeConfigMap,
       upstream: validate,
+      native: yamlInAString,
     },
     [rule("values-transition")]: {
       summary: "an x-deckhouse-validations rule that reads oldSelf refuses the change",
@@ -61,6 +81,7 @@ export const configMapRules = [
       upstream:
         "flant/addon-operator pkg/values/validation/cel/cel.go (x-deckhouse-validations: self, oldSelf)",
       transition: true,
+      native: yamlInAString,
     },
   }),
   ...warningRules({
@@ -68,12 +89,17 @@ export const configMapRules = [
       summary: "a section of no module in the modules dir",
       realSystem: "ignores it",
       upstream: `${configMap}, getModulesNamesFromConfigData`,
+      native: {
+        by: "webhook",
+        why: "the module names of the modules directory, which only the webhook reads",
+      },
     },
     [rule("disabled-module")]: {
       summary: "a disabled module's section that addon-operator would refuse once the module is enabled",
       realSystem:
         "does not check a disabled module's section; refuses the whole ConfigMap once it is enabled",
       upstream: validate,
+      native: yamlInAString,
     },
   }),
 ];

@@ -1,8 +1,9 @@
 import { byRule, type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
-import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { isUpdate, itemRule, present, quoted } from "../../cel/policy-cel.js";
 import type {
   ConfigItem,
   IntegerConfig,
@@ -11,9 +12,115 @@ import type {
   StringConfig,
 } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
-import { configTypes, typesOf } from "./config-items.js";
+import { configTypes, firstTypeCel, largeConfig, typesOf } from "./config-items.js";
 
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
+
+// The native policies' CEL (src/cel/policy-cel.ts): what each rule below finds, as the API server can test it.
+const aliases = (list: string) => `${list}.map(c, c.alias)`;
+
+/**
+ * Every alias once. A repeated alias is named at its last item (the webhook names every later one); on
+ * UPDATE it is spared where its first and last items and its count are as before (the webhook spares
+ * a repeat at an index whose alias the update left as it was).
+ */
+const duplicateAliases: PolicyValidation = {
+  expression: `!has(object.config) || object.config.all(item, ${aliases("object.config")}.indexOf(item.alias) == ${aliases("object.config")}.lastIndexOf(item.alias) || (${isUpdate} && has(oldObject.config) && ${aliases("oldObject.config")}.indexOf(item.alias) == ${aliases("object.config")}.indexOf(item.alias) && ${aliases("oldObject.config")}.lastIndexOf(item.alias) == ${aliases("object.config")}.lastIndexOf(item.alias) && ${aliases("oldObject.config")}.filter(a, a == item.alias).size() == ${aliases("object.config")}.filter(a, a == item.alias).size()))`,
+  messageExpression: `object.config.filter(item, ${aliases("object.config")}.indexOf(item.alias) != ${aliases("object.config")}.lastIndexOf(item.alias)).map(item, 'config[' + string(${aliases("object.config")}.lastIndexOf(item.alias)) + '].alias: Duplicate value: ' + ${quoted("item.alias")})[0]`,
+};
+
+/** CEL: the names of the types an item sets, in the webhook's order (the first is its type). */
+const typeNames = (item: string) =>
+  `[${configTypes.map((type) => `has(${item}.${type}) ? '${type}' : ''`).join(", ")}].filter(t, t != '')`;
+
+/** Exactly one type; the message names the item when it has none, else the first type too many. */
+const oneType = itemRule({
+  list: "object.config",
+  field: "config",
+  ok: (item) => `${typeNames(item)}.size() == 1`,
+  below: (item) => `(${typeNames(item)}.size() == 0 ? '' : '.' + ${typeNames(item)}[1])`,
+  detail: (item) =>
+    `(${typeNames(item)}.size() == 0 ? 'Required value: exactly one of ${configTypes.join(", ")} must be set' : 'Forbidden: may not be set together with ' + ${typeNames(item)}[0] + ' (the operator would ignore it)')`,
+});
+
+/** The first type's spec not both required and not editable. */
+const requiredEditable = itemRule({
+  list: "object.config",
+  field: "config",
+  ok: (item) =>
+    `!${firstTypeCel(item, (spec) => `(has(${spec}.required) && ${spec}.required && has(${spec}.editable) && !${spec}.editable)`, "false")}`,
+  below: (item) => `'.' + ${typeNames(item)}[0] + '.editable'`,
+  detail: () =>
+    "'Invalid value: false: a required item must be editable: no Module could both set and omit it'",
+});
+
+/** An integer's or a multipleOptions' min not above its max. */
+const minNotAboveMaxCel = (type: "integer" | "multipleOptions") =>
+  itemRule({
+    list: "object.config",
+    field: "config",
+    ok: (item) =>
+      `!has(${item}.${type}) || !has(${item}.${type}.min) || !has(${item}.${type}.max) || ${item}.${type}.min <= ${item}.${type}.max`,
+    below: () => `'.${type}.min'`,
+    detail: (item) =>
+      `'Invalid value: ' + string(${item}.${type}.min) + ': must be less than or equal to max (' + string(${item}.${type}.max) + ')'`,
+    spare: (item, old) => `has(${old}.${type}) && ${old}.${type} == ${item}.${type}`,
+  });
+
+/**
+ * Defaults against their item's constraints: an explicit default (`zero` false: module.config-default)
+ * or the zero value ("", 0, [] or none: module.config-schema-warning). A regex that does not compile
+ * makes `matches` fail to evaluate, which the policy admits (the webhook leaves it to module.config-regex).
+ */
+function defaultChecks(zero: boolean): PolicyValidation[] {
+  const check = (
+    type: keyof typeof zeroValue,
+    ok: (spec: string, value: string) => string,
+    shown: (value: string) => string,
+  ) =>
+    itemRule({
+      list: "object.config",
+      field: "config",
+      ok: (item) => {
+        const spec = `${item}.${type}`;
+        const given = `${spec}.default`;
+        const isZero = `(!has(${given}) || ${zeroValue[type].test(given)})`;
+        // The zero value stands for a default not given, as the webhook reads it (spec.default ?? "").
+        const value = zero ? zeroValue[type].literal : given;
+        return `!has(${spec}) || ${zero ? `!${isZero}` : isZero} || (${ok(spec, value)})`;
+      },
+      below: () => `'.${type}.default'`,
+      detail: (item) =>
+        zero
+          ? `${shown(zeroValue[type].literal)} + ' breaks its own constraints: a Module that omits ' + ${quoted(`${item}.alias`)} + ' renders it'`
+          : `'Invalid value: ' + ${shown(`${item}.${type}.default`)} + ': breaks its own constraints (regex, min, max or values)'`,
+      spare: zero ? false : (item, old) => `has(${old}.${type}) && ${old}.${type} == ${item}.${type}`,
+    });
+  return [
+    check("string", (spec, value) => `!has(${spec}.regex) || ${value}.matches(${spec}.regex)`, quoted),
+    check(
+      "integer",
+      (spec, value) =>
+        `(!has(${spec}.min) || ${value} >= ${spec}.min) && (!has(${spec}.max) || ${value} <= ${spec}.max)`,
+      (value) => `string(${value})`,
+    ),
+    check("option", (spec, value) => `has(${spec}.values) && ${value} in ${spec}.values`, quoted),
+    check(
+      "multipleOptions",
+      (spec, value) =>
+        `${value}.all(d, has(${spec}.values) && d in ${spec}.values) && ${value}.all(d, ${value}.indexOf(d) == ${value}.lastIndexOf(d)) && (!has(${spec}.min) || ${value}.size() >= ${spec}.min) && (!has(${spec}.max) || ${value}.size() <= ${spec}.max)`,
+      () => "'[]'",
+    ),
+  ];
+}
+
+/** Each type's zero value, what the operator's CRD writes for "no default": its CEL and a test for it. */
+const zeroValue = {
+  string: { literal: "''", test: (value: string) => `${value} == ''` },
+  integer: { literal: "0", test: (value: string) => `${value} == 0` },
+  option: { literal: "''", test: (value: string) => `${value} == ''` },
+  multipleOptions: { literal: "[]", test: (value: string) => `${value}.size() == 0` },
+};
 
 /** The config schema's self-checks (`config[]`): wrong for every Module that uses the item. */
 export const configSchemaRules = [
@@ -23,6 +130,7 @@ export const configSchemaRules = [
       realSystem: "validates a value against both items, and keeps the later",
       stricter: "one of the two items is dead, and which one is silent",
       upstream: `${types}, GetValidatedConfig`,
+      native: { by: "policy", policy: { validations: [duplicateAliases], largeWhen: largeConfig } },
     },
     "module.config-type": {
       summary: "a config item with no type, or with more than one",
@@ -30,30 +138,59 @@ export const configSchemaRules = [
         "refuses every Module with an item without a type (unknown config type); with several, the first of integer, boolean, string, option, multipleOptions wins",
       stricter: "several types: the operator runs the first and ignores the others silently",
       upstream: `${types}, ConfigItem; GetValidatedConfig`,
+      native: { by: "policy", policy: { validations: [oneType], largeWhen: largeConfig } },
+    },
+    "module.config-integer-range": {
+      summary: "an integer item's default, min or max (or a multipleOptions min or max) beyond Go's int",
+      realSystem:
+        "its webhook cannot decode the Module into its Go types (json: cannot unmarshal number into Go struct field of type int) and refuses it",
+      upstream: `${types}, ConfigItemSpecInteger and ConfigItemSpecMultipleOptions (int fields); controller-runtime's decoder`,
+      native: {
+        by: "webhook",
+        why: "a JSON number beyond int64 reaches CEL as a double that cannot be told from the range's ends",
+        callWhen: present("object.config"),
+      },
     },
     "module.config-required-editable": {
       summary: "an item both required and not editable",
       realSystem:
         "refuses the Module that declares it: omitted, a value is required; set, the item is not editable",
       upstream: `${types}, GetValidatedConfig, each config type's Validate`,
+      native: { by: "policy", policy: { validations: [requiredEditable], largeWhen: largeConfig } },
     },
     "module.config-regex": {
       summary: "a string item's regex that Go's regexp (RE2) does not compile",
       realSystem: "fails only when a value is given (the regex is compiled then)",
       stricter: "every Module that sets the item would fail",
       upstream: `${types}, ConfigItemSpecString.Validate (regexp.MatchString)`,
+      native: {
+        by: "webhook",
+        why: "whether a pattern compiles as RE2: CEL has no such test (a failed matches() is an evaluation error)",
+        callWhen: `${present("object.config")} && object.config.exists(item, has(item.string) && has(item.string.regex))`,
+      },
     },
     "module.config-min-max": {
       summary: "an integer or multipleOptions item whose min is above its max",
       realSystem: "accepts it, and runs a Module that gives no value",
       stricter: "no value can ever be valid",
       upstream: `${types}, ConfigItemSpecInteger.Validate, ConfigItemSpecMultipleOptions.Validate`,
+      native: {
+        by: "policy",
+        policy: {
+          validations: [minNotAboveMaxCel("integer"), minNotAboveMaxCel("multipleOptions")],
+          largeWhen: largeConfig,
+        },
+      },
     },
     "module.config-default": {
       summary: "an explicit non-zero default outside its item's constraints",
       realSystem: "never checks defaults",
       stricter: "the default is what renders when a Module omits the value",
       upstream: `${types}, GetValidatedConfig`,
+      native: {
+        by: "policy",
+        policy: { validations: defaultChecks(false), errorsAdmit: true, largeWhen: largeConfig },
+      },
     },
   }),
   ...warningRules({
@@ -62,6 +199,10 @@ export const configSchemaRules = [
       realSystem:
         "its CRD writes the zero value for 'no default' (an absent list is empty), and renders it when a Module omits the value",
       upstream: "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_modules.yaml (config item defaults)",
+      native: {
+        by: "policy",
+        policy: { validations: defaultChecks(true), errorsAdmit: true, largeWhen: largeConfig },
+      },
     },
   }),
 ];
@@ -124,6 +265,11 @@ export function validateConfigSchema(items: ConfigItem[]): ConfigSchemaVerdict {
       verdict.errors.push(...found.errors);
       verdict.warnings.push(...found.warnings);
     };
+    for (const type of ["integer", "multipleOptions"] as const) {
+      const spec = item[type] as Record<string, unknown> | undefined;
+      if (spec)
+        verdict.errors.push(...byRule("module.config-integer-range", intFields(spec, itemPath.child(type))));
+    }
     if (item.string) add(stringRules(item.string, patterns[i], budget, itemPath.child("string"), item.alias));
     if (item.integer) add(integerRules(item.integer, itemPath.child("integer"), item.alias));
     if (item.option) add(optionRules(item.option, itemPath.child("option"), item.alias));
@@ -230,6 +376,34 @@ function multipleOptionsRules(
   );
   return { errors: [...errors, ...found.errors], warnings: found.warnings };
 }
+
+/**
+ * The Go int fields of a config item (an integer's default, min and max; a multipleOptions' min and
+ * max) whose number no int64 holds. The review's JSON was read into doubles: a number that became
+ * exactly ±2^63 may have been int64's own extreme (9223372036854775807 reads as 2^63), so only one
+ * certainly beyond the range is refused.
+ */
+function intFields(spec: Record<string, unknown>, path: FieldPath): FieldErrorList {
+  const errors: FieldErrorList = [];
+  for (const key of ["default", "min", "max"]) {
+    const value = spec[key];
+    if (typeof value !== "number" || !beyondGoInt(value)) continue;
+    errors.push(
+      fieldError.invalid(
+        path.child(key),
+        value,
+        "must fit a 64-bit integer: the operator cannot decode the Module (json: cannot unmarshal number into Go struct field of type int)",
+      ),
+    );
+  }
+  return errors;
+}
+
+/**
+ * Whether a number the review's JSON held can be no Go int (int64). A double that is exactly ±2^63 may
+ * have been int64's own extreme (9223372036854775807 reads as 2^63): it is not counted beyond.
+ */
+export const beyondGoInt = (value: number): boolean => value > 2 ** 63 || value < -(2 ** 63);
 
 function minNotAboveMax(spec: { min?: number; max?: number }, path: FieldPath): FieldErrorList {
   if (spec.min === undefined || spec.max === undefined || spec.min <= spec.max) return [];

@@ -1,4 +1,5 @@
-import type { WorkBudget } from "../../budget/work-budget.js";
+import { FieldPath } from "../../admission/field-path.js";
+import { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { LruCache } from "../../memo/lru-cache.js";
 import { type ConfigSchemaVerdict, validateConfigSchema } from "./config-schema-rules.js";
@@ -36,6 +37,8 @@ interface Entry {
  * again on a hit: a Module's UPDATE looks its schema up twice (new and old object), and Modules of one
  * chart look up the same one review after review.
  */
+const configPath = FieldPath.root("config");
+
 export const cacheBytesLimit = 32 * 1024 * 1024;
 const cache = new LruCache<Entry[]>({ bytes: cacheBytesLimit, entryBytes: cacheBytesLimit });
 const variantLimit = 8;
@@ -43,9 +46,24 @@ let cacheEnabled = true;
 /** The entry used last: first in its list of variants, its list last in the cache. */
 let newest: Entry | undefined;
 
-/** The validator for a config schema, from the cache when the same schema was seen recently. */
-export function configValidator(items: ConfigItem[]): ConfigValidator {
-  if (!cacheEnabled) return compileConfigValidator(items);
+/**
+ * Units of the work budget per config item: compiling a validator (its rules, its values' checks, the
+ * copy the cache keeps; about 5 us an item), and comparing it with a cached schema.
+ */
+const compiledItemUnits = 800;
+const comparedItemUnits = 20;
+
+/**
+ * The validator for a config schema, from the cache when the same schema was seen recently; the
+ * comparisons with cached schemas and a compilation are charged to `budget`.
+ */
+export function configValidator(items: ConfigItem[], budget: WorkBudget = new WorkBudget()): ConfigValidator {
+  const compile = () => {
+    budget.charge(compiledItemUnits * items.length, "compiling the config schema", configPath);
+    return compileConfigValidator(items);
+  };
+  if (!cacheEnabled) return compile();
+  budget.charge(comparedItemUnits * items.length, "looking the config schema up", configPath);
   // The schema used last, first: a match means the same aliases, so its key need not be built.
   if (newest && matchesShape(items, newest.shape)) return newest.validator;
   const key = items.map((item) => item.alias).join("\n");
@@ -59,6 +77,7 @@ export function configValidator(items: ConfigItem[]): ConfigValidator {
     return hit.validator;
   }
   // Compiled from a copy: the cached validator must not change when the caller's object does.
+  budget.charge(compiledItemUnits * items.length, "compiling the config schema", configPath);
   const copy = structuredClone(items);
   const validator = compileConfigValidator(copy);
   const bytes = JSON.stringify(items).length * 16;

@@ -1,9 +1,10 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { limits } from "../../admission/limits.js";
-import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget } from "../../budget/work-budget.js";
+import { celString, isUpdate, onOld, present } from "../../cel/policy-cel.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
 import {
@@ -13,10 +14,96 @@ import {
   maxSuggestChars,
   type Suggestion,
 } from "../../validation/suggest.js";
-import { isEditable, typesOf } from "./config-items.js";
+import { firstTypeCel, isEditable, largeConfig, typesOf, valueTypeOrder } from "./config-items.js";
 import { integerBounds } from "./config-schema-rules.js";
 
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
+
+// The native policies' CEL (src/cel/policy-cel.ts), item by item of the config schema, as the webhook's
+// checks go: a value missing, given for an item that is not editable, or of the wrong kind.
+const values = "object.spec.config";
+// spec.config is free-form: its CEL type is an object without fields, so it is read as dyn (a map).
+const asMap = (path: string) => `dyn(${path})`;
+const given = (item: string) => `${present(values)} && ${item}.alias in ${asMap(values)}`;
+const givenValue = (item: string) => `${asMap(values)}[${item}.alias]`;
+const oldValue = (item: string) => `${asMap(onOld(values))}[${item}.alias]`;
+const requiredCel = (item: string) =>
+  firstTypeCel(item, (spec) => `(has(${spec}.required) && ${spec}.required)`, "false");
+const editableCel = (item: string) =>
+  firstTypeCel(item, (spec) => `(!has(${spec}.editable) || ${spec}.editable)`, "true");
+const sameValues = `(${present(values)}) == (${present(onOld(values))}) && (!(${present(values)}) || ${values} == ${onOld(values)})`;
+const field = (item: string) => `'spec.config.' + ${item}.alias`;
+
+/** Every required item's alias in spec.config; on UPDATE spared when spec.config and such an item are as before. */
+const requiredValues: PolicyValidation = {
+  expression: `!has(object.config) || object.config.all(item, !${requiredCel("item")} || (${given("item")}) || (${isUpdate} && ${sameValues} && has(oldObject.config) && oldObject.config.exists(o, o.alias == item.alias && ${requiredCel("o")})))`,
+  messageExpression: `object.config.filter(item, ${requiredCel("item")} && !(${given("item")})).map(item, ${field("item")} + ': Required value: required by the config schema (the operator refuses it even with a default)')[0]`,
+};
+
+/** No value for an item that is not editable; on UPDATE spared when the value and such an item are as before. */
+const notEditableValues: PolicyValidation = {
+  expression: `!has(object.config) || object.config.all(item, !(${given("item")}) || ${editableCel("item")} || (${isUpdate} && ${present(onOld(values))} && item.alias in ${asMap(onOld(values))} && ${oldValue("item")} == ${givenValue("item")} && has(oldObject.config) && oldObject.config.exists(o, o.alias == item.alias && !${editableCel("o")})))`,
+  messageExpression: `object.config.filter(item, (${given("item")}) && !${editableCel("item")}).map(item, ${field("item")} + ': Forbidden: not editable: the config schema sets editable: false (the operator refuses any value)')[0]`,
+};
+
+// Go's int range, which the operator's int(v) needs, as doubles (JSON numbers beyond int64 decode as such).
+const outsideInt64 = (v: string) => `(${v} >= 9223372036854775808.0 || ${v} < -9223372036854775808.0)`;
+const wholeDouble = (v: string) => `(${outsideInt64(v)} || double(int(${v})) == ${v})`;
+const within = (spec: string, v: string) =>
+  `(!has(${spec}.min) || ${v} >= ${spec}.min) && (!has(${spec}.max) || ${v} <= ${spec}.max)`;
+
+/** CEL: whether an item's first type is `type`. */
+const firstIs = (item: string, type: string) =>
+  firstTypeCel(item, (spec) => (spec.endsWith(`.${type}`) ? "true" : "false"), "false", valueTypeOrder);
+
+/** CEL that holds when a given value passes the rule, by the item's first type. */
+const nativeValueRules: Record<string, (item: string, v: string) => string> = {
+  "module.config-value": (item, v) =>
+    firstTypeCel(
+      item,
+      (spec) => {
+        const type = spec.slice(spec.lastIndexOf(".") + 1);
+        if (type === "integer")
+          return `(type(${v}) == int ? (${within(spec, v)}) : type(${v}) == double && !${outsideInt64(v)} && (double(int(${v})) != ${v} || (${within(spec, v)})))`;
+        if (type === "boolean") return `type(${v}) == bool`;
+        if (type === "string")
+          return `(type(${v}) == string && (!has(${spec}.regex) || string(${v}).matches(${spec}.regex)))`;
+        if (type === "option")
+          return `(type(${v}) == string && has(${spec}.values) && ${v} in ${spec}.values)`;
+        return "true";
+      },
+      "true",
+      valueTypeOrder,
+    ),
+  "module.config-whole-number": (item, v) =>
+    `!${firstIs(item, "integer")} || type(${v}) != double || ${wholeDouble(v)}`,
+  "module.multiple-options-value": (item) => `!${firstIs(item, "multipleOptions")}`,
+};
+
+/** What each value rule's message says after the field. */
+const valueDetails: Record<string, string> = {
+  "module.config-value":
+    ": Invalid value: not a value its config item allows (its type, min, max, regex or values)",
+  "module.config-whole-number": ": Invalid value: must be a whole number (the operator would truncate it)",
+  "module.multiple-options-value":
+    ': Forbidden: the Forkspacer operator v0.1.24 refuses every multipleOptions value ("input is not an string array"); omit it to use the default',
+};
+
+/**
+ * A given, editable value of the kind its item asks for. On UPDATE a value is spared when it and its
+ * item are as before (its error, then, is the one the old object had).
+ */
+function valueCheck(rule: string): PolicyValidation {
+  const passes = nativeValueRules[rule];
+  if (!passes) throw new Error(`no value rule ${rule}`);
+  const applies = (item: string) => `(${given(item)}) && ${editableCel(item)}`;
+  const spared = (item: string) =>
+    `(${isUpdate} && ${present(onOld(values))} && ${item}.alias in ${asMap(onOld(values))} && ${oldValue(item)} == ${givenValue(item)} && has(oldObject.config) && ${item} in oldObject.config)`;
+  return {
+    expression: `!has(object.config) || object.config.all(item, !(${applies("item")}) || (${passes("item", givenValue("item"))}) || ${spared("item")})`,
+    messageExpression: `object.config.filter(item, ${applies("item")} && !(${passes("item", givenValue("item"))})).map(item, ${field("item")} + ${celString(valueDetails[rule] ?? "")})[0]`,
+  };
+}
 
 /** spec.config judged as the operator's GetValidatedConfig judges it. */
 export const configValueRules = [
@@ -25,11 +112,13 @@ export const configValueRules = [
       summary: "a required config item missing from spec.config, even one with a default",
       realSystem: "refuses the Module (its webhook on CREATE, and at reconcile)",
       upstream: `${types}, GetValidatedConfig`,
+      native: { by: "policy", policy: { validations: [requiredValues], largeWhen: largeConfig } },
     },
     "module.config-not-editable": {
       summary: "a value for an item with editable: false, even its default",
       realSystem: "refuses the Module (its webhook on CREATE, and at reconcile)",
       upstream: `${types}, GetValidatedConfig, each config type's Validate`,
+      native: { by: "policy", policy: { validations: [notEditableValues], largeWhen: largeConfig } },
     },
     "module.config-value": {
       summary: "a value of the wrong type, outside min/max, not matching the regex or not among the options",
@@ -37,17 +126,33 @@ export const configValueRules = [
         "refuses the Module; an integer beyond Go's int range is converted with int(v), undefined in Go",
       stricter: "an integer of 2^63 or more: the value used would not be the one written",
       upstream: `${types}, each config type's Validate`,
+      native: {
+        by: "policy",
+        policy: {
+          validations: [valueCheck("module.config-value")],
+          errorsAdmit: true,
+          largeWhen: largeConfig,
+        },
+      },
     },
     "module.config-whole-number": {
       summary: "an integer item's value that is not whole (2.5)",
       realSystem: "truncates it silently to 2",
       stricter: "the user asked for something else",
       upstream: `${types}, ConfigItemSpecInteger.Validate (int(v))`,
+      native: {
+        by: "policy",
+        policy: { validations: [valueCheck("module.config-whole-number")], largeWhen: largeConfig },
+      },
     },
     "module.multiple-options-value": {
       summary: "any value for a multipleOptions item",
       realSystem: "v0.1.24 refuses every one: a type assertion to []string on decoded JSON always fails",
       upstream: `${types}, ConfigItemSpecMultipleOptions.Validate`,
+      native: {
+        by: "policy",
+        policy: { validations: [valueCheck("module.multiple-options-value")], largeWhen: largeConfig },
+      },
     },
   }),
   ...warningRules({
@@ -55,6 +160,11 @@ export const configValueRules = [
       summary: "spec.config keys no config item declares",
       realSystem: "ignored for helm Modules; passed whole to a custom Module's runner as config.json",
       upstream: `${types}, GetValidatedConfig`,
+      native: {
+        by: "webhook",
+        why: 'the "did you mean" hint (an edit distance), and for a custom Module the test that a key is one edit from an alias',
+        callWhen: `${present("object.spec.config")} && object.spec.config.exists(key, !has(object.config) || !object.config.exists(item, item.alias == key))`,
+      },
     },
   }),
 ];

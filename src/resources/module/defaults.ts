@@ -1,6 +1,36 @@
 import type { AdmissionRequest } from "../../admission/review.js";
+import type { MutationDeclaration } from "../../admission/rule-catalogue.js";
+import { present } from "../../cel/policy-cel.js";
 import type { Module } from "../../generated/module.js";
 import { generateReleaseName } from "./release-name.js";
+
+/** A helm Module without a release name and not adopting a release: what the default applies to. */
+// Mutating admission runs before the schema's check: an object may lack spec, which has() must not assume.
+const unnamed = `${present("object.spec.helm")} && !has(object.spec.helm.releaseName) && !has(object.spec.helm.existingRelease)`;
+/** A name CEL can take as the release name: a DNS-1035 label of at most 53 characters. */
+const nameFits = `has(object.metadata.name) && object.metadata.name.size() <= 53 && object.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')`;
+const oldName = "oldObject.spec.helm.releaseName";
+
+/** The release name default, as a MutatingAdmissionPolicy where CEL can give it. */
+export const moduleMutations: readonly MutationDeclaration[] = [
+  {
+    id: "module.release-name-default",
+    summary:
+      "a helm Module without releaseName (and not adopting a release) gets one; on UPDATE one that lost it gets the old one back",
+    native: {
+      by: "policy",
+      policy: {
+        path: "/spec/helm/releaseName",
+        cases: [
+          // CEL has no randomness, and a generateName object has no name yet: the Module's name, where it fits.
+          { operation: "CREATE", when: `${unnamed} && ${nameFits}`, value: "object.metadata.name" },
+          { operation: "UPDATE", when: `${unnamed} && ${present(oldName)}`, value: oldName },
+        ],
+        callWhen: `request.operation == 'CREATE' && ${unnamed} && !(${nameFits})`,
+      },
+    },
+  },
+];
 
 /**
  * Gives a helm Module the release name the operator would otherwise generate, so that the name is

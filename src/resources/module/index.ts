@@ -3,12 +3,14 @@ import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind
 import { runsUnder } from "../../admission/rule-catalogue.js";
 import { ruleWarnings, type Warning } from "../../admission/warning.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
+import { present } from "../../cel/policy-cel.js";
 import type { Module, ModuleSpec } from "../../generated/module.js";
 import { defineKind } from "../define-kind.js";
 import { configSchemaRules } from "./config-schema-rules.js";
 import { configValidator } from "./config-validator-cache.js";
 import { configValueRules } from "./config-values-rules.js";
 import { applyModuleDefaults } from "./defaults.js";
+import { installInputRules } from "./install-inputs.js";
 import { specRules, validateSpec } from "./spec-rules.js";
 import { templateRules, validateTemplates } from "./template-rules.js";
 import { moduleUpdateRules, validateSpecUpdate } from "./update-rules.js";
@@ -26,6 +28,7 @@ import {
  */
 function validateRules(
   module: Module,
+  sent: unknown,
   workspaceRules: (module: Module) => FieldErrorList,
   focus: Focus | undefined,
   budget: WorkBudget,
@@ -34,28 +37,38 @@ function validateRules(
   const warnings: Warning[] = [];
   const config =
     runsUnder(configSchemaRules, focus) || runsUnder(configValueRules, focus)
-      ? configValidator(module.config ?? [])
+      ? configValidator(module.config ?? [], budget)
       : undefined;
   if (config) {
-    errors.push(...config.schema.errors);
-    warnings.push(...ruleWarnings("module.config-schema-warning", config.schema.warnings));
+    append(errors, config.schema.errors);
+    append(warnings, ruleWarnings("module.config-schema-warning", config.schema.warnings));
   }
-  if (runsUnder(specRules, focus)) errors.push(...validateSpec(module.spec));
+  if (runsUnder(specRules, focus)) append(errors, validateSpec(module.spec, sentSpec(sent)));
   if (config) {
     const source = module.spec.custom && !module.spec.helm ? "custom" : "helm";
     const values = config.validateValues(module.spec.config ?? {}, source, budget);
-    errors.push(...values.errors);
-    warnings.push(...ruleWarnings("module.config-undeclared", values.warnings));
+    append(errors, values.errors);
+    append(warnings, ruleWarnings("module.config-undeclared", values.warnings));
   }
-  if (runsUnder(templateRules, focus)) {
+  // Template execution also finds the install inputs' rules on what the templates render.
+  if (runsUnder(templateRules, focus) || runsUnder(installInputRules, focus)) {
     // Template analysis and execution charge this review's budget.
-    const templates = validateTemplates(module, budget);
-    errors.push(...templates.errors);
-    warnings.push(...ruleWarnings("module.template-warning", templates.warnings));
+    const templates = validateTemplates(module, budget, sentSpec(sent));
+    append(errors, templates.errors);
+    append(warnings, ruleWarnings("module.template-warning", templates.warnings));
   }
-  if (runsUnder(workspaceReferenceRules, focus)) errors.push(...workspaceRules(module));
+  if (runsUnder(workspaceReferenceRules, focus)) append(errors, workspaceRules(module));
   if (focus) return { errors, warnings: [] };
   return { errors, warnings: [...warnings, ...moduleWarnings(module)] };
+}
+
+/** The spec of an object as sent, or undefined. */
+const sentSpec = (sent: unknown): unknown =>
+  sent !== null && typeof sent === "object" ? (sent as { spec?: unknown }).spec : undefined;
+
+/** `items` added to `list` one by one: a spread of a list as long as its input can overflow the stack. */
+function append<T>(list: T[], items: readonly T[]): void {
+  for (const item of items) list.push(item);
 }
 
 export interface ModuleKindDependencies {
@@ -74,6 +87,10 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     schema: "module",
     schemaUpstream:
       "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_modules.yaml; schemas/module.yaml",
+    schemaEnforcement: {
+      why: "the CRD's structural schema: ours (forkspacer.mode replace) or the operator's, which has all of ours but releaseName's maxLength of 53",
+      callWhen: `${present("object.spec.helm.releaseName")} && object.spec.helm.releaseName.size() > 53`,
+    },
     rules: [
       ...specRules,
       ...configSchemaRules,
@@ -85,7 +102,8 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     ],
     // A Workspace deleted since the Module was stored fails the old object too, so the protocol
     // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
-    state: (module, _request, focus, budget) => validateRules(module, workspaceRules, focus, budget),
+    state: (module, request, focus, budget) =>
+      validateRules(module, request.object, workspaceRules, focus, budget),
     // An off-schema stored object (a releaseName stored before the 53-character limit) keeps its rules.
     transition: (before, after) => ({
       errors: validateSpecUpdate(before ?? ({} as ModuleSpec), after ?? ({} as ModuleSpec)),

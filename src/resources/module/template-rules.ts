@@ -1,8 +1,12 @@
+import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type Native, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
+import { present } from "../../cel/policy-cel.js";
+import { someString } from "../../cel/schema-strings.js";
+import type { JsonSchema } from "../../codegen/schema-source.js";
 import type { Module } from "../../generated/module.js";
 import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
 import {
@@ -16,10 +20,30 @@ import {
   type TemplateAnalysis,
 } from "../../go-template/index.js";
 import { jsonKind } from "../../go-template/json-kind.js";
-import { type GoMap, type Value as GoValue, Unsupported } from "../../go-template/values.js";
+import { type GoMap, GoStrings, type Value as GoValue, Unsupported } from "../../go-template/values.js";
 import { LruCache } from "../../memo/lru-cache.js";
+import { installInputAt, installInputErrors } from "./install-inputs.js";
 
 const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";
+
+/**
+ * Go templates are parsed and executed only by the webhook; a narrowed webhook is called for a Module
+ * with a string that may hold one under spec.helm or spec.custom (what CEL can see of free-form values).
+ */
+const templates: Native = {
+  by: "webhook",
+  why: "Go's text/template: parsing and executing a template is beyond CEL",
+  callWhen: (() => {
+    // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
+    const schema = JSON.parse(
+      readFileSync(new URL("../../../schemas/dist/module.schema.json", import.meta.url), "utf8"),
+    ) as JsonSchema;
+    const template = (value: string) => `(${value}.contains('{{') && ${value}.contains('}}'))`;
+    return ["object.spec.helm", "object.spec.custom"]
+      .map((path) => `(${present(path)} && ${someString(schema, path, template)})`)
+      .join(" || ");
+  })(),
+};
 
 /** Templates checked as the operator renders them: Go text/template, its built-ins and randBase62. */
 export const templateRules = [
@@ -28,23 +52,27 @@ export const templateRules = [
       summary: "a template Go's text/template cannot parse",
       realSystem: "the install fails on the parse error",
       upstream: `${render}, renderInterface`,
+      native: templates,
     },
     "module.template-function": {
       summary:
         "a template calling a function the operator does not define (no sprig: only Go's built-ins and randBase62)",
       realSystem: "the install fails: function not defined",
       upstream: `${render}, renderInterface (template.FuncMap)`,
+      native: templates,
     },
     "module.template-exec": {
-      summary: "a template whose execution fails, or exceeds the review's work budget",
-      realSystem: "the install fails on the execution error; runs an endless template however long it takes",
-      stricter: "a template over the work budget: bounded work per review; no real template comes near",
+      summary:
+        "a template whose execution fails (Go's error, `exceeded maximum template depth (100000)` for endless recursion included)",
+      realSystem: "the install fails on the execution error",
       upstream: `${render}, renderInterface`,
+      native: templates,
     },
     "module.template-json-type": {
       summary: "a template whose output, read again as JSON, is not a string where the field is one",
       realSystem: "the rendered text is parsed as JSON; decoding a number into a string field fails",
       upstream: `${render}, renderInterface (json.Unmarshal)`,
+      native: templates,
     },
   }),
   ...warningRules({
@@ -52,9 +80,16 @@ export const templateRules = [
       summary: "a template that renders <no value> or may render the wrong JSON type",
       realSystem: "a missing key renders <no value> silently",
       upstream: `${render}, renderInterface`,
+      native: templates,
     },
   }),
 ];
+
+/**
+ * What a template reading a config integer beyond 2^53 is told: the webhook holds numbers as doubles,
+ * so such a value is not known exactly, and the template is not executed (a documented limit).
+ */
+export const bigIntegerNotChecked = "an integer beyond 2^53 (not held exactly here): not checked";
 
 /** The one function the operator adds to Go's built-ins (api/v1/module_types.go, getTemplateFuncMap). */
 const operatorFunctions = ["randBase62"];
@@ -76,32 +111,129 @@ export interface TemplateVerdict {
  * output that may decode to a non-string. spec.config is immutable, so what a config field prints is
  * known: its value, or its default when spec.config omits it.
  */
-export function validateTemplates(module: Module, budget: WorkBudget = new WorkBudget()): TemplateVerdict {
-  const verdict: TemplateVerdict = { errors: [], warnings: [] };
+export function validateTemplates(
+  module: Module,
+  budget: WorkBudget = new WorkBudget(),
+  sentSpec: unknown = module.spec,
+): TemplateVerdict {
+  const verdict = new Verdict();
   const config = configPrinter(module);
   const helm = module.spec.helm;
-  const runner = new Runner(module, budget);
+  const release = releaseOf(helm, sentSpec);
+  const runner = new Runner(module, release, budget);
   if (helm) {
-    const namespace = helm.existingRelease?.namespace ?? helm.namespace ?? "default";
+    const namespace = release.existingRelease?.namespace ?? release.namespace ?? "default";
     const root = {
       config,
-      releaseName: literal(helm.existingRelease?.name ?? helm.releaseName),
+      releaseName: literal(release.existingRelease?.name ?? release.releaseName),
       namespace: hasTemplate(namespace) ? undefined : literal(namespace),
     };
-    const helmPath = FieldPath.root("spec").child("helm");
-    forEachTemplate(helm, helmPath, (text, path, freeForm) => {
+    // The strings the operator renders are those of the spec as sent, whatever today's schema says of
+    // other values beside them (a repo whose url is "" still has its version rendered).
+    forEachTemplate(mapAt(sentSpec, "helm") ?? helm, helmPath, budget, (text, path, freeForm) => {
       // The namespace is rendered first, with data that has no namespace yet.
-      const data = path.toString() === "spec.helm.namespace" ? { ...root, namespace: null } : root;
-      checkTemplate(text, path, freeForm, data, "helm", verdict, runner);
+      const data = isPath(path, helmPath, "namespace") ? { ...root, namespace: null } : root;
+      checkTemplate(text, path, freeForm, data, "helm", verdict, runner, budget);
     });
   }
   if (module.spec.custom) {
     const customPath = FieldPath.root("spec").child("custom");
-    forEachTemplate(module.spec.custom, customPath, (text, path, freeForm) =>
-      checkTemplate(text, path, freeForm, { config }, "custom", verdict, runner),
+    forEachTemplate(
+      mapAt(sentSpec, "custom") ?? module.spec.custom,
+      customPath,
+      budget,
+      (text, path, freeForm) =>
+        checkTemplate(text, path, freeForm, { config }, "custom", verdict, runner, budget),
     );
   }
-  return verdict;
+  return verdict.done();
+}
+
+const helmPath = FieldPath.root("spec").child("helm");
+
+/** The release fields the operator passes templates, as strings, and whether a release is adopted. */
+interface Release {
+  releaseName: string | undefined;
+  namespace: string | undefined;
+  existingRelease: { name: string | undefined; namespace: string | undefined } | undefined;
+}
+
+/**
+ * The release fields as the operator reads them: from the spec as sent when they are strings there,
+ * whatever today's schema says of them (a releaseName of 60 characters stored before the 53-character
+ * limit is what the operator passes, so a new template reading it is judged with it), else from the
+ * part of the spec the structure gate kept.
+ */
+function releaseOf(helm: Module["spec"]["helm"], sentSpec: unknown): Release {
+  const sent = mapAt(sentSpec, "helm");
+  const sentRelease = mapAt(sent, "existingRelease");
+  const text = (map: Record<string, unknown> | undefined, key: string, kept: string | undefined) => {
+    const value = map?.[key];
+    return typeof value === "string" ? value : kept;
+  };
+  const adopted = sent ? sentRelease !== undefined : helm?.existingRelease !== undefined;
+  return {
+    releaseName: text(sent, "releaseName", helm?.releaseName),
+    namespace: text(sent, "namespace", helm?.namespace),
+    existingRelease: adopted
+      ? {
+          name: text(sentRelease, "name", helm?.existingRelease?.name),
+          namespace: text(sentRelease, "namespace", helm?.existingRelease?.namespace),
+        }
+      : undefined,
+  };
+}
+
+/** The map at `key` of a value, or undefined. */
+function mapAt(value: unknown, key: string): Record<string, unknown> | undefined {
+  const at =
+    value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+  return at !== null && typeof at === "object" && !Array.isArray(at)
+    ? (at as Record<string, unknown>)
+    : undefined;
+}
+
+/** Whether `path` is `root` followed by the fields `names` (a walk up a few steps, no rendering). */
+function isPath(path: FieldPath, root: FieldPath, ...names: string[]): boolean {
+  let at: FieldPath | undefined = path;
+  for (let i = names.length - 1; i >= 0; i--) {
+    if (at?.step?.as !== "field" || at.step.name !== names[i]) return false;
+    at = at.parent;
+  }
+  return at === root;
+}
+
+/**
+ * Units of the work budget each template found costs besides its characters (looking its parse up,
+ * resolving what it reads, its path), and each entry of a map or list walked to find them.
+ */
+const templateUnits = 200;
+const entryUnits = 3;
+
+/** Template warnings kept per object; the rest are counted in one more (the API server keeps 4 KiB). */
+const maxTemplateWarnings = 50;
+
+/** The errors and warnings of an object's templates as they are found, warnings bounded in number. */
+class Verdict implements TemplateVerdict {
+  readonly errors: FieldErrorList = [];
+  readonly warnings: FieldWarning[] = [];
+  private warningsLeftOut = 0;
+
+  error(rule: string, error: FieldErrorList[number]): void {
+    for (const e of byRule(rule, [error])) this.errors.push(e);
+  }
+
+  /** A warning about the template at `path`, made (and its path rendered) only when it is kept. */
+  warn(path: FieldPath, message: () => string): void {
+    if (this.warnings.length < maxTemplateWarnings) this.warnings.push(warningAt(path, message()));
+    else this.warningsLeftOut++;
+  }
+
+  done(): TemplateVerdict {
+    if (this.warningsLeftOut > 0)
+      this.warnings.push({ message: `... and ${this.warningsLeftOut} more template warnings` });
+    return { errors: this.errors, warnings: this.warnings };
+  }
 }
 
 /**
@@ -115,8 +247,9 @@ export function validateTemplates(module: Module, budget: WorkBudget = new WorkB
 const parseCache = new LruCache<ParseResult>({ bytes: 16 * 1024 * 1024, entries: 1024 });
 const parseCacheMaxText = 4096;
 
-function parsedTemplate(text: string): ParseResult {
-  const parse = () => parseTemplate(text, { functions: operatorFunctions });
+/** A template's parse, from the cache or charged to `budget` (see go-template's costs). */
+function parsedTemplate(text: string, budget: WorkBudget): ParseResult {
+  const parse = () => parseTemplate(text, { functions: operatorFunctions, budget });
   return text.length <= parseCacheMaxText
     ? parseCache.getOrSet(text, parse, () => 16 * text.length)
     : parse();
@@ -165,6 +298,9 @@ function configPrinter(module: Module): (alias: string) => PrintedValue {
       };
     const spec = item.string ?? item.option;
     if (spec) return { kind: "text", text: typeof given === "string" ? given : (spec.default ?? "") };
+    // Its default, a []string, as Go prints one (a value given is refused before rendering).
+    if (item.multipleOptions)
+      return { kind: "text", text: `[${(item.multipleOptions.default ?? []).join(" ")}]` };
     return { kind: "any" };
   }
 }
@@ -175,18 +311,39 @@ function checkTemplate(
   freeForm: boolean,
   data: Data,
   source: "helm" | "custom",
-  verdict: TemplateVerdict,
+  verdict: Verdict,
   runner: Runner,
+  budget: WorkBudget,
 ): void {
-  const parsed = parsedTemplate(text);
+  // Work that runs out here names the template it was on.
+  try {
+    checkTemplateWithin(text, path, freeForm, data, source, verdict, runner, budget);
+  } catch (e) {
+    if (e instanceof WorkBudgetExceeded && e.field === undefined)
+      throw new WorkBudgetExceeded(e.what, e.limit, path, e.allowance);
+    throw e;
+  }
+}
+
+function checkTemplateWithin(
+  text: string,
+  path: FieldPath,
+  freeForm: boolean,
+  data: Data,
+  source: "helm" | "custom",
+  verdict: Verdict,
+  runner: Runner,
+  budget: WorkBudget,
+): void {
+  budget.charge(templateUnits + text.length, "checking templates");
+  const parsed = parsedTemplate(text, budget);
   if (!parsed.ok) {
     const rule = /function ".*" not defined/.test(parsed.error.message)
       ? "module.template-function"
       : "module.template-syntax";
-    verdict.errors.push(
-      ...byRule(rule, [
-        fieldError.invalid(path, text, `${parsed.error.message} (the operator cannot render it)`),
-      ]),
+    verdict.error(
+      rule,
+      fieldError.invalid(path, text, `${parsed.error.message} (the operator cannot render it)`),
     );
     return;
   }
@@ -222,47 +379,67 @@ function checkTemplate(
     return { kind: "any" };
   };
   for (const field of parsed.template.analysis.fields) resolve(field.path);
-  if (absent)
-    for (const why of absent)
-      verdict.warnings.push(warningAt(path, `${path}: ${why}: it renders <no value>`));
-  const executed: Execution = isPlain(parsed.template.analysis)
-    ? { kind: "unknown" }
-    : runner.run(text, parsed, source, path);
+  if (absent) for (const why of absent) verdict.warn(path, () => `${path}: ${why}: it renders <no value>`);
+  // A plain template's text is known without executing it, unless it prints something only the
+  // operator's data knows (a rendered namespace): then it is executed like any other.
+  const plain = isPlain(parsed.template.analysis)
+    ? plainRendering(parsed.template.analysis.output, resolve)
+    : undefined;
+  const executed: Execution =
+    plain !== undefined && plain.kind !== "unknown" ? plain : runner.run(text, parsed, source, path);
   if (executed.kind === "certain") {
     const { result } = executed;
     if (!result.ok) {
-      verdict.errors.push(...byRule("module.template-exec", [fieldError.invalid(path, text, result.error)]));
+      verdict.error("module.template-exec", fieldError.invalid(path, text, result.error));
       return;
     }
     if (freeForm) return;
     const kind = jsonKind(result.output);
-    if (stringKinds.has(kind)) return;
+    if (stringKinds.has(kind)) {
+      const input = installInputAt(path);
+      if (input) {
+        // What the field holds once the operator decodes the output into its Go string field.
+        const value =
+          kind === "string" ? (JSON.parse(result.output) as string) : kind === "null" ? "" : result.output;
+        verdict.errors.push(...installInputErrors(input, path, value, text, true));
+      }
+      return;
+    }
     const detail = `renders ${JSON.stringify(clip(result.output))}, a JSON ${kind}, which the operator cannot decode into this string field`;
-    verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
-    return;
-  }
-  if (executed.kind === "over-budget") {
-    if (runner.reportOverBudget())
-      verdict.errors.push(
-        ...byRule("module.template-exec", [fieldError.invalid(path, text, executed.message)]),
-      );
+    verdict.error("module.template-json-type", fieldError.invalid(path, text, detail));
     return;
   }
   if (executed.kind === "random") {
-    verdict.warnings.push(warningAt(path, `${path}: ${executed.message}`));
+    const { message } = executed;
+    verdict.warn(path, () => `${path}: ${message}`);
+    return;
+  }
+  if (executed.kind === "varies") {
+    if (freeForm) return;
+    const input = installInputAt(path);
+    const [first = ""] = executed.outputs;
+    const kind = jsonKind(first);
+    if (!stringKinds.has(kind)) {
+      const detail = `renders as a JSON ${kind}, which the operator cannot decode into this string field`;
+      verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
+      return;
+    }
+    if (!input) return;
+    const found = executed.outputs.map((output) =>
+      installInputErrors(input, path, decodedString(output), text, true),
+    );
+    if (found.every((errors) => errors.length > 0)) verdict.errors.push(...(found[0] ?? []));
+    else {
+      const failing = found.find((errors) => errors.length > 0)?.[0];
+      if (failing)
+        verdict.warnings.push(
+          warningAt(path, `${path}: may fail, depending on randBase62: ${failing.detail}`),
+        );
+    }
     return;
   }
   if (freeForm) return;
   const kinds = runner.outputKinds(parsed.template.analysis.output, resolve, data.namespace === null);
-  if (kinds === undefined) {
-    if (runner.reportOverBudget())
-      verdict.errors.push(
-        ...byRule("module.template-exec", [
-          fieldError.invalid(path, text, "checking this template's output exceeds the webhook's work budget"),
-        ]),
-      );
-    return;
-  }
   let wrong: JsonKind[] | undefined;
   for (const kind of kinds) {
     if (stringKinds.has(kind)) continue;
@@ -272,12 +449,17 @@ function checkTemplate(
   if (wrong === undefined) return;
   if (wrong.length === kinds.size) {
     const detail = `renders as a JSON ${describe(wrong)}, which the operator cannot decode into this string field`;
-    verdict.errors.push(...byRule("module.template-json-type", [fieldError.invalid(path, text, detail)]));
+    verdict.error("module.template-json-type", fieldError.invalid(path, text, detail));
   } else {
-    verdict.warnings.push(
-      warningAt(path, `${path} may render as a JSON ${describe(wrong)}: the operator would fail on it`),
-    );
+    const kindsText = describe(wrong);
+    verdict.warn(path, () => `${path} may render as a JSON ${kindsText}: the operator would fail on it`);
   }
+}
+
+/** A string-kind output as the operator's Go string field holds it: a JSON string decoded, null as "". */
+function decodedString(output: string): string {
+  const kind = jsonKind(output);
+  return kind === "string" ? (JSON.parse(output) as string) : kind === "null" ? "" : output;
 }
 
 /** Decoded kinds a Go string field takes: text left as it is, a JSON string, or null (left empty). */
@@ -325,6 +507,7 @@ const recursionLimit = 200;
 function forEachTemplate(
   root: unknown,
   rootPath: FieldPath,
+  budget: WorkBudget,
   visit: (text: string, path: FieldPath, freeForm: boolean) => void,
 ): void {
   if (typeof root === "string") {
@@ -332,12 +515,19 @@ function forEachTemplate(
     return;
   }
   // The roots, spec.helm and spec.custom, are no list and no element of one.
-  if (root !== null && typeof root === "object") new TemplateWalk(rootPath, visit).walk(root, Tail.Other, 0);
+  if (root !== null && typeof root === "object")
+    new TemplateWalk(rootPath, budget, visit).walk(root, Tail.Other, 0);
 }
 
 class TemplateWalk {
   /** The keys and positions from the root to the value being visited (the first `depth` of them). */
   private readonly steps: (string | number)[] = [];
+  /**
+   * `paths[d]` is the path of the first `d` steps, for every `d` up to `valid`: a template's path is
+   * built from its parent's, one step, as long as the steps above it have not changed since.
+   */
+  private readonly paths: FieldPath[];
+  private valid = 0;
   /**
    * Whether for...in lists exactly Object.keys for an object whose prototype is Object.prototype:
    * it does unless something made a property of Object.prototype enumerable. for...in reads each
@@ -346,9 +536,22 @@ class TemplateWalk {
   private readonly forInIsOwnKeys = !hasEnumerableKey(Object.prototype);
 
   constructor(
-    private readonly rootPath: FieldPath,
+    rootPath: FieldPath,
+    private readonly budget: WorkBudget,
     private readonly visit: (text: string, path: FieldPath, freeForm: boolean) => void,
-  ) {}
+  ) {
+    this.paths = [rootPath];
+  }
+
+  private step(depth: number, step: string | number): void {
+    this.steps[depth] = step;
+    if (this.valid > depth) this.valid = depth;
+  }
+
+  /** Each entry of a map or list looked at (a string scanned for `{{` and `}}` is paid when it has both). */
+  private entries(n: number): void {
+    this.budget.charge(entryUnits * n, "finding templates");
+  }
 
   walk(node: object, tail: Tail, depth: number): void {
     if (depth >= recursionLimit) {
@@ -356,36 +559,44 @@ class TemplateWalk {
       return;
     }
     if (Array.isArray(node)) {
+      this.entries(node.length);
       const childTail = elementTail(tail);
       for (let i = 0; i < node.length; i++) {
         const child: unknown = node[i];
         if (typeof child === "string") {
           if (!hasTemplate(child)) continue;
-          this.steps[depth] = i;
+          this.step(depth, i);
           this.visit(child, this.path(depth + 1), childTail === Tail.FreeForm);
         } else if (child !== null && typeof child === "object") {
-          this.steps[depth] = i;
+          this.step(depth, i);
           this.walk(child, childTail, depth + 1);
         }
       }
       return;
     }
     const proto = Object.getPrototypeOf(node);
+    let n = 0;
     if (proto === null || (proto === Object.prototype && this.forInIsOwnKeys)) {
-      for (const key in node) this.entry(key, (node as Record<string, unknown>)[key], tail, depth);
-    } else {
-      for (const key of Object.keys(node))
+      for (const key in node) {
         this.entry(key, (node as Record<string, unknown>)[key], tail, depth);
+        n++;
+      }
+    } else {
+      for (const key of Object.keys(node)) {
+        this.entry(key, (node as Record<string, unknown>)[key], tail, depth);
+        n++;
+      }
     }
+    this.entries(n);
   }
 
   private entry(key: string, child: unknown, tail: Tail, depth: number): void {
     if (typeof child === "string") {
       if (!hasTemplate(child)) return;
-      this.steps[depth] = key;
+      this.step(depth, key);
       this.visit(child, this.path(depth + 1), memberTail(key, tail) === Tail.FreeForm);
     } else if (child !== null && typeof child === "object") {
-      this.steps[depth] = key;
+      this.step(depth, key);
       this.walk(child, memberTail(key, tail), depth + 1);
     }
   }
@@ -398,6 +609,7 @@ class TemplateWalk {
   private walkIteratively(root: object, rootTail: Tail, base: number): void {
     const nodes: object[] = [root];
     const keyLists: (string[] | undefined)[] = [Array.isArray(root) ? undefined : Object.keys(root)];
+    this.entries(Array.isArray(root) ? root.length : (keyLists[0] as string[]).length);
     const positions: number[] = [-1];
     const tails: Tail[] = [rootTail];
     let open = 1;
@@ -416,7 +628,7 @@ class TemplateWalk {
           continue;
         }
         child = (node as unknown[])[position];
-        this.steps[base + top] = position;
+        this.step(base + top, position);
         childTail = elementTail(tail);
       } else {
         if (position >= keys.length) {
@@ -425,7 +637,7 @@ class TemplateWalk {
         }
         const key = keys[position] as string;
         child = (node as Record<string, unknown>)[key];
-        this.steps[base + top] = key;
+        this.step(base + top, key);
         childTail = memberTail(key, tail);
       }
       if (typeof child === "string") {
@@ -433,6 +645,7 @@ class TemplateWalk {
       } else if (child !== null && typeof child === "object") {
         nodes[open] = child;
         keyLists[open] = Array.isArray(child) ? undefined : Object.keys(child);
+        this.entries(Array.isArray(child) ? child.length : (keyLists[open] as string[]).length);
         positions[open] = -1;
         tails[open] = childTail;
         open++;
@@ -440,14 +653,16 @@ class TemplateWalk {
     }
   }
 
-  /** The path of the first `length` steps, built as FieldPath builds it step by step. */
+  /** The path of the first `length` steps: the known part of it, and one step for each changed. */
   private path(length: number): FieldPath {
-    let path = this.rootPath;
-    for (let i = 0; i < length; i++) {
+    const paths = this.paths;
+    for (let i = Math.min(this.valid, length); i < length; i++) {
       const step = this.steps[i] as string | number;
-      path = typeof step === "number" ? path.index(step) : path.child(step);
+      const parent = paths[i] as FieldPath;
+      paths[i + 1] = typeof step === "number" ? parent.index(step) : parent.child(step);
     }
-    return path;
+    if (length > this.valid) this.valid = length;
+    return paths[length] as FieldPath;
   }
 }
 
@@ -491,6 +706,24 @@ function isPlain(analysis: TemplateAnalysis): boolean {
   return true;
 }
 
+/**
+ * What a plain template (isPlain) renders, when every field it prints is known: it cannot fail, so
+ * its text is certain without executing it.
+ */
+function plainRendering(output: readonly OutputPart[], resolve: (path: string[]) => PrintedValue): Execution {
+  let text = "";
+  for (const part of output) {
+    if (part.kind === "text") text += part.text;
+    else if (part.kind !== "field") return { kind: "unknown" };
+    else {
+      const printed = resolve(part.path);
+      if (printed.kind !== "text") return { kind: "unknown" };
+      text += printed.text;
+    }
+  }
+  return { kind: "certain", result: { ok: true, output: text } };
+}
+
 /** The most text an output can print: its texts, and the longest option of each choice. */
 function printedLength(output: readonly OutputPart[], resolve: (path: string[]) => PrintedValue): number {
   let n = 0;
@@ -510,15 +743,17 @@ const clip = (s: string) => (s.length > 64 ? `${s.slice(0, 64)}...` : s);
 
 type Execution =
   | { kind: "certain"; result: ExecResult }
+  /** Runs with different randBase62 strings rendered different texts, all of one JSON kind. */
+  | { kind: "varies"; outputs: string[] }
   | { kind: "random"; message: string }
-  | { kind: "over-budget"; message: string }
   | { kind: "unknown" };
 
 /**
  * Runs templates as the operator does (RenderHelmSpec, RenderCustomSpec): Go's text/template with
  * the operator's data, the config built as GetValidatedConfig builds it (ints, bools, strings). One
  * per object: results are memoized by pass and text (a Module repeats its templates), and every
- * execution charges the object's WorkBudget, so the cost is bounded per object, not per template.
+ * execution charges the object's WorkBudget, so the cost is bounded per object, not per template
+ * (a review that runs out is denied as a whole, naming the template: WorkBudgetExceeded goes on).
  * randBase62 is random: a template that calls it is run twice, with an all-letters and an all-digits
  * string of the requested length (both are possible results); only what both runs agree on decides.
  */
@@ -528,10 +763,8 @@ class Runner {
   private data: { helm: GoMap; namespace: GoMap; custom: GoMap } | null | undefined;
   /** Output kinds by the output's parts (templates differing only in comments or logic share them). */
   private kindMemo: Map<string, Set<JsonKind>> | undefined;
-  private overBudgetReported = false;
   /**
-   * Config aliases left out of the data: multipleOptions items (a default Go holds as []string; a value
-   * set, on which the operator fails before rendering, as the config-values rules say). Templates that
+   * Config aliases left out of the data: integers beyond 2^53 (not held exactly here). Templates that
    * read them are not decided; the others are, so one such item hides no other template's failure.
    */
   private opaque: Set<string> | undefined;
@@ -543,6 +776,7 @@ class Runner {
 
   constructor(
     private readonly module: Module,
+    private readonly release: Release,
     private readonly budget: WorkBudget,
   ) {}
 
@@ -553,13 +787,15 @@ class Runner {
     path: FieldPath,
   ): Execution {
     const data = this.operatorData();
-    if (!data || this.readsOpaque(parsed.template.analysis)) return { kind: "unknown" };
-    const helm = this.module.spec.helm;
-    const effectiveNamespace = helm?.existingRelease
-      ? "spec.helm.existingRelease.namespace"
-      : "spec.helm.namespace";
-    const pass =
-      source === "custom" ? "custom" : path.toString() === effectiveNamespace ? "namespace" : "helm";
+    if (!data) return { kind: "unknown" };
+    const big = this.readsBigInteger(parsed.template.analysis);
+    if (big !== undefined)
+      return { kind: "random", message: `reads .config.${big}, ${bigIntegerNotChecked}` };
+    if (this.readsOpaque(parsed.template.analysis)) return { kind: "unknown" };
+    const namespacePass = this.release.existingRelease
+      ? isPath(path, helmPath, "existingRelease", "namespace")
+      : isPath(path, helmPath, "namespace");
+    const pass = source === "custom" ? "custom" : namespacePass ? "namespace" : "helm";
     const key = `${pass}\u0000${text}`;
     this.memo ??= new Map();
     let execution = this.memo.get(key);
@@ -570,35 +806,24 @@ class Runner {
     return execution;
   }
 
-  /** True the first time only: once the object's budget is spent, one field says so and the rest are skipped. */
-  reportOverBudget(): boolean {
-    const first = !this.overBudgetReported;
-    this.overBudgetReported = true;
-    return first;
-  }
-
   /**
    * outputJsonKinds, charged to the object's budget by the length of the text it may build (a
-   * template printing a 1 MB value costs 1 MB, however many templates do) and memoized by the
-   * output's parts; undefined when over budget.
+   * template printing a 1 MB value costs 1 MB, however many templates do: the text counts against
+   * the review's rendering cap too) and memoized by the output's parts.
    */
   outputKinds(
     output: readonly OutputPart[],
     resolve: (path: string[]) => PrintedValue,
     namespacePass: boolean,
-  ): Set<JsonKind> | undefined {
-    if (this.budget.exhausted) return undefined;
+  ): Set<JsonKind> {
     const cost = printedLength(output, resolve);
     // Small outputs are checked directly; large ones are memoized by the output's parts.
     const key = cost >= 4096 ? `${namespacePass ? "n" : "h"}${JSON.stringify(output)}` : undefined;
+    if (key !== undefined) this.budget.charge(key.length, "checking this template's output");
     const known = key === undefined ? undefined : this.kindMemo?.get(key);
     if (known !== undefined) return known;
-    try {
-      this.budget.charge(cost, "checking a template's output");
-    } catch (e) {
-      if (e instanceof WorkBudgetExceeded) return undefined;
-      throw e;
-    }
+    this.budget.charge(cost, "checking this template's output");
+    this.budget.render(cost, "checking this template's output");
     const kinds = outputJsonKinds(output, resolve);
     if (key !== undefined) {
       this.kindMemo ??= new Map();
@@ -608,6 +833,14 @@ class Runner {
   }
 
   /** Whether a template may read a value left out of the data (then its result is not known here). */
+  /** A config alias the template reads whose integer is beyond 2^53 (opaque), if any. */
+  private readsBigInteger(analysis: TemplateAnalysis): string | undefined {
+    if (this.opaque === undefined) return undefined;
+    for (const { path } of analysis.fields)
+      if (path[0] === "config" && path.length > 1 && this.opaque.has(path[1] as string)) return path[1];
+    return undefined;
+  }
+
   private readsOpaque(analysis: TemplateAnalysis): boolean {
     if (this.opaque === undefined && this.opaqueTop === undefined) return false;
     if (analysis.unresolvedFields > 0) return true;
@@ -631,33 +864,31 @@ class Runner {
         },
       });
     try {
-      const letters = run("a");
-      if (!calledRandom) return { kind: "certain", result: letters };
-      const digits = run("1");
-      if (!letters.ok && !digits.ok && letters.error === digits.error)
-        return { kind: "certain", result: letters };
-      if (letters.ok && digits.ok && letters.output === digits.output)
-        return { kind: "certain", result: letters };
-      if (letters.ok && digits.ok && jsonKind(letters.output) === jsonKind(digits.output))
-        return { kind: "certain", result: letters };
-      const failing = !letters.ok ? letters : !digits.ok ? digits : undefined;
-      if (failing && !failing.ok)
+      const first = run("a");
+      if (!calledRandom) return { kind: "certain", result: first };
+      // randBase62's strings: all lower-case letters, all digits, all upper-case letters are each possible.
+      const runs = [first, run("1"), run("A")];
+      const failing = runs.find((r) => !r.ok);
+      if (failing && !failing.ok) {
+        if (runs.every((r) => !r.ok && r.error === failing.error))
+          return { kind: "certain", result: failing };
         return { kind: "random", message: `may fail, depending on randBase62: ${failing.error}` };
+      }
+      const outputs = runs.map((r) => (r.ok ? r.output : ""));
+      if (outputs.every((o) => o === outputs[0])) return { kind: "certain", result: first };
+      if (outputs.every((o) => jsonKind(o) === jsonKind(outputs[0] as string)))
+        return { kind: "varies", outputs };
       return { kind: "random", message: "may render as a JSON number, depending on randBase62's output" };
     } catch (e) {
       if (e instanceof Unsupported) return { kind: "unknown" };
-      if (e instanceof WorkBudgetExceeded)
-        return {
-          kind: "over-budget",
-          message: `executing this template ${e.message.replace(/^.* exceeds/, "exceeds")}`,
-        };
       throw e;
     }
   }
 
   /**
-   * The operator's data, or null where it is not known here: an item of no type, an integer beyond
-   * 2^53, or a namespace whose own render fails, is not a string or reads a release name not known here.
+   * The operator's data, or null where it is not known here (an item of no type: GetValidatedConfig
+   * refuses the Module before rendering). A namespace whose own render fails, is not a string or reads
+   * a value not known here leaves `.namespace` undecided for the other templates.
    */
   private operatorData(): { helm: GoMap; namespace: GoMap; custom: GoMap } | null {
     if (this.data !== undefined) return this.data;
@@ -670,24 +901,34 @@ class Runner {
       this.data = { helm: custom, namespace: custom, custom };
       return this.data;
     }
-    const releaseName = helm.existingRelease ? helm.existingRelease.name : helm.releaseName;
+    const { existingRelease } = this.release;
+    const releaseName = existingRelease ? existingRelease.name : this.release.releaseName;
     if (releaseName === undefined) this.opaqueTop = new Set(["releaseName"]);
     const first: GoMap = releaseName === undefined ? { config } : { config, releaseName };
-    const effective = (helm.existingRelease ? helm.existingRelease.namespace : helm.namespace) ?? "";
+    const effective = (existingRelease ? existingRelease.namespace : this.release.namespace) ?? "";
     let namespace: string = effective;
+    let known = true;
     if (hasTemplate(effective)) {
-      const parsed = parsedTemplate(effective);
-      if (!parsed.ok || this.readsOpaque(parsed.template.analysis)) return null;
-      const executed = this.execute(effective, parsed, first);
-      if (executed.kind !== "certain" || !executed.result.ok) return null;
-      const output = executed.result.output;
-      const kind = jsonKind(output);
-      if (kind === "string") namespace = JSON.parse(output) as string;
-      else if (kind === "null") namespace = "";
-      else if (kind === "text") namespace = output;
-      else return null;
+      // A namespace that does not render to a string fails the install (its own template says so);
+      // the other templates are still run, those that read .namespace left undecided.
+      known = false;
+      const parsed = parsedTemplate(effective, this.budget);
+      const executed =
+        !parsed.ok || this.readsOpaque(parsed.template.analysis)
+          ? undefined
+          : this.execute(effective, parsed, first);
+      if (executed?.kind === "certain" && executed.result.ok) {
+        const output = executed.result.output;
+        const kind = jsonKind(output);
+        known = kind === "string" || kind === "null" || kind === "text";
+        namespace = kind === "string" ? (JSON.parse(output) as string) : kind === "null" ? "" : output;
+      }
     }
-    this.data = { helm: { ...first, namespace }, namespace: first, custom };
+    if (!known) {
+      this.opaqueTop ??= new Set();
+      this.opaqueTop.add("namespace");
+    }
+    this.data = { helm: known ? { ...first, namespace } : first, namespace: first, custom };
     return this.data;
   }
 
@@ -699,15 +940,18 @@ class Runner {
       let value: GoValue;
       if (item.integer) {
         value = typeof given === "number" ? Math.trunc(given) : (item.integer.default ?? 0);
-        if (!Number.isSafeInteger(value)) return null;
+        // A Go int beyond 2^53 is not held exactly here: the templates reading it are not decided.
+        if (!Number.isSafeInteger(value)) {
+          this.opaque ??= new Set();
+          this.opaque.add(item.alias);
+          continue;
+        }
       } else if (item.boolean) value = typeof given === "boolean" ? given : (item.boolean.default ?? false);
       else if (item.string) value = typeof given === "string" ? given : (item.string.default ?? "");
       else if (item.option) value = typeof given === "string" ? given : (item.option.default ?? "");
-      else if (item.multipleOptions) {
-        this.opaque ??= new Set();
-        this.opaque.add(item.alias);
-        continue;
-      } else return null;
+      // GetValidatedConfig refuses any value given (a JSON list is never a []string): the default renders.
+      else if (item.multipleOptions) value = GoStrings.holding(item.multipleOptions.default);
+      else return null;
       config[item.alias] = value as GoMap[string];
     }
     return config;

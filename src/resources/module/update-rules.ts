@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { errorRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type Native } from "../../admission/rule-catalogue.js";
+import { objectRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleSpec } from "../../generated/module.js";
 
 const update =
@@ -11,7 +12,12 @@ const immutable = (summary: string) => ({
   realSystem: "its webhook refuses the change on UPDATE",
   upstream: update,
   transition: true,
+  native: { by: "crd" } as Native,
 });
+
+/** CEL: spec.helm.namespace as stored, its default when absent (the operator's CRD defaults it too). */
+const helmNamespaceCel = (object: string) =>
+  `(has(${object}.spec.helm.namespace) ? ${object}.spec.helm.namespace : 'default')`;
 
 /** The operator's immutables, on UPDATE. */
 export const moduleUpdateRules = errorRules({
@@ -24,9 +30,22 @@ export const moduleUpdateRules = errorRules({
     realSystem: "its webhook refuses any change, nil → set included; we let a Module without a name get one",
   },
   "module.existing-release-immutable": immutable("spec.helm.existingRelease changed"),
-  "module.helm-namespace-immutable": immutable(
-    "spec.helm.namespace changed (neither side adopting a release)",
-  ),
+  "module.helm-namespace-immutable": {
+    ...immutable("spec.helm.namespace changed (neither side adopting a release)"),
+    // A policy: the CRD's cost estimate refuses comparing two unbounded strings at spec.helm.
+    native: {
+      by: "policy",
+      policy: {
+        validations: [
+          objectRule({
+            ok: `!(${present("object.spec.helm")} && ${present("oldObject.spec.helm")}) || has(object.spec.helm.existingRelease) || has(oldObject.spec.helm.existingRelease) || ${helmNamespaceCel("object")} == ${helmNamespaceCel("oldObject")}`,
+            field: "spec.helm.namespace",
+            detail: `'Invalid value: ' + ${quoted(helmNamespaceCel("object"))} + ': field is immutable'`,
+          }),
+        ],
+      },
+    },
+  },
   "module.outputs-immutable": immutable("spec.helm.outputs changed"),
 });
 

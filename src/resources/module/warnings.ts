@@ -1,7 +1,9 @@
 import { FieldPath } from "../../admission/field-path.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
 import { type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
+import { itemRule, objectRule, present } from "../../cel/policy-cel.js";
 import type { Module } from "../../generated/module.js";
+import { largeConfig } from "./config-items.js";
 
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
 
@@ -12,21 +14,77 @@ export const moduleWarningRules = warningRules({
     realSystem: "ignores releaseName: the release adopted is existingRelease.name",
     upstream:
       "forkspacer/forkspacer v0.1.24 internal/controller/module_operations.go, adoptExistingHelmRelease",
+    native: {
+      by: "policy",
+      policy: {
+        validations: [
+          objectRule({
+            ok: `!(${present("object.spec.helm.releaseName")} && has(object.spec.helm.existingRelease))`,
+            field: "spec.helm.releaseName",
+            detail: "'spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name'",
+          }),
+        ],
+      },
+    },
   },
   "module.chart-version-unset": {
     summary: "a repo chart without a version",
     realSystem: "installs whichever chart version is newest when it installs: two installs may differ",
     upstream: "forkspacer/forkspacer v0.1.24 pkg/manager/helm.go, ModuleHelmManager.Install",
+    native: {
+      by: "policy",
+      policy: {
+        validations: [
+          objectRule({
+            ok: `!(${present("object.spec.helm.chart.repo")}) || (has(object.spec.helm.chart.repo.version) && object.spec.helm.chart.repo.version != '')`,
+            field: "spec.helm.chart.repo.version",
+            detail:
+              "'spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version'",
+          }),
+        ],
+      },
+    },
   },
   "module.controller-permission": {
     summary: "spec.custom.permissions: controller",
     realSystem: "runs the module's pod as the operator's own service account, forkspacer-controller-manager",
     upstream: "forkspacer/forkspacer v0.1.24 pkg/manager/custom.go",
+    native: {
+      by: "policy",
+      policy: {
+        validations: [
+          objectRule({
+            ok: `!(${present("object.spec.custom.permissions")}) || !('controller' in object.spec.custom.permissions)`,
+            field: "spec.custom.permissions",
+            detail:
+              "'spec.custom.permissions: controller gives the module a service account on the main cluster'",
+          }),
+        ],
+      },
+    },
   },
   "module.multiple-options-max": {
     summary: "multipleOptions max above the number of values",
     realSystem: "accepts it; the max can never be reached",
     upstream: `${types}, ConfigItemSpecMultipleOptions`,
+    native: {
+      by: "policy",
+      policy: {
+        validations: [
+          itemRule({
+            list: "object.config",
+            field: "config",
+            ok: (item) =>
+              `!has(${item}.multipleOptions) || !has(${item}.multipleOptions.max) || !has(${item}.multipleOptions.values) || ${item}.multipleOptions.max <= ${item}.multipleOptions.values.size()`,
+            below: () => "'.multipleOptions.max'",
+            detail: (item) =>
+              `'max is ' + string(${item}.multipleOptions.max) + ', but only ' + string(${item}.multipleOptions.values.size()) + ' values exist'`,
+            spare: false,
+          }),
+        ],
+        largeWhen: largeConfig,
+      },
+    },
   },
 });
 

@@ -9,6 +9,12 @@ export const workspaceReferenceRules = errorRules({
     summary: "spec.workspace names a Workspace that does not exist (with cluster access)",
     realSystem: "its webhook refuses it on CREATE (a live GET); a deleted Workspace fails only new Modules",
     upstream: "forkspacer/forkspacer v0.1.24 internal/webhook/v1/module_webhook.go, ValidateCreate",
+    // On UPDATE it never denies: spec.workspace is immutable, and ratcheting spares a Workspace deleted since.
+    native: {
+      by: "webhook",
+      why: "a lookup of another object (the Workspace): a policy sees only the object under review",
+      callWhen: "request.operation == 'CREATE'",
+    },
   },
 });
 

@@ -1,9 +1,32 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { itemRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { parseSemver, type SemVer } from "../../validation/semver.js";
+import { coreEqual, coreLess, isSemver, oldChannel } from "./versions-cel.js";
+
+/**
+ * A channel whose version changed to one that `found(new, old)` says of (as CEL): a lower major.minor.patch,
+ * or the same one. Both versions must be semantic versions, as for the webhook.
+ */
+function channelChange(found: (version: string, previous: string) => string): PolicyValidation {
+  return itemRule({
+    list: "object.spec.channels",
+    field: "spec.channels",
+    ok: (item) =>
+      `!(${present("oldObject.spec.channels")}) || oldObject.spec.channels.all(o, o.channel != ${item}.channel || o.version == ${item}.version || !${isSemver("o.version")} || !${isSemver(`${item}.version`)} || !(${found(`${item}.version`, "o.version")}))`,
+    below: () => "'.version'",
+    detail: (item) =>
+      `${quoted(`${oldChannel(item)}[0].version`)} + ' -> ' + ${quoted(`${item}.version`)} + ' in channel ' + ${quoted(`${item}.channel`)} + ': lifecycle-manager does not downgrade installed modules and ignores pre-releases'`,
+    spare: false,
+  });
+}
+
+/** More channels than the policies are sure to compare with the old ones within the cost limit (64). */
+const manyChannels =
+  "(has(object.spec) && has(object.spec.channels) && object.spec.channels.size() > 64) || (request.operation == 'UPDATE' && has(oldObject.spec) && has(oldObject.spec.channels) && oldObject.spec.channels.size() > 64)";
 
 /** Channel versions on UPDATE, as lifecycle-manager compares an installed module's version. */
 export const channelRules = [
@@ -13,6 +36,7 @@ export const channelRules = [
       realSystem: "refuses to go lower: every Kyma on the channel reports the module in error",
       upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go (version skew check)",
       transition: true,
+      native: { by: "policy", policy: { validations: [channelChange(coreLess)], largeWhen: manyChannels } },
     },
   }),
   ...warningRules({
@@ -21,6 +45,7 @@ export const channelRules = [
       realSystem: "does not order pre-releases: clusters take the change either way",
       upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go",
       transition: true,
+      native: { by: "policy", policy: { validations: [channelChange(coreEqual)], largeWhen: manyChannels } },
     },
   }),
 ];

@@ -4,6 +4,7 @@ import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
+import { objectRule, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { defineKind } from "../define-kind.js";
 import { channelRules, validateChannelUpdate } from "./channel-rules.js";
@@ -16,6 +17,18 @@ const nameRules = warningRules({
     summary: "metadata.name is not spec.moduleName",
     realSystem: "finds a release meta by the module's name as a Kyma lists it",
     upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+    native: {
+      by: "policy",
+      policy: {
+        validations: [
+          objectRule({
+            ok: "!(has(object.metadata.name) && has(object.spec) && has(object.spec.moduleName) && object.spec.moduleName != '') || object.metadata.name == object.spec.moduleName",
+            field: "metadata.name",
+            detail: `'metadata.name ' + ${quoted("object.metadata.name")} + ' is not spec.moduleName ' + ${quoted("object.spec.moduleName")} + ': lifecycle-manager looks it up by the module\\'s name'`,
+          }),
+        ],
+      },
+    },
   },
 });
 
@@ -38,18 +51,22 @@ export function createModuleReleaseMetaKind(
   const templateRules = (meta: ModuleReleaseMeta, request: AdmissionRequest): FieldErrorList => {
     if (!moduleTemplateExists) return [];
     const namespace = request.namespace || String(meta.metadata?.namespace ?? "");
-    return validateTemplatesExist(meta.spec, namespace, moduleTemplateExists);
+    return validateTemplatesExist(meta.spec, namespace, moduleTemplateExists, metadataName(meta));
   };
   return defineKind<ModuleReleaseMeta, ModuleReleaseMetaSpec>({
     schema: "modulereleasemeta",
     schemaUpstream:
       "kyma-project/lifecycle-manager config/crd/bases/operator.kyma-project.io_modulereleasemetas.yaml; schemas/modulereleasemeta.yaml",
+    schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
     rules: [...templateExistsRules, ...channelRules, ...resolutionRules, ...nameRules],
     state: (readable, request) => ({
       errors: templateRules(readable, request),
       warnings: [
         ...ruleWarnings("modulereleasemeta.name", nameWarnings(readable)),
-        ...ruleWarnings("modulereleasemeta.unresolvable", resolutionWarnings(readable.spec)),
+        ...ruleWarnings(
+          "modulereleasemeta.unresolvable",
+          resolutionWarnings(readable.spec, metadataName(readable)),
+        ),
       ],
     }),
     // A channel name too short for today's schema still names its channel.
@@ -65,6 +82,9 @@ export function createModuleReleaseMetaKind(
     },
   });
 }
+
+const metadataName = (meta: ModuleReleaseMeta): string | undefined =>
+  typeof meta.metadata?.name === "string" && meta.metadata.name !== "" ? meta.metadata.name : undefined;
 
 /**
  * lifecycle-manager finds a release meta by the module's name as a Kyma lists it, and then the template

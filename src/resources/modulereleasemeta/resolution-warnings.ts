@@ -1,9 +1,19 @@
 import { FieldPath } from "../../admission/field-path.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { isUpdate, itemRule, objectRule, present, quoted, valueRule } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { dns1123SubdomainProblems } from "../../validation/names.js";
 import { compareSemver, parseSemver } from "../../validation/semver.js";
+
+/**
+ * CEL: a version lifecycle-manager can resolve: not empty, and with a module name, one a ModuleTemplate
+ * name `<moduleName>-<version>` (a DNS-1123 subdomain) can carry.
+ */
+const resolvable = (version: string) => {
+  const name = `object.spec.moduleName + '-' + ${version}`;
+  return `${version} != '' && (!has(object.spec.moduleName) || object.spec.moduleName == '' || ((${name}).size() <= 253 && (${name}).matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')))`;
+};
 
 /** Versions and names lifecycle-manager can never resolve, and mandatory downgrades. */
 export const resolutionRules = warningRules({
@@ -12,6 +22,34 @@ export const resolutionRules = warningRules({
     realSystem:
       'fails without spec.ocmComponentName ("invalid component name"); finds no template for "" or a version no template can be named after; a missing mandatory one blocks every mandatory module',
     upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+    native: {
+      by: "policy",
+      policy: {
+        validations: [
+          objectRule({
+            ok: `!has(object.spec) || (has(object.spec.ocmComponentName) && object.spec.ocmComponentName != '')`,
+            field: "spec.ocmComponentName",
+            detail: `'spec.ocmComponentName is not set: lifecycle-manager fails with "invalid component name"'`,
+          }),
+          itemRule({
+            list: "object.spec.channels",
+            field: "spec.channels",
+            ok: (item) => resolvable(`${item}.version`),
+            below: () => "'.version'",
+            detail: (item) =>
+              `${quoted(`${item}.version`)} + ': channel ' + ${quoted(`${item}.channel`)} + ' never resolves'`,
+            spare: false,
+          }),
+          valueRule({
+            path: "object.spec.mandatory.version",
+            field: "spec.mandatory.version",
+            ok: resolvable,
+            detail: (v) => `${quoted(v)} + ': blocks every mandatory module for every Kyma'`,
+            ratchet: false,
+          }),
+        ],
+      },
+    },
   },
   "modulereleasemeta.mandatory-downgrade": {
     summary: "mandatory.version moved lower on UPDATE",
@@ -19,6 +57,11 @@ export const resolutionRules = warningRules({
       "installs the mandatory version on every Kyma without comparing versions: every Kyma is downgraded",
     upstream: "kyma-project/lifecycle-manager (mandatory modules from ModuleReleaseMeta)",
     transition: true,
+    native: {
+      by: "webhook",
+      why: "semantic version precedence with pre-release identifiers compared one by one: not in a bounded CEL expression before Kubernetes 1.33's semver library",
+      callWhen: `${isUpdate} && ${present("object.spec.mandatory.version")} && ${present("oldObject.spec.mandatory.version")} && object.spec.mandatory.version != oldObject.spec.mandatory.version`,
+    },
   },
 });
 
@@ -28,12 +71,18 @@ const mandatoryVersion = specPath.child("mandatory").child("version");
 /**
  * What Kyma's CRD admits but lifecycle-manager can never resolve (lookup.go, ocmidentity.go): no OCM
  * component name ("invalid component name"), an empty version, or a version that no ModuleTemplate
- * name `<moduleName>-<version>` can carry (a custom resource's name is a DNS-1123 subdomain: no `+`,
- * no capitals). For a mandatory module the last is worse: KLM's mandatory install loop stops at the
- * first template it cannot find, so every mandatory module of every Kyma waits.
+ * name `<name>-<version>` can carry (a custom resource's name is a DNS-1123 subdomain of at most 253
+ * characters: no `+`, no capitals). `name` is the release meta's own metadata.name: lifecycle-manager
+ * finds the release meta by the module's name (pkg/templatelookup/modulereleasemeta.go,
+ * GetModuleReleaseMeta) and the template by that name and the version
+ * (pkg/templatelookup/moduletemplateinfolookup/lookup.go:62-66, common.go CreateModuleTemplateName), not
+ * by spec.moduleName; without one, spec.moduleName stands for it. For a mandatory module the last is
+ * worse: KLM's mandatory install loop stops at the first template it cannot find, so every mandatory
+ * module of every Kyma waits.
  */
-export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined): FieldWarning[] {
+export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined, name?: string): FieldWarning[] {
   if (!spec) return [];
+  const lookupName = name ?? spec.moduleName;
   const warnings: FieldWarning[] = [];
   if (!spec.ocmComponentName) {
     warnings.push(
@@ -45,14 +94,14 @@ export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined): Fie
   }
   (spec.channels ?? []).forEach((entry, i) => {
     const path = specPath.child("channels").index(i).child("version");
-    const problem = versionProblem(spec.moduleName, entry.version);
+    const problem = versionProblem(lookupName, entry.version);
     if (problem)
       warnings.push(
         warningAt(path, `${path}: ${problem}: channel ${JSON.stringify(entry.channel)} never resolves`),
       );
   });
   if (spec.mandatory) {
-    const problem = versionProblem(spec.moduleName, spec.mandatory.version);
+    const problem = versionProblem(lookupName, spec.mandatory.version);
     if (problem)
       warnings.push(
         warningAt(

@@ -13,6 +13,12 @@ export const templateExistsRules = errorRules({
     stricter:
       "the API server stores it and a template created later would resolve it: create the template first (unknown while the cache syncs admits)",
     upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+    native: {
+      by: "webhook",
+      why: "a lookup of other objects (the ModuleTemplates): a policy sees only the object under review",
+      callWhen:
+        "has(object.spec) && has(object.spec.moduleName) && object.spec.moduleName != '' && ((has(object.spec.channels) && object.spec.channels.exists(c, c.version != '')) || (has(object.spec.mandatory) && object.spec.mandatory.version != ''))",
+    },
   },
 });
 
@@ -45,23 +51,25 @@ function assignedVersions(spec: ModuleReleaseMetaSpec | undefined): Assignment[]
 }
 
 /**
- * Each assigned version has its ModuleTemplate `<moduleName>-<version>` in the release meta's namespace
+ * Each assigned version has its ModuleTemplate `<name>-<version>` in the release meta's namespace
  * (rule modulereleasemeta.template-exists): lifecycle-manager looks the template up by exactly that name
- * and cannot install the module of a channel without one. An empty version names no template.
+ * (the release meta's metadata.name, which is the module's name it was found by: lookup.go:62-66) and
+ * cannot install the module of a channel without one. An empty version names no template.
  */
 export function validateTemplatesExist(
   spec: ModuleReleaseMetaSpec | undefined,
   namespace: string,
   templateExists: ModuleTemplateLookup,
+  name = spec?.moduleName,
 ): FieldErrorList {
-  if (!spec?.moduleName) return [];
+  if (!spec?.moduleName || !name) return [];
   const errors: FieldErrorList = assignedVersions(spec)
     .filter(({ version }) => version !== "")
-    .filter(({ version }) => !templateExists(namespace, `${spec.moduleName}-${version}`))
+    .filter(({ version }) => !templateExists(namespace, `${name}-${version}`))
     .map(({ path, version }) =>
       fieldError.notFound(
         path,
-        `${namespace}/${spec.moduleName}-${version}`,
+        `${namespace}/${name}-${version}`,
         "no such ModuleTemplate (<moduleName>-<version>): lifecycle-manager cannot install this version",
       ),
     );

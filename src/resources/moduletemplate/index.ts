@@ -1,5 +1,6 @@
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import { ruleWarnings } from "../../admission/warning.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { defineKind } from "../define-kind.js";
 import { dataRules, validateData } from "./data-rules.js";
@@ -13,7 +14,7 @@ import { templateWarningRules, templateWarnings } from "./warnings.js";
  * Every rule for one ModuleTemplate, behind the field-scoped structure gate (Kyma's CRD, nothing more):
  * the rules rely on the generated types, so they read the part of the template its schema accepts.
  */
-function validateModuleTemplate(template: ModuleTemplate): Verdict {
+function validateModuleTemplate(template: ModuleTemplate, budget: WorkBudget): Verdict {
   const spec: Partial<ModuleTemplateSpec> = template.spec ?? {};
   const metadata = template.metadata as { name?: unknown } | undefined;
   const errors = [
@@ -22,7 +23,7 @@ function validateModuleTemplate(template: ModuleTemplate): Verdict {
     // spares a stored template that disagrees, so in effect this judges CREATE.
     ...validateNameMatchesSpec(metadata?.name, spec),
     ...(spec.data ? validateData(spec.data) : []),
-    ...validateLinks(spec),
+    ...validateLinks(spec, budget),
   ];
   const warnings = [
     ...ruleWarnings("moduletemplate.labels", labelWarnings(template.metadata, spec.moduleName)),
@@ -38,7 +39,8 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = defineKind<
   schema: "moduletemplate",
   schemaUpstream:
     "kyma-project/lifecycle-manager config/crd/bases/operator.kyma-project.io_moduletemplates.yaml; schemas/moduletemplate.yaml",
+  schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
   rules: [...labelRules, ...nameRules, ...dataRules, ...linkRules, ...identityRules, ...templateWarningRules],
-  state: validateModuleTemplate,
+  state: (template, _request, _focus, budget) => validateModuleTemplate(template, budget),
   transition: (before, after) => ({ errors: validateIdentityUpdate(before, after), warnings: [] }),
 });

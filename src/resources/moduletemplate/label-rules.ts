@@ -2,6 +2,21 @@ import { byRule, type FieldErrorList, fieldError } from "../../admission/field-e
 import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { celString, isUpdate, quoted } from "../../cel/policy-cel.js";
+
+/** The labels lifecycle-manager reads as booleans: true when `strings.ToLower(value) == "true"`. */
+export const booleanLabels = ["operator.kyma-project.io/internal", "operator.kyma-project.io/beta"] as const;
+/** Compared exactly with "true" by lifecycle-manager: "True" silently means false. */
+export const clusterScopedAnnotation = "operator.kyma-project.io/is-cluster-scoped";
+/** How lifecycle-manager lists a module's templates. */
+export const moduleNameLabel = "operator.kyma-project.io/module-name";
+
+// The native policies' CEL. Label values are ASCII (the API server refuses others), so lowerAscii is
+// JavaScript's toLowerCase on them.
+const annotated = (object: string) =>
+  `(has(${object}.metadata.annotations) && ${celString(clusterScopedAnnotation)} in ${object}.metadata.annotations)`;
+const annotation = (object: string) =>
+  `${object}.metadata.annotations[${celString(clusterScopedAnnotation)}]`;
 
 /** The annotations and labels lifecycle-manager reads from a template's metadata. */
 export const labelRules = [
@@ -11,6 +26,18 @@ export const labelRules = [
       realSystem: 'compares it exactly with "true": "True" silently means namespaced',
       stricter: "a value other than true or false is a typo that changes the module's scope silently",
       upstream: "kyma-project/lifecycle-manager internal/service/kyma/status/modules/generator/generator.go",
+      native: {
+        by: "policy",
+        policy: {
+          judgesMetadata: true,
+          validations: [
+            {
+              expression: `!${annotated("object")} || ${annotation("object")} in ['true', 'false'] || (${isUpdate} && ${annotated("oldObject")} && ${annotation("oldObject")} == ${annotation("object")})`,
+              messageExpression: `'metadata.annotations[${clusterScopedAnnotation}]: Unsupported value: ' + ${quoted(annotation("object"))} + ': supported values: "true", "false"'`,
+            },
+          ],
+        },
+      },
     },
   }),
   ...warningRules({
@@ -21,16 +48,24 @@ export const labelRules = [
         'reads beta/internal as strings.ToLower(v) == "true"; lists a module\'s templates by module-name',
       upstream:
         "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go; internal/repository/moduletemplate/moduletemplate_repo.go",
+      native: {
+        by: "policy",
+        policy: {
+          validations: [
+            ...booleanLabels.map((key) => ({
+              expression: `!(has(object.metadata.labels) && ${celString(key)} in object.metadata.labels) || object.metadata.labels[${celString(key)}].lowerAscii() in ['true', 'false']`,
+              messageExpression: `'metadata.labels[${key}]: ' + ${quoted(`object.metadata.labels[${celString(key)}]`)} + ' is neither true nor false: read as false'`,
+            })),
+            {
+              expression: `!(has(object.metadata.labels) && ${celString(moduleNameLabel)} in object.metadata.labels) || object.metadata.labels[${celString(moduleNameLabel)}] == '' || !(has(object.spec) && has(object.spec.moduleName) && object.spec.moduleName != '') || object.metadata.labels[${celString(moduleNameLabel)}] == object.spec.moduleName`,
+              messageExpression: `'metadata.labels[${moduleNameLabel}]: module-name label ' + ${quoted(`object.metadata.labels[${celString(moduleNameLabel)}]`)} + ' is not spec.moduleName ' + ${quoted("object.spec.moduleName")} + ': lifecycle-manager lists the template by the label'`,
+            },
+          ],
+        },
+      },
     },
   }),
 ];
-
-/** The labels lifecycle-manager reads as booleans: true when `strings.ToLower(value) == "true"`. */
-export const booleanLabels = ["operator.kyma-project.io/internal", "operator.kyma-project.io/beta"] as const;
-/** Compared exactly with "true" by lifecycle-manager: "True" silently means false. */
-export const clusterScopedAnnotation = "operator.kyma-project.io/is-cluster-scoped";
-/** How lifecycle-manager lists a module's templates. */
-export const moduleNameLabel = "operator.kyma-project.io/module-name";
 
 const labelsPath = FieldPath.root("metadata").child("labels");
 const annotationsPath = FieldPath.root("metadata").child("annotations");

@@ -1,7 +1,36 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { errorRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type PolicyValidation } from "../../admission/rule-catalogue.js";
+import { celString, isUpdate, quoted } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
+
+// The native policies' CEL. A name of the <moduleName>-<version> shape splits at its first "-" before a
+// digit (a module name has no digits): spec.moduleName agrees when the name is it, "-", then a digit;
+// spec.version when the name is a module name, "-", then it. The message's expected part is found with
+// the Kubernetes regex library's find().
+export const templateNameRe2 =
+  "^[a-z]{3,}(-[a-z]{3,})*-(0|[1-9][0-9]*)[.](0|[1-9][0-9]*)[.](0|[1-9][0-9]*)(-[a-zA-Z-][0-9a-zA-Z-]*)?$";
+const name = "object.metadata.name";
+const nameModule = `${name}.find('^[a-z]{3,}(-[a-z]{3,})*')`;
+const agrees = {
+  moduleName: (v: string) =>
+    `${name}.startsWith(${v} + '-') && ${name}.substring(${v}.size() + 1).matches('^[0-9]')`,
+  version: (v: string) =>
+    `${name}.endsWith('-' + ${v}) && ${name}.substring(0, ${name}.size() - ${v}.size() - 1).matches('^[a-z]{3,}(-[a-z]{3,})*$')`,
+};
+const expected = {
+  moduleName: nameModule,
+  version: `${name}.substring(${nameModule}.size() + 1)`,
+};
+
+function nameAgrees(field: "moduleName" | "version"): PolicyValidation {
+  const v = `object.spec.${field}`;
+  const applies = `has(object.metadata.name) && ${name}.matches(${celString(templateNameRe2)}) && has(object.spec) && has(${v}) && ${v} != ''`;
+  return {
+    expression: `!(${applies}) || (${agrees[field](v)}) || (${isUpdate} && has(oldObject.spec) && has(oldObject.spec.${field}) && oldObject.spec.${field} == ${v})`,
+    messageExpression: `'spec.${field}: Invalid value: ' + ${quoted(v)} + ': must be ' + ${quoted(expected[field])} + ', as metadata.name ' + ${quoted(name)} + ' (<moduleName>-<version>) says: lifecycle-manager finds the template by that name'`,
+  };
+}
 
 /** lifecycle-manager finds a template by the name `<moduleName>-<version>`. */
 export const nameRules = errorRules({
@@ -10,6 +39,10 @@ export const nameRules = errorRules({
     realSystem: "finds the template by name, then takes the version, data and manager from its spec",
     stricter: "it would install a mix of two versions",
     upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go",
+    native: {
+      by: "policy",
+      policy: { validations: [nameAgrees("moduleName"), nameAgrees("version")] },
+    },
   },
 });
 

@@ -1,6 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { objectRule, quoted } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 
 /** A template's identity, on UPDATE. */
@@ -11,6 +12,21 @@ export const identityRules = errorRules({
     stricter: "a new version is a new template; a version changed in place installs a mix of two",
     upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go (and its former webhook)",
     transition: true,
+    native: {
+      by: "policy",
+      policy: {
+        validations: (["moduleName", "version"] as const).map((field) => {
+          // An unset field and an empty one are the same (Go clients write "").
+          const value = (object: string) =>
+            `(has(${object}.spec) && has(${object}.spec.${field}) ? ${object}.spec.${field} : '')`;
+          return objectRule({
+            ok: `${value("object")} == ${value("oldObject")}`,
+            field: `spec.${field}`,
+            detail: `'Invalid value: ' + ${quoted(value("object"))} + ': field is immutable (was ' + ${quoted(value("oldObject"))} + '): a new version is a new ModuleTemplate, named <moduleName>-<version>'`,
+          });
+        }),
+      },
+    },
   },
 });
 

@@ -1,8 +1,9 @@
 import { FieldPath } from "../../admission/field-path.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
+import { celString, objectRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
-import { nameParts } from "./name-rules.js";
+import { nameParts, templateNameRe2 } from "./name-rules.js";
 
 /** The warning rules of a template's spec: what lifecycle-manager ignores, cannot resolve or refuses. */
 export const templateWarningRules = warningRules({
@@ -13,6 +14,42 @@ export const templateWarningRules = warningRules({
       "ignores spec.customStateCheck, spec.data.status and spec.channel; cannot resolve a template without spec.version",
     upstream:
       "kyma-project/lifecycle-manager pkg/templatelookup/regular.go; api/v1beta2/moduletemplate_types.go",
+    native: {
+      by: "policy",
+      policy: {
+        validations: [
+          objectRule({
+            ok: `!(${present("object.spec.channel")}) || object.spec.channel == ''`,
+            field: "spec.channel",
+            detail: "'spec.channel is deprecated: ModuleTemplates are tied to versions now, not channels'",
+          }),
+          objectRule({
+            ok: `!(${present("object.spec.customStateCheck")}) || object.spec.customStateCheck.size() == 0`,
+            field: "spec.customStateCheck",
+            detail:
+              "'spec.customStateCheck is ignored: lifecycle-manager no longer reads it; define states in the module\\'s resource'",
+          }),
+          objectRule({
+            // spec.data's type knows apiVersion, kind and metadata only: read it as a map.
+            ok: `!(${present("object.spec.data")}) || !('status' in dyn(object.spec.data))`,
+            field: "spec.data.status",
+            detail:
+              "'spec.data.status is ignored: the lifecycle manager creates spec.data without subresources'",
+          }),
+          objectRule({
+            ok: `${present("object.spec.version")} && object.spec.version != ''`,
+            field: "spec.version",
+            detail:
+              "'spec.version is not set: the template cannot be resolved by current lifecycle-manager (<moduleName>-<version>)'",
+          }),
+          objectRule({
+            ok: `!(${present("object.spec.moduleName")} && object.spec.moduleName != '' && has(object.spec.version) && object.spec.version != '' && has(object.metadata.name)) || object.metadata.name.matches(${celString(templateNameRe2)})`,
+            field: "metadata.name",
+            detail: `'metadata.name is not ' + ${quoted("object.spec.moduleName + '-' + object.spec.version")} + ' (<moduleName>-<version>), the name the lifecycle manager looks up'`,
+          }),
+        ],
+      },
+    },
   },
   "moduletemplate.mandatory": {
     summary: "a versioned template with spec.mandatory: true",
@@ -20,6 +57,18 @@ export const templateWarningRules = warningRules({
       'a Kyma that lists the module fails: both lookups (by version, by channel) refuse it with "template marked as mandatory"',
     upstream:
       "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/ (ErrTemplateMarkedAsMandatory)",
+    native: {
+      by: "policy",
+      policy: {
+        validations: [
+          objectRule({
+            ok: `!(${present("object.spec.mandatory")} && object.spec.mandatory && has(object.spec.version) && object.spec.version != '')`,
+            field: "spec.mandatory",
+            detail: `'spec.mandatory is true: a Kyma that lists module ' + ${quoted("(has(object.spec.moduleName) ? object.spec.moduleName : '')")} + ' fails ("template marked as mandatory")'`,
+          }),
+        ],
+      },
+    },
   },
 });
 

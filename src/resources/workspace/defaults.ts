@@ -1,5 +1,33 @@
 import type { AdmissionRequest } from "../../admission/review.js";
+import type { MutationDeclaration } from "../../admission/rule-catalogue.js";
 import type { Workspace } from "../../generated/workspace.js";
+
+const named = "has(object.metadata.name) && object.metadata.name != ''";
+// Mutating admission runs before the schema's check: an object may lack spec, which has() must not assume.
+const managed = "has(object.spec) && has(object.spec.type) && object.spec.type == 'managed'";
+
+/** The managed Workspace's connection, as a MutatingAdmissionPolicy where the name is known. */
+export const workspaceMutations: readonly MutationDeclaration[] = [
+  {
+    id: "workspace.managed-connection",
+    summary: "a managed Workspace is connected through the kubeconfig Secret its managed cluster writes",
+    native: {
+      by: "policy",
+      policy: {
+        path: "/spec/connection",
+        cases: (["CREATE", "UPDATE"] as const).map((operation) => ({
+          operation,
+          when: `${managed} && ${named}`,
+          // dyn(): CEL's map literals are homogeneous, and this one holds a string and a map.
+          value:
+            "{'type': dyn('kubeconfig'), 'secretReference': dyn({'name': 'vc-kubeconfig-' + object.metadata.name, 'namespace': 'forkspacer-' + object.metadata.name, 'key': 'config'})}",
+        })),
+        // A generateName Workspace has no name at mutating admission.
+        callWhen: `${managed} && !(${named})`,
+      },
+    },
+  },
+];
 
 /**
  * The operator's Workspace defaulting (workspace_webhook.go, Default), on CREATE and UPDATE: a managed

@@ -2,6 +2,7 @@ import { byRule, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { present } from "../../cel/policy-cel.js";
 import type { Workspace, WorkspaceSpec } from "../../generated/workspace.js";
 import { defineKind } from "../define-kind.js";
 import { applyWorkspaceDefaults } from "./defaults.js";
@@ -15,6 +16,11 @@ const fromRules = errorRules({
     realSystem: "its webhook refuses it on CREATE only",
     upstream:
       "forkspacer/forkspacer v0.1.24 internal/webhook/v1/workspace_webhook.go, ValidateCreate, validateWorkspaceFromReference",
+    native: {
+      by: "webhook",
+      why: "a lookup of another object (the Workspace): a policy sees only the object under review",
+      callWhen: `request.operation == 'CREATE' && ${present("object.spec.from")}`,
+    },
   },
 });
 
@@ -37,9 +43,10 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
     schema: "workspace",
     schemaUpstream:
       "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_workspaces.yaml; schemas/workspace.yaml",
+    schemaEnforcement: { why: "the CRD's structural schema: ours or the operator's, the same" },
     rules: [...workspaceSpecRules, ...fromRules, ...workspaceUpdateRules],
-    state: (workspace, request) => {
-      const errors = validateWorkspaceSpec(workspace.spec);
+    state: (workspace, request, _focus, budget) => {
+      const errors = validateWorkspaceSpec(workspace.spec, budget);
       const from = workspace.spec.from;
       if (request.operation === "CREATE" && from && workspaceExists) {
         const namespace = from.namespace || "default";

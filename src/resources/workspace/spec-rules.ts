@@ -1,6 +1,8 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { WorkBudget } from "../../budget/work-budget.js";
+import { present } from "../../cel/policy-cel.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
 import { cronScheduleError } from "../../robfig-cron/parse.js";
 
@@ -13,16 +15,27 @@ export const workspaceSpecRules = errorRules({
     realSystem:
       "its webhook refuses it (robfig/cron's NewParser with CronParserOptions: seconds optional, descriptors)",
     upstream: `${webhook}, validateWorkspaceScheduleFormat; pkg/constants/cron/base.go`,
+    native: {
+      by: "webhook",
+      why: "robfig/cron's parser: its fields, ranges, descriptors and time zones are beyond CEL",
+      callWhen: present("object.spec.autoHibernation"),
+    },
   },
   "workspace.wake-schedule": {
     summary: "a wakeSchedule the same as the schedule",
     realSystem: "its webhook refuses it: wakeSchedule cannot be the same as schedule",
     upstream: `${webhook}, validateWorkspaceSpec`,
+    native: {
+      by: "webhook",
+      why: "reported only for a wakeSchedule robfig/cron parses (workspace.schedule otherwise)",
+      callWhen: present("object.spec.autoHibernation.wakeSchedule"),
+    },
   },
   "workspace.kubeconfig-secret": {
     summary: "a kubeconfig connection without secretReference",
     realSystem: "its webhook refuses it: secretReference is required when connection type is kubeconfig",
     upstream: `${webhook}, validateWorkspaceSecretReference`,
+    native: { by: "crd" },
   },
 });
 
@@ -35,12 +48,17 @@ const specPath = FieldPath.root("spec");
  * the Secret and parses its kubeconfig; that needs read access to Secrets, which this webhook does not
  * take, so it is left to the operator.
  */
-export function validateWorkspaceSpec(spec: WorkspaceSpec): FieldErrorList {
+export function validateWorkspaceSpec(
+  spec: WorkspaceSpec,
+  budget: WorkBudget = new WorkBudget(),
+): FieldErrorList {
   const errors: FieldErrorList = [];
   const hibernation = spec.autoHibernation;
   if (hibernation) {
     const path = specPath.child("autoHibernation");
-    const scheduleError = cronScheduleError(hibernation.schedule);
+    const charge = (field: string) => (units: number) =>
+      budget.charge(units, "parsing the schedule", path.child(field));
+    const scheduleError = cronScheduleError(hibernation.schedule, charge("schedule"));
     if (scheduleError) {
       errors.push(
         ...byRule("workspace.schedule", [
@@ -50,7 +68,7 @@ export function validateWorkspaceSpec(spec: WorkspaceSpec): FieldErrorList {
     }
     const wake = hibernation.wakeSchedule;
     if (wake !== undefined) {
-      const wakeError = cronScheduleError(wake);
+      const wakeError = cronScheduleError(wake, charge("wakeSchedule"));
       if (wakeError) {
         errors.push(
           ...byRule("workspace.schedule", [fieldError.invalid(path.child("wakeSchedule"), wake, wakeError)]),

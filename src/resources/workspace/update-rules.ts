@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { errorRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type Native } from "../../admission/rule-catalogue.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
 
 const immutable = (field: string) => ({
@@ -10,6 +10,7 @@ const immutable = (field: string) => ({
   upstream:
     "forkspacer/forkspacer v0.1.24 internal/webhook/v1/workspace_webhook.go, validateWorkspaceImmutableUpdateFields",
   transition: true,
+  native: { by: "crd" } as Native,
 });
 
 /** The operator's Workspace immutables, on UPDATE. */

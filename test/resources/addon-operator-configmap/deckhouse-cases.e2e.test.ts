@@ -1,15 +1,13 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { checkValues } from "../../../src/addon-operator/check-values.js";
-import { moduleNameOfDirectory, valuesKeyOf } from "../../../src/addon-operator/module-names.js";
 import { loadModuleSchemas } from "../../../src/addon-operator/module-schemas.js";
-import { isMap } from "../../../src/addon-operator/schema.js";
-import { parseYaml } from "../../../src/addon-operator/yaml.js";
 import { addonOperatorConfigMapKind } from "../../../src/resources/addon-operator-configmap/index.js";
 import { reviewConfigMap } from "../../support/addon-modules.js";
 import { corpusPath, withoutCorpus } from "../../support/corpus.js";
+import { type DeckhouseCase, loadDeckhouseCases } from "../../support/deckhouse-cases.js";
 import { type LiveServer, startLiveServer } from "../../support/live-server.js";
 
 // deckhouse v1.43.1 read in place: 62 openapi-case-tests.yaml files with the verdicts deckhouse's own test asserts.
@@ -17,40 +15,8 @@ const deckhouse = corpusPath("addon-operator/deckhouse-v1.43.1");
 const modulesDir = join(deckhouse, "modules");
 const globalHooksDir = join(deckhouse, "global-hooks");
 
-interface Case {
-  file: string;
-  dir: string;
-  key: string;
-  verdict: "positive" | "negative";
-  kind: "configValues" | "values" | "helmValues";
-  index: number;
-  values: unknown;
-}
-
-/** Every case deckhouse's harness reads: its struct reads exactly these three keys under positive/negative. */
-function loadCases(): Case[] {
-  const dirs = readdirSync(modulesDir)
-    .filter((entry) => existsSync(join(modulesDir, entry, "openapi", "openapi-case-tests.yaml")))
-    .map((entry) => ({ dir: join(modulesDir, entry), key: valuesKeyOf(moduleNameOfDirectory(entry)) }));
-  dirs.push({ dir: globalHooksDir, key: "global" });
-  const cases: Case[] = [];
-  for (const { dir, key } of dirs) {
-    const file = join(dir, "openapi", "openapi-case-tests.yaml");
-    const parsed = parseYaml(readFileSync(file, "utf8"), "sigs");
-    assert.ok("value" in parsed && isMap(parsed.value), file);
-    for (const verdict of ["positive", "negative"] as const) {
-      const group = parsed.value[verdict];
-      if (!isMap(group)) continue;
-      for (const kind of ["configValues", "values", "helmValues"] as const) {
-        const list = group[kind];
-        if (!Array.isArray(list)) continue;
-        for (const [index, values] of list.entries())
-          cases.push({ file, dir, key, verdict, kind, index, values });
-      }
-    }
-  }
-  return cases;
-}
+type Case = DeckhouseCase;
+const loadCases = () => loadDeckhouseCases(modulesDir, globalHooksDir);
 
 const label = (c: Case) => `${c.dir.split("/").pop()} ${c.verdict} ${c.kind}[${c.index}]`;
 

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { formatFieldError } from "../../../src/admission/field-errors.js";
 import { warningText } from "../../../src/admission/warning.js";
 import { validateChannelUpdate } from "../../../src/resources/modulereleasemeta/channel-rules.js";
+import { resolutionWarnings } from "../../../src/resources/modulereleasemeta/resolution-warnings.js";
 import { validateTemplatesExist } from "../../../src/resources/modulereleasemeta/template-rules.js";
 import { kedaReleaseMeta } from "../../support/modulereleasemetas.js";
 
@@ -88,5 +89,24 @@ describe("ModuleReleaseMeta: each assigned version has its ModuleTemplate", () =
       validateTemplatesExist(kedaReleaseMeta({ regular: "" }).spec, "kcp-system", () => false),
       [],
     );
+  });
+});
+
+describe("ModuleReleaseMeta: template names lifecycle-manager looks up", () => {
+  it("names the template after metadata.name (the name the module is found by), not spec.moduleName", () => {
+    const spec = kedaReleaseMeta({ regular: "1.2.0" }).spec;
+    const asked: string[] = [];
+    validateTemplatesExist(spec, "kcp-system", (_, name) => asked.push(name) > 0, "keda-by-name");
+    assert.deepEqual(asked, ["keda-by-name-1.2.0"]);
+  });
+
+  it("warns when metadata.name is so long that no template <metadata.name>-<version> can be named", () => {
+    const meta = kedaReleaseMeta({ regular: "1.2.0" });
+    const long = "k".repeat(250);
+    const warnings = resolutionWarnings(meta.spec, long).map(warningText);
+    assert.equal(warnings.length, 1);
+    // (A warning is cut to fit a response header: the start says it.)
+    assert.match(warnings[0] ?? "", /^spec\.channels\[0\]\.version: no ModuleTemplate can be named "k+/);
+    assert.deepEqual(resolutionWarnings(meta.spec, "keda").map(warningText), []);
   });
 });

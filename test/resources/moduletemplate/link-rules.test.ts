@@ -9,6 +9,12 @@ describe("links and names in spec.info and spec.resources", () => {
     assert.deepEqual(validateLinks(kedaTemplate().spec), []);
   });
 
+  it("accepts an oci:// link, as lifecycle-manager's own notes write charts", () => {
+    const { spec } = kedaTemplate();
+    spec.resources = [{ name: "chart", link: "oci://europe-docker.pkg.dev/kyma-project/charts/keda:2.14.0" }];
+    assert.deepEqual(validateLinks(spec), []);
+  });
+
   it("denies every link that is not an absolute http(s) URL, and repeated names, all at once", () => {
     const { spec } = kedaTemplate();
     spec.info = {
@@ -23,7 +29,7 @@ describe("links and names in spec.info and spec.resources", () => {
       { name: "rawManifest", link: "https://example.com/manifest.yaml" },
       { name: "rawManifest", link: "https://exa mple.com/x" },
     ];
-    const absolute = "must be an absolute http or https URL, e.g. https://example.com/path";
+    const absolute = "must be an absolute http, https or oci URL, e.g. https://example.com/path";
     const errors = validateLinks(spec);
     assert.deepEqual(
       errors.map((error) => error.rule),

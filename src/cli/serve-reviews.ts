@@ -1,0 +1,79 @@
+import { extname } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RuleActions } from "../admission/rule-actions.js";
+import type { NameCache } from "../kube/name-cache.js";
+import type { AddonOperatorFlags } from "../resources/addon-operator-configmap/index.js";
+import type { Logger } from "../server/log.js";
+import { ReviewPool } from "../server/review-pool.js";
+
+/** The cluster caches the kinds read, by the name their changes are sent under. */
+export interface ClusterLookups {
+  /** Workspaces: the Module's spec.workspace check. */
+  workspaces?: NameCache;
+  /** ModuleTemplates: the ModuleReleaseMeta template check. */
+  moduleTemplates?: NameCache;
+}
+
+export type LookupName = keyof ClusterLookups;
+
+/** What a review worker builds its kinds from (structured-cloneable: it is the worker's workerData). */
+export interface WorkerSettings {
+  ruleActions: RuleActions;
+  addonOperator?: AddonOperatorFlags;
+  /** The lookups the main thread keeps, and sends the worker a copy of. */
+  lookups: LookupName[];
+}
+
+/** The review workers: how many, and each one's heap and deadline per review. */
+export interface PoolSettings {
+  size: number;
+  heapMb: number;
+  deadlineMs: number;
+}
+
+/**
+ * The defaults, for the chart's pod (a 512 MiB memory limit): two workers of 96 MiB heap each (and one
+ * on standby) beside the main thread, which holds no parsed review; a review may take 1 s of CPU, ten
+ * times the performance target for any object, and 3 s of wall time, within the chart's webhook
+ * timeout (5 s), so that a review ended by it is still answered.
+ */
+export const defaultPool: PoolSettings = { size: 2, heapMb: 96, deadlineMs: 1_000 };
+
+/** The worker's module beside this one: TypeScript when run from the sources, JavaScript when built. */
+const workerEntry = new URL(`./serve-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+/**
+ * Starts `serve`'s review workers: each builds the kinds from the same settings, and gets the cluster
+ * caches' contents when it starts and each change after, in order (so a review handed to a worker after
+ * a Workspace was seen is judged with it).
+ */
+export async function startReviewWorkers(options: {
+  ruleActions: RuleActions;
+  addonOperator?: AddonOperatorFlags;
+  lookups?: ClusterLookups;
+  pool: PoolSettings;
+  log: Logger;
+  /** A worker on standby to replace an ended one at once (default true). */
+  standby?: boolean;
+}): Promise<ReviewPool> {
+  const lookups = Object.entries(options.lookups ?? {}).filter(
+    (entry): entry is [LookupName, NameCache] => entry[1] !== undefined,
+  );
+  const settings: WorkerSettings = {
+    ruleActions: options.ruleActions,
+    addonOperator: options.addonOperator,
+    lookups: lookups.map(([name]) => name),
+  };
+  const pool = new ReviewPool({
+    entry: workerEntry,
+    workerData: settings,
+    ...options.pool,
+    log: options.log,
+    standby: options.standby,
+    greeting: () => lookups.map(([lookup, cache]) => ({ lookup, change: cache.snapshot() })),
+  });
+  // Followed from the moment the first workers took their snapshot: no change falls between.
+  for (const [lookup, cache] of lookups) cache.follow((change) => pool.broadcast({ lookup, change }));
+  await pool.started;
+  return pool;
+}

@@ -1,0 +1,39 @@
+import { checkRuleIds } from "../admission/rule-actions.js";
+import { type NameChange, NameReplica } from "../kube/name-replica.js";
+import { createResourceKinds } from "../resources/index.js";
+import { runReviewWorker } from "../server/review-worker.js";
+import { judgeOf } from "../server/reviews.js";
+import { compileStructureCheckers } from "../validation/structure.js";
+import type { LookupName, WorkerSettings } from "./serve-reviews.js";
+
+/**
+ * A review worker of `serve` (started by `ReviewPool`): the served kinds, built from `serve`'s flags,
+ * with copies of the main thread's cluster caches kept current by the changes it sends.
+ */
+runReviewWorker((data, log) => {
+  const settings = data as WorkerSettings;
+  const replicas = new Map<LookupName, NameReplica>(
+    settings.lookups.map((name) => [name, new NameReplica()]),
+  );
+  const kinds = createResourceKinds({
+    workspaceExists: replicas.get("workspaces")?.exists,
+    moduleTemplateExists: replicas.get("moduleTemplates")?.exists,
+    addonOperator: settings.addonOperator,
+  });
+  checkRuleIds(settings.ruleActions, kinds);
+  // The kinds' structure checkers compile on first use; a worker compiles them before it is ready.
+  compileStructureCheckers();
+  const { paths, judge } = judgeOf(kinds, {
+    ruleActions: settings.ruleActions,
+    onFailure: (uid, error) =>
+      log({ level: "error", msg: "review failed", uid, error: String((error as Error)?.stack ?? error) }),
+  });
+  return {
+    paths,
+    judge,
+    onState: (state) => {
+      const { lookup, change } = state as { lookup: LookupName; change: NameChange };
+      replicas.get(lookup)?.apply(change);
+    },
+  };
+});

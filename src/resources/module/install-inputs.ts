@@ -1,0 +1,121 @@
+import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import type { FieldPath } from "../../admission/field-path.js";
+import { errorRules } from "../../admission/rule-catalogue.js";
+import { present } from "../../cel/policy-cel.js";
+import { goUrlParseError } from "../../go-net-url/parse.js";
+import { dns1123LabelProblems } from "../../validation/names.js";
+
+const install = "forkspacer/forkspacer v0.1.24 pkg/manager/helm.go, ModuleHelmManager.Install";
+/** Why these stay the webhook's: they judge what a template renders, which is Go's text/template's. */
+const rendered = "what a template renders decides it: Go's text/template is beyond CEL";
+
+/**
+ * What the operator's install does with spec.helm's fields once they are rendered (pkg/manager/helm.go,
+ * pkg/services/helm.go): checked on a literal value (spec-rules) and on what a template certainly
+ * renders (template-rules), so that `{{ .config.repo }}` rendering an scp-form URL fails as a literal
+ * one does.
+ */
+export const installInputRules = errorRules({
+  "module.git-url": {
+    summary: "a git chart's repo that Go's url.Parse refuses, as written or as rendered",
+    realSystem: "the install fails when it clones the repository",
+    upstream: `${install} (url.Parse)`,
+    native: {
+      by: "webhook",
+      why: "Go's url.Parse: CEL has no parser that refuses exactly what it refuses",
+      callWhen: present("object.spec.helm.chart.git"),
+    },
+  },
+  "module.git-revision": {
+    summary: "a git chart's revision that is empty, as written or as rendered",
+    realSystem: "git clone --branch '' fails (Remote branch not found), and the install with it",
+    upstream: `${install} (git clone --depth=1 --branch <revision>)`,
+    native: { by: "webhook", why: rendered, callWhen: present("object.spec.helm.chart.git") },
+  },
+  "module.helm-namespace": {
+    summary: "the Helm release's namespace (spec.helm.namespace, as rendered) that is not a DNS-1123 label",
+    realSystem:
+      "Helm creates the namespace first (CreateNamespace), which the API server refuses: the install fails",
+    upstream:
+      "forkspacer/forkspacer v0.1.24 pkg/services/helm.go, InstallFromRepository/InstallFromLocal (CreateNamespace)",
+    native: { by: "webhook", why: rendered, callWhen: present("object.spec.helm") },
+  },
+  "module.chart-repo": {
+    summary: "a repo chart's URL or chart name that renders empty (a template rendering null or nothing)",
+    realSystem:
+      "with no URL Helm looks for a local chart of that name, with no name it finds none: the install fails",
+    upstream: "forkspacer/forkspacer v0.1.24 pkg/services/helm.go, InstallFromRepository (LocateChart)",
+    native: { by: "webhook", why: rendered, callWhen: present("object.spec.helm.chart.repo") },
+  },
+  "module.existing-release-namespace": {
+    summary: "spec.helm.existingRelease.namespace that is not a DNS-1123 label",
+    realSystem:
+      "the adoption looks the release up in a namespace that cannot exist: it finds none, and the install fails",
+    upstream:
+      "forkspacer/forkspacer v0.1.24 internal/controller/module_operations.go, adoptExistingHelmRelease",
+    native: {
+      by: "webhook",
+      why: "a DNS-1123 label test beside the adoption rules the webhook runs",
+      callWhen: present("object.spec.helm.existingRelease"),
+    },
+  },
+});
+
+/** The fields whose rendered value the install reads, by their path in spec.helm. */
+export type InstallInput = "git.repo" | "git.revision" | "namespace" | "repo.url" | "repo.chart";
+
+const inputOf: Record<string, InstallInput> = {
+  "spec.helm.chart.git.repo": "git.repo",
+  "spec.helm.chart.git.revision": "git.revision",
+  "spec.helm.namespace": "namespace",
+  "spec.helm.chart.repo.url": "repo.url",
+  "spec.helm.chart.repo.chart": "repo.chart",
+};
+
+export const installInputAt = (path: FieldPath): InstallInput | undefined => inputOf[path.toString()];
+
+/**
+ * Why the install certainly fails on `value` at `path`, a field the install reads. With existingRelease
+ * the release is adopted, not installed, but a fork of its Workspace installs a copy without it
+ * (internal/controller/workspace_fork.go): these fields still decide that install. `rendered` says
+ * the value came from a template.
+ */
+export function installInputErrors(
+  input: InstallInput,
+  path: FieldPath,
+  value: string,
+  shown: string,
+  rendered: boolean,
+): FieldErrorList {
+  const as = rendered ? `renders ${JSON.stringify(value)}: ` : "";
+  switch (input) {
+    case "git.repo": {
+      const problem = goUrlParseError(value);
+      if (problem === undefined) return [];
+      const detail = `${as}${problem} (the operator parses it with Go's url.Parse; use ssh://git@host/org/repo.git)`;
+      return byRule("module.git-url", [fieldError.invalid(path, shown, detail)]);
+    }
+    case "git.revision":
+      if (value !== "") return [];
+      return byRule("module.git-revision", [
+        fieldError.invalid(path, shown, `${as}git clone --branch '' finds no branch: name a branch or tag`),
+      ]);
+    case "namespace": {
+      if (value === "") return [];
+      const [problem] = dns1123LabelProblems(value);
+      if (problem === undefined) return [];
+      const detail = `${as}${problem} (Helm creates this namespace, and the API server refuses the name)`;
+      return byRule("module.helm-namespace", [fieldError.invalid(path, shown, detail)]);
+    }
+    case "repo.url":
+    case "repo.chart":
+      if (value !== "") return [];
+      return byRule("module.chart-repo", [
+        fieldError.invalid(
+          path,
+          shown,
+          `${as}Helm gets no ${input === "repo.url" ? "repository to fetch the chart from" : "chart name to look up"}`,
+        ),
+      ]);
+  }
+}

@@ -1,0 +1,443 @@
+import { setFlagsFromString } from "node:v8";
+import { Worker } from "node:worker_threads";
+import type { Logger } from "./log.js";
+import { ReviewNote } from "./review-note.js";
+import {
+  bytesOf,
+  failedAnswer,
+  overBudgetAnswer,
+  type ReviewAnswer,
+  type Reviewer,
+  type ReviewInProgress,
+} from "./reviews.js";
+import { type ThreadCpuClock, threadCpuClock } from "./thread-cpu.js";
+
+/**
+ * The messages between the main thread and a review worker. The main thread hands over a review as
+ * its body's bytes (the ArrayBuffer transferred, not copied) and gets the answer's bytes back the same
+ * way; it never parses a review. Besides: the worker says it is ready (with the paths it serves) and
+ * sends lines for the log; the main thread sends state its kinds read (the cluster caches). Once it
+ * has read a review's request, the worker notes its uid, kind and name in memory shared with the main
+ * thread (`ReviewNote`; a message when the note does not fit), so that a review it never finishes can
+ * still be answered for its uid.
+ */
+export type ToWorker =
+  | { type: "review"; id: number; path: string; body: ArrayBuffer }
+  | { type: "state"; state: unknown };
+
+export type FromWorker =
+  | { type: "ready"; paths: string[]; tid?: number }
+  | { type: "failed"; message: string }
+  | { type: "judging"; id: number; review: ReviewInProgress }
+  | { type: "answer"; id: number; status: number; body: ArrayBuffer; report?: ReviewAnswer["report"] }
+  | { type: "log"; fields: Record<string, unknown> };
+
+/** A review worker's `workerData`: what it builds its kinds from, and where it notes its reviews. */
+export interface WorkerStart {
+  settings: unknown;
+  note: SharedArrayBuffer;
+}
+
+export interface ReviewPoolOptions {
+  /** The worker's module: it calls `runReviewWorker` (`review-worker.ts`) with what builds its kinds. */
+  entry: URL;
+  /** What the worker builds its kinds from (flags, which lookups it has): structured-cloneable. */
+  workerData: unknown;
+  /** Workers judging reviews at once. */
+  size: number;
+  /** Each worker's heap (V8's old generation), in MiB: a review that needs more ends its worker. */
+  heapMb: number;
+  /**
+   * The CPU time a worker may spend on one review before it is ended (wall time where a thread's CPU
+   * time cannot be read); `wallLimitMs` of wall time at most, however little CPU it got.
+   */
+  deadlineMs: number;
+  log: Logger;
+  /** State a fresh worker needs before its first review (the caches as they are now). */
+  greeting?: () => unknown[];
+  /** Keep a worker on standby (default true); tests that end no worker save its start. */
+  standby?: boolean;
+}
+
+interface Job {
+  id: number;
+  path: string;
+  body: Uint8Array;
+  resolve(answer: ReviewAnswer): void;
+  /** Whether its client went away (then, still waiting for a worker, it is not judged). */
+  isGone?: () => boolean;
+  /** Known once the worker has read the request. */
+  review?: ReviewInProgress;
+  timer?: NodeJS.Timeout;
+  /** When it was handed to its worker (performance.now()). */
+  handedAt?: number;
+  /** The worker thread's CPU time when it began this review, at the latest (read on the first look). */
+  cpuBase?: number;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Where the worker notes the review it is judging. */
+  note: ReviewNote;
+  ready: boolean;
+  /** Started and kept idle, to take an ended worker's place at once (a start costs about 0.7 s of CPU). */
+  standby: boolean;
+  /** The worker thread's CPU time, where it can be read. */
+  cpu?: ThreadCpuClock;
+  job?: Job;
+  /** Ended by the pool (deadline, shutdown) or dead: never given another review. */
+  ended: boolean;
+  /** What the worker failed with, when it failed (ERR_WORKER_OUT_OF_MEMORY: its heap limit). */
+  error?: Error;
+}
+
+/**
+ * Reviews judged off the event loop, in a small pool of worker threads, each with a heap limit and a
+ * deadline per review: the main thread keeps doing TLS and HTTP for every other review whatever one
+ * review costs. A worker that runs out of heap or time is ended and replaced, and its review answered
+ * with a denial by the work-budget rule; a worker judges one review at a time and the queue is the
+ * pool's, so no review waits behind one that is ended (it goes to the next free worker, or a fresh one).
+ */
+export class ReviewPool implements Reviewer {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+  private servedPaths: ReadonlySet<string> = new Set();
+  private restartDelayMs = minRestartDelayMs;
+  private startup?: { resolve(): void; reject(error: Error): void };
+
+  /** Resolves once every first worker is ready; rejects with a worker's start-up error (and closes). */
+  readonly started: Promise<void>;
+
+  /** Starts the workers; the pool takes reviews at once and judges them once a worker is ready. */
+  constructor(private readonly options: ReviewPoolOptions) {
+    this.started = new Promise<void>((resolve, reject) => {
+      this.startup = { resolve, reject };
+    }).finally(() => {
+      this.startup = undefined;
+    });
+    this.fill();
+  }
+
+  /** A pool whose workers are all ready. */
+  static async start(options: ReviewPoolOptions): Promise<ReviewPool> {
+    const pool = new ReviewPool(options);
+    await pool.started;
+    return pool;
+  }
+
+  get paths(): ReadonlySet<string> {
+    return this.servedPaths;
+  }
+
+  isReady(): boolean {
+    return !this.closed && this.slots.some((slot) => slot.ready && !slot.ended && !slot.standby);
+  }
+
+  review(path: string, body: Uint8Array, isGone?: () => boolean): Promise<ReviewAnswer> {
+    if (this.closed) return Promise.resolve(unavailable());
+    return new Promise((resolve) => {
+      this.queue.push({ id: this.nextId++, path, body, resolve, isGone });
+      this.dispatch();
+    });
+  }
+
+  /** Sends state to every worker (and, through `greeting`, to every fresh one). */
+  broadcast(state: unknown): void {
+    const message: ToWorker = { type: "state", state };
+    for (const slot of this.slots) if (!slot.ended) slot.worker.postMessage(message);
+  }
+
+  /** Ends every worker; reviews still waiting or being judged get 503. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.resolve(unavailable());
+    await Promise.all(
+      this.slots.splice(0).map((slot) => {
+        slot.ended = true;
+        slot.cpu?.close();
+        if (slot.job) this.settle(slot, unavailable());
+        return slot.worker.terminate();
+      }),
+    );
+  }
+
+  /**
+   * `size` workers taking reviews and one on standby: an ended worker's place is taken by the standby
+   * at once, and a new standby starts; so a review that ends its worker holds up no other review while
+   * its replacement starts.
+   */
+  private fill(): void {
+    if (this.closed) return;
+    const live = this.slots.filter((slot) => !slot.ended);
+    let serving = live.filter((slot) => !slot.standby).length;
+    for (const slot of live) {
+      if (slot.standby && serving < this.options.size) {
+        slot.standby = false;
+        serving++;
+      }
+    }
+    for (; serving < this.options.size; serving++) this.spawn(false);
+    const standby = this.options.standby ?? true;
+    if (standby && !this.slots.some((slot) => !slot.ended && slot.standby)) this.spawn(true);
+    this.dispatch();
+  }
+
+  private spawn(standby: boolean): void {
+    const { options } = this;
+    const note = new ReviewNote();
+    const worker = startWorker(
+      options.entry,
+      { settings: options.workerData, note: note.memory } satisfies WorkerStart,
+      options.heapMb,
+    );
+    const slot: Slot = { worker, note, ready: false, standby, ended: false };
+    this.slots.push(slot);
+    for (const state of options.greeting?.() ?? [])
+      worker.postMessage({ type: "state", state } satisfies ToWorker);
+    worker.on("message", (message: FromWorker) => this.heard(slot, message));
+    worker.on("error", (error) => {
+      slot.error = error;
+    });
+    worker.on("exit", (code) => this.exited(slot, code));
+  }
+
+  private heard(slot: Slot, message: FromWorker): void {
+    switch (message.type) {
+      case "ready":
+        slot.ready = true;
+        slot.cpu = threadCpuClock(message.tid);
+        this.servedPaths = new Set(message.paths);
+        this.restartDelayMs = minRestartDelayMs;
+        if (this.startup && this.slots.every((each) => each.ready || each.standby)) this.startup.resolve();
+        this.dispatch();
+        return;
+      case "failed":
+        slot.error = new Error(message.message);
+        return;
+      case "judging":
+        if (slot.job?.id === message.id) slot.job.review = message.review;
+        return;
+      case "answer":
+        if (slot.job?.id !== message.id) return;
+        this.settle(slot, {
+          status: message.status,
+          body: new Uint8Array(message.body),
+          report: message.report,
+        });
+        this.dispatch();
+        return;
+      case "log":
+        this.options.log(message.fields);
+        return;
+    }
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.find((each) => each.ready && !each.ended && !each.standby && !each.job);
+      if (!slot) return;
+      const job = this.queue.shift() as Job;
+      // A review the client gave up on while it waited (the API server's timeout) is not judged.
+      if (job.isGone?.()) {
+        job.resolve(unavailable());
+        continue;
+      }
+      slot.job = job;
+      const body = ownBuffer(job.body);
+      slot.worker.postMessage({ type: "review", id: job.id, path: job.path, body } satisfies ToWorker, [
+        body,
+      ]);
+      job.handedAt = performance.now();
+      const firstLook = Math.min(firstLookMs, this.options.deadlineMs);
+      job.timer = setTimeout(() => this.look(slot, job), firstLook);
+    }
+  }
+
+  /**
+   * A review still being judged: ended once its worker has spent the deadline on it (CPU time, so that
+   * a loaded or throttled machine does not end a cheap review; wall time where it cannot be read), or
+   * after `wallLimitMs` of wall time. The CPU clock is first read `firstLookMs` after the
+   * review began (reviews that end sooner cost no read), counting all of that time as spent.
+   */
+  private look(slot: Slot, job: Job): void {
+    if (slot.job !== job || slot.ended) return;
+    const { deadlineMs } = this.options;
+    const wall = performance.now() - (job.handedAt ?? 0);
+    let spent = wall;
+    const cpu = readCpu(slot);
+    if (cpu !== undefined) {
+      job.cpuBase ??= cpu - wall;
+      spent = cpu - job.cpuBase;
+    }
+    if (spent >= deadlineMs || wall >= wallLimitMs(deadlineMs)) {
+      this.overrun(slot, spent, wall);
+      return;
+    }
+    job.timer = setTimeout(() => this.look(slot, job), Math.max(deadlineMs - spent, 10));
+  }
+
+  /** The review's deadline passed: its worker is ended and replaced, the review denied. */
+  private overrun(slot: Slot, spentMs: number, wallMs: number): void {
+    const job = slot.job;
+    if (!job || slot.ended) return;
+    slot.ended = true;
+    this.options.log({
+      level: "error",
+      msg: "a review outlasted its deadline: its worker is ended and replaced",
+      uid: this.noted(slot, job)?.uid,
+      deadlineMs: this.options.deadlineMs,
+      spentMs: Math.round(spentMs),
+      wallMs: Math.round(wallMs),
+    });
+    this.settle(slot, this.unfinished(slot, job, `${this.options.deadlineMs} ms of CPU per review`));
+    void slot.worker.terminate();
+    this.replace(slot);
+  }
+
+  private exited(slot: Slot, code: number): void {
+    if (slot.ended) return;
+    slot.ended = true;
+    const outOfMemory =
+      (slot.error as NodeJS.ErrnoException | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY";
+    if (this.startup && !slot.ready) {
+      this.startup.reject(slot.error ?? new Error(`a review worker exited with ${code} before it was ready`));
+      void this.close();
+      return;
+    }
+    const job = slot.job;
+    const review = job && this.noted(slot, job);
+    this.options.log({
+      level: "error",
+      msg: outOfMemory
+        ? "a review ran out of its worker's heap: the worker is ended and replaced"
+        : "a review worker died: it is replaced",
+      uid: review?.uid,
+      heapMb: this.options.heapMb,
+      code,
+      ...(outOfMemory || !slot.error ? {} : { error: String(slot.error.stack ?? slot.error) }),
+    });
+    if (job) {
+      const answer = outOfMemory
+        ? this.unfinished(slot, job, `${this.options.heapMb} MiB of memory per review`)
+        : review
+          ? failedAnswer(
+              review,
+              `while reviewing: the review worker failed (${String(slot.error?.message ?? `exit ${code}`)})`,
+            )
+          : jsonAnswer(500, { error: "the review worker failed before it read the request" });
+      this.settle(slot, answer);
+    }
+    this.replace(slot);
+  }
+
+  /** What the worker noted of the review it was judging, once it had read its request. */
+  private noted(slot: Slot, job: Job): ReviewInProgress | undefined {
+    job.review ??= slot.note.read(job.id);
+    return job.review;
+  }
+
+  /** A review whose worker was ended: denied by the work-budget rule when its request had been read. */
+  private unfinished(slot: Slot, job: Job, limit: string): ReviewAnswer {
+    const review = this.noted(slot, job);
+    if (review) return overBudgetAnswer(review, limit);
+    // Not even its request was read within the limit: there is no uid to answer to.
+    return jsonAnswer(500, { error: `reading the request exceeds the webhook's work budget (${limit})` });
+  }
+
+  private settle(slot: Slot, answer: ReviewAnswer): void {
+    const job = slot.job;
+    if (!job) return;
+    slot.job = undefined;
+    clearTimeout(job.timer);
+    job.resolve(answer);
+  }
+
+  /** A fresh worker in place of an ended one; after a worker that never got ready, only after a pause. */
+  private replace(slot: Slot): void {
+    slot.cpu?.close();
+    const at = this.slots.indexOf(slot);
+    if (at !== -1) this.slots.splice(at, 1);
+    if (this.closed) return;
+    if (slot.ready) {
+      this.fill();
+      return;
+    }
+    this.options.log({
+      level: "error",
+      msg: "a review worker failed to start: starting another after a pause",
+      error: String(slot.error?.message ?? slot.error),
+      delayMs: this.restartDelayMs,
+    });
+    setTimeout(() => this.fill(), this.restartDelayMs).unref();
+    this.restartDelayMs = Math.min(this.restartDelayMs * 2, 30_000);
+  }
+}
+
+const minRestartDelayMs = 1_000;
+
+/**
+ * Each worker's young generation, in MiB: V8's default (32 MiB and more) would hold more memory per idle
+ * worker than its whole old generation uses; a review's short-lived objects fit in far less.
+ */
+const youngGenerationMb = 8;
+
+/** The wall time a review may take, however little CPU it got: three times its deadline, and 2 s more at least. */
+export function wallLimitMs(deadlineMs: number): number {
+  return Math.max(3 * deadlineMs, deadlineMs + 2_000);
+}
+
+/** When a review's worker's CPU clock is first read: a review done sooner costs no read. */
+const firstLookMs = 20;
+
+function readCpu(slot: Slot): number | undefined {
+  try {
+    return slot.cpu?.read();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A worker with its heap limit. From the sources (tsx: tests, `npm run` scripts) the entry is
+ * TypeScript, which a worker can load only through tsx's loader, registered in the worker first; the
+ * build (`dist/`, what `npm start` and the image run) starts the JavaScript entry itself.
+ */
+function startWorker(entry: URL, workerData: unknown, heapMb: number): Worker {
+  forgetProcessHeapFlags();
+  const options = {
+    workerData,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: youngGenerationMb },
+  };
+  if (!entry.pathname.endsWith(".ts")) return new Worker(entry, options);
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/**
+ * V8's heap flags are the process's, and V8 lets them win over a worker's own limits: under
+ * `NODE_OPTIONS=--max-old-space-size=200` every worker would get a 200 MiB heap whatever
+ * `resourceLimits` says (and a review could take the whole pod's memory). The main thread's heap was
+ * sized when it started; cleared now, the flags leave each worker the limits it is given.
+ */
+function forgetProcessHeapFlags(): void {
+  setFlagsFromString("--max-old-space-size=0");
+  setFlagsFromString("--max-heap-size=0");
+}
+
+/** The bytes in an ArrayBuffer of their own, to transfer: the body's own buffer when it is exactly that. */
+function ownBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)
+    return bytes.buffer as ArrayBuffer;
+  return bytes.slice().buffer as ArrayBuffer;
+}
+
+function jsonAnswer(status: number, body: unknown): ReviewAnswer {
+  return { status, body: bytesOf(JSON.stringify(body)) };
+}
+
+function unavailable(): ReviewAnswer {
+  return jsonAnswer(503, { error: "the webhook is shutting down" });
+}

@@ -1,0 +1,78 @@
+import { parentPort, workerData } from "node:worker_threads";
+import type { Logger } from "./log.js";
+import { ReviewNote } from "./review-note.js";
+import type { FromWorker, ToWorker, WorkerStart } from "./review-pool.js";
+import { bytesOf, failedAnswer, type Judge, type ReviewAnswer, type ReviewInProgress } from "./reviews.js";
+import { ownThreadId } from "./thread-cpu.js";
+
+/** What a review worker judges with, built from its `workerData`. */
+export interface WorkerSetup {
+  paths: ReadonlySet<string>;
+  judge: Judge;
+  /** State from the main thread (its cluster caches' changes), in the order it was sent. */
+  onState?(state: unknown): void;
+}
+
+/**
+ * The review worker's side of `ReviewPool`: builds its kinds with `setup` (a failure is reported and
+ * ends the worker, so `serve` stops at start with the message), then judges each review it is handed
+ * and answers with the bytes. Its log lines go to the main thread's logger.
+ */
+export function runReviewWorker(
+  setup: (data: unknown, log: Logger) => WorkerSetup | Promise<WorkerSetup>,
+): void {
+  const port = parentPort;
+  if (!port) throw new Error("runReviewWorker runs in a worker thread");
+  const start = workerData as WorkerStart;
+  const note = new ReviewNote(start.note);
+  const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+  const log: Logger = (fields) => send({ type: "log", fields });
+  // State sent before the kinds are built (the greeting) waits for them, in order.
+  const early: unknown[] = [];
+  let built: WorkerSetup | undefined;
+  port.on("message", (message: ToWorker) => {
+    if (message.type === "state") {
+      if (built) built.onState?.(message.state);
+      else early.push(message.state);
+      return;
+    }
+    if (built) void review(built, message);
+  });
+  Promise.resolve()
+    .then(() => setup(start.settings, log))
+    .then(
+      (setupDone) => {
+        for (const state of early.splice(0)) setupDone.onState?.(state);
+        built = setupDone;
+        send({ type: "ready", paths: [...setupDone.paths], tid: ownThreadId() });
+      },
+      (error: unknown) => {
+        send({ type: "failed", message: (error as Error)?.message ?? String(error) });
+        port.close();
+      },
+    );
+
+  async function review(setupDone: WorkerSetup, message: Extract<ToWorker, { type: "review" }>) {
+    const { id } = message;
+    let inProgress: ReviewInProgress | undefined;
+    let answer: ReviewAnswer;
+    try {
+      answer = await setupDone.judge(message.path, new Uint8Array(message.body), (review) => {
+        inProgress = review;
+        if (!note.write(id, review)) send({ type: "judging", id, review });
+      });
+    } catch (error) {
+      log({
+        level: "error",
+        msg: "review failed",
+        uid: inProgress?.uid,
+        error: String((error as Error)?.stack ?? error),
+      });
+      answer = inProgress
+        ? failedAnswer(inProgress, `while reviewing: ${String(error)}`)
+        : { status: 500, body: bytesOf(JSON.stringify({ error: "internal error" })) };
+    }
+    const body = answer.body.buffer as ArrayBuffer;
+    send({ type: "answer", id, status: answer.status, body, report: answer.report }, [body]);
+  }
+}

@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { withoutGo } from "../support/go-tools.js";
+
+const root = new URL("../..", import.meta.url).pathname;
+
+/**
+ * `npm run generate` refuses to write a CRD whose CEL rule kube-apiserver would refuse (its estimated
+ * cost over the server's limit): the schema sources of a copy of the project get one, and nothing changes.
+ */
+describe("npm run generate refuses a CEL rule the API server would refuse", { skip: withoutGo }, () => {
+  it("writes nothing, and says what the API server says", () => {
+    const copy = mkdtempSync(join(tmpdir(), "module-admission-generate-"));
+    for (const dir of ["schemas", "charts", "docs", "src/generated", "test/support", "test/control-plane"])
+      cpSync(join(root, dir), join(copy, dir), { recursive: true });
+    symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
+    const source = join(copy, "schemas/module.yaml");
+    // A comparison of the unbounded namespace on every ExistingRelease: over the cost estimate's limit.
+    writeFileSync(
+      source,
+      readFileSync(source, "utf8").replace(
+        "    ExistingRelease:\n      title: ExistingRelease\n",
+        `    ExistingRelease:
+      title: ExistingRelease
+      x-kubernetes-validations:
+        - rule: "!has(self.namespace) || !(self.namespace.contains('{{') && self.namespace.contains('}}'))"
+          message: a costly rule (rule module.existing-release-name)
+`,
+      ),
+    );
+    const crd = join(copy, "charts/module-admission/files/crds/modules.batch.forkspacer.com.yaml");
+    const before = readFileSync(crd, "utf8");
+    const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "src/cli/generate.ts")], {
+      cwd: copy,
+      encoding: "utf8",
+    });
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(
+      run.stderr,
+      /existingRelease\].x-kubernetes-validations\[0\]\.rule: Forbidden: estimated rule cost exceeds budget/,
+    );
+    assert.match(run.stderr, /nothing written/);
+    assert.equal(readFileSync(crd, "utf8"), before);
+  });
+});

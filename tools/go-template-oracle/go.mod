@@ -1,3 +1,0 @@
-module module-admission/tools/go-template-oracle
-
-go 1.19
