@@ -48,6 +48,22 @@ export function corpusInputs(kinds: OfflineKind[], client: Client): Input[] {
   return inputs;
 }
 
+/**
+ * Each input as an UPDATE that only adds a label (what controllers write): the old object is the input
+ * as the cluster stores it, the new one the same with a label more.
+ */
+export function labelAdded(inputs: Input[]): Input[] {
+  return inputs.map((input) => {
+    const metadata = (input.object.metadata ?? {}) as Record<string, unknown>;
+    const labels = (metadata.labels ?? {}) as Record<string, unknown>;
+    return {
+      name: `${input.name} (UPDATE: a label added)`,
+      object: { ...input.object, metadata: { ...metadata, labels: { ...labels, touched: "yes" } } },
+      oldObject: input.object,
+    };
+  });
+}
+
 const asRecord = (value: unknown) => structuredClone(value) as Record<string, unknown>;
 
 /**
