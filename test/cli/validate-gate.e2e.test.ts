@@ -503,9 +503,9 @@ describe("one finding per problem", () => {
     assert.equal(run.status, 1);
     const errors = jsonOf(run).findings.map((f) => `${f.rule} ${f.message.slice(0, f.message.indexOf(":"))}`);
     assert.deepEqual(errors, [
-      "cel/FieldValueInvalid spec",
+      "cel/FieldValueForbidden spec.custom",
+      "cel/FieldValueForbidden spec.helm.chart.git",
       "cel/FieldValueInvalid spec.helm.releaseName",
-      "cel/FieldValueInvalid spec.helm.chart",
     ]);
   });
 });

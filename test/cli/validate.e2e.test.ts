@@ -121,7 +121,9 @@ describe("validate: inputs", () => {
       [run.status, run.stdout],
       [
         0,
-        "1 file, 1 object read; 1 checked (0 denied, 0 warned); 0 skipped; judged as a GitOps tool sends it\nnot checked: module.workspace-exists (1 object): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR\n",
+        // kustomize (kyaml) writes an unquoted date as a timestamp, kubectl apply -f keeps the text.
+        `${join(dir, "date.yaml")}:12: warning: Module default/custom-app: spec.workspace.name: "2024-01-01T00:00:00Z" under YAML 1.2 (kustomize, Flux, kubectl -k), "2024-01-01" under YAML 1.1 (kubectl apply -f): quote it to mean one thing\n` +
+          "1 file, 1 object read; 1 checked (0 denied, 0 warned); 0 skipped; judged as a GitOps tool sends it\nnot checked: module.workspace-exists (1 object): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR\n",
       ],
     );
   });
@@ -192,7 +194,7 @@ describe("validate: inputs", () => {
       [
         [
           "cel/FieldValueInvalid",
-          'spec.helm.releaseName: Invalid value: "object": field is immutable once set (rule module.release-name-immutable)',
+          "spec.helm.releaseName: Invalid value: field is immutable once set (rule module.release-name-immutable)",
         ],
         // The webhook's module.release-name-immutable finds the same: reported once.
       ],
