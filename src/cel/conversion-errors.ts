@@ -78,30 +78,25 @@ function mismatch(value: unknown, schema: JsonSchema): string | undefined {
   }
 }
 
-/** The value with the mismatched values taken out (list items too), for a second evaluation. */
-export function withoutMismatches(value: unknown, mismatches: Mismatch[]): unknown {
+/** A mismatched value as the API server's conversion leaves it: an error, raised where a rule reads it. */
+export class ConversionError {
+  constructor(readonly message: string) {}
+}
+
+/**
+ * The value with each mismatched value replaced by its ConversionError (which ./to-cel.ts turns into a
+ * CEL error value), so that a rule fails with it exactly where it reads one; undefined when the value
+ * itself is mismatched.
+ */
+export function withConversionErrors(value: unknown, mismatches: Mismatch[]): unknown {
   const copy = structuredClone(value);
-  // Deepest and last first, so that removing a list item does not shift the next one's index.
-  const sorted = [...mismatches].sort((a, b) => b.path.length - a.path.length || compare(b.path, a.path));
-  for (const { path } of sorted) {
+  for (const { path, message } of mismatches) {
     if (path.length === 0) return undefined;
     let node = copy as Record<string | number, unknown>;
     for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
-    const last = path[path.length - 1] as string | number;
-    if (Array.isArray(node)) node.splice(last as number, 1);
-    else delete node[last];
+    node[path[path.length - 1] as string | number] = new ConversionError(message);
   }
   return copy;
-}
-
-function compare(a: (string | number)[], b: (string | number)[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] === b[i]) continue;
-    return String(a[i]) < String(b[i]) || (typeof a[i] === "number" && (a[i] as number) < (b[i] as number))
-      ? -1
-      : 1;
-  }
-  return a.length - b.length;
 }
 
 function isSchema(value: unknown): value is JsonSchema {

@@ -6,7 +6,7 @@ import { own } from "../admission/own-property.js";
 import { Correlated } from "../apiextensions/correlation.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { LruCache } from "../memo/lru-cache.js";
-import { conversionMismatches, withoutMismatches } from "./conversion-errors.js";
+import { conversionMismatches, withConversionErrors } from "./conversion-errors.js";
 import { kubernetesFunctions } from "./kubernetes-library.js";
 import { withoutOptionalOldSelf } from "./optional-old-self.js";
 import { toCel } from "./to-cel.js";
@@ -278,16 +278,26 @@ function evaluate(
     oldSelfPresent: hasOld,
   };
   let result = rule.check(bindings);
-  // A value of the wrong type (ratcheted on UPDATE) is an error where the API server's rule reads it:
-  // when the rule's outcome depends on it (it differs without it), the rule fails with that error.
+  // A value of the wrong type (ratcheted on UPDATE, in the new or the stored object) is an error value
+  // in the API server's conversion: a rule fails with it where it reads it, and only there.
   const mismatches = hasOld ? conversionMismatches(value, schema) : [];
-  if (mismatches.length > 0) {
-    const without = withoutMismatches(value, mismatches);
-    const other =
-      without === undefined ? undefined : rule.check({ ...bindings, self: toCel(without, schema) });
-    if (other === undefined || isCelError(other) || isCelError(result) || other !== result) {
-      result = celError(mismatches[0]?.message ?? "invalid data");
-    }
+  const oldMismatches = hasOld ? conversionMismatches(oldValue, schema) : [];
+  if (mismatches.length > 0 || oldMismatches.length > 0) {
+    const self = withConversionErrors(value, mismatches);
+    const oldSelf = withConversionErrors(oldValue, oldMismatches);
+    const all = [...mismatches, ...oldMismatches];
+    const probe =
+      self === undefined || oldSelf === undefined
+        ? undefined
+        : rule.check({ ...bindings, self: toCel(self, schema), oldSelf: toCel(oldSelf, schema) });
+    const read =
+      probe === undefined
+        ? (mismatches[0] ?? oldMismatches[0])
+        : isCelError(probe)
+          ? all.find((mismatch) => probe.message.includes(mismatch.message))
+          : undefined;
+    if (read) result = celError(read.message);
+    else if (probe !== undefined) result = probe;
   }
   if (isCelError(result) && unbound.test(result.message)) {
     notEvaluated(rule.source, result.message, path, context);

@@ -24,6 +24,7 @@ import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
 import { type Client, sentBy } from "./client.js";
 import type { OfflineKind } from "./kinds.js";
+import { recordedWarnings } from "./server-warnings.js";
 
 /** Where in the API server's path a problem was found. */
 export type Stage =
@@ -73,6 +74,18 @@ export interface OfflineVerdict {
  * the validating webhook. Errors and warnings are those the API server answers with.
  */
 export async function admitOffline(
+  kind: OfflineKind,
+  object: unknown,
+  oldObject?: unknown,
+  ruleActions?: RuleActions,
+  client: Client = "gitops",
+): Promise<OfflineVerdict> {
+  const verdict = await judge(kind, object, oldObject, ruleActions, client);
+  return { ...verdict, warnings: recordedWarnings(verdict.warnings) };
+}
+
+/** admitOffline's verdict before the API server's warning recorder bounds its warnings. */
+async function judge(
   kind: OfflineKind,
   object: unknown,
   oldObject?: unknown,
@@ -150,7 +163,6 @@ export async function admitOffline(
   const validated = verdictProblems("validating-webhook", kind.kind, validating, validation);
   verdict.errors.push(...validated.errors);
   verdict.warnings.push(...validated.warnings);
-  verdict.warnings = onceEach(verdict.warnings);
   const allowed = verdict.errors.length === 0;
   return { ...verdict, allowed, ...(allowed ? { stored: current } : {}) };
 }
@@ -214,12 +226,6 @@ function withStatusAsTheStrategyLeavesIt(
   const { status: _dropped, ...rest } = object;
   if (previous === undefined || !Object.hasOwn(previous, "status")) return rest;
   return { ...rest, status: previous.status };
-}
-
-/** The API server sends each warning text once. */
-function onceEach(warnings: Problem[]): Problem[] {
-  const seen = new Set<string>();
-  return warnings.filter((warning) => !seen.has(warning.message) && seen.add(warning.message) !== undefined);
 }
 
 function serverWarning(warning: ServerWarning): Problem {

@@ -276,4 +276,33 @@ describe("CEL rule evaluation", () => {
       "keyed[1]: Invalid value: immutable",
     ]);
   });
+
+  it("a stored value of the wrong type fails a rule where the rule reads it, as the API server's conversion does", () => {
+    const validator = crdRuleValidator({
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: {
+            connection: { type: "object", properties: { type: { type: "string" } } },
+            hibernated: { type: "boolean" },
+          },
+          "x-kubernetes-validations": [
+            { rule: "self.connection == oldSelf.connection", message: "field is immutable" },
+            { rule: "self.hibernated || !self.hibernated", message: "never fails" },
+            { rule: "false || self.hibernated", message: "must be hibernated" },
+          ],
+        },
+      },
+    });
+    const legacy = { spec: { connection: "text", hibernated: false } };
+    assert.deepEqual(validator(structuredClone(legacy), legacy).errors.map(formatFieldError), [
+      'spec: Invalid value: "object": invalid data, expected a map for the provided schema with type=object evaluating rule: field is immutable',
+    ]);
+    assert.deepEqual(
+      validator(structuredClone(legacy), legacy).warnings.map((w) => w.message),
+      ["spec: Invalid value: must be hibernated"],
+      "a rule that does not read the wrong value is judged (and ratcheted) as any other",
+    );
+  });
 });
