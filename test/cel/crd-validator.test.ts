@@ -286,8 +286,10 @@ describe("CEL rule evaluation", () => {
           properties: {
             connection: { type: "object", properties: { type: { type: "string" } } },
             hibernated: { type: "boolean" },
+            extra: { type: "object", properties: { name: { type: "string" } } },
           },
           "x-kubernetes-validations": [
+            { rule: "has(self.extra) && self.extra.name != 'x'", message: "reads extra.name" },
             { rule: "self.connection == oldSelf.connection", message: "field is immutable" },
             { rule: "self.hibernated || !self.hibernated", message: "never fails" },
             { rule: "false || self.hibernated", message: "must be hibernated" },
@@ -295,8 +297,9 @@ describe("CEL rule evaluation", () => {
         },
       },
     });
-    const legacy = { spec: { connection: "text", hibernated: false } };
+    const legacy = { spec: { connection: "text", hibernated: false, extra: { name: 5 } } };
     assert.deepEqual(validator(structuredClone(legacy), legacy).errors.map(formatFieldError), [
+      'spec: Invalid value: "object": invalid data, expected string, got int64 evaluating rule: reads extra.name',
       'spec: Invalid value: "object": invalid data, expected a map for the provided schema with type=object evaluating rule: field is immutable',
     ]);
     assert.deepEqual(
