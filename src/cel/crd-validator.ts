@@ -310,7 +310,7 @@ function evaluate(
       type: "invalid",
       field: path,
       value: type,
-      detail: `${result.message} evaluating rule: ${ruleText}`,
+      detail: `${inCelGoWords(result.message)} evaluating rule: ${ruleText}`,
       verbatim: true,
     });
     return;
@@ -323,6 +323,11 @@ function evaluate(
   if (!rule.transition && ratchets(ratchet)) {
     context.verdict.warnings.push({ field: at, message: formatFieldError(error) });
   } else context.verdict.errors.push(error);
+}
+
+/** An evaluation error in cel-go's words where @bufbuild/cel words it otherwise (a missing map key). */
+function inCelGoWords(message: string): string {
+  return message.replace(/^field not found: /, "no such key: ");
 }
 
 function messageOf(rule: CompiledRule, bindings: Bindings): string {

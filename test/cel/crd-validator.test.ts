@@ -197,7 +197,7 @@ describe("CEL rule evaluation", () => {
     const [error] = missing({ spec: {} }).errors;
     assert.match(
       formatFieldError(error as never),
-      /^spec: Invalid value: "object": .* evaluating rule: self\.absent == 1$/,
+      /^spec: Invalid value: "object": no such key: absent evaluating rule: self\.absent == 1$/,
     );
   });
 

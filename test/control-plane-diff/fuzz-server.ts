@@ -40,6 +40,8 @@ try {
       `  updates: ${updates.probes} (${updates.denied} denied, ${updates.warned} warned)`,
       `  mutations: ${JSON.stringify(outcome.mutations)}`,
       `  differences: ${creates.limits + updates.limits} explained by a documented limit, ${unexplained.length} unexplained`,
+      ...Object.entries({ ...creates.byLimit }).map(([name, n]) => `    creates, ${n}: ${name}`),
+      ...Object.entries({ ...updates.byLimit }).map(([name, n]) => `    updates, ${n}: ${name}`),
       `  time: ${Math.round((ready - started) / 1000)} s to start, ${Math.round((Date.now() - ready) / 1000)} s to judge`,
     ].join("\n"),
   );

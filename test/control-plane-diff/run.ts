@@ -166,8 +166,15 @@ export function tally(judged: Judged[]) {
     denied: judged.filter((j) => !j.server.allowed).length,
     warned: judged.filter((j) => j.server.warnings.length > 0).length,
     limits: differing.filter((j) => j.limit).length,
+    byLimit: countBy(differing.flatMap((j) => (j.limit ? [j.limit] : []))),
     unexplained: differing.filter((j) => !j.limit),
   };
+}
+
+function countBy(names: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const name of names) counts[name] = (counts[name] ?? 0) + 1;
+  return counts;
 }
 
 /** A failure message naming each unexplained difference (the first lines of each). */
