@@ -134,7 +134,8 @@ export function runsUnder(
  */
 export const protocolRules = errorRules({
   "webhook.work-budget": {
-    summary: "judging the object costs more than one review's work budget (12 million units)",
+    summary:
+      "judging the object costs more than one review's work budget (12 million units, 3 MiB of rendered template output) or its worker's CPU deadline (1 s by default, serve --review-deadline-ms)",
     realSystem:
       "the operators judge any object however long it takes; the API server bounds only size and depth",
     stricter:

@@ -21,9 +21,11 @@ export function schemaDefinition(outcome: Outcome): Command {
     });
 }
 
+const editor = { celRules: true };
+
 /**
  * The editor JSON Schema generated from the kind's schema source, or for every kind (the same text as
- * schemas/dist/).
+ * schemas/editor/): the structure schema with what JSON Schema can say of the CEL rules and served kinds.
  */
 export function schemaFor(requested: string | undefined): string {
   const sources = loadSchemaSources(schemasDir);
@@ -35,9 +37,10 @@ export function schemaFor(requested: string | undefined): string {
       s.crd.names.plural,
       ...(s.crd.names.shortNames ?? []),
     ].map((n) => n.toLowerCase());
-  if (requested === undefined) return `${JSON.stringify(buildEditorDispatchSchema(sources), null, 2)}\n`;
+  if (requested === undefined)
+    return `${JSON.stringify(buildEditorDispatchSchema(sources, editor), null, 2)}\n`;
   const matches = sources.filter((s) => names(s).includes(requested.toLowerCase()));
   const known = sources.map((s) => s.crd.names.kind).join(", ");
   if (matches.length !== 1) throw new UsageError(`no kind ${JSON.stringify(requested)}: kinds are ${known}`);
-  return `${JSON.stringify(buildEditorSchema(matches[0] as (typeof sources)[number]), null, 2)}\n`;
+  return `${JSON.stringify(buildEditorSchema(matches[0] as (typeof sources)[number], editor), null, 2)}\n`;
 }

@@ -205,7 +205,8 @@ async function validateManifest(
   // A file that is no Kubernetes object (a CI workflow, package.json) is read by neither kubectl nor
   // kustomize: how they would read its values is no concern.
   const isObject = manifest.object.apiVersion !== undefined || manifest.object.kind !== undefined;
-  for (const reading of isObject ? manifest.readings : []) {
+  const readings = isObject ? manifest.readings : [];
+  for (const reading of readings) {
     result.findings.push({
       severity: "warning",
       file: manifest.file,
@@ -272,7 +273,8 @@ async function validateManifest(
   result.denied ||= !verdict.allowed;
   result.summary.checked++;
   if (!verdict.allowed) result.summary.denied++;
-  if (verdict.warnings.length > 0) result.summary.warned++;
+  // A reading two tools disagree on is a warning about the object, counted as the rules' warnings are.
+  if (verdict.warnings.length > 0 || readings.length > 0) result.summary.warned++;
   const object = objectLabel(manifest.object);
   const place = (problem: Problem) => ({
     file: manifest.file,

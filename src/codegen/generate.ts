@@ -30,11 +30,19 @@ export async function generateAll(root: string): Promise<GeneratedFile[]> {
       path: `schemas/dist/${source.name}.schema.json`,
       content: `${JSON.stringify(buildEditorSchema(source), null, 2)}\n`,
     });
+    files.push({
+      path: `schemas/editor/${source.name}.schema.json`,
+      content: `${JSON.stringify(buildEditorSchema(source, { celRules: true }), null, 2)}\n`,
+    });
     files.push({ path: `src/generated/${source.name}.ts`, content: await buildTypes(source) });
   }
   files.push({
     path: "schemas/dist/module-admission.schema.json",
     content: `${JSON.stringify(buildEditorDispatchSchema(sources), null, 2)}\n`,
+  });
+  files.push({
+    path: "schemas/editor/module-admission.schema.json",
+    content: `${JSON.stringify(buildEditorDispatchSchema(sources, { celRules: true }), null, 2)}\n`,
   });
   return files;
 }

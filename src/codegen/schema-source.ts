@@ -20,6 +20,12 @@ export interface CrdMetadata {
    */
   manual?: boolean;
   names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[] };
+  /**
+   * The other kinds another product serves in this group and version (Kyma's Kyma, Manifest, Watcher
+   * beside ModuleTemplate): the editor schema's `kind` enum for the group accepts them. Said once per
+   * group, in any of its schema sources.
+   */
+  groupKinds?: string[];
   subresources?: Record<string, unknown>;
   additionalPrinterColumns?: Record<string, unknown>[];
   /**

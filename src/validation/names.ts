@@ -38,7 +38,8 @@ export function helmReleaseNameProblems(value: string): string[] {
 const regexError = (message: string, format: string, ...examples: string[]) =>
   `${message} (e.g. ${examples.map((example) => `'${example}', `).join(" or ")}regex used for validation is '${format}')`;
 
-const dns1123LabelFormat = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+/** The regex of IsDNS1123Label, for CEL that must agree with dns1123LabelProblems. */
+export const dns1123LabelFormat = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 const dns1123Label = new RegExp(`^${dns1123LabelFormat}$`);
 const dns1123SubdomainFormat = `${dns1123LabelFormat}(\\.${dns1123LabelFormat})*`;
 const dns1123Subdomain = new RegExp(`^${dns1123SubdomainFormat}$`);

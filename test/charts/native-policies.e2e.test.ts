@@ -179,7 +179,9 @@ describe("the chart's native policies: webhook only, both, narrowed (helm templa
         ruleActions: {
           "module.config-value": "warn",
           "module.custom-image": "off",
+          // The two rules called when a git chart is present: with both off, nothing asks for that call.
           "module.git-url": "off",
+          "module.git-revision": "off",
         },
       },
       served["1.37"],
@@ -198,7 +200,7 @@ describe("the chart's native policies: webhook only, both, narrowed (helm templa
     assert.doesNotMatch(
       validate?.expression ?? "",
       /has\(object\.spec\.helm\.chart\.git\)\)/,
-      "module.git-url is off",
+      "module.git-url and module.git-revision are off",
     );
   });
 

@@ -98,7 +98,7 @@ describe("action.yml (composite)", () => {
     assert.match(failed.stdout, /::error::module-admission: the cluster would deny objects/);
   });
 
-  test('the default paths "." on a repository with a chart, a workflow and node_modules beside a Module: only the Module is read', () => {
+  test('the default paths "." on a repository with a chart, a workflow, node_modules and .git beside a Module: only the Module is read', () => {
     const repo = mkdtempSync(join(tmpdir(), "action-repo-"));
     const files: Record<string, string> = {
       "deploy/custom-app.yaml": readFileSync(join(root, customApp), "utf8"),
@@ -109,6 +109,7 @@ describe("action.yml (composite)", () => {
       ".github/workflows/ci.yml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: []\n",
       "node_modules/left-pad/package.json": '{"name": "left-pad"}\n',
       "node_modules/left-pad/broken.yaml": "a: [\n",
+      ".git/hooks/broken.yaml": "a: [\n",
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(join(repo, path, ".."), { recursive: true });
@@ -120,6 +121,7 @@ describe("action.yml (composite)", () => {
     assert.match(result.stdout, /1 checked \(0 denied, 0 warned\)/);
     assert.match(result.stdout, /^not read: charts\/web\/templates\/ \(a Helm chart's templates/m);
     assert.match(result.stdout, /^not read: node_modules\/ \(npm dependencies\)$/m);
+    assert.match(result.stdout, /^not read: \.git\/ \(git's own files\)$/m);
     assert.equal(failStep(result.exitCode ?? "").code, 0);
   });
 

@@ -503,6 +503,8 @@ describe("one finding per problem", () => {
     assert.equal(run.status, 1);
     const errors = jsonOf(run).findings.map((f) => `${f.rule} ${f.message.slice(0, f.message.indexOf(":"))}`);
     assert.deepEqual(errors, [
+      // The CRD's rules name the field they forbid (fieldPath, reason), as the API server reports them;
+      // the API server calls no validating webhook after them.
       "cel/FieldValueForbidden spec.custom",
       "cel/FieldValueForbidden spec.helm.chart.git",
       "cel/FieldValueInvalid spec.helm.releaseName",

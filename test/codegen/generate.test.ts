@@ -42,6 +42,8 @@ describe("npm run generate", () => {
       "charts/module-admission/files/crds/modules.batch.forkspacer.com.yaml",
       "schemas/dist/module-admission.schema.json",
       "schemas/dist/module.schema.json",
+      "schemas/editor/module-admission.schema.json",
+      "schemas/editor/module.schema.json",
       "src/generated/module.ts",
     ]);
   });

@@ -107,6 +107,23 @@ describe("the narrowed webhooks on a real API server, calling serve", { skip: wi
     await eventually("serve logs its review", () => reviewsOf("templated").length > 0, 20_000);
   });
 
+  it("a Module with an integer beyond int64 in its config schema is refused by the CRD, the webhook never called", async () => {
+    const huge = plainModule("huge");
+    huge.config = [
+      ...(huge.config ?? []),
+      { name: "Huge", alias: "huge", integer: { default: 2 ** 64, editable: true, required: false } },
+    ];
+    const answer = await api(plane(), "POST", `${collection}?dryRun=All`, huge);
+    // The CRD's schema refuses it before any webhook (a number beyond int64 is no integer to it); the
+    // narrowed condition (a config int field CEL does not see as an int) is never the only guard.
+    assert.equal(answer.status, 422, JSON.stringify(answer.body));
+    assert.match(
+      String(answer.body.message),
+      /config\[4\]\.integer\.default in body must be of type integer/,
+    );
+    assert.deepEqual(reviewsOf("huge"), []);
+  });
+
   it("a Module whose name CEL cannot use as a release name calls the mutating webhook for it", async () => {
     const long = plainModule("m".repeat(60));
     let answer: Awaited<ReturnType<typeof api>> | undefined;

@@ -94,7 +94,9 @@ describe("validate (the built command) gives the same warnings, the mandatory do
   it("warns of each and exits 0", () => {
     const metas = unresolvable.map(([, meta], i) => ({
       ...meta,
-      metadata: { name: `keda${i}`, namespace: "kcp-system" },
+      // Templates are looked up by the release meta's name (lifecycle-manager's lookup.go): each keeps
+      // "keda", in a namespace of its own.
+      metadata: { name: "keda", namespace: `kcp-system-${i}` },
     }));
     const dir = manifestDir({ "mrm.yaml": metas });
     const run = builtCli(["validate", "-f", join(dir, "mrm.yaml"), "-o", "json"]);

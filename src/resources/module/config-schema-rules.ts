@@ -148,7 +148,8 @@ export const configSchemaRules = [
       native: {
         by: "webhook",
         why: "a JSON number beyond int64 reaches CEL as a double that cannot be told from the range's ends",
-        callWhen: present("object.config"),
+        // A number that fits int64 reaches CEL as an int: only another type can be beyond it.
+        callWhen: `${present("object.config")} && object.config.exists(item, ${notInt("integer", ["default", "min", "max"])} || ${notInt("multipleOptions", ["min", "max"])})`,
       },
     },
     "module.config-required-editable": {
@@ -467,4 +468,10 @@ function duplicates(list: string[], path: FieldPath): FieldErrorList {
  */
 export function moreItems(path: FieldPath, count: number, what: string): FieldError {
   return { type: "invalid", field: path, detail: `${count} more items are ${what}` };
+}
+
+/** CEL: a config item's `type` whose named int fields hold something CEL does not see as an int. */
+function notInt(type: string, fields: string[]): string {
+  const checks = fields.map((f) => `(has(item.${type}.${f}) && type(item.${type}.${f}) != int)`);
+  return `(has(item.${type}) && (${checks.join(" || ")}))`;
 }

@@ -1,11 +1,12 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import type { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
-import { present } from "../../cel/policy-cel.js";
+import { celString, present } from "../../cel/policy-cel.js";
 import { goUrlParseError } from "../../go-net-url/parse.js";
-import { dns1123LabelProblems } from "../../validation/names.js";
+import { dns1123LabelFormat, dns1123LabelProblems } from "../../validation/names.js";
 
 const install = "forkspacer/forkspacer v0.1.24 pkg/manager/helm.go, ModuleHelmManager.Install";
+const helmNamespace = "object.spec.helm.namespace";
 /** Why these stay the webhook's: they judge what a template renders, which is Go's text/template's. */
 const rendered = "what a template renders decides it: Go's text/template is beyond CEL";
 
@@ -38,14 +39,22 @@ export const installInputRules = errorRules({
       "Helm creates the namespace first (CreateNamespace), which the API server refuses: the install fails",
     upstream:
       "forkspacer/forkspacer v0.1.24 pkg/services/helm.go, InstallFromRepository/InstallFromLocal (CreateNamespace)",
-    native: { by: "webhook", why: rendered, callWhen: present("object.spec.helm") },
+    native: {
+      by: "webhook",
+      why: rendered,
+      // The CRD defaults spec.helm.namespace, so presence says nothing: the webhook is called for a value
+      // installInputErrors would refuse (a template is called for by the template rules' condition).
+      callWhen: `${present(helmNamespace)} && !(${helmNamespace} == '' || (${helmNamespace}.size() <= 63 && ${helmNamespace}.matches(${celString(`^${dns1123LabelFormat}$`)})))`,
+    },
   },
   "module.chart-repo": {
     summary: "a repo chart's URL or chart name that renders empty (a template rendering null or nothing)",
     realSystem:
       "with no URL Helm looks for a local chart of that name, with no name it finds none: the install fails",
     upstream: "forkspacer/forkspacer v0.1.24 pkg/services/helm.go, InstallFromRepository (LocateChart)",
-    native: { by: "webhook", why: rendered, callWhen: present("object.spec.helm.chart.repo") },
+    // Only a rendered value is judged (the CRD's minLength refuses a literal empty one): the template
+    // rules' condition calls the webhook for every templated field.
+    native: { by: "webhook", why: rendered, callWhen: "false" },
   },
   "module.existing-release-namespace": {
     summary: "spec.helm.existingRelease.namespace that is not a DNS-1123 label",

@@ -383,7 +383,7 @@ function checkTemplateWithin(
   // A plain template's text is known without executing it, unless it prints something only the
   // operator's data knows (a rendered namespace): then it is executed like any other.
   const plain = isPlain(parsed.template.analysis)
-    ? plainRendering(parsed.template.analysis.output, resolve)
+    ? runner.plainRendering(parsed.template.analysis.output, resolve, `${source}${data.namespace === null}`)
     : undefined;
   const executed: Execution =
     plain !== undefined && plain.kind !== "unknown" ? plain : runner.run(text, parsed, source, path);
@@ -394,7 +394,7 @@ function checkTemplateWithin(
       return;
     }
     if (freeForm) return;
-    const kind = jsonKind(result.output);
+    const kind = runner.outputKind(result.output);
     if (stringKinds.has(kind)) {
       const input = installInputAt(path);
       if (input) {
@@ -706,24 +706,6 @@ function isPlain(analysis: TemplateAnalysis): boolean {
   return true;
 }
 
-/**
- * What a plain template (isPlain) renders, when every field it prints is known: it cannot fail, so
- * its text is certain without executing it.
- */
-function plainRendering(output: readonly OutputPart[], resolve: (path: string[]) => PrintedValue): Execution {
-  let text = "";
-  for (const part of output) {
-    if (part.kind === "text") text += part.text;
-    else if (part.kind !== "field") return { kind: "unknown" };
-    else {
-      const printed = resolve(part.path);
-      if (printed.kind !== "text") return { kind: "unknown" };
-      text += printed.text;
-    }
-  }
-  return { kind: "certain", result: { ok: true, output: text } };
-}
-
 /** The most text an output can print: its texts, and the longest option of each choice. */
 function printedLength(output: readonly OutputPart[], resolve: (path: string[]) => PrintedValue): number {
   let n = 0;
@@ -763,6 +745,9 @@ class Runner {
   private data: { helm: GoMap; namespace: GoMap; custom: GoMap } | null | undefined;
   /** Output kinds by the output's parts (templates differing only in comments or logic share them). */
   private kindMemo: Map<string, Set<JsonKind>> | undefined;
+  /** Plain templates' texts by the output's parts (templates differing only in comments share them). */
+  private plainMemo: Map<string, Execution> | undefined;
+  private outputKindMemo: Map<string, JsonKind> | undefined;
   /**
    * Config aliases left out of the data: integers beyond 2^53 (not held exactly here). Templates that
    * read them are not decided; the others are, so one such item hides no other template's failure.
@@ -832,7 +817,52 @@ class Runner {
     return kinds;
   }
 
-  /** Whether a template may read a value left out of the data (then its result is not known here). */
+  /**
+   * What a plain template (isPlain) renders, when every field it prints is known: it cannot fail, so
+   * its text is certain without executing it. Charged as outputKinds is (the text it builds, against
+   * the rendering cap too) and memoized by the output's parts and the data they read (`data`).
+   */
+  plainRendering(
+    output: readonly OutputPart[],
+    resolve: (path: string[]) => PrintedValue,
+    data: string,
+  ): Execution {
+    for (const part of output) {
+      if (part.kind === "text") continue;
+      if (part.kind !== "field" || resolve(part.path).kind !== "text") return { kind: "unknown" };
+    }
+    const cost = printedLength(output, resolve);
+    const key = cost >= 4096 ? `${data}${JSON.stringify(output)}` : undefined;
+    if (key !== undefined) this.budget.charge(key.length, "checking this template's output");
+    const known = key === undefined ? undefined : this.plainMemo?.get(key);
+    if (known !== undefined) return known;
+    this.budget.charge(cost, "checking this template's output");
+    this.budget.render(cost, "checking this template's output");
+    let text = "";
+    for (const part of output) {
+      if (part.kind === "text") text += part.text;
+      else if (part.kind === "field") text += (resolve(part.path) as { text: string }).text;
+    }
+    const rendered: Execution = { kind: "certain", result: { ok: true, output: text } };
+    if (key !== undefined) {
+      this.plainMemo ??= new Map();
+      this.plainMemo.set(key, rendered);
+    }
+    return rendered;
+  }
+
+  /** jsonKind of a rendered text; a long one (a plain template's memoized text) is scanned once. */
+  outputKind(output: string): JsonKind {
+    if (output.length < 4096) return jsonKind(output);
+    this.outputKindMemo ??= new Map();
+    let kind = this.outputKindMemo.get(output);
+    if (kind === undefined) {
+      kind = jsonKind(output);
+      this.outputKindMemo.set(output, kind);
+    }
+    return kind;
+  }
+
   /** A config alias the template reads whose integer is beyond 2^53 (opaque), if any. */
   private readsBigInteger(analysis: TemplateAnalysis): string | undefined {
     if (this.opaque === undefined) return undefined;

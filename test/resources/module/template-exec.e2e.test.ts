@@ -67,7 +67,7 @@ const failures: [string, string, string][] = [
   [
     "call on a non-function",
     "{{ call .config.host }}",
-    'template: :1:3: executing "" at <call .config.host>: error calling call: non-function of type string',
+    'template: :1:3: executing "" at <call .config.host>: error calling call: non-function .config.host of type string',
   ],
   ["nil is not a command", "{{ nil }}", 'template: :1:3: executing "" at <nil>: nil is not a command'],
 ];
@@ -121,7 +121,7 @@ describe("templates executed as the operator executes them", () => {
     assert.equal(found(withTemplate("{{ index (randBase62 4) 7 }}"))[0]?.[1], "module.template-exec");
   });
 
-  it("decides templates that do not read a value it cannot know (no release name, a multipleOptions item)", () => {
+  it("decides templates that do not read a value it cannot know (no release name), and a multipleOptions item by its default", () => {
     const module = withTemplate('{{ template "labels" . }}');
     delete (module.spec.helm as Helm).releaseName;
     module.config?.push({
@@ -131,14 +131,22 @@ describe("templates executed as the operator executes them", () => {
     });
     module.spec.config = { ...module.spec.config, zones: ["a"] };
     assert.equal(found(module)[0]?.[1], "module.template-exec");
-    // Reading either is not decided: the operator's value is not known here.
-    for (const text of ["{{ index .releaseName 99 }}", "{{ index .config.zones 99 }}"]) {
-      const reading = withTemplate(text);
-      delete (reading.spec.helm as Helm).releaseName;
-      reading.config = module.config;
-      reading.spec.config = module.spec.config;
-      assert.deepEqual(found(reading), [], text);
-    }
+    const reading = (text: string) => {
+      const m = withTemplate(text);
+      delete (m.spec.helm as Helm).releaseName;
+      m.config = module.config;
+      m.spec.config = module.spec.config;
+      return found(m);
+    };
+    // The release name is not decided: the operator's value is not known here.
+    assert.deepEqual(reading("{{ index .releaseName 99 }}"), []);
+    // A multipleOptions item renders its default, a Go []string (the Go oracle's verdict).
+    assert.deepEqual(reading("{{ index .config.zones 99 }}"), [
+      [
+        'spec.helm.values[0].raw.a: Invalid value: "{{ index .config.zones 99 }}": template: :1:3: executing "" at <index .config.zones 99>: error calling index: index out of range: 99',
+        "module.template-exec",
+      ],
+    ]);
   });
 
   it("executes custom Modules with only config passed", () => {
