@@ -65,6 +65,9 @@ const withoutValue = (type: FieldErrorType) => (path: FieldPath, detail?: string
 /** Constructors in apimachinery's shape: field.Invalid(path, value, detail) and friends. */
 export const fieldError = {
   invalid: withValue("invalid"),
+  typeInvalid: withValue("typeInvalid"),
+  /** field.Invalid with the value left out (apimachinery's omitValue): `Invalid value: <detail>`. */
+  invalidOmitted: withoutValue("invalid"),
   duplicate: withValue("duplicate"),
   notFound: withValue("notFound"),
   required: withoutValue("required"),
@@ -80,7 +83,7 @@ export const fieldError = {
     type: "tooMany",
     field: path,
     value: actual,
-    detail: `must have at most ${max} items`,
+    detail: `must have at most ${max} ${max === 1 ? "item" : "items"}`,
   }),
 };
 
@@ -89,7 +92,7 @@ function listUpTo(values: readonly string[], max: number): string {
   let text = "";
   for (const [i, value] of values.entries()) {
     if (text.length > max) return `${text}, ... (${values.length - i} more)`;
-    text += `${i > 0 ? ", " : ""}${JSON.stringify(value.length > max ? `${value.slice(0, max)}...` : value)}`;
+    text += `${i > 0 ? ", " : ""}${goQuote(value.length > max ? `${value.slice(0, max)}...` : value)}`;
   }
   return text;
 }
@@ -104,6 +107,13 @@ export function causeType(error: FieldError): string {
  */
 export function formatValue(value: unknown): string {
   if (value === undefined) return "null";
+  // A string as Go's %q (control characters as \x01, not JSON's \u0001); anything compound as
+  // json.Marshal writes it.
+  if (typeof value === "string") {
+    const max = limits.valueChars;
+    const quoted = goQuote(value.length > max ? value.slice(0, max + 1) : value);
+    return quoted.length > max ? `${quoted.slice(0, max)}...` : quoted;
+  }
   return boundedJson(value, limits.valueChars);
 }
 

@@ -110,7 +110,10 @@ export function boundedJson(value: unknown, max: number): string {
     } else if (node !== null && typeof node === "object") {
       add("{");
       let first = true;
-      for (const key in node) {
+      // Go's encoding/json writes a map's keys sorted; a huge object is not sorted (its text is cut anyway).
+      const keys = Object.keys(node);
+      if (keys.length <= 1000) keys.sort();
+      for (const key of keys) {
         if (length > max) break;
         const item = (node as Record<string, unknown>)[key];
         if (item === undefined || typeof item === "function") continue;

@@ -1,4 +1,4 @@
-import type { FieldError } from "../admission/field-errors.js";
+import { type FieldError, formatFieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import { crdRuleValidator } from "../cel/crd-validator.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
@@ -107,8 +107,22 @@ export class CustomResourceStrategy {
       );
       warnings.push(...added.map((message) => ({ field: metadata.child("finalizers"), message })));
     }
-    return { errors, warnings };
+    return { errors: onceEach(errors), warnings };
   }
+}
+
+/**
+ * Each error once: the API server's Invalid status lists a message that several checks produce (two
+ * labels with the same bad value) a single time, as field.ErrorList's aggregate does.
+ */
+function onceEach(errors: StrategyVerdict["errors"]): StrategyVerdict["errors"] {
+  const seen = new Set<string>();
+  return errors.filter(({ error }) => {
+    const text = formatFieldError(error);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
 }
 
 /** The errors after which the API server does not run the CEL rules (apiextensions' hasBlockingErr). */

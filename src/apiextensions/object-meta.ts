@@ -143,7 +143,10 @@ function decodeStruct(
   path: string,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
+  // The API server encodes the request's map again (keys sorted) before Go decodes it into ObjectMeta:
+  // of several fields that do not decode, the first in that order is named.
+  for (const key of Object.keys(value).sort()) {
+    const child = value[key];
     const field = Object.hasOwn(type.fields, key) ? type.fields[key] : undefined;
     if (!field) {
       context.unknown.push(`${path}.${key}`);
@@ -193,7 +196,8 @@ function decodeValue(
     case "map": {
       if (!isRecord(value)) return mismatch(type.name);
       const out: Record<string, string> = {};
-      for (const [key, entry] of Object.entries(value)) {
+      for (const key of Object.keys(value).sort()) {
+        const entry = value[key];
         if (entry === null) {
           out[key] = "";
           continue;

@@ -2,7 +2,7 @@ import { type FieldError, omittedErrors } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import { limits } from "../admission/limits.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
-import { goParseRequestUriError } from "../go-net-url/parse.js";
+import { goRequestUriError } from "../go-net-url/parse.js";
 import { goQuote } from "../go-template/go-strings.js";
 import { compileRe2 } from "../regex/re2.js";
 import { Correlated, ratchets } from "./correlation.js";
@@ -185,7 +185,7 @@ function supportedFormat(schema: JsonSchema): string {
 
 /** The string formats apiextensions supports that this check implements (others pass unchecked). */
 const stringFormats = new Map<string, (value: string) => boolean>([
-  ["uri", (value) => goParseRequestUriError(value) === undefined],
+  ["uri", (value) => goRequestUriError(value) === undefined],
   ["datetime", isGoDateTime],
   ["date", (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && isGoDateTime(`${value}T00:00:00Z`)],
   ["password", () => true],

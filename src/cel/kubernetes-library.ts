@@ -11,7 +11,7 @@ import {
   plan,
 } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
-import { goParseRequestUriError } from "../go-net-url/parse.js";
+import { goRequestUriError } from "../go-net-url/parse.js";
 
 /**
  * The part of the Kubernetes CEL libraries (k8s.io/apiserver/pkg/cel/library) bound for @bufbuild/cel,
@@ -121,12 +121,7 @@ const sets = [
   celFunc("sets.intersects", [dynList, dynList], BOOL, (a, b) => items(a).some((item) => contains(b, item))),
 ];
 
-const isURL = celFunc(
-  "isURL",
-  [CelScalar.STRING],
-  BOOL,
-  (value) => goParseRequestUriError(value) === undefined,
-);
+const isURL = celFunc("isURL", [CelScalar.STRING], BOOL, (value) => goRequestUriError(value) === undefined);
 
 /** Functions beside CEL's standard ones and the strings extension, as the API server has them. */
 export const kubernetesFunctions = [...strings, indexOf, lastIndexOf, find, ...lists, ...sets, isURL];

@@ -35,6 +35,22 @@ export function goUrlParseError(raw: string): string | undefined {
   return undefined;
 }
 
+/**
+ * `url.ParseRequestURI(raw)`'s error message, or undefined when Go parses it: the whole text (a `#`
+ * is part of the path) as an absolute URI or an absolute path, nothing relative. The API server checks
+ * a CRD's `format: uri` with it (kube-openapi strfmt's IsURI).
+ */
+export function goRequestUriError(raw: string): string | undefined {
+  const bytes = Buffer.from(raw, "utf8").toString("latin1");
+  try {
+    parse(bytes, { viaRequest: true, go126: true });
+  } catch (e) {
+    if (e instanceof UrlError) return `parse ${quoteBytes(bytes)}: ${e.message}`;
+    throw e;
+  }
+  return undefined;
+}
+
 /** strconv.Quote of a byte string: valid UTF-8 as characters, any other byte as \xNN. */
 function quoteBytes(bytes: string): string {
   const buffer = Buffer.from(bytes, "latin1");
@@ -77,22 +93,11 @@ function utf8Length(b: Buffer, i: number): number {
 }
 
 /**
- * Whether `url.ParseRequestURI(raw)` fails (kube-openapi's `format: uri`): the whole text is the URL
- * (no fragment), and without a scheme it must be an absolute path.
+ * `viaRequest`: ParseRequestURI's reading. `go126`: Go 1.26's parseHost (the API server's build)
+ * instead of Go 1.24.9's (the operator's).
  */
-export function goParseRequestUriError(raw: string): string | undefined {
-  if (raw === "") return "empty url";
-  const bytes = Buffer.from(raw, "utf8").toString("latin1");
-  try {
-    parse(bytes, true);
-  } catch (e) {
-    if (e instanceof UrlError) return `parse ${quoteBytes(bytes)}: ${e.message}`;
-    throw e;
-  }
-  return undefined;
-}
-
-function parse(raw: string, viaRequest = false): void {
+function parse(raw: string, { viaRequest = false, go126 = false } = {}): void {
+  if (viaRequest && raw === "") throw new UrlError("empty url");
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) throw new UrlError("net/url: invalid control character in URL");
@@ -120,7 +125,7 @@ function parse(raw: string, viaRequest = false): void {
       rest = authority.slice(slash);
       authority = authority.slice(0, slash);
     }
-    parseAuthority(authority);
+    parseAuthority(authority, scheme, go126);
   }
   urlUnescape(rest, "path");
 }
@@ -142,9 +147,11 @@ function getScheme(raw: string): { scheme: string; rest: string } {
   return { scheme: "", rest: raw };
 }
 
-function parseAuthority(authority: string): void {
+function parseAuthority(authority: string, scheme: string, go126: boolean): void {
   const at = authority.lastIndexOf("@");
-  parseHost(at < 0 ? authority : authority.slice(at + 1));
+  const host = at < 0 ? authority : authority.slice(at + 1);
+  if (go126) parseHost126(host, scheme);
+  else parseHost(host);
   if (at < 0) return;
   const userinfo = authority.slice(0, at);
   if (!validUserinfo(userinfo)) throw new UrlError("net/url: invalid userinfo");
@@ -186,6 +193,41 @@ function parseHost(host: string): void {
   const colon = host.lastIndexOf(":");
   if (colon >= 0) {
     const colonPort = host.slice(colon);
+    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
+  }
+  urlUnescape(host, "host");
+}
+
+/**
+ * parseHost of Go 1.26 (net/url/url.go): an IP literal must start the host (`[` elsewhere is "invalid
+ * IP-literal") and may be an IPv4-mapped IPv6 address, not an IPv4 one; in an http or https host
+ * with several colons the port starts at the first (so it is invalid), elsewhere at the last.
+ */
+function parseHost126(host: string, scheme: string): void {
+  const open = host.lastIndexOf("[");
+  if (open > 0) throw new UrlError("invalid IP-literal");
+  if (open === 0) {
+    const close = host.lastIndexOf("]");
+    if (close < 0) throw new UrlError("missing ']' in host");
+    const colonPort = host.slice(close + 1);
+    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
+    urlUnescape(colonPort, "host");
+    const hostname = host.slice(1, close);
+    const zone = hostname.indexOf("%25");
+    const address =
+      zone >= 0
+        ? urlUnescape(hostname.slice(0, zone), "host") + urlUnescape(hostname.slice(zone), "zone")
+        : urlUnescape(hostname, "host");
+    const parsed = parseAddr(address, quoteBytes);
+    if (!parsed.ok) throw new UrlError(`invalid host: ${parsed.error}`);
+    if (parsed.is4) throw new UrlError("invalid IP-literal");
+    return;
+  }
+  const first = host.indexOf(":");
+  if (first >= 0) {
+    const lower = scheme.toLowerCase();
+    const strict = lower === "http" || lower === "https";
+    const colonPort = host.slice(strict ? first : host.lastIndexOf(":"));
     if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
   }
   urlUnescape(host, "host");

@@ -4,6 +4,8 @@ import { type FieldError, fieldError, omittedErrors } from "../admission/field-e
 import { FieldPath } from "../admission/field-path.js";
 import { limits } from "../admission/limits.js";
 import { WorkBudget } from "../budget/work-budget.js";
+import { goRequestUriError } from "../go-net-url/parse.js";
+import { goQuote } from "../go-template/go-strings.js";
 import { LruCache } from "../memo/lru-cache.js";
 import type { ShapeProblem } from "./readable.js";
 import { type Cut, cutView, pointerToken } from "./structure-view.js";
@@ -80,7 +82,7 @@ export function structureChecker(
     let omitted = 0;
     // The problems past `maxShapeProblems`, as the one value that holds them all.
     let overflow: { pointer: string; type: boolean } | undefined;
-    for (const error of found) take(error);
+    for (const error of firstStringErrors(found, view)) take(error);
     for (const cut of cuts) {
       if (cut.schema === undefined) continue;
       const count = cut.list ? cut.list.items.length - cut.list.from : (cut.entries?.keys.length ?? 0);
@@ -126,7 +128,7 @@ export function structureChecker(
           }
           continue;
         }
-        for (const error of errors)
+        for (const error of firstStringErrors(errors, value))
           take({ ...error, instancePath: `${entryPointer(cut, key, i)}${error.instancePath}` });
       }
     }
@@ -171,7 +173,11 @@ function entryPointer(cut: Cut, key: string | undefined, i: number): string {
 }
 
 /** What the checks say of one error. */
-type FoundError = Pick<ErrorObject, "keyword" | "instancePath" | "params"> & { message?: string };
+type FoundError = Pick<ErrorObject, "keyword" | "instancePath" | "params"> & {
+  message?: string;
+  /** The schema the keyword is in (the full pass is verbose): a type error reads its format. */
+  parentSchema?: object;
+};
 
 /** A schema's two checkers (the first error; every error), and those of its parts, made on demand. */
 interface Checkers {
@@ -221,7 +227,7 @@ function compileChecker(schema: object): Checkers {
 
 function compileUncached(schema: object): Checkers {
   const [quick, full] = [false, true].map((allErrors) => {
-    const ajv = new Ajv({ allErrors, strict: false });
+    const ajv = new Ajv({ allErrors, verbose: allErrors, strict: false });
     addFormats.default(ajv);
     ajv.addFormat("uri", isRequestUri);
     return ajv;
@@ -243,40 +249,117 @@ function compileUncached(schema: object): Checkers {
 }
 
 /**
- * The API server's `format: uri`: Go's url.ParseRequestURI, which takes an absolute path (`/x`) or
- * anything with a scheme (`ftp://…`, `mailto:…`), but nothing relative and no control characters.
- * ajv-formats' RFC 3986 `uri` refuses `/x`, which a CRD with `format: uri` accepts.
+ * The API server's `format: uri`: Go's url.ParseRequestURI (kube-openapi strfmt's IsURI), which takes
+ * an absolute path (`/x`) or anything with a scheme (`ftp://…`, `mailto:…`), nothing relative.
+ * ajv-formats' RFC 3986 `uri` would refuse `/x`, which a CRD with `format: uri` accepts.
  */
-function isRequestUri(value: string): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: Go refuses exactly these characters.
-  if (value === "" || /[\x00-\x1f\x7f]/.test(value)) return false;
-  return value.startsWith("/") || /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(value);
+const isRequestUri = (value: string): boolean => goRequestUriError(value) === undefined;
+
+/**
+ * kube-openapi checks a string's maxLength, then its minLength, then its pattern, and stops at the
+ * first that fails (validate/validator.go, stringValidator): one error per string, as the API server
+ * reports it. Ajv reports every keyword that fails.
+ */
+function firstStringErrors(found: readonly FoundError[], object: unknown): FoundError[] {
+  const errors = found.filter((error) => !passesByFormat(error, object));
+  const order = ["maxLength", "minLength", "pattern"];
+  const first = new Map<string, number>();
+  for (const error of errors) {
+    const rank = order.indexOf(error.keyword);
+    if (rank >= 0) first.set(error.instancePath, Math.min(rank, first.get(error.instancePath) ?? rank));
+  }
+  if (first.size === 0) return errors;
+  return errors.filter((error) => {
+    const rank = order.indexOf(error.keyword);
+    return rank < 0 || first.get(error.instancePath) === rank;
+  });
 }
 
+/**
+ * kube-openapi's typeValidator lets a string or a list through where the schema names a format and a
+ * non-numeric type: `link: []` under `type: string, format: uri` passes (and no format check applies to
+ * a list). The API server stores it.
+ */
+function passesByFormat(error: FoundError, object: unknown): boolean {
+  if (error.keyword !== "type") return false;
+  const { format, type } = (error.parentSchema ?? {}) as { format?: unknown; type?: unknown };
+  if (typeof format !== "string" || format === "" || type === "number" || type === "integer") return false;
+  const value = valueAt(object, error.instancePath);
+  return typeof value === "string" || Array.isArray(value);
+}
+
+/** The JSON type kube-openapi names for a value of the wrong type (an integral number is an integer). */
+function jsonTypeName(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+/** The format kube-openapi infers from a decoded JSON value: int64, double, or none. */
+function dataFormat(value: unknown): string {
+  if (typeof value !== "number") return "";
+  return Number.isInteger(value) ? "int64" : "float64";
+}
+
+/**
+ * An error as the API server words it: kube-openapi's message (`<path> in body should match '<re>'`),
+ * turned into a field error as apiextensions-apiserver's kubeOpenAPIResultToFieldErrors does
+ * (pkg/apiserver/validation/validation.go): required, enum, maxLength, maxItems and type errors by
+ * their own field error types, every other as an invalid value with kube-openapi's message.
+ */
 function toFieldError(object: unknown, error: FoundError): FieldError {
   const path = fieldPath(object, error.instancePath);
   const value = valueAt(object, error.instancePath);
   const params = error.params as Record<string, unknown>;
+  const inBody = `${path.toString()} in body`;
   switch (error.keyword) {
     case "required":
       return fieldError.required(path.child(String(params.missingProperty)));
-    case "type":
-      return fieldError.invalid(path, value, `must be of type ${params.type}`);
+    case "type": {
+      // kube-openapi's typeValidator: a value that is neither a string nor a list, where the schema
+      // names a format, is judged by its own format (an int64, a double, or none).
+      const format = (error.parentSchema as { format?: unknown } | undefined)?.format;
+      const byFormat =
+        typeof format === "string" && format !== "" && typeof value !== "string" && !Array.isArray(value);
+      const expected = byFormat ? format : params.type;
+      const found = byFormat ? dataFormat(value) : jsonTypeName(value);
+      return fieldError.typeInvalid(path, found, `${inBody} must be of type ${expected}: "${found}"`);
+    }
     case "enum":
       return fieldError.notSupported(path, value, (params.allowedValues as unknown[]).map(String));
     case "const":
       return fieldError.notSupported(path, value, [String(params.allowedValue)]);
     case "minLength":
-      // apiextensions' wording (kube-openapi's): the value, then the path and the bound.
-      return fieldError.invalid(path, value, `${path} in body should be at least ${params.limit} chars long`);
+      return fieldError.invalid(path, value, `${inBody} should be at least ${params.limit} chars long`);
     case "maxLength":
-      return fieldError.invalid(path, value, `must be no more than ${params.limit} characters`);
+      return fieldError.tooLong(path, `may not be more than ${params.limit} bytes`);
+    case "pattern":
+      return fieldError.invalid(path, value, `${inBody} should match '${params.pattern}'`);
     case "maxItems":
       return fieldError.tooMany(path, Array.isArray(value) ? value.length : 0, Number(params.limit));
+    case "minItems":
+      return fieldError.invalid(
+        path,
+        Array.isArray(value) ? value.length : 0,
+        `${inBody} should have at least ${params.limit} items`,
+      );
+    case "maxProperties":
+      return fieldError.tooMany(
+        path,
+        value !== null && typeof value === "object" ? Object.keys(value).length : 0,
+        Number(params.limit),
+      );
     case "minimum":
-      return fieldError.invalid(path, value, `must be greater than or equal to ${params.limit}`);
+      return fieldError.invalid(path, value, `${inBody} should be greater than or equal to ${params.limit}`);
+    case "maximum":
+      return fieldError.invalid(path, value, `${inBody} should be less than or equal to ${params.limit}`);
     case "format":
-      return fieldError.invalid(path, value, `must be a valid ${params.format}`);
+      return fieldError.typeInvalid(
+        path,
+        value,
+        `${inBody} must be of type ${params.format}: ${goQuote(String(value))}`,
+      );
     default:
       return fieldError.invalid(path, value, error.message ?? error.keyword);
   }

@@ -183,6 +183,16 @@ describe("the rule catalogue", () => {
     assert.ok(seen.size >= 79, `${seen.size} rules`);
   });
 
+  it("each Kyma rule that follows lifecycle-manager cites its file and line at the commit docs/kyma.md was read at", () => {
+    const kyma = ruleCatalogue()
+      .flatMap((section) => section.rules)
+      .filter((rule) => /^(moduletemplate|modulereleasemeta)\./.test(rule.id))
+      .filter((rule) => rule.upstream.includes("lifecycle-manager"));
+    assert.ok(kyma.length >= 12, `${kyma.length} Kyma rules`);
+    for (const rule of kyma)
+      assert.match(rule.upstream, /^kyma-project\/lifecycle-manager@c5b83f1 \S+(\.go:\d+|\.yaml;)/, rule.id);
+  });
+
   it("is what serve --rule-action accepts: every id, each with its allowed actions, and nothing else", () => {
     for (const rule of declared) {
       if (rule.fixed) {

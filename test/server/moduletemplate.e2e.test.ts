@@ -112,7 +112,7 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     const relative = kedaTemplate();
     relative.spec.resources = [{ name: "rawManifest", link: "keda.yaml" }];
     assert.deepEqual(await denial(relative), [
-      'spec.resources[0].link: Invalid value: "keda.yaml": must be a valid uri',
+      'spec.resources[0].link: Invalid value: "keda.yaml": spec.resources[0].link in body must be of type uri: "keda.yaml"',
     ]);
     relative.spec.resources = [{ name: "rawManifest", link: "/keda.yaml" }];
     assert.deepEqual(await denial(relative), [

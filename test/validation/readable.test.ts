@@ -125,7 +125,12 @@ describe("the Module behind a field-scoped structure gate", () => {
     const answer = await validate(createModuleKind(), { ...request, operation: "CREATE", object: module });
     assert.deepEqual(
       answer.status?.details?.causes?.map((cause) => [cause.field, cause.message]),
-      [["spec.helm.chart.repo.url", "Invalid value: 5: must be of type string (rule module.schema)"]],
+      [
+        [
+          "spec.helm.chart.repo.url",
+          'Invalid value: "integer": spec.helm.chart.repo.url in body must be of type string: "integer" (rule module.schema)',
+        ],
+      ],
     );
   });
 

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { formatFieldError } from "../../src/admission/field-errors.js";
 import { WorkBudget } from "../../src/budget/work-budget.js";
+import { goQuote } from "../../src/go-template/go-strings.js";
 import { offlineKinds } from "../../src/offline/kinds.js";
 import { compileStructureCheckers, structureChecker } from "../../src/validation/structure.js";
 import { helmModule } from "../support/modules.js";
@@ -18,7 +19,7 @@ describe("structure check against the generated schema", () => {
     assert.deepEqual(check(helmModule()), { errors: [], unknownFields: [], shape: [] });
   });
 
-  it("reports every type, enum, bound and required problem with its field path", () => {
+  it("reports every type, enum, bound and required problem with its field path, in the API server's words", () => {
     const module = helmModule() as unknown as Record<string, any>;
     module.spec.workspace = {};
     module.spec.hibernated = "yes";
@@ -26,10 +27,11 @@ describe("structure check against the generated schema", () => {
     module.config[1].integer.min = "0";
     module.spec.helm.releaseName = "x".repeat(60);
     assert.deepEqual(check(module).errors.map(formatFieldError).sort(), [
-      'config[1].integer.min: Invalid value: "0": must be of type integer',
+      'config[1].integer.min: Invalid value: "string": config[1].integer.min in body must be of type integer: "string"',
       'spec.custom.permissions[0]: Unsupported value: "root": supported values: "workspace", "controller"',
-      `spec.helm.releaseName: Invalid value: "${"x".repeat(60)}": must be no more than 53 characters`,
-      'spec.hibernated: Invalid value: "yes": must be of type boolean',
+      // kube-openapi stops at a string's first failing keyword: maxLength, then minLength, then pattern.
+      "spec.helm.releaseName: Too long: may not be more than 53 bytes",
+      'spec.hibernated: Invalid value: "string": spec.hibernated in body must be of type boolean: "string"',
       "spec.workspace.name: Required value",
     ]);
   });
@@ -61,16 +63,29 @@ describe("structure check against the generated schema", () => {
     assert.deepEqual(check(module), { errors: [], unknownFields: [], shape: [] });
   });
 
-  it("format: uri as the API server reads it (Go's url.ParseRequestURI): a /path or a scheme, nothing relative", () => {
+  it("format: uri as the API server reads it (Go 1.26's url.ParseRequestURI): a /path or a scheme, nothing relative", () => {
     const uri = structureChecker({ type: "object", properties: { link: { type: "string", format: "uri" } } });
-    for (const link of ["https://example.com/a", "/keda.yaml", "ftp://host/x", "mailto:team@example.com"]) {
-      assert.deepEqual(uri({ link }).errors, [], link);
+    const passing = ["https://example.com/a", "/keda.yaml", "ftp://host/x", "mailto:team@example.com"];
+    // Go 1.26 takes an IPv4-mapped IPv6 literal (1.24.9 did not); a list passes kube-openapi's type check.
+    for (const link of [...passing, "ssh://[::ffff:1.2.3.4]/x", "https://example.com/a#b c", []]) {
+      assert.deepEqual(uri({ link }).errors, [], JSON.stringify(link));
     }
-    for (const link of ["keda.yaml", "", "example.com/a", "https://example.com/\u0007"]) {
+    for (const link of [
+      "keda.yaml",
+      "",
+      "example.com/a",
+      "https://example.com/\u0007",
+      "https://a:1:2/",
+      "x://h[::1]/",
+    ]) {
       assert.deepEqual(uri({ link }).errors.map(formatFieldError), [
-        `link: Invalid value: ${JSON.stringify(link)}: must be a valid uri`,
+        `link: Invalid value: ${goQuote(link)}: link in body must be of type uri: ${goQuote(link)}`,
       ]);
     }
+    // A number where a string with a format is expected is judged by its format (kube-openapi's typeValidator).
+    assert.deepEqual(uri({ link: 2.5 }).errors.map(formatFieldError), [
+      'link: Invalid value: "float64": link in body must be of type uri: "float64"',
+    ]);
   });
 });
 

@@ -34,7 +34,8 @@ export const channelRules = [
     "modulereleasemeta.channel-downgrade": {
       summary: "a channel moved to a version lower in major.minor.patch",
       realSystem: "refuses to go lower: every Kyma on the channel reports the module in error",
-      upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go (version skew check)",
+      upstream:
+        "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/regular.go:197-260 (markInvalidSkewUpdate, filterVersion)",
       transition: true,
       native: { by: "policy", policy: { validations: [channelChange(coreLess)], largeWhen: manyChannels } },
     },
@@ -43,7 +44,8 @@ export const channelRules = [
     "modulereleasemeta.channel-prerelease": {
       summary: "a channel moved between pre-releases of one major.minor.patch",
       realSystem: "does not order pre-releases: clusters take the change either way",
-      upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go",
+      upstream:
+        "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/regular.go:251-260 (pre-releases stripped)",
       transition: true,
       native: { by: "policy", policy: { validations: [channelChange(coreEqual)], largeWhen: manyChannels } },
     },

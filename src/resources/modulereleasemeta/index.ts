@@ -16,7 +16,8 @@ const nameRules = warningRules({
   "modulereleasemeta.name": {
     summary: "metadata.name is not spec.moduleName",
     realSystem: "finds a release meta by the module's name as a Kyma lists it",
-    upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+    upstream:
+      "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/modulereleasemeta.go:21-29 (Get by the Kyma's module name), pkg/templatelookup/regular.go:89",
     native: {
       by: "policy",
       policy: {
@@ -56,7 +57,7 @@ export function createModuleReleaseMetaKind(
   return defineKind<ModuleReleaseMeta, ModuleReleaseMetaSpec>({
     schema: "modulereleasemeta",
     schemaUpstream:
-      "kyma-project/lifecycle-manager config/crd/bases/operator.kyma-project.io_modulereleasemetas.yaml; schemas/modulereleasemeta.yaml",
+      "kyma-project/lifecycle-manager@c5b83f1 config/crd/bases/operator.kyma-project.io_modulereleasemetas.yaml; schemas/modulereleasemeta.yaml",
     schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
     rules: [...templateExistsRules, ...channelRules, ...resolutionRules, ...nameRules],
     state: (readable, request) => ({

@@ -21,7 +21,8 @@ export const resolutionRules = warningRules({
     summary: "a version or component name lifecycle-manager can never resolve",
     realSystem:
       'fails without spec.ocmComponentName ("invalid component name"); finds no template for "" or a version no template can be named after; a missing mandatory one blocks every mandatory module',
-    upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+    upstream:
+      "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/moduletemplateinfolookup/lookup.go:54-60 and internal/descriptor/types/ocmidentity/ocmidentity.go:19-24; moduletemplateinfolookup/common.go:24 (the template name); internal/service/mandatorymodule/installation/installation_service.go:86-89 (a missing mandatory template returns from the loop)",
     native: {
       by: "policy",
       policy: {
@@ -55,7 +56,8 @@ export const resolutionRules = warningRules({
     summary: "mandatory.version moved lower on UPDATE",
     realSystem:
       "installs the mandatory version on every Kyma without comparing versions: every Kyma is downgraded",
-    upstream: "kyma-project/lifecycle-manager (mandatory modules from ModuleReleaseMeta)",
+    upstream:
+      "kyma-project/lifecycle-manager@c5b83f1 internal/service/mandatorymodule/installation/installation_service.go:82-101 (mandatory.version installed on every Kyma, not compared)",
     transition: true,
     native: {
       by: "webhook",

@@ -12,7 +12,8 @@ export const templateExistsRules = errorRules({
       "installs that template from the release meta's namespace; until it exists every Kyma on the channel fails (a mandatory one: every mandatory module waits)",
     stricter:
       "the API server stores it and a template created later would resolve it: create the template first (unknown while the cache syncs admits)",
-    upstream: "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/",
+    upstream:
+      "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/moduletemplateinfolookup/lookup.go:43-70, common.go:16-33 (Get <name>-<version> in the Kyma's namespace)",
     native: {
       by: "webhook",
       why: "a lookup of other objects (the ModuleTemplates): a policy sees only the object under review",

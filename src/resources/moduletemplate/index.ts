@@ -38,7 +38,7 @@ export const moduleTemplateKind: ResourceKind<ModuleTemplate> = defineKind<
 >({
   schema: "moduletemplate",
   schemaUpstream:
-    "kyma-project/lifecycle-manager config/crd/bases/operator.kyma-project.io_moduletemplates.yaml; schemas/moduletemplate.yaml",
+    "kyma-project/lifecycle-manager@c5b83f1 config/crd/bases/operator.kyma-project.io_moduletemplates.yaml; schemas/moduletemplate.yaml",
   schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
   rules: [...labelRules, ...nameRules, ...dataRules, ...linkRules, ...identityRules, ...templateWarningRules],
   state: (template, _request, _focus, budget) => validateModuleTemplate(template, budget),

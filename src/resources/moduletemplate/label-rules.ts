@@ -25,7 +25,8 @@ export const labelRules = [
       summary: 'the is-cluster-scoped annotation neither "true" nor "false"',
       realSystem: 'compares it exactly with "true": "True" silently means namespaced',
       stricter: "a value other than true or false is a typo that changes the module's scope silently",
-      upstream: "kyma-project/lifecycle-manager internal/service/kyma/status/modules/generator/generator.go",
+      upstream:
+        "kyma-project/lifecycle-manager@c5b83f1 internal/service/kyma/status/modules/generator/generator.go:97",
       native: {
         by: "policy",
         policy: {
@@ -47,7 +48,7 @@ export const labelRules = [
       realSystem:
         'reads beta/internal as strings.ToLower(v) == "true"; lists a module\'s templates by module-name',
       upstream:
-        "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go; internal/repository/moduletemplate/moduletemplate_repo.go",
+        "kyma-project/lifecycle-manager@c5b83f1 api/v1beta2/moduletemplate_types.go:220-232 (strings.ToLower); internal/repository/moduletemplate/moduletemplate_repo.go:27-30 (listed by the module-name label)",
       native: {
         by: "policy",
         policy: {

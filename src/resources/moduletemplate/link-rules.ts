@@ -22,7 +22,8 @@ export const linkRules = errorRules({
     summary: "a link that is not an absolute http(s) or oci URL",
     realSystem: "shows and fetches the links; its CRD has format: uri on resource links only",
     stricter: "a relative path has nothing to resolve against",
-    upstream: "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go",
+    upstream:
+      "kyma-project/lifecycle-manager@c5b83f1 api/v1beta2/moduletemplate_types.go:188-194 (format=uri), 145-165",
     native: {
       by: "webhook",
       why: "WHATWG URL parsing (URL.canParse): CEL's url() is Go's url.Parse, which accepts other URLs",
@@ -34,7 +35,8 @@ export const linkRules = errorRules({
   "moduletemplate.unique-name": {
     summary: "a name repeated in spec.resources or spec.info.icons",
     realSystem: "keeps them as maps keyed by name: the API server refuses duplicates",
-    upstream: "kyma-project/lifecycle-manager api/v1beta2/moduletemplate_types.go (listType map)",
+    upstream:
+      "kyma-project/lifecycle-manager@c5b83f1 api/v1beta2/moduletemplate_types.go:105-109, 152-156 (listType map)",
     native: {
       by: "schema",
       why: "Kyma's CRD keeps spec.resources and spec.info.icons as maps keyed by name (x-kubernetes-list-type: map)",

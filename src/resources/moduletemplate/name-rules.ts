@@ -38,7 +38,8 @@ export const nameRules = errorRules({
     summary: "a name <moduleName>-<version> whose spec.moduleName or spec.version says otherwise",
     realSystem: "finds the template by name, then takes the version, data and manager from its spec",
     stricter: "it would install a mix of two versions",
-    upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go",
+    upstream:
+      "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/moduletemplateinfolookup/common.go:24 (the template named CreateModuleTemplateName(module, version)), pkg/templatelookup/regular.go:113 (the descriptor of spec.version), internal/remote/remote_catalog.go:228 (synced by spec.moduleName-spec.version)",
     native: {
       by: "policy",
       policy: { validations: [nameAgrees("moduleName"), nameAgrees("version")] },

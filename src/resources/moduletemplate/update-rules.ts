@@ -10,7 +10,8 @@ export const identityRules = errorRules({
     summary: "spec.version or spec.moduleName changed",
     realSystem: "installs a changed spec.version under the same name as that version",
     stricter: "a new version is a new template; a version changed in place installs a mix of two",
-    upstream: "kyma-project/lifecycle-manager pkg/templatelookup/regular.go (and its former webhook)",
+    upstream:
+      "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/regular.go:113,128 (spec.version read on every reconcile; its former webhook compared descriptor versions)",
     transition: true,
     native: {
       by: "policy",

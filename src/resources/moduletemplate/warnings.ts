@@ -13,7 +13,7 @@ export const templateWarningRules = warningRules({
     realSystem:
       "ignores spec.customStateCheck, spec.data.status and spec.channel; cannot resolve a template without spec.version",
     upstream:
-      "kyma-project/lifecycle-manager pkg/templatelookup/regular.go; api/v1beta2/moduletemplate_types.go",
+      'kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/regular.go:113 and internal/descriptor/types/ocmidentity/ocmidentity.go:22 (no spec.version: "invalid component version"); api/v1beta2/moduletemplate_types.go:238',
     native: {
       by: "policy",
       policy: {
@@ -54,9 +54,8 @@ export const templateWarningRules = warningRules({
   "moduletemplate.mandatory": {
     summary: "a versioned template with spec.mandatory: true",
     realSystem:
-      'a Kyma that lists the module fails: both lookups (by version, by channel) refuse it with "template marked as mandatory"',
-    upstream:
-      "kyma-project/lifecycle-manager pkg/templatelookup/moduletemplateinfolookup/ (ErrTemplateMarkedAsMandatory)",
+      'a Kyma that lists the module fails: the lookup refuses a mandatory template with "no templates were found"',
+    upstream: "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/regular.go:159-162",
     native: {
       by: "policy",
       policy: {
@@ -64,7 +63,7 @@ export const templateWarningRules = warningRules({
           objectRule({
             ok: `!(${present("object.spec.mandatory")} && object.spec.mandatory && has(object.spec.version) && object.spec.version != '')`,
             field: "spec.mandatory",
-            detail: `'spec.mandatory is true: a Kyma that lists module ' + ${quoted("(has(object.spec.moduleName) ? object.spec.moduleName : '')")} + ' fails ("template marked as mandatory")'`,
+            detail: `'spec.mandatory is true: a Kyma that lists module ' + ${quoted("(has(object.spec.moduleName) ? object.spec.moduleName : '')")} + ' fails ("no templates were found")'`,
           }),
         ],
       },
@@ -81,7 +80,7 @@ export function templateWarnings(template: ModuleTemplate): RuleWarning[] {
       ? [
           warningAt(
             FieldPath.root("spec").child("mandatory"),
-            `spec.mandatory is true: a Kyma that lists module ${JSON.stringify(spec.moduleName ?? "")} fails ("template marked as mandatory")`,
+            `spec.mandatory is true: a Kyma that lists module ${JSON.stringify(spec.moduleName ?? "")} fails ("no templates were found")`,
           ),
         ]
       : [];

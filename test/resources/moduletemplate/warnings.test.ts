@@ -59,8 +59,7 @@ describe("ModuleTemplate warnings", () => {
     assert.deepEqual(templateWarnings(template), [
       {
         rule: "moduletemplate.mandatory",
-        message:
-          'spec.mandatory is true: a Kyma that lists module "keda" fails ("template marked as mandatory")',
+        message: 'spec.mandatory is true: a Kyma that lists module "keda" fails ("no templates were found")',
         field: FieldPath.root("spec").child("mandatory"),
       },
     ]);

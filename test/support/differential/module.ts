@@ -128,8 +128,12 @@ export function moduleDisagreement(
     ...webhook.filter((e) => e.rule !== undefined && stricter.has(e.rule)).map((e) => e.field),
   ];
   const forkFails = !("random" in go) && go.forkError !== undefined;
+  const schemaError = ours.errors.some((e) => e.stage === "schema");
   const unexplained = ours.errors.filter((e) => {
     if (e.rule !== undefined && stricter.has(e.rule)) return false;
+    // The API server's note that a blocking schema error kept it from running the CEL rules follows
+    // that error, which is judged on its own.
+    if (e.stage === "cel" && e.field.toString() === "<nil>" && schemaError) return false;
     if (e.rule !== undefined && forkRules.has(e.rule) && forkFails) return false;
     if (e.stage === "schema" || e.stage === "cel") {
       const field = e.field.toString();
