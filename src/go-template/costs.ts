@@ -30,7 +30,7 @@ export const costs = {
   field: 20,
   /** A function called (its arguments checked against its signature). */
   call: 42,
-  /** A template called (its frames, its variables), besides its node. */
+  /** A template called (its frames, its variables, kept until it returns), besides its node. */
   templateCall: 50,
   /** Per character of a printf format (each directive is parsed: flags, width, precision, verb). */
   formatChar: 16,

@@ -118,7 +118,7 @@ type Frame =
       mark: number;
       outer: number;
       /** Nothing to iterate, its else list running: a break there ends this range (walkRange recovers it). */
-      inElse?: true;
+      inElse: boolean;
     };
 
 /**
@@ -304,6 +304,7 @@ class State implements CallContext {
       next: 0,
       mark,
       outer,
+      inElse: false,
     };
     if (Array.isArray(value)) {
       frame.list = value;
@@ -327,7 +328,8 @@ class State implements CallContext {
     }
     // Nothing to iterate: the else list, with the range's variables in scope until its end. Go's
     // walkRange recovers a break anywhere in the statement: in the else list it ends this range.
-    this.frames.push({ ...frame, inElse: true });
+    frame.inElse = true;
+    this.frames.push(frame);
     if (node.elseList) this.pushList(node.elseList, dot);
   }
 
@@ -383,7 +385,7 @@ class State implements CallContext {
   private leaveIteration(how: "break" | "continue"): void {
     const frames = this.frames;
     // A continue in a range's else list goes on to the range around it; a break ends the one it is in.
-    const stops = (f: Frame) => f.kind === "range" && (how === "break" || f.inElse !== true);
+    const stops = (f: Frame) => f.kind === "range" && (how === "break" || !f.inElse);
     while (!stops(frames[frames.length - 1] as Frame)) frames.pop();
     const range = frames[frames.length - 1] as Frame & { kind: "range" };
     if (how === "break") {
