@@ -1,4 +1,3 @@
-import { goQuote } from "../go-template/go-strings.js";
 import { FieldPath } from "./field-path.js";
 import { boundedJson, limits, truncate } from "./limits.js";
 
@@ -8,8 +7,6 @@ import { boundedJson, limits, truncate } from "./limits.js";
  */
 const errorTypes = {
   invalid: { cause: "FieldValueInvalid", wording: "Invalid value" },
-  // field.TypeInvalid: a value of the wrong JSON type (or format), worded as an invalid one.
-  typeInvalid: { cause: "FieldValueTypeInvalid", wording: "Invalid value" },
   required: { cause: "FieldValueRequired", wording: "Required value" },
   forbidden: { cause: "FieldValueForbidden", wording: "Forbidden" },
   notSupported: { cause: "FieldValueNotSupported", wording: "Unsupported value" },
@@ -17,6 +14,11 @@ const errorTypes = {
   notFound: { cause: "FieldValueNotFound", wording: "Not found" },
   tooMany: { cause: "FieldValueTooMany", wording: "Too many" },
   tooLong: { cause: "FieldValueTooLong", wording: "Too long" },
+  tooFew: { cause: "FieldValueTooFew", wording: "Too few" },
+  tooShort: { cause: "FieldValueTooShort", wording: "Too short" },
+  /** A value of the wrong JSON type (the API server's schema check): worded as `Invalid value`. */
+  typeInvalid: { cause: "FieldValueTypeInvalid", wording: "Invalid value" },
+  internal: { cause: "InternalError", wording: "Internal error" },
 } as const;
 
 export type FieldErrorType = keyof typeof errorTypes;
@@ -36,6 +38,11 @@ export interface FieldError {
    * findings, and the key for rule actions (deny, warn, off).
    */
   rule?: string;
+  /**
+   * Shown as the API server shows it, unbounded (its own errors echo whole values), rather than cut to
+   * this project's bounds on what its webhook answers say.
+   */
+  verbatim?: boolean;
   /**
    * Set on an error that stands for this many errors a check counted but did not build (a bounded
    * check's last error): the answer counts them among the rest and never shows it as a cause.
@@ -112,6 +119,7 @@ export function formatValue(value: unknown): string {
 
 /** The message body after the field path: `Invalid value: "Foo": must be ...`, at most 1 KiB. */
 export function describeError(error: FieldError): string {
+  if (error.verbatim) return goErrorBody(error);
   const head = errorTypes[error.type].wording;
   const shown =
     error.shownValue !== undefined
@@ -148,4 +156,114 @@ export function byRule(rule: string, errors: FieldErrorList): FieldErrorList {
  */
 export function causeMessage(error: FieldError): string {
   return error.rule ? `${describeError(error)} (rule ${error.rule})` : describeError(error);
+}
+
+/**
+ * apimachinery's field.Error.ErrorBody, exactly: the wording, the value as Go prints it (`%q` for a
+ * string, `%v` for a number or boolean, JSON otherwise; none for required, forbidden, too long,
+ * internal, or a value omitted), then the detail. Used for the errors the API server itself produces,
+ * which it never cuts.
+ */
+export function goErrorBody(error: FieldError): string {
+  const head = errorTypes[error.type].wording;
+  const withoutValue =
+    error.type === "required" ||
+    error.type === "forbidden" ||
+    error.type === "tooLong" ||
+    error.type === "tooShort" ||
+    error.type === "internal" ||
+    !("value" in error);
+  const shown = withoutValue
+    ? head
+    : error.shownValue !== undefined
+      ? `${head}: ${error.shownValue}`
+      : `${head}: ${goValue(error.value)}`;
+  return error.detail ? `${shown}: ${error.detail}` : shown;
+}
+
+/** A bad value as apimachinery prints it: Go's `%q`, `%v`, or its JSON. */
+export function goValue(value: unknown): string {
+  if (typeof value === "string") return goQuote(value);
+  if (typeof value === "number")
+    return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? String(value) : goFloat(value);
+  if (typeof value === "bigint" || typeof value === "boolean") return String(value);
+  return goJson(value);
+}
+
+/** Go's `%v` of a float64: the shortest digits, in exponent form when the exponent is below -4 or 6 and up. */
+export function goFloat(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  if (!Number.isFinite(value)) return value > 0 ? "+Inf" : "-Inf";
+  if (value === 0) return Object.is(value, -0) ? "-0" : "0";
+  const exponent = Math.floor(Math.log10(Math.abs(value)));
+  const [mantissa = "", power = "0"] = value.toExponential().split("e");
+  // %v is %g with the shortest precision, which switches to the exponent form at 6.
+  if (exponent < -4 || exponent >= 6) {
+    const sign = power.startsWith("-") ? "-" : "+";
+    const digits = power.replace(/^[-+]/, "");
+    return `${mantissa}e${sign}${digits.length < 2 ? `0${digits}` : digits}`;
+  }
+  return String(value);
+}
+
+/** Go's `%q` of a string: printable characters as they are, the rest escaped as Go escapes them. */
+export function goQuote(text: string): string {
+  let out = '"';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (char === '"' || char === "\\") out += `\\${char}`;
+    else if (code === 7) out += "\\a";
+    else if (code === 8) out += "\\b";
+    else if (code === 12) out += "\\f";
+    else if (code === 10) out += "\\n";
+    else if (code === 13) out += "\\r";
+    else if (code === 9) out += "\\t";
+    else if (code === 11) out += "\\v";
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
+    else if (!isPrintable(code))
+      out +=
+        code > 0xffff
+          ? `\\U${code.toString(16).padStart(8, "0")}`
+          : `\\u${code.toString(16).padStart(4, "0")}`;
+    else out += char;
+  }
+  return `${out}"`;
+}
+
+/** Go's unicode.IsPrint, as far as JavaScript's Unicode properties tell it. */
+function isPrintable(code: number): boolean {
+  if (code === 0x20) return true;
+  const char = String.fromCodePoint(code);
+  if (/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u.test(char)) return false;
+  return true;
+}
+
+/** Go's encoding/json of a decoded value: keys sorted, `<`, `>` and `&` escaped as Go escapes them. */
+export function goJson(value: unknown): string {
+  if (value === undefined || value === null) return "null";
+  if (typeof value === "string") return goJsonString(value);
+  if (typeof value === "number") return goJsonNumber(value);
+  if (typeof value === "bigint" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return `[${value.map(goJson).join(",")}]`;
+  if (value instanceof Map) return goJson(Object.fromEntries([...value].map(([k, v]) => [String(k), v])));
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  return `{${keys.map((key) => `${goJsonString(key)}:${goJson(record[key])}`).join(",")}}`;
+}
+
+function goJsonString(text: string): string {
+  return JSON.stringify(text)
+    .replaceAll("<", "\\u003c")
+    .replaceAll(">", "\\u003e")
+    .replaceAll("&", "\\u0026")
+    .replaceAll("\u2028", "\\u2028")
+    .replaceAll("\u2029", "\\u2029");
+}
+
+/** encoding/json's float64: integers plainly, exponent form below 1e-6 or from 1e21 up. */
+function goJsonNumber(value: number): string {
+  if (Number.isInteger(value) && Math.abs(value) < 1e21) return String(value);
+  const abs = Math.abs(value);
+  // JavaScript's exponent form is Go's there (`1e-7`, `1.5e+21`); in between both print plainly.
+  return abs !== 0 && (abs < 1e-6 || abs >= 1e21) ? value.toExponential() : String(value);
 }

@@ -289,7 +289,7 @@ function invalidStatus(
 ): AdmissionStatus {
   const name = truncate(objectName(request), limits.fieldChars);
   const rest: StatusCause[] =
-    more > 0 ? [{ type: "FieldValueTooMany", field: "", message: moreErrors(more) }] : [];
+    more > 0 ? [{ reason: "FieldValueTooMany", field: "", message: moreErrors(more) }] : [];
   const lines = [...errors.map(formatFieldError), ...rest.map((cause) => cause.message)];
   const summary = lines.length === 1 ? lines[0] : `[${lines.join(", ")}]`;
   return {
@@ -302,7 +302,7 @@ function invalidStatus(
       name,
       causes: [
         ...errors.map((error) => ({
-          type: causeType(error),
+          reason: causeType(error),
           field: formatField(error),
           message: causeMessage(error),
         })),

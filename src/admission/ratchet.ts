@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
 import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
-import type { FieldPath } from "./field-path.js";
+import { FieldPath } from "./field-path.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
 import { fitWarning, type Warning } from "./warning.js";
@@ -63,9 +63,11 @@ export function splitByOld(
   const introduced: FieldErrorList = [];
   const preexisting: FieldErrorList = [];
   for (const error of errors) {
-    const candidates = spare.get(error.field.toString());
-    const match = candidates?.findIndex((old) => sameProblem(error, old)) ?? -1;
-    if (match >= 0 && unchangedAt(object, oldObject, error.field)) {
+    // Where the value stood in the old object: a list reordered around an item moved it, unchanged.
+    const field = whereInOld(object, oldObject, error.field);
+    const candidates = spare.get(field.toString());
+    const match = candidates?.findIndex((old) => sameProblem({ ...error, field }, old)) ?? -1;
+    if (match >= 0 && isDeepStrictEqual(valueAt(object, error.field), valueAt(oldObject, field))) {
       candidates?.splice(match, 1);
       preexisting.push(error);
     } else {
@@ -73,6 +75,46 @@ export function splitByOld(
     }
   }
   return { introduced, preexisting };
+}
+
+/** Lists longer than this are not searched for a moved item (an index stays an index). */
+const searchedItems = 1000;
+
+/**
+ * The field an error names, with each list index along it changed to the index the same item (deep
+ * equal) has in the old object, when it is not at the same index there: an UPDATE that only reorders
+ * a list (Kyma's spec.resources or spec.channels, a map list keyed by name) leaves each item as it was.
+ */
+function whereInOld(object: unknown, oldObject: unknown, field: FieldPath): FieldPath {
+  let now = object;
+  let before = oldObject;
+  let moved = false;
+  const steps = field.steps.map((step) => {
+    if (step.as !== "index" || !Array.isArray(now) || !Array.isArray(before)) {
+      const name = step.as === "index" ? String(step.index) : step.name;
+      now = stepInto(now, name);
+      before = stepInto(before, name);
+      return step;
+    }
+    const item: unknown = now[step.index];
+    let index = step.index;
+    if (!isDeepStrictEqual(before[index], item) && before.length <= searchedItems) {
+      const found = before.findIndex((old) => isDeepStrictEqual(old, item));
+      if (found >= 0) index = found;
+    }
+    now = item;
+    before = before[index];
+    if (index === step.index) return step;
+    moved = true;
+    return { as: "index" as const, index };
+  });
+  return moved ? FieldPath.empty.along(steps) : field;
+}
+
+function stepInto(value: unknown, name: string): unknown {
+  return value !== null && typeof value === "object" && Object.hasOwn(value, name)
+    ? (value as Record<string, unknown>)[name]
+    : undefined;
 }
 
 type KubeObject = Record<string, unknown>;

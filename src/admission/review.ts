@@ -24,8 +24,9 @@ export interface AdmissionRequest {
   dryRun?: boolean;
 }
 
+/** metav1.StatusCause: its type travels as `reason` (a cause with a `type` key loses it at the API server). */
 export interface StatusCause {
-  type: string;
+  reason: string;
   field: string;
   message: string;
 }

@@ -149,9 +149,9 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** field.Duplicate(path, value): a compound value as JSON, keys sorted (apimachinery 1.37). */
+/** apimachinery's Duplicate: the value as Go prints a bad value (`%q`, `%v`, JSON for a map). */
 function duplicate(path: FieldPath, value: unknown): FieldError {
-  return fieldError.duplicate(path, value);
+  return { ...fieldError.duplicate(path, value), verbatim: true };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

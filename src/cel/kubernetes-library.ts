@@ -1,11 +1,26 @@
-import { CelScalar, type CelValue, celEnv, celMap, celMethod, listType, parse, plan } from "@bufbuild/cel";
+import {
+  type CelList,
+  CelScalar,
+  type CelValue,
+  celEnv,
+  celFunc,
+  celMap,
+  celMethod,
+  listType,
+  parse,
+  plan,
+} from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
+import { goRequestUriError } from "../go-net-url/parse.js";
 
 /**
- * The part of the Kubernetes CEL libraries (k8s.io/apiserver/pkg/cel/library) the generated policies use,
- * for @bufbuild/cel: the list library's `indexOf` and `lastIndexOf` (CEL equality: 1 == 1.0, lists and
- * maps element by element) and the regex library's `find` (the first match, or ""). Every policy that uses
- * them is evaluated by the real API server too (test/policies), which is what keeps these honest.
+ * The part of the Kubernetes CEL libraries (k8s.io/apiserver/pkg/cel/library) bound for @bufbuild/cel,
+ * where their meaning is plain: the list library (`indexOf` and `lastIndexOf` with CEL equality: 1 == 1.0,
+ * lists and maps element by element; `isSorted`, `sum`, `min`, `max`), the regex library's `find` (the
+ * first match, or ""), `isURL` and the sets library. Every policy that uses them is evaluated by the real
+ * API server too (test/policies). A CRD rule that calls one of the others (url(), quantity(), ip(),
+ * cidr(), format.*, semver(), ...) fails with an unbound function and is reported as not evaluated
+ * offline, never judged (src/cel/crd-validator.ts).
  */
 const dynList = listType(CelScalar.DYN);
 
@@ -58,5 +73,55 @@ nativeMap.has = function (this: typeof nativeMap, key: unknown) {
   return this._map.has(key) && this._map.get(key) === null;
 };
 
+const { BOOL, DYN } = CelScalar;
+const items = (values: CelList): CelValue[] => [...values];
+
+/** CEL's ordering of two comparable values of one type (ints, doubles, strings, bools). */
+function compare(a: CelValue, b: CelValue): number {
+  if (typeof a === "bigint" && typeof b === "bigint") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "number" && typeof b === "number") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
+  throw new Error("no such overload");
+}
+
+const contains = (list: CelList, value: CelValue) => items(list).some((item) => celEquals(item, value));
+
+const lists = [
+  celMethod("isSorted", dynList, [], BOOL, function () {
+    const values = items(this);
+    return values.every((value, i) => i === 0 || compare(values[i - 1] as CelValue, value) <= 0);
+  }),
+  celMethod("sum", dynList, [], DYN, function () {
+    const values = items(this);
+    if (values.length === 0) return 0n;
+    return values.reduce((a, b) => {
+      if (typeof a === "bigint" && typeof b === "bigint") return a + b;
+      if (typeof a === "number" && typeof b === "number") return a + b;
+      throw new Error("no such overload");
+    });
+  }),
+  celMethod("min", dynList, [], DYN, function () {
+    const values = items(this);
+    if (values.length === 0) throw new Error("min called on empty list");
+    return values.reduce((a, b) => (compare(b, a) < 0 ? b : a));
+  }),
+  celMethod("max", dynList, [], DYN, function () {
+    const values = items(this);
+    if (values.length === 0) throw new Error("max called on empty list");
+    return values.reduce((a, b) => (compare(b, a) > 0 ? b : a));
+  }),
+];
+
+const sets = [
+  celFunc("sets.contains", [dynList, dynList], BOOL, (a, b) => items(b).every((item) => contains(a, item))),
+  celFunc("sets.equivalent", [dynList, dynList], BOOL, (a, b) => {
+    return items(b).every((item) => contains(a, item)) && items(a).every((item) => contains(b, item));
+  }),
+  celFunc("sets.intersects", [dynList, dynList], BOOL, (a, b) => items(a).some((item) => contains(b, item))),
+];
+
+const isURL = celFunc("isURL", [CelScalar.STRING], BOOL, (value) => goRequestUriError(value) === undefined);
+
 /** Functions beside CEL's standard ones and the strings extension, as the API server has them. */
-export const kubernetesFunctions = [...strings, indexOf, lastIndexOf, find];
+export const kubernetesFunctions = [...strings, indexOf, lastIndexOf, find, ...lists, ...sets, isURL];

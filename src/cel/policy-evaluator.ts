@@ -97,8 +97,8 @@ export function policyBindings(
   const { object, oldObject } = request;
   const metadata = (object ?? {}) as { metadata?: { name?: unknown; namespace?: unknown } };
   return {
-    object: toCel(object, schema),
-    oldObject: oldObject === undefined ? null : toCel(oldObject, schema),
+    object: toCel(object, schema, new Map(), false),
+    oldObject: oldObject === undefined ? null : toCel(oldObject, schema, new Map(), false),
     request: toCel(
       {
         operation: request.operation,

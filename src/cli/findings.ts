@@ -28,6 +28,8 @@ export interface Summary {
   denied: number;
   /** Checked objects with at least one warning. */
   warned: number;
+  /** The client whose request was judged (`validate --yaml`), when it matters. */
+  client?: string;
   /** Checks serve makes that this run could not (cluster lookups, a ConfigMap without --modules-dir). */
   notChecked?: NotChecked[];
   /** Directories a walk left out (node_modules, .git, a Helm chart's templates), with why. */
@@ -78,6 +80,7 @@ export function summaryLine(summary: Summary): string {
     `${summary.checked} checked (${summary.denied} denied, ${summary.warned} warned)`,
     `${skippedTotal} skipped${skipped.length > 0 ? ` (no schema: ${skipped.join(", ")})` : ""}`,
     ...(summary.unreadable > 0 ? [`${count(summary.unreadable, "input")} unreadable`] : []),
+    ...(summary.client ? [`judged ${summary.client}`] : []),
   ];
   const notes = (summary.notChecked ?? []).map(
     (note) => `not checked: ${note.check} (${count(note.objects, "object")}): ${note.reason}\n`,

@@ -120,6 +120,7 @@ export async function validateBatch(
       denied: 0,
       warned: 0,
       skipped: {},
+      client: clientNames[batch.yamlReader ?? "gitops"],
     },
   };
   for (const { input, manifests, error } of parsed) {
@@ -140,6 +141,12 @@ export async function validateBatch(
   }
   return result;
 }
+
+/** How the summary names the client whose request `validate` judged (`--yaml`). */
+const clientNames: Record<YamlReader, string> = {
+  kubectl: "as kubectl apply sends it",
+  gitops: "as a GitOps tool sends it",
+};
 
 interface ParsedInput {
   input: Input;
@@ -296,7 +303,7 @@ async function admit(
       ? previous.get(identity(object))
       : (previous.get(identity(object, addonNamespace)) ?? previous.get(identity(object, "")));
   if (kind && batch.policies) return admitNatively(kind, object, old, batch.ruleActions);
-  if (kind) return admitOffline(kind, object, old, batch.ruleActions);
+  if (kind) return admitOffline(kind, object, old, batch.ruleActions, batch.yamlReader ?? "gitops");
   // biome-ignore lint/style/noNonNullAssertion: only ConfigMap/addon-operator reaches here without a kind
   return admitAddonConfigMap(batch.addonOperator!, addonNamespace!, object, old, batch.ruleActions);
 }

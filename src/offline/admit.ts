@@ -1,4 +1,5 @@
-import { causeType, type FieldError, fieldError, formatFieldError } from "../admission/field-errors.js";
+import { randomInt } from "node:crypto";
+import { causeType, type FieldError, formatFieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import {
   admissionResponse,
@@ -9,25 +10,26 @@ import {
   shownVerdict,
 } from "../admission/handler.js";
 import type { PatchOperation } from "../admission/json-patch.js";
-import { unchangedAt } from "../admission/ratchet.js";
+import { limits } from "../admission/limits.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { type Warning, warningField, warningRule, warningText } from "../admission/warning.js";
-import {
-  embeddedDecodeErrors,
-  finalizerWarnings,
-  objectMetaDecodeError,
-  rootMetadataErrors,
-} from "../apiextensions/embedded-object-meta.js";
+import type { ServerWarning } from "../apiextensions/custom-resource.js";
+import { goKeyOrder } from "../apiextensions/decode.js";
+import { decodeObjectMeta } from "../apiextensions/object-meta.js";
 import { WorkBudget } from "../budget/work-budget.js";
+import { dns1123LabelProblems } from "../validation/names.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
-import { withoutDuplicates } from "./duplicates.js";
+import { type Client, sentBy } from "./client.js";
 import type { OfflineKind } from "./kinds.js";
+import { recordedWarnings } from "./server-warnings.js";
 
 /** Where in the API server's path a problem was found. */
 export type Stage =
+  | "decode"
+  | "metadata"
   | "schema"
   | "cel"
   | "mutating-webhook"
@@ -41,7 +43,10 @@ export interface Problem {
   stage: Stage;
   /** The field it is about; empty when the problem is about the whole object. */
   field: FieldPath;
-  /** The StatusCause type (`FieldValueInvalid`), or `Warning`. */
+  /**
+   * The StatusCause type (`FieldValueInvalid`); for a request refused whole, the Status reason
+   * (`BadRequest`, `NotFound`); or `Warning`.
+   */
   type: string;
   /** In kubectl's wording, field path first: `spec.config.replicas: Invalid value: 7: ...`. */
   message: string;
@@ -55,109 +60,176 @@ export interface OfflineVerdict {
   warnings: Problem[];
   /** The mutating webhook's patch, against the defaulted object. */
   patch: PatchOperation[];
+  /** The object as the API server would store it (mutated, defaulted); undefined when refused. */
+  stored?: Record<string, unknown>;
 }
 
 /**
- * The verdict the cluster would give on one object, in the API server's order: the CRD's structural
- * schema applied on decoding (defaults, pruning), the mutating webhook (through the same handler the
- * server calls; the API server defaults and prunes its result again), the schema's types and formats
- * and the CEL rules (transition rules when there is an old object), then the validating webhook.
- * A type error stops there, as in the API server (nothing after it can trust the types); the CEL
- * layer does not stop the validating webhook, so one run shows every problem either layer finds.
+ * The verdict the cluster would give on one object, in the API server's order: what the client sends
+ * (`client`: kubectl apply drops null fields and asks for strict field validation, a GitOps tool sends
+ * the object as it is), decoded as the CRD's custom resource handler decodes it (unknown fields an
+ * error or a warning, defaults filled in); the mutating webhook (through the same handler `serve` runs;
+ * its result decoded and defaulted again); the custom resource strategy (metadata, schema, embedded
+ * resources, list types, CEL rules: ../apiextensions/custom-resource.ts); and, only when that passed,
+ * the validating webhook. Errors and warnings are those the API server answers with.
  */
 export async function admitOffline(
   kind: OfflineKind,
   object: unknown,
   oldObject?: unknown,
   ruleActions?: RuleActions,
+  client: Client = "gitops",
 ): Promise<OfflineVerdict> {
-  const undecodable = decodeFailure(kind, object);
-  if (undecodable) return { allowed: false, errors: [undecodable], warnings: [], patch: [] };
-  const decoded = pruneAndDefault(kind.crdSchema, object);
-  const previous = oldObject === undefined ? undefined : pruneAndDefault(kind.crdSchema, oldObject).object;
+  const verdict = await judge(kind, object, oldObject, ruleActions, client);
+  return { ...verdict, warnings: recordedWarnings(verdict.warnings) };
+}
+
+/** admitOffline's verdict before the API server's warning recorder bounds its warnings. */
+async function judge(
+  kind: OfflineKind,
+  object: unknown,
+  oldObject?: unknown,
+  ruleActions?: RuleActions,
+  client: Client = "gitops",
+): Promise<OfflineVerdict> {
   const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
-  const request = admissionRequest(kind, decoded.object, previous);
+  const refuse = (message: string, type = "BadRequest"): OfflineVerdict => {
+    verdict.errors.push({ stage: "decode", field: FieldPath.empty, type, message });
+    return { ...verdict, allowed: false };
+  };
+  if (!isRecord(object)) return refuse("the object is not a JSON object");
+  if (client === "kubectl" && Object.hasOwn(object, "metadata")) {
+    // kubectl reads the manifest's metadata as ObjectMeta before it sends anything.
+    const read = decodeObjectMeta(object.metadata, "metadata", { struct: "metadataOnlyObject" });
+    if (read.error !== undefined) return refuse(`kubectl: unable to decode: ${read.error}`, "KubectlDecode");
+  }
+  const body = sentBy(client, object, kind.source.crd.scope === "Namespaced");
+  // kubectl's body carries the manifest twice (the last-applied annotation): it may pass 3 MiB alone.
+  if (Buffer.byteLength(JSON.stringify(body)) > limits.objectBytes)
+    return refuse(`Request entity too large: limit is ${limits.objectBytes}`, "RequestEntityTooLarge");
+  const decoded = kind.server.decode(body, client === "kubectl");
+  if (decoded.error !== undefined || !decoded.object) return refuse(decoded.error ?? "cannot be decoded");
+  const pruned = new Map(decoded.pruned.map((field) => [`unknown field "${field}"`, field]));
+  // The webhook's rule for the same finding (`module.unknown-field`): its rule action applies here too,
+  // as serve applies it to the webhook's warning.
+  const unknownRule = kind.kind.declarations?.find((rule) => rule.id.endsWith(".unknown-field"))?.id;
+  if (unknownRule === undefined || ruleActions?.get(unknownRule) !== "off") {
+    for (const message of decoded.unknownFields) {
+      verdict.warnings.push({
+        stage: "schema",
+        field: pruned.get(message) ?? FieldPath.empty,
+        type: "Warning",
+        message,
+        ...(unknownRule ? { rule: unknownRule } : {}),
+      });
+    }
+  }
+  // A namespace that is no DNS label can never exist: the API server answers that it is not found.
+  const namespace = namespaceOf(kind, decoded.object);
+  if (namespace !== undefined && dns1123LabelProblems(namespace).length > 0)
+    return refuse(`namespaces ${JSON.stringify(namespace)} not found`, "NotFound");
+  // The old object as the cluster holds it: stored under whatever the CRD and webhooks were then.
+  const previous = isRecord(oldObject) ? kind.server.decode(oldObject, false).object : undefined;
+  const created = previous === undefined ? withServerNamespace(kind, decoded.object) : decoded.object;
+  const request = admissionRequest(kind, created, previous);
   const mutation = judgeMutation(kind.kind, request);
   const mutated = verdictProblems("mutating-webhook", kind.kind, request, mutation);
   verdict.errors.push(...mutated.errors);
   verdict.warnings.push(...mutated.warnings);
   verdict.patch = mutation.patch;
-  const current =
-    verdict.patch.length === 0
-      ? decoded
-      : pruneAndDefault(kind.crdSchema, applyPatch(decoded.object, verdict.patch));
-  const pruned = new Map([...decoded.pruned, ...current.pruned].map((field) => [field.toString(), field]));
-  // The webhook's rule for the same finding (`module.unknown-field`): its rule action applies here too,
-  // as serve applies it to the webhook's warning.
-  const unknownRule = kind.kind.declarations?.find((rule) => rule.id.endsWith(".unknown-field"))?.id;
-  const unknown = [...pruned].map(
-    ([shown, field]): Problem => ({
-      stage: "schema",
-      field,
-      type: "Warning",
-      message: `unknown field "${shown}"`,
-      ...(unknownRule ? { rule: unknownRule } : {}),
-    }),
+  if (verdict.errors.length > 0) return { ...verdict, allowed: false };
+  // The API server decodes the patched object again and writes it on in Go's key order.
+  const repatched = () =>
+    goKeyOrder(pruneAndDefault(kind.crdSchema, applyPatch(created, verdict.patch)).object) as Record<
+      string,
+      unknown
+    >;
+  const patched = withGeneratedName(verdict.patch.length === 0 ? created : repatched());
+  const current = withStatusAsTheStrategyLeavesIt(
+    kind,
+    withMetadataKeptOnUpdate(patched, previous),
+    previous,
   );
-  if (unknownRule === undefined || ruleActions?.get(unknownRule) !== "off")
-    verdict.warnings.unshift(...unknown);
-  const metadataOf = (o: unknown) => (o as { metadata?: unknown } | null | undefined)?.metadata;
-  for (const message of finalizerWarnings(metadataOf(current.object), metadataOf(previous))) {
-    verdict.warnings.push({ stage: "schema", field: finalizersPath, type: "Warning", message });
-  }
 
-  // One object, one budget: its schema check and the webhook's rules share it, as one review does.
+  const strategy = kind.server.validate(current, previous);
+  verdict.errors.push(...strategy.errors.map(({ stage, error }) => problem(stage, error)));
+  verdict.warnings.push(...strategy.warnings.map(serverWarning));
+  if (verdict.errors.length > 0) return { ...verdict, allowed: false };
+
+  // One object, one budget, as one review has.
   const budget = new WorkBudget();
-  const crd = crdLayer(kind, current.object, previous, budget);
-  verdict.errors.push(...crd.problems);
-  // A type error stops there: the webhook's rules could not trust the types.
-  if (crd.schemaFailed) return { ...verdict, errors: withoutDuplicates(verdict.errors), allowed: false };
-  const validating = { ...request, object: current.object };
+  const validating = admissionRequest(kind, current, previous);
   const validation = await judgeValidation(kind.kind, validating, { ruleActions, budget });
   const validated = verdictProblems("validating-webhook", kind.kind, validating, validation);
   verdict.errors.push(...validated.errors);
   verdict.warnings.push(...validated.warnings);
-  verdict.errors = withoutDuplicates(verdict.errors);
-  return { ...verdict, allowed: verdict.errors.length === 0 };
+  const allowed = verdict.errors.length === 0;
+  return { ...verdict, allowed, ...(allowed ? { stored: current } : {}) };
+}
+
+/** The namespace a namespaced object is created in: its own, else kubectl's and the server's default. */
+function namespaceOf(kind: OfflineKind, object: Record<string, unknown>): string | undefined {
+  if (kind.source.crd.scope !== "Namespaced") return undefined;
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  return typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : "default";
+}
+
+/** The request's namespace (`default` when the manifest names none), set before the webhooks see it. */
+function withServerNamespace(kind: OfflineKind, object: Record<string, unknown>): Record<string, unknown> {
+  const metadata = { ...(isRecord(object.metadata) ? object.metadata : {}) };
+  if (kind.source.crd.scope === "Namespaced" && !metadata.namespace) metadata.namespace = "default";
+  return { ...object, metadata };
 }
 
 /**
- * The API server's own checks of a custom resource, in its custom resource strategy's order
- * (apiextensions-apiserver pkg/registry/customresource): the object's own metadata and the schema's
- * keywords (on UPDATE, values left unchanged pass: KEP-4008), then embedded resources and list types,
- * then the CEL rules unless an error before them is one that blocks them. Each message once, as the
- * server reports it. `schemaFailed`: the metadata or the schema refused it (nothing after can trust
- * the types).
+ * For a generateName, the name the store gives the object after the mutating webhooks (which see it
+ * unnamed) and before its validation: five random characters from the alphabet Kubernetes draws from.
  */
-export function crdLayer(
+function withGeneratedName(object: Record<string, unknown>): Record<string, unknown> {
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  if (metadata.name || typeof metadata.generateName !== "string" || metadata.generateName === "")
+    return object;
+  return { ...object, metadata: { ...metadata, name: metadata.generateName + generatedSuffix() } };
+}
+
+const suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+
+function generatedSuffix(): string {
+  return Array.from({ length: 5 }, () => suffixAlphabet[randomInt(suffixAlphabet.length)]).join("");
+}
+
+/**
+ * What the API server keeps of the stored object's metadata on an UPDATE, whatever the request says:
+ * its uid when the request has none, its creation and deletion timestamps, its deletion grace period.
+ */
+function withMetadataKeptOnUpdate(
+  object: Record<string, unknown>,
+  previous: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  if (previous === undefined) return object;
+  const old = isRecord(previous.metadata) ? previous.metadata : {};
+  const metadata = { ...(isRecord(object.metadata) ? object.metadata : {}) };
+  if (!metadata.uid && old.uid) metadata.uid = old.uid;
+  for (const key of ["creationTimestamp", "deletionTimestamp"]) if (old[key]) metadata[key] = old[key];
+  if (old.deletionGracePeriodSeconds !== undefined && metadata.deletionGracePeriodSeconds === undefined)
+    metadata.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+  return { ...object, metadata };
+}
+
+/** A kind with a status subresource: status is dropped on create and kept as it was on update. */
+function withStatusAsTheStrategyLeavesIt(
   kind: OfflineKind,
-  object: unknown,
-  previous: unknown,
-  budget: WorkBudget,
-): { problems: Problem[]; schemaFailed: boolean } {
-  const metadataErrors = rootMetadataErrors((object as { metadata?: unknown } | null)?.metadata);
-  const structure = kind.checkStructure(object, budget);
-  const schemaErrors = [...metadataErrors, ...structure.errors].filter(
-    (error) => previous === undefined || !unchangedAt(object, previous, error.field),
-  );
-  const customResource = kind.checkCustomResource(object, previous);
-  const celErrors = blockingError([...schemaErrors, ...customResource])
-    ? kind.hasRules
-      ? [rulesNotChecked]
-      : []
-    : kind.checkRules(object, previous);
-  const all = [
-    ...schemaErrors.map((error) => problem("schema", error)),
-    ...customResource.map((error) => problem("schema", error)),
-    ...celErrors.map((error) => problem("cel", error)),
-  ];
-  const shown = new Set<string>();
-  const problems = all.filter((found) => {
-    if (shown.has(found.message)) return false;
-    shown.add(found.message);
-    return true;
-  });
-  return { problems, schemaFailed: schemaErrors.length > 0 };
+  object: Record<string, unknown>,
+  previous: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  if (!kind.source.crd.subresources?.status) return object;
+  const { status: _dropped, ...rest } = object;
+  if (previous === undefined || !Object.hasOwn(previous, "status")) return rest;
+  return { ...rest, status: previous.status };
+}
+
+function serverWarning(warning: ServerWarning): Problem {
+  return { stage: "cel", field: warning.field, type: "Warning", message: warning.message };
 }
 
 /**
@@ -228,51 +300,6 @@ function admissionRequest(kind: OfflineKind, object: unknown, oldObject: unknown
   };
 }
 
-/**
- * Errors of the kinds that stop the API server from running a CRD's CEL rules (hasBlockingErr in
- * apiextensions-apiserver's customresource strategy): the rules could not trust the object's shape.
- */
-function blockingError(errors: readonly FieldError[]): boolean {
-  return errors.some((error) => blockingTypes.has(error.type));
-}
-
-const finalizersPath = FieldPath.root("metadata").child("finalizers");
-
-const blockingTypes = new Set<FieldError["type"]>([
-  "notSupported",
-  "required",
-  "tooLong",
-  "tooMany",
-  "typeInvalid",
-]);
-
-/** The API server's error in place of the CEL rules' when an error before them blocks them. */
-const rulesNotChecked: FieldError = fieldError.invalid(
-  FieldPath.root("<nil>"),
-  null,
-  "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-);
-
-/**
- * Where Go cannot decode the object's metadata, or an embedded resource's, into an ObjectMeta (a
- * label value that is a number): the API server refuses the request while decoding it (400 Bad
- * Request), before any webhook or validation, with this message alone.
- */
-export function decodeFailure(kind: OfflineKind, object: unknown): Problem | undefined {
-  const [first] = decodeFailureMessages(kind, object);
-  if (first === undefined) return undefined;
-  return { stage: "schema", field: FieldPath.empty, type: "BadRequest", message: first };
-}
-
-/**
- * Every message the API server may refuse the object with while decoding it: the object's own
- * metadata first (decoded in key order), else each embedded resource's field that does not decode
- * (the server meets them in Go's random map order and names the first it meets).
- */
-export function decodeFailureMessages(kind: OfflineKind, object: unknown): string[] {
-  const metadata = (object as { metadata?: unknown } | null)?.metadata;
-  const rootError = metadata === undefined || metadata === null ? undefined : objectMetaDecodeError(metadata);
-  const texts = rootError ? [rootError] : embeddedDecodeErrors(kind.crdSchema, object).map(formatFieldError);
-  const { kind: name, version } = kind.kind;
-  return texts.map((text) => `${name} in version "${version}" cannot be handled as a ${name}: ${text}`);
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -56,7 +56,7 @@ export function inputBoundProblem(object: unknown): BoundProblem | undefined {
     if (size > limits.objectBytes) {
       return {
         field: FieldPath.empty,
-        message: `the object is about ${size} bytes as JSON (YAML aliases expanded), more than the ${limits.objectBytes} the API server accepts`,
+        message: `Request entity too large: limit is ${limits.objectBytes} (the API server's answer; the object is about ${size} bytes as JSON, YAML aliases expanded)`,
       };
     }
   } catch (error) {

@@ -1,9 +1,7 @@
 import { fileURLToPath } from "node:url";
-import type { FieldError } from "../admission/field-errors.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
-import { customResourceChecker } from "../apiextensions/custom-resource.js";
+import { CustomResourceStrategy } from "../apiextensions/custom-resource.js";
 import type { WorkBudget } from "../budget/work-budget.js";
-import { crdRuleValidator } from "../cel/crd-validator.js";
 import { buildCrd, storedVersionSchema } from "../codegen/crd.js";
 import { buildEditorSchema } from "../codegen/editor-schema.js";
 import { type JsonSchema, loadSchemaSources, type SchemaSource } from "../codegen/schema-source.js";
@@ -21,11 +19,8 @@ export interface OfflineKind {
    * compiled code and verdicts, so an object is checked once (the gate then reads the verdict).
    */
   checkStructure: (object: unknown, budget?: WorkBudget) => StructureVerdict;
-  checkRules: (object: unknown, oldObject?: unknown) => FieldError[];
-  /** Whether the CRD has CEL rules (the API server says when it could not run them). */
-  hasRules: boolean;
-  /** The API server's embedded-resource and list-type checks, from the same schema. */
-  checkCustomResource: (object: unknown, oldObject?: unknown) => FieldError[];
+  /** The API server's decoding and validation of the kind's custom resources, from the CRD's schema. */
+  server: CustomResourceStrategy;
 }
 
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
@@ -44,9 +39,12 @@ export function offlineKinds(kinds: ResourceKind[] = resourceKinds, dir = schema
         source,
         crdSchema,
         checkStructure: structureChecker(buildEditorSchema(source)),
-        checkRules: crdRuleValidator(crdSchema),
-        hasRules: JSON.stringify(crdSchema).includes('"x-kubernetes-validations"'),
-        checkCustomResource: customResourceChecker(crdSchema),
+        server: new CustomResourceStrategy({
+          openAPIV3Schema: crdSchema,
+          kind: kind.kind,
+          version: kind.version,
+          namespaced: source.crd.scope === "Namespaced",
+        }),
       },
     ];
   });

@@ -1,6 +1,6 @@
+import { causeType, type FieldError, formatFieldError } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
 import type { RuleActions } from "../admission/rule-actions.js";
-import { WorkBudget } from "../budget/work-budget.js";
 import {
   evaluateMutatingPolicy,
   evaluateValidatingPolicy,
@@ -15,7 +15,7 @@ import {
 } from "../codegen/native-policies.js";
 import { policyKinds } from "../resources/policy-kinds.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
-import { crdLayer, decodeFailure, type OfflineVerdict, type Problem } from "./admit.js";
+import type { OfflineVerdict, Problem } from "./admit.js";
 import { applyPatch } from "./apply-patch.js";
 import { type OfflineKind, schemasDir } from "./kinds.js";
 
@@ -64,8 +64,6 @@ export function admitNatively(
   ruleActions?: RuleActions,
 ): OfflineVerdict {
   const policies = policiesOf(kind);
-  const undecodable = decodeFailure(kind, object);
-  if (undecodable) return { allowed: false, errors: [undecodable], warnings: [], patch: [] };
   const decoded = pruneAndDefault(kind.crdSchema, object);
   const previous = oldObject === undefined ? undefined : pruneAndDefault(kind.crdSchema, oldObject).object;
   const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
@@ -99,7 +97,23 @@ export function admitNatively(
       (field): Problem => ({ stage: "schema", field, type: "Warning", message: `unknown field "${field}"` }),
     ),
   );
-  verdict.errors.push(...crdLayer(kind, current, previous, new WorkBudget()).problems);
+  // The custom resource strategy, as the webhook path runs it (src/offline/admit.ts): metadata, schema
+  // (ratcheted on UPDATE), embedded resources, list types, then the CRD's CEL rules.
+  const strategy = kind.server.validate(
+    asRecord(current),
+    previous === undefined ? undefined : asRecord(previous),
+  );
+  verdict.errors.push(...strategy.errors.map(({ stage, error }) => problemOf(stage, error)));
+  verdict.warnings.push(
+    ...strategy.warnings.map(
+      (warning): Problem => ({
+        stage: "cel",
+        field: warning.field,
+        type: "Warning",
+        message: warning.message,
+      }),
+    ),
+  );
   // The API server calls validating admission only for an object its schema and CRD rules accept.
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
   for (const policy of policies.validating) {
@@ -143,4 +157,15 @@ export function fieldOfMessage(message: string): FieldPath {
       path = /^\d+$/.test(part[2]) ? path.index(Number(part[2])) : path.key(part[2]);
   }
   return path;
+}
+
+/** A CRD's error as a problem, as `validate` reports the CRD's layer (its message names the rule). */
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function problemOf(stage: Problem["stage"], error: FieldError): Problem {
+  return { stage, field: error.field, type: causeType(error), message: formatFieldError(error) };
 }

@@ -50,7 +50,7 @@ const qualifiedNameMessage =
 const labelValueFormat = `(${qualifiedNameFormat})?`;
 const labelValue = new RegExp(`^${labelValueFormat}$`);
 
-/** Go's len(): a string's length in UTF-8 bytes. */
+/** Go's len() of a string: its UTF-8 bytes, which apimachinery's length bounds count. */
 const bytes = (value: string) => Buffer.byteLength(value, "utf8");
 
 /** IsDNS1123Label (util/validation): a namespace, for example. */
@@ -58,24 +58,23 @@ export function dns1123LabelProblems(value: string): string[] {
   const problems: string[] = [];
   if (bytes(value) > 63) problems.push("must be no more than 63 characters");
   if (!dns1123Label.test(value)) {
-    // A valid subdomain that is no label (its length was checked above) has dots.
-    if (dns1123Subdomain.test(value)) problems.push("must not contain dots");
-    else
-      problems.push(
-        regexError(
-          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
-          dns1123LabelFormat,
-          "my-name",
-          "123-abc",
-        ),
-      );
+    problems.push(
+      dns1123Subdomain.test(value)
+        ? "must not contain dots"
+        : regexError(
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+            dns1123LabelFormat,
+            "my-name",
+            "123-abc",
+          ),
+    );
   }
   return problems;
 }
 
 /**
- * IsDNS1123Subdomain: an object's name, an API group. util/validation's says "characters" of a
- * length, api/validate/content's (a label key's prefix) says "bytes".
+ * IsDNS1123Subdomain: an object's name, a label key's prefix. util/validation's counts "characters",
+ * the newer content package's (label key prefixes) "bytes".
  */
 export function dns1123SubdomainProblems(
   value: string,
@@ -95,7 +94,7 @@ export function dns1123SubdomainProblems(
   return problems;
 }
 
-/** IsQualifiedName (api/validate/content's IsLabelKey): a label key, an annotation key (lower-cased first), a finalizer. */
+/** IsQualifiedName (content.IsLabelKey in 1.37): a label key, an annotation key (lower-cased first), a finalizer. */
 export function qualifiedNameProblems(value: string): string[] {
   const parts = value.split("/");
   if (parts.length > 2) {
@@ -121,7 +120,7 @@ export function qualifiedNameProblems(value: string): string[] {
   return problems;
 }
 
-/** IsValidLabelValue (api/validate/content's IsLabelValue). */
+/** IsValidLabelValue (content.IsLabelValue in 1.37). */
 export function labelValueProblems(value: string): string[] {
   const problems: string[] = [];
   if (bytes(value) > 63) problems.push("must be no more than 63 bytes");

@@ -1,7 +1,6 @@
 import { FieldPath } from "../admission/field-path.js";
 import { own, setOwn } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
-import { roundTripObjectMeta } from "./object-meta.js";
 
 export interface Structured {
   /** The object as the API server stores it: defaults applied, unknown fields dropped. */
@@ -10,15 +9,16 @@ export interface Structured {
   pruned: FieldPath[];
 }
 
-/** Fields the API server keeps on every object whatever the schema says (ObjectMeta is checked apart). */
+/**
+ * Fields the API server keeps on every object, and on every embedded resource, whatever the schema says
+ * (ObjectMeta is decoded apart).
+ */
 const rootFields = new Set(["apiVersion", "kind", "metadata"]);
 
 /**
  * What the API server does to a custom resource before validating it, driven by the CRD's structural
  * schema: unknown fields are pruned (unless `x-kubernetes-preserve-unknown-fields`), nulls dropped where
  * the schema does not say `nullable`, and `default`s fill absent properties of objects that are present.
- * The object's own metadata and each embedded resource's go through ObjectMeta (unknown fields
- * pruned, empty ones left out).
  * Pure: the input is never changed. What pruning and defaulting leave as it was is shared with the
  * input, not copied (most of an object is, and `validate` reads every manifest through here).
  */
@@ -58,24 +58,19 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
       const key = keys[i] as string;
       const child = record[key];
       const childSchema = own(properties, key) ?? additional;
-      const kept = childSchema || keepUnknown || (root && rootFields.has(key));
+      // The root is an embedded resource too: its apiVersion, kind and metadata are ObjectMeta's business.
+      const embedded = root || node["x-kubernetes-embedded-resource"] === true;
+      const kept = childSchema || keepUnknown || (embedded && rootFields.has(key));
       if (!kept) pruned.push(path.child(key));
       // The API server drops a null where the schema does not say nullable, before defaulting.
       if (!kept || (child === null && childSchema && childSchema.nullable !== true)) {
         change(i);
         continue;
       }
-      // An object's own metadata, and an embedded resource's, are decoded into ObjectMeta (an embedded
-      // null one as an empty ObjectMeta: schemaobjectmeta's coercion stores it as {}).
-      const embeddedMetadata = key === "metadata" && node["x-kubernetes-embedded-resource"] === true;
       const walked =
-        embeddedMetadata && child === null
-          ? {}
-          : key === "metadata" && (root || embeddedMetadata)
-            ? roundTripObjectMeta(child, path.child(key), pruned)
-            : !childSchema || child === null || typeof child !== "object"
-              ? child
-              : walk(childSchema, child, path.child(key), false);
+        (embedded && rootFields.has(key)) || !childSchema || child === null || typeof child !== "object"
+          ? child
+          : walk(childSchema, child, path.child(key), false);
       if (walked !== child) change(i);
       if (out) setOwn(out, key, walked);
     }

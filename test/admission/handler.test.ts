@@ -63,7 +63,7 @@ describe("admission handler", () => {
         kind: "Widget",
         name: "w",
         causes: [
-          { type: "FieldValueInvalid", field: "size", message: "Invalid value: 5: must be at most 3" },
+          { reason: "FieldValueInvalid", field: "size", message: "Invalid value: 5: must be at most 3" },
         ],
       },
     });

@@ -48,7 +48,7 @@ describe("bounded answers", () => {
     const causes = response.status?.details?.causes ?? [];
     assert.equal(causes.length, limits.causes);
     assert.deepEqual(causes.at(-1), {
-      type: "FieldValueTooMany",
+      reason: "FieldValueTooMany",
       field: "",
       message: "... and 19901 more errors",
     });

@@ -497,7 +497,7 @@ const ruleOf = (message: string) => /\(rule ([^)]+)\)$/.exec(message)?.[1] ?? ""
 const key = (field: string, type: string, rule: string) => `${field} | ${type} | ${rule}`;
 const errorKey = (error: FieldError) => key(formatField(error), causeType(error), error.rule ?? "");
 const deniedKeys = (response: AdmissionResponse) =>
-  new Set((response.status?.details?.causes ?? []).map((c) => key(c.field, c.type, ruleOf(c.message))));
+  new Set((response.status?.details?.causes ?? []).map((c) => key(c.field, c.reason, ruleOf(c.message))));
 
 const withViolations = (base: Kube, violations: Violation[]): Kube => {
   const object = structuredClone(base);

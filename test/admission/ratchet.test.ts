@@ -36,6 +36,23 @@ describe("ratcheting helpers", () => {
     assert.deepEqual(splitByOld([error, error], [error], old, old).introduced, [error], "one spares one");
   });
 
+  it("follows an item a reordered list moved, unchanged: its old problem spares it at its new index", () => {
+    const linkError = (index: number): FieldError => ({
+      type: "invalid",
+      field: FieldPath.of(["spec", "resources", index, "link"]),
+      value: "not a url",
+      detail: "must be an absolute http or https URL",
+    });
+    const bad = { name: "raw", link: "not a url" };
+    const good = { name: "docs", link: "https://example.com" };
+    const old = { spec: { resources: [bad, good] } };
+    const reordered = { spec: { resources: [good, bad] } };
+    assert.deepEqual(splitByOld([linkError(1)], [linkError(0)], reordered, old).introduced, []);
+    const changed = { spec: { resources: [good, { ...bad, link: "still not a url" }] } };
+    const changedError = { ...linkError(1), value: "still not a url" };
+    assert.deepEqual(splitByOld([changedError], [linkError(0)], changed, old).introduced, [changedError]);
+  });
+
   it("takes an offending value in another key order, or a missing value and null, as the same problem", () => {
     const error = (value: unknown): FieldError => ({
       type: "invalid",

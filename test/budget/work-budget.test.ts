@@ -46,7 +46,7 @@ describe("the work budget, one per review", () => {
     assert.equal(response.allowed, false);
     assert.equal(response.status?.code, 422);
     const cause = response.status?.details?.causes?.[0];
-    assert.equal(cause?.type, "FieldValueForbidden");
+    assert.equal(cause?.reason, "FieldValueForbidden");
     assert.equal(cause?.field, "items");
     assert.match(
       cause?.message ?? "",

@@ -115,6 +115,7 @@ describe("docs/ci.md: CI recipes, run as written", () => {
       skipped: {},
       denied: 1,
       warned: 1,
+      client: "as a GitOps tool sends it",
       notChecked: [
         {
           check: "module.workspace-exists",

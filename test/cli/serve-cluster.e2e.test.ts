@@ -76,7 +76,7 @@ describe("serve with a kubeconfig: the spec.workspace check over HTTPS (fake API
     );
     assert.deepEqual(response.status.details.causes, [
       {
-        type: "FieldValueNotFound",
+        reason: "FieldValueNotFound",
         field: "spec.workspace",
         message: 'Not found: "default/dev-environment" (rule module.workspace-exists)',
       },

@@ -150,6 +150,7 @@ describe("validate never passes silently", () => {
       skipped: {},
       denied: 6,
       warned: 0,
+      client: "as a GitOps tool sends it",
     });
   });
 
@@ -169,7 +170,7 @@ describe("validate never passes silently", () => {
     assert.equal(run.status, 0, run.stdout);
     assert.equal(
       run.stdout,
-      "2 files, 5 objects read; 1 checked (0 denied, 0 warned); 4 skipped (no schema: 1 app.terraform.io/v1alpha2 Module, 1 apps/v1 Deployment, 1 no apiVersion and kind, 1 operator.kyma-project.io/v1beta2 Kyma)\n" +
+      "2 files, 5 objects read; 1 checked (0 denied, 0 warned); 4 skipped (no schema: 1 app.terraform.io/v1alpha2 Module, 1 apps/v1 Deployment, 1 no apiVersion and kind, 1 operator.kyma-project.io/v1beta2 Kyma); judged as a GitOps tool sends it\n" +
         // The lookup serve makes in the cluster, named once (test/cli/validate-lookups.e2e.test.ts).
         "not checked: module.workspace-exists (1 object): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR\n",
     );
@@ -184,7 +185,7 @@ describe("validate never passes silently", () => {
     assert.equal(text.status, 1);
     assert.match(
       text.stdout,
-      /\n2 files, 4 objects read; 3 checked \(1 denied, 1 warned\); 1 skipped \(no schema: 1 apps\/v1 Deployment\)\nnot checked: module\.workspace-exists \(3 objects\): [^\n]+\n$/,
+      /\n2 files, 4 objects read; 3 checked \(1 denied, 1 warned\); 1 skipped \(no schema: 1 apps\/v1 Deployment\); judged as a GitOps tool sends it\nnot checked: module\.workspace-exists \(3 objects\): [^\n]+\n$/,
     );
     const expected = {
       files: 2,
@@ -194,6 +195,7 @@ describe("validate never passes silently", () => {
       skipped: { "apps/v1 Deployment": 1 },
       denied: 1,
       warned: 1,
+      client: "as a GitOps tool sends it",
       notChecked: [{ check: "module.workspace-exists", objects: 3, reason: workspaceLookup }],
     };
     assert.deepEqual(jsonOf(cli(["validate", dir, "-o", "json"])).summary, expected);
@@ -250,7 +252,7 @@ describe("validate keeps going", () => {
       lines[2] ?? "",
       /^denied\.yaml:\d+: Module default\/redis: spec\.config\.replicas: Invalid value: 7/,
     );
-    assert.match(lines.at(-2) ?? "", /2 inputs unreadable$/);
+    assert.match(lines.at(-2) ?? "", /2 inputs unreadable; judged as a GitOps tool sends it$/);
     assert.match(lines.at(-1) ?? "", /^not checked: module\.workspace-exists /);
 
     const sarif = sarifOf(cli(["validate", dir, join(dir, "absent.yaml"), "-o", "sarif"]));
@@ -484,7 +486,7 @@ describe("lint-modules says when it found no modules", () => {
 });
 
 describe("one finding per problem", () => {
-  it("reports a problem the CRD's CEL rule and a webhook rule both find once, as the CEL error", () => {
+  it("reports what the API server reports: the CRD's CEL errors, and no webhook after them", () => {
     const both = helmModule();
     Object.assign(both.spec, { custom: { image: "x:1" } });
     if (both.spec.helm) {
@@ -494,17 +496,18 @@ describe("one finding per problem", () => {
       };
       both.spec.helm.releaseName = "Bad_Name";
     }
-    both.spec.config = { ...both.spec.config, replicas: 7 }; // the webhook's alone: kept
+    // The webhook's alone: the API server never calls the validating webhook after a CEL error.
+    both.spec.config = { ...both.spec.config, replicas: 7 };
     const dir = manifestDir({ "both.yaml": [both] });
     const run = cli(["validate", join(dir, "both.yaml"), "-o", "json"]);
     assert.equal(run.status, 1);
     const errors = jsonOf(run).findings.map((f) => `${f.rule} ${f.message.slice(0, f.message.indexOf(":"))}`);
     assert.deepEqual(errors, [
-      // The CRD's rules name the field they forbid (fieldPath, reason), as the API server reports them.
+      // The CRD's rules name the field they forbid (fieldPath, reason), as the API server reports them;
+      // the API server calls no validating webhook after them.
       "cel/FieldValueForbidden spec.custom",
-      "cel/FieldValueInvalid spec.helm.releaseName",
       "cel/FieldValueForbidden spec.helm.chart.git",
-      "validating-webhook/module.config-value spec.config.replicas",
+      "cel/FieldValueInvalid spec.helm.releaseName",
     ]);
   });
 });

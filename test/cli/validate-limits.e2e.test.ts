@@ -100,7 +100,7 @@ spec:
       .map((line) => line.slice(line.indexOf("lol.yaml:")));
     assert.match(
       lines[0] ?? "",
-      /^lol\.yaml:1: Module default\/lol: the object is about \d{11} bytes as JSON \(YAML aliases expanded\), more than the 3145728/,
+      /^lol\.yaml:1: Module default\/lol: Request entity too large: limit is 3145728 \(the API server.s answer; the object is about \d{11} bytes as JSON, YAML aliases expanded\)/,
     );
     // The object after it is still read and judged.
     assert.match(lines[1] ?? "", /^lol\.yaml:23: ConfigMap other: no schema/);

@@ -57,7 +57,7 @@ function ruleNodes(): RuleNode[] {
 /** The rule's verdict on CREATE, as the API server gives it: the error messages at the value. */
 function celMessages(node: JsonSchema, value: unknown): string[] {
   const schema = { type: "object", properties: { v: node } };
-  return crdRuleValidator(schema)({ v: value }).map((error) => error.detail ?? "");
+  return crdRuleValidator(schema)({ v: value }).errors.map((error) => error.detail ?? "");
 }
 
 /** The editor fragments' verdict: whether the value passes, and the messages it would show. */

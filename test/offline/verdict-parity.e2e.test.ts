@@ -145,7 +145,7 @@ function asClientReads(response: ReturnType<typeof admissionResponse>) {
       : causes.map((cause) => {
           const { message, rule } = splitCauseMessage(cause.message);
           return {
-            type: cause.type,
+            type: cause.reason,
             field: cause.field,
             message: cause.field ? `${cause.field}: ${message}` : message,
             rule: rule ?? null,

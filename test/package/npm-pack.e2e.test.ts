@@ -100,7 +100,7 @@ describe("npm pack, installed into an empty folder", () => {
       [
         "examples/modules/redis.yaml:48: Module default/redis: spec.config.replicas: Invalid value: 7: must be less than or equal to 5",
         'examples/modules/redis.yaml:34: warning: Module default/redis: unknown field "spec.helm.relaseName"',
-        "2 files, 3 objects read; 3 checked (1 denied, 1 warned); 0 skipped",
+        "2 files, 3 objects read; 3 checked (1 denied, 1 warned); 0 skipped; judged as a GitOps tool sends it",
         "not checked: module.workspace-exists (3 objects): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR",
         "",
       ].join("\n"),

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { isHousekeeping } from "../../src/admission/ratchet.js";
 import { kindOf, offlineKinds } from "../../src/offline/kinds.js";
 import { type PolicyCase, policyCases } from "../support/policy-cases.js";
 import { generatedCases } from "../support/policy-generators.js";
@@ -30,6 +31,15 @@ async function compare(c: PolicyCase): Promise<{ side: string; disagreement: Dis
   if (
     schemaRefuses(kind, object, oldObject) ||
     (oldObject !== undefined && schemaRefuses(kind, oldObject, undefined))
+  )
+    return undefined;
+  // A metadata-only UPDATE the webhook spares whole (housekeeping) that the CRD's own CEL rules refuse:
+  // the API server's ratcheting compares a value holding a free-form map (spec.config) as changed, so
+  // its CRD denies first, as the real server does (test/control-plane-diff: "a label added").
+  if (
+    oldObject !== undefined &&
+    isHousekeeping(object, oldObject) &&
+    crdFindings(kind, object, oldObject).size > 0
   )
     return undefined;
   const rules = nativeRules(kind);
@@ -64,7 +74,9 @@ describe("the native policies agree with the webhook, rule by rule (evaluated of
       for (const { side, disagreement } of found ?? [])
         report.push(`${c.name} [${side}] ${JSON.stringify(disagreement)}`);
     }
-    console.log(`case tables: ${compared} requests compared, ${refused} refused by the schema first`);
+    console.log(
+      `case tables: ${compared} requests compared, ${refused} refused by the schema or the CRD's rules first`,
+    );
     assert.deepEqual(report, []);
   });
 

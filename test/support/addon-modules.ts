@@ -62,7 +62,7 @@ export async function reviewConfigMap(
 }
 
 export interface ConfigMapCause {
-  type: string;
+  reason: string;
   field: string;
   message: string;
 }

@@ -1,9 +1,8 @@
 import { judgeValidation } from "../../src/admission/handler.js";
-import { unchangedAt } from "../../src/admission/ratchet.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
 import type { RuleDeclaration } from "../../src/admission/rule-catalogue.js";
 import { warningField, warningRule } from "../../src/admission/warning.js";
-import { WorkBudget } from "../../src/budget/work-budget.js";
+import { crdRuleValidator } from "../../src/cel/crd-validator.js";
 import { evaluateValidatingPolicy, type PolicyRequest } from "../../src/cel/policy-evaluator.js";
 import { type GeneratedPolicy, validatingPolicies } from "../../src/codegen/native-policies.js";
 import type { OfflineKind } from "../../src/offline/kinds.js";
@@ -41,10 +40,11 @@ export function decodedCase(kind: OfflineKind, c: PolicyCase): { object: unknown
 
 /** Whether the API server's schema stage refuses the case (then no rule of ours is ever asked). */
 export function schemaRefuses(kind: OfflineKind, object: unknown, oldObject: unknown): boolean {
-  const structure = kind
-    .checkStructure(object, new WorkBudget())
-    .errors.filter((error) => oldObject === undefined || !unchangedAt(object, oldObject, error.field));
-  return structure.length > 0 || kind.checkCustomResource(object, oldObject).length > 0;
+  const strategy = kind.server.validate(
+    object as Record<string, unknown>,
+    oldObject as Record<string, unknown> | undefined,
+  );
+  return strategy.errors.some(({ stage }) => stage !== "cel");
 }
 
 /** The webhook's verdict, rule by rule: denials for error rules, warnings for warning rules. */
@@ -121,10 +121,21 @@ export function policyFindings(
   return found;
 }
 
+const crdRules = new Map<OfflineKind, ReturnType<typeof crdRuleValidator>>();
+
+function crdRulesOf(kind: OfflineKind): ReturnType<typeof crdRuleValidator> {
+  let rules = crdRules.get(kind);
+  if (!rules) {
+    rules = crdRuleValidator(kind.crdSchema);
+    crdRules.set(kind, rules);
+  }
+  return rules;
+}
+
 /** The CRD's own CEL rules (evaluated as the API server does), by the rule each message names. */
 export function crdFindings(kind: OfflineKind, object: unknown, oldObject: unknown): RuleFindings {
   const found: RuleFindings = new Map();
-  for (const error of kind.checkRules(object, oldObject)) {
+  for (const error of crdRulesOf(kind)(object, oldObject).errors) {
     const rule = /\(rule ([^)]+)\)$/.exec(error.detail ?? "")?.[1];
     if (!rule) continue;
     found.set(rule, [...(found.get(rule) ?? []), error.field.toString()]);

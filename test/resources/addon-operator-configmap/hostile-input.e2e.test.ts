@@ -153,7 +153,7 @@ describe("ConfigMap/addon-operator under hostile input (live webhook): bounded, 
     const reply = await reviewConfigMap(server, data);
     assert.equal(reply.code, 422);
     assert.equal(reply.causes.length, 1);
-    assert.equal(reply.causes[0]?.type, "FieldValueForbidden");
+    assert.equal(reply.causes[0]?.reason, "FieldValueForbidden");
     assert.match(
       reply.causes[0]?.message ?? "",
       /^Forbidden: parsing and checking data\.mod\d+ exceeds the webhook's work budget/,

@@ -71,7 +71,11 @@ const guardedSchema = {
 /** The causes, each rule's id (checked) cut off its message. */
 const causesOf = (reply: { json: { response: { status?: { details?: { causes?: unknown[] } } } } }) =>
   (
-    (reply.json.response.status?.details?.causes ?? []) as { type: string; field: string; message: string }[]
+    (reply.json.response.status?.details?.causes ?? []) as {
+      reason: string;
+      field: string;
+      message: string;
+    }[]
   ).map((cause) => {
     const { message, rule } = splitCauseMessage(cause.message);
     assert.match(rule ?? "", /^addon-operator-configmap\./, cause.message);
@@ -134,7 +138,7 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
     assert.match(reply.json.response.status.message, /^ConfigMap "addon-operator" is invalid: /);
     const causes = causesOf(reply);
     assert.deepEqual(
-      causes.map((cause) => [cause.type, cause.field]),
+      causes.map((cause) => [cause.reason, cause.field]),
       [
         ["FieldValueInvalid", "data.global"],
         ["FieldValueRequired", "data.global.clusterName"],
@@ -182,7 +186,7 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
       guardedMaintenance: "NoResourceReconciliation",
     });
     assert.deepEqual(
-      causesOf(bad).map((cause) => [cause.type, cause.field]),
+      causesOf(bad).map((cause) => [cause.reason, cause.field]),
       [
         ["FieldValueNotSupported", "data.someModuleEnabled"],
         ["FieldValueNotSupported", "data.someModuleMaintenance"],
@@ -229,7 +233,7 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
     });
     assert.deepEqual(
       causesOf(reply)
-        .map((cause) => [cause.type, cause.field, cause.message.replace(/^Forbidden: /, "")])
+        .map((cause) => [cause.reason, cause.field, cause.message.replace(/^Forbidden: /, "")])
         .sort(),
       [
         ["FieldValueForbidden", "data.someModule.extra", "someModule.extra in body is a forbidden property"],

@@ -1,15 +1,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type RequestOptions, request } from "node:https";
 import { isDeepStrictEqual } from "node:util";
-import {
-  admitOffline,
-  decodeFailureMessages,
-  type OfflineVerdict,
-  type Problem,
-} from "../../../src/offline/admit.js";
+import { admitOffline, type OfflineVerdict, type Problem } from "../../../src/offline/admit.js";
 import { kindOf, type OfflineKind, offlineKinds } from "../../../src/offline/kinds.js";
 import { ruleCatalogue } from "../../../src/resources/index.js";
-import { pruneAndDefault } from "../../../src/validation/prune-default.js";
 import type { ControlPlane } from "../control-plane.js";
 import { kymaNamespace } from "./kyma.js";
 import type { DifferentialRun, Disagreement } from "./random.js";
@@ -104,7 +98,7 @@ export interface KymaJudgement {
   ours: OfflineVerdict;
   /** The object as our CRD stores it (defaults, pruning). */
   stored: unknown;
-  /** Every message the API server may refuse the object with while decoding it (ours names the first). */
+  /** The message we refuse the object with while decoding it, as the API server does (400). */
   decodeMessages: string[];
 }
 
@@ -126,8 +120,8 @@ export async function judgeKymaObjects(
       judged[i] = {
         server,
         ours,
-        stored: pruneAndDefault(kind.crdSchema, structuredClone(object)).object,
-        decodeMessages: decodeFailureMessages(kind, object),
+        stored: kind.server.decode(structuredClone(object), false).object,
+        decodeMessages: ours.errors.filter((problem) => problem.stage === "decode").map((p) => p.message),
       };
     }
   };
@@ -135,7 +129,12 @@ export async function judgeKymaObjects(
   return judged;
 }
 
-const crdStage = (problem: Problem) => problem.stage === "schema" || problem.stage === "cel";
+/** What the API server finds itself (no webhook is registered against it here). */
+const crdStage = (problem: Problem) =>
+  problem.stage === "decode" ||
+  problem.stage === "metadata" ||
+  problem.stage === "schema" ||
+  problem.stage === "cel";
 
 /** What the server keeps of an object that is ours to compare: the spec, labels and annotations. */
 function content(object: unknown) {
@@ -155,7 +154,7 @@ export function kymaDisagreement(
   const crdCauses = ours.errors.filter(crdStage).map((problem) => problem.message);
   const webhook = ours.errors.filter((problem) => !crdStage(problem));
   // The warnings the API server gives itself: unknown fields, finalizer names.
-  const unknownFields = ours.warnings.filter((w) => w.stage === "schema").map((w) => w.message);
+  const unknownFields = ours.warnings.filter(crdStage).map((w) => w.message);
   const ts = { crdCauses, webhook: webhook.map((p) => p.rule ?? p.message), unknownFields };
   const go = { code: server.code, causes: server.causes, message: server.message, warnings: server.warnings };
   const disagree = (what: string) => ({ input, go: { ...go, what }, ts });

@@ -1,0 +1,184 @@
+import type { JsonSchema } from "../codegen/schema-source.js";
+
+/**
+ * A value of an UPDATE's new object beside the value it corresponds to in the old one, as the API server
+ * correlates them for ratcheting (apiserver's `common.CorrelatedObject`): object properties and map
+ * values by name, the items of an `x-kubernetes-list-type: map` list by their keys (the first old item
+ * with the same keys); the items of any other list correlate with nothing, so their errors ratchet
+ * only with their list's. An error found at a value is spared when the value it lies in, or failing
+ * that its nearest correlated container, is unchanged (`ratchets`).
+ */
+export class Correlated {
+  #unchanged: boolean | undefined;
+  #oldItems: OldItems | undefined;
+  readonly #children = new Map<string | number, Correlated | undefined>();
+
+  constructor(
+    readonly value: unknown,
+    readonly oldValue: unknown,
+    readonly schema: JsonSchema | undefined,
+  ) {}
+
+  /** The property or map value `name` on both sides, when both have it and the schema describes it. */
+  key(name: string): Correlated | undefined {
+    if (this.#children.has(name)) return this.#children.get(name);
+    let child: Correlated | undefined;
+    const schema = propertySchema(this.schema, name);
+    if (schema && isRecord(this.value) && isRecord(this.oldValue)) {
+      if (Object.hasOwn(this.value, name) && Object.hasOwn(this.oldValue, name)) {
+        child = new Correlated(this.value[name], this.oldValue[name], schema);
+      }
+    }
+    this.#children.set(name, child);
+    return child;
+  }
+
+  /** The new list's item `index` with the old item of the same keys (map lists only). */
+  index(index: number): Correlated | undefined {
+    if (this.#children.has(index)) return this.#children.get(index);
+    let child: Correlated | undefined;
+    const items = itemsSchema(this.schema);
+    if (items && Array.isArray(this.value) && Array.isArray(this.oldValue) && index < this.value.length) {
+      const item = this.value[index];
+      const old = this.oldItems().get(item);
+      if (old !== undefined && old !== null) child = new Correlated(item, old, items);
+    }
+    this.#children.set(index, child);
+    return child;
+  }
+
+  /** Whether the value is unchanged: compared through its correlated parts, as the API server does. */
+  get unchanged(): boolean {
+    this.#unchanged ??= this.compare();
+    return this.#unchanged;
+  }
+
+  private compare(): boolean {
+    const { value, oldValue } = this;
+    if (value === null || value === undefined || oldValue === null || oldValue === undefined)
+      return (value ?? null) === (oldValue ?? null);
+    if (Array.isArray(value) !== Array.isArray(oldValue) || isRecord(value) !== isRecord(oldValue))
+      return false;
+    if (Array.isArray(value) && Array.isArray(oldValue)) {
+      if (value.length !== oldValue.length) return false;
+      for (let i = 0; i < value.length; i++) {
+        const child = this.index(i);
+        // Items that correlate with nothing: the lists are compared whole, unless it is a map list.
+        if (!child) return !this.isMapList() && jsonEqual(value, oldValue);
+        if (!child.unchanged) return false;
+      }
+      return true;
+    }
+    if (isRecord(value) && isRecord(oldValue)) {
+      const keys = Object.keys(value);
+      if (keys.length !== Object.keys(oldValue).length) return false;
+      return keys.every((key) => this.key(key)?.unchanged === true);
+    }
+    return jsonEqual(value, oldValue);
+  }
+
+  private isMapList(): boolean {
+    return (
+      this.schema?.["x-kubernetes-list-type"] === "map" &&
+      Array.isArray(this.schema["x-kubernetes-list-map-keys"]) &&
+      (this.schema["x-kubernetes-list-map-keys"] as unknown[]).length > 0 &&
+      Array.isArray(this.oldValue) &&
+      this.oldValue.length > 0
+    );
+  }
+
+  private oldItems(): OldItems {
+    this.#oldItems ??= this.isMapList()
+      ? new OldItems(this.oldValue as unknown[], this.schema?.["x-kubernetes-list-map-keys"] as string[])
+      : noOldItems;
+    return this.#oldItems;
+  }
+}
+
+/** A map list's old items by their keys, indexed as far as a lookup needed (the API server's MapList). */
+class OldItems {
+  private readonly keyed = new Map<string, unknown>();
+  private next = 0;
+
+  constructor(
+    private readonly items: unknown[],
+    private readonly keys: string[],
+  ) {}
+
+  get(item: unknown): unknown {
+    const key = isRecord(item) ? compositeKey(item, this.keys) : undefined;
+    if (key === undefined) return undefined;
+    if (this.keyed.has(key)) return this.keyed.get(key);
+    while (this.next < this.items.length) {
+      const old = this.items[this.next++];
+      const oldKey = isRecord(old) ? compositeKey(old, this.keys) : undefined;
+      if (oldKey === undefined) continue;
+      if (!this.keyed.has(oldKey)) this.keyed.set(oldKey, old);
+      if (oldKey === key) return old;
+    }
+    return undefined;
+  }
+}
+
+const noOldItems = { get: () => undefined } as unknown as OldItems;
+
+/** The item's key: its key fields' scalar values (all present), or undefined when it has none. */
+function compositeKey(item: Record<string, unknown>, keys: string[]): string | undefined {
+  const parts: string[] = [];
+  for (const key of keys) {
+    if (!Object.hasOwn(item, key)) return undefined;
+    const value = item[key];
+    if (value === null || typeof value === "object") return undefined;
+    parts.push(`${typeof value}:${String(value)}`);
+  }
+  return JSON.stringify(parts);
+}
+
+function propertySchema(schema: JsonSchema | undefined, name: string): JsonSchema | undefined {
+  const properties = schema?.properties as Record<string, JsonSchema> | undefined;
+  if (properties && Object.hasOwn(properties, name)) return properties[name];
+  const additional = schema?.additionalProperties;
+  return isRecord(additional) ? (additional as JsonSchema) : undefined;
+}
+
+function itemsSchema(schema: JsonSchema | undefined): JsonSchema | undefined {
+  return isRecord(schema?.items) ? (schema?.items as JsonSchema) : undefined;
+}
+
+/**
+ * Where an error found along `steps` (field names and list indexes from the root) is judged for
+ * ratcheting: the deepest value along them that correlates with the old object, and whether the
+ * update left it unchanged. Errors at apiVersion and kind never ratchet.
+ */
+export function ratchets(root: Correlated, steps: readonly (string | number)[]): boolean {
+  const [first] = steps;
+  if (first === "apiVersion" || first === "kind") return false;
+  let at = root;
+  for (const step of steps) {
+    const next = typeof step === "number" ? at.index(step) : at.key(step);
+    if (!next) break;
+    at = next;
+  }
+  return at.unchanged;
+}
+
+/** Two decoded JSON values are equal: same type, same scalars, same members in any order. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const keys = Object.keys(ra);
+  if (keys.length !== Object.keys(rb).length) return false;
+  return keys.every((key) => Object.hasOwn(rb, key) && jsonEqual(ra[key], rb[key]));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

@@ -1,0 +1,317 @@
+import { type FieldError, omittedErrors } from "../admission/field-errors.js";
+import { FieldPath } from "../admission/field-path.js";
+import { limits } from "../admission/limits.js";
+import type { JsonSchema } from "../codegen/schema-source.js";
+import { goRequestUriError } from "../go-net-url/parse.js";
+import { goQuote } from "../go-template/go-strings.js";
+import { compileRe2 } from "../regex/re2.js";
+import { Correlated, ratchets } from "./correlation.js";
+import { isGoDateTime } from "./date-time.js";
+import { goJsonKind, jsonKind } from "./go-value.js";
+
+/**
+ * The API server's check of a custom resource against its CRD's openAPIV3Schema (kube-openapi's
+ * validate package, as apiextensions-apiserver calls it and turns its results into field errors), with
+ * its wording: `spec.x in body should be at least 1 chars long`, `spec.hibernated in body must be of
+ * type boolean: "string"`, `Too long: may not be more than 53 bytes`. On UPDATE it ratchets as the
+ * API server does (CRDValidationRatcheting, on since 1.30): an error is dropped when the value it was
+ * found at, or its nearest container that correlates with the old object, is unchanged.
+ *
+ * Keywords a structural schema allows at a node (type, format, enum, bounds, pattern, required, items,
+ * properties, additionalProperties, nullable, x-kubernetes-int-or-string); not `allOf`/`anyOf`/`oneOf`/
+ * `not`, which none of this project's schemas uses (a schema with them is refused at build: `validate`
+ * must not pass silently what it does not check).
+ *
+ * At most `limits.causes` errors are built; the rest are counted in a last `... and N more errors`.
+ */
+export function schemaValidator(
+  openAPIV3Schema: JsonSchema,
+): (object: unknown, oldObject?: unknown) => FieldError[] {
+  refuseUnsupported(openAPIV3Schema, "");
+  return (object, oldObject) => {
+    const errors = new Errors(
+      oldObject === undefined ? undefined : new Correlated(object, oldObject, openAPIV3Schema),
+    );
+    validateNode(openAPIV3Schema, object, [], errors);
+    return errors.list();
+  };
+}
+
+/** Errors found so far, the ratcheted ones dropped as they are found, bounded as an answer is. */
+class Errors {
+  private readonly found: FieldError[] = [];
+  private omitted = 0;
+
+  constructor(private readonly correlated: Correlated | undefined) {}
+
+  /** An error found by the validator of the value at `steps`. */
+  add(steps: readonly (string | number)[], make: () => FieldError): void {
+    if (this.correlated && ratchets(this.correlated, steps)) return;
+    if (this.found.length < limits.causes) this.found.push({ ...make(), verbatim: true });
+    else this.omitted++;
+  }
+
+  list(): FieldError[] {
+    if (this.omitted === 0) return this.found;
+    return [...this.found.slice(0, -1), omittedErrors(this.omitted + 1)];
+  }
+}
+
+type Steps = readonly (string | number)[];
+
+const unsupportedKeywords = ["allOf", "anyOf", "oneOf", "not", "uniqueItems", "patternProperties"];
+
+function refuseUnsupported(schema: JsonSchema, at: string): void {
+  for (const keyword of unsupportedKeywords) {
+    if (keyword in schema) throw new Error(`${at || "<root>"}: ${keyword} is not checked offline`);
+  }
+  for (const [name, child] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+    refuseUnsupported(child, `${at}.${name}`);
+  }
+  for (const child of [schema.items, schema.additionalProperties]) {
+    if (child !== null && typeof child === "object") refuseUnsupported(child as JsonSchema, `${at}[]`);
+  }
+}
+
+/** The field a kube-openapi path names: `config[0].integer.default`, as the cause's field shows it. */
+function fieldOf(steps: Steps): FieldPath {
+  let path = FieldPath.empty;
+  for (const step of steps) path = typeof step === "number" ? path.index(step) : path.child(step);
+  return path;
+}
+
+/** kube-openapi's path text (`spec.helm.chart`, `config[0].alias`): the messages repeat it. */
+function pathText(steps: Steps): string {
+  return fieldOf(steps).toString();
+}
+
+function types(schema: JsonSchema): string[] {
+  if (schema["x-kubernetes-int-or-string"] === true) return ["integer", "string"];
+  return typeof schema.type === "string" ? [schema.type] : [];
+}
+
+function validateNode(schema: JsonSchema, value: unknown, steps: Steps, errors: Errors): void {
+  const expected = types(schema);
+  const field = () => fieldOf(steps);
+  if (value === null || value === undefined) {
+    if (expected.length > 0 && schema.nullable !== true) {
+      const detail = `${pathText(steps)} in body must be of type ${expected.join(",")}: "null"`;
+      errors.add(steps, () => ({ type: "typeInvalid", field: field(), value: "null", detail }));
+    }
+    if (Array.isArray(schema.enum)) enumCheck(schema, null, steps, errors);
+    return;
+  }
+  typeCheck(schema, value, expected, steps, errors);
+  if (typeof value === "string") {
+    stringCheck(schema, value, steps, errors);
+    formatCheck(schema, value, steps, errors);
+  }
+  if (typeof value === "number" || typeof value === "bigint")
+    numberCheck(schema, value, expected, steps, errors);
+  if (Array.isArray(value)) {
+    const items = isSchema(schema.items) ? schema.items : undefined;
+    if (items) for (let i = 0; i < value.length; i++) validateNode(items, value[i], [...steps, i], errors);
+    const size = value.length;
+    if (typeof schema.minItems === "number" && size < schema.minItems) {
+      const message = `${pathText(steps)} in body should have at least ${schema.minItems} items`;
+      errors.add(steps, () => ({ type: "invalid", field: field(), value: size, detail: message }));
+    }
+    if (typeof schema.maxItems === "number" && size > schema.maxItems) {
+      const max = schema.maxItems;
+      const detail = `must have at most ${max} ${max === 1 ? "item" : "items"}`;
+      errors.add(steps, () => ({ type: "tooMany", field: field(), value: size, detail }));
+    }
+  }
+  if (Array.isArray(schema.enum)) enumCheck(schema, value, steps, errors);
+  if (isRecord(value)) objectCheck(schema, value, steps, errors);
+}
+
+/** kube-openapi's type validator: the JSON type Go decoded against the schema's type and format. */
+function typeCheck(
+  schema: JsonSchema,
+  value: unknown,
+  expected: string[],
+  steps: Steps,
+  errors: Errors,
+): void {
+  const { type: actual, format } = goJsonKind(value);
+  const wanted = typeof schema.format === "string" ? supportedFormat(schema) : "";
+  const isFloatInt = actual === "number" && isJsonInteger(Number(value)) && expected.includes("integer");
+  const isIntFloat = actual === "integer" && expected.includes("number");
+  const stringOrSlice = actual === "string" || actual === "array";
+  // kube-openapi's errors.InvalidType: `<path> in body must be of type <wanted>: "<actual>"`, the
+  // actual type's name as the value.
+  const fail = (wantedName: string, actualName: string) => {
+    const detail = `${pathText(steps)} in body must be of type ${wantedName}: ${goQuote(actualName)}`;
+    errors.add(steps, () => ({ type: "typeInvalid", field: fieldOf(steps), value: actualName, detail }));
+  };
+  const formatCompatible =
+    expected.includes(actual) ||
+    format === wanted ||
+    isFloatInt ||
+    isIntFloat ||
+    (wanted === "int64" && format === "int32") ||
+    (wanted === "float64" && format === "float32");
+  if (!stringOrSlice && wanted !== "" && !formatCompatible) {
+    fail(wanted, format);
+    return;
+  }
+  // A string-typed field with a format takes a string or a list unchecked (the format check follows).
+  if (!(expected.includes("number") || expected.includes("integer")) && wanted !== "" && stringOrSlice)
+    return;
+  if (expected.length > 0 && !(expected.includes(actual) || isFloatInt || isIntFloat)) {
+    fail(expected.join(","), actual);
+  }
+}
+
+/** A float64 Go counts as a JSON integer (go-openapi's swag.IsFloat64AJSONInteger). */
+function isJsonInteger(f: number): boolean {
+  if (!Number.isFinite(f) || Math.abs(f) > 2 ** 53 - 1) return false;
+  const rounded = Math.round(f);
+  if (f === rounded) return true;
+  if (rounded === 0) return false;
+  return Math.abs(f - rounded) < 1e-9 * Math.abs(rounded);
+}
+
+/** The format kube-openapi checks: what apiextensions keeps of the schema's (others are stripped). */
+function supportedFormat(schema: JsonSchema): string {
+  const format = String(schema.format ?? "");
+  const type = typeof schema.type === "string" ? schema.type : "";
+  if (type === "integer") return format === "int32" || format === "int64" ? format : "";
+  if (type === "number") return format === "float" || format === "double" ? format : "";
+  if (type === "" || type === "string") return stringFormats.has(format.replaceAll("-", "")) ? format : "";
+  return "";
+}
+
+/** The string formats apiextensions supports that this check implements (others pass unchecked). */
+const stringFormats = new Map<string, (value: string) => boolean>([
+  ["uri", (value) => goRequestUriError(value) === undefined],
+  ["datetime", isGoDateTime],
+  ["date", (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && isGoDateTime(`${value}T00:00:00Z`)],
+  ["password", () => true],
+]);
+
+function stringCheck(schema: JsonSchema, value: string, steps: Steps, errors: Errors): void {
+  const length = [...value].length;
+  const path = pathText(steps);
+  // Only the first failing bound is reported, in this order.
+  if (typeof schema.maxLength === "number" && length > schema.maxLength) {
+    const max = schema.maxLength;
+    const detail = `may not be more than ${max} ${max === 1 ? "byte" : "bytes"}`;
+    errors.add(steps, () => ({ type: "tooLong", field: fieldOf(steps), detail }));
+    return;
+  }
+  if (typeof schema.minLength === "number" && length < schema.minLength) {
+    const detail = `${path} in body should be at least ${schema.minLength} chars long`;
+    errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
+    return;
+  }
+  if (typeof schema.pattern === "string") {
+    const regex = compileRe2(schema.pattern);
+    if ("error" in regex || !regex.test(value)) {
+      const detail = `${path} in body should match '${schema.pattern}'`;
+      errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
+    }
+  }
+}
+
+function formatCheck(schema: JsonSchema, value: string, steps: Steps, errors: Errors): void {
+  const format = supportedFormat(schema);
+  const check = stringFormats.get(format.replaceAll("-", ""));
+  if (!check || check(value)) return;
+  const detail = `${pathText(steps)} in body must be of type ${format}: ${goQuote(value)}`;
+  errors.add(steps, () => ({ type: "typeInvalid", field: fieldOf(steps), value, detail }));
+}
+
+function numberCheck(
+  schema: JsonSchema,
+  value: number | bigint,
+  expected: string[],
+  steps: Steps,
+  errors: Errors,
+): void {
+  const path = pathText(steps);
+  const single = expected.length === 1 ? expected[0] : undefined;
+  // "Checked value must be of type integer": the value's decimal text does not parse as an int64.
+  if (single === "integer") {
+    const text = typeof value === "bigint" ? String(value) : goDecimal(value);
+    if (!/^[-+]?\d+$/.test(text) || BigInt(text) > 2n ** 63n - 1n || BigInt(text) < -(2n ** 63n)) {
+      const format =
+        schema.format === "int32" || schema.format === "int64"
+          ? ` with format ${schema.format}`
+          : " (default format)";
+      const detail = `Checked value must be of type integer${format} in ${path}`;
+      // Not a kube-openapi validation error: apiextensions reports it at the nil path, `<nil>`.
+      errors.add(steps, () => ({ type: "invalid", field: FieldPath.root("<nil>"), value: "", detail }));
+    }
+  }
+  const number = Number(value);
+  if (typeof schema.minimum === "number") {
+    const exclusive = schema.exclusiveMinimum === true;
+    if (exclusive ? number <= schema.minimum : number < schema.minimum) {
+      const detail = `${path} in body should be greater than ${exclusive ? "" : "or equal to "}${schema.minimum}`;
+      errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
+    }
+  }
+  if (typeof schema.maximum === "number") {
+    const exclusive = schema.exclusiveMaximum === true;
+    if (exclusive ? number >= schema.maximum : number > schema.maximum) {
+      const detail = `${path} in body should be less than ${exclusive ? "" : "or equal to "}${schema.maximum}`;
+      errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
+    }
+  }
+}
+
+/** strconv.FormatFloat(f, 'f', -1, 64): every digit, never an exponent. */
+function goDecimal(value: number): string {
+  if (Number.isInteger(value)) return BigInt(value).toString();
+  return value.toFixed(20).replace(/0+$/, "");
+}
+
+function enumCheck(schema: JsonSchema, value: unknown, steps: Steps, errors: Errors): void {
+  const allowed = schema.enum as unknown[];
+  if (value !== null && allowed.some((option) => enumMatches(option, value))) return;
+  // apimachinery's NotSupported: each allowed value quoted, a string as it is, anything else as JSON.
+  const shown = allowed.map((option) => (typeof option === "string" ? option : JSON.stringify(option)));
+  const detail = `supported values: ${shown.map((option) => goQuote(option)).join(", ")}`;
+  errors.add(steps, () => ({ type: "notSupported", field: fieldOf(steps), value, detail }));
+}
+
+function enumMatches(option: unknown, value: unknown): boolean {
+  if (typeof option === "number" || typeof option === "bigint")
+    return Number(option) === Number(value) && jsonKind(value) !== "string";
+  return JSON.stringify(option) === JSON.stringify(value);
+}
+
+function objectCheck(schema: JsonSchema, value: Record<string, unknown>, steps: Steps, errors: Errors): void {
+  const path = pathText(steps);
+  const count = Object.keys(value).length;
+  if (typeof schema.minProperties === "number" && count < schema.minProperties) {
+    const detail = `${path} in body should have at least ${schema.minProperties} properties`;
+    errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value: count, detail }));
+  }
+  if (typeof schema.maxProperties === "number" && count > schema.maxProperties) {
+    const max = schema.maxProperties;
+    const detail = `must have at most ${max} ${max === 1 ? "item" : "items"}`;
+    errors.add(steps, () => ({ type: "tooMany", field: fieldOf(steps), value: count, detail }));
+  }
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const additional = isSchema(schema.additionalProperties) ? schema.additionalProperties : undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const property = Object.hasOwn(properties, key) ? properties[key] : additional;
+    if (property) validateNode(property, child, [...steps, key], errors);
+  }
+  for (const name of (schema.required ?? []) as string[]) {
+    if (!Object.hasOwn(value, name)) {
+      errors.add(steps, () => ({ type: "required", field: fieldOf([...steps, name]) }));
+    }
+  }
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
