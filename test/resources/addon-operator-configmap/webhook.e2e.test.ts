@@ -320,7 +320,7 @@ describe("ConfigMap/addon-operator webhook over HTTPS", () => {
       [
         [
           "data.guarded",
-          'Invalid value: {"replicas":5,"maxReplicas":3,"stray":"toolong"}: replicas above maxReplicas',
+          'Invalid value: {"maxReplicas":3,"replicas":5,"stray":"toolong"}: replicas above maxReplicas',
         ],
       ],
     );
