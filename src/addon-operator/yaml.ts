@@ -87,6 +87,11 @@ function goTags(library: GoYamlLibrary): ScalarTag[] {
   return [plain, ...tagged];
 }
 
+/** The parser's tags with its core scalars replaced by Go's resolution (and `!!binary` kept). */
+const goCustomTags =
+  (library: GoYamlLibrary) =>
+  (tags: Tags): Tags => [...tags.filter((tag) => !coreScalar.test(tagId(tag))), ...goTags(library), "binary"];
+
 const options: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOptions> = {
   "yaml.v3": {
     version: "1.2",
@@ -94,31 +99,19 @@ const options: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOption
     // The package compares each key with every earlier one (20,000 keys took 6 s): repeated keys are
     // found by `repeatedKey` in one pass instead.
     uniqueKeys: false,
-    customTags: (tags: Tags) => [
-      ...tags.filter((tag) => !coreScalar.test(tagId(tag))),
-      ...goTags("yaml.v3"),
-      "binary",
-    ],
+    customTags: goCustomTags("yaml.v3"),
   },
   kyaml: {
     version: "1.2",
     merge: true,
     uniqueKeys: false,
-    customTags: (tags: Tags) => [
-      ...tags.filter((tag) => !coreScalar.test(tagId(tag))),
-      ...goTags("yaml.v3"),
-      "binary",
-    ],
+    customTags: goCustomTags("yaml.v3"),
   },
   sigs: {
     version: "1.1",
     merge: true,
     uniqueKeys: false,
-    customTags: (tags: Tags) => [
-      ...tags.filter((tag) => !coreScalar.test(tagId(tag))),
-      ...goTags("yaml.v2"),
-      "binary",
-    ],
+    customTags: goCustomTags("yaml.v2"),
   },
 };
 

@@ -180,12 +180,7 @@ function parseHost(host: string): void {
     // Go slices host[open+1:close]: with the `]` before the `[` it panics (the install fails with it).
     if (close < open) throw new UrlError("net/url panics: slice bounds out of range");
     const hostname = host.slice(open + 1, close);
-    const zone = hostname.indexOf("%25");
-    const address =
-      zone >= 0
-        ? urlUnescape(hostname.slice(0, zone), "host") + urlUnescape(hostname.slice(zone), "zone")
-        : urlUnescape(hostname, "host");
-    const parsed = parseAddr(address, quoteBytes);
+    const parsed = parseAddr(unescapeIpLiteral(hostname), quoteBytes);
     if (!parsed.ok) throw new UrlError(`invalid host: ${parsed.error}`);
     if (parsed.is4 || parsed.is4In6) throw new UrlError("invalid IPv6 host");
     return;
@@ -196,6 +191,14 @@ function parseHost(host: string): void {
     if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
   }
   urlUnescape(host, "host");
+}
+
+/** An IP literal's address unescaped as Go does: the host's rules, a zone's after its `%25`. */
+function unescapeIpLiteral(hostname: string): string {
+  const zone = hostname.indexOf("%25");
+  return zone >= 0
+    ? urlUnescape(hostname.slice(0, zone), "host") + urlUnescape(hostname.slice(zone), "zone")
+    : urlUnescape(hostname, "host");
 }
 
 /**
@@ -213,12 +216,7 @@ function parseHost126(host: string, scheme: string): void {
     if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
     urlUnescape(colonPort, "host");
     const hostname = host.slice(1, close);
-    const zone = hostname.indexOf("%25");
-    const address =
-      zone >= 0
-        ? urlUnescape(hostname.slice(0, zone), "host") + urlUnescape(hostname.slice(zone), "zone")
-        : urlUnescape(hostname, "host");
-    const parsed = parseAddr(address, quoteBytes);
+    const parsed = parseAddr(unescapeIpLiteral(hostname), quoteBytes);
     if (!parsed.ok) throw new UrlError(`invalid host: ${parsed.error}`);
     if (parsed.is4) throw new UrlError("invalid IP-literal");
     return;
