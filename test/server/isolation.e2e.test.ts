@@ -110,7 +110,7 @@ async function attackBeside(server: Running, path: string, attack: string, cause
   assert.equal(response.status.code, 422);
   const [first, ...rest] = response.status.details.causes;
   assert.equal(rest.length, 0);
-  assert.equal(first.type, "FieldValueForbidden");
+  assert.equal(first.reason, "FieldValueForbidden"); // metav1.StatusCause carries its type as `reason`
   assert.match(first.message, cause);
   assert.equal(server.serve.child.exitCode, null, "the server died");
   const after = await server.post(validatePath, clean());
