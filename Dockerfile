@@ -11,7 +11,7 @@ COPY bin ./bin
 COPY src ./src
 COPY schemas ./schemas
 # No install scripts: the runtime needs none, and the dev tools' ones (helm extraction) are for tests.
-RUN npm ci --ignore-scripts && npm run build && npm pack --pack-destination /pack
+RUN npm ci --ignore-scripts && npm run compile && npm pack --pack-destination /pack
 RUN mkdir /app && tar -xzf /pack/module-admission-*.tgz -C /app --strip-components=1 \
  && cp package-lock.json /app/ && cd /app && npm ci --omit=dev --ignore-scripts && rm package-lock.json
 

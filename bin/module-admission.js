@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `module-admission` command. A built package (`npm run build`, then `npm pack`: what the image and a
+// The `module-admission` command. A built package (`npm run compile`, then `npm pack`: what the image and a
 // release ship) runs dist/. An install straight from this git repository, as pre-commit makes it (3.x packs
 // the clone, 4.x installs it from git, neither builds), has src/ and runs it through tsx, an optional
 // dependency that such an install includes. Nothing is compiled on install, so no install step can fail.
@@ -14,7 +14,7 @@ if (existsSync(built)) {
     ({ register } = await import("tsx/esm/api"));
   } catch {
     process.stderr.write(
-      "module-admission: dist/ is not built and tsx (an optional dependency) is missing: run `npm run build`, or install without --omit=optional\n",
+      "module-admission: dist/ is not built and tsx (an optional dependency) is missing: run `npm run compile`, or install without --omit=optional\n",
     );
     process.exit(2);
   }

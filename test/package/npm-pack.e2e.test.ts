@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { loadAll } from "js-yaml";
 
 /**
- * The npm package as a user gets it: `npm run build` and `npm pack` in a copy of the sources,
+ * The npm package as a user gets it: `npm run compile` and `npm pack` in a copy of the sources,
  * so the worktree's dist/ that other tests run is never removed under them, then `npm install` of the
  * tarball into an empty folder (dependencies from the registry) and `npx module-admission ...` there.
  * docs/deployment.md's package section shows these commands.
@@ -57,7 +57,7 @@ before(async () => {
     cpSync(join(root, entry), join(source, entry), { recursive: true });
   }
   symlinkSync(join(root, "node_modules"), join(source, "node_modules"));
-  await run("npm", ["run", "build"], { cwd: source });
+  await run("npm", ["run", "compile"], { cwd: source });
   const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: source });
   const [pack] = JSON.parse(stdout.slice(stdout.indexOf("["))) as {
     filename: string;

@@ -4,7 +4,7 @@ import { buildCommand } from "./serve-process.js";
 
 let built: string | undefined;
 
-/** Runs the built command (`npm run build`: dist/cli/main.js) as users run it; built once per test file. */
+/** Runs the built command (`npm run compile`: dist/cli/main.js) as users run it; built once per test file. */
 export function builtCli(args: string[], cwd?: string): { status: number; stdout: string; stderr: string } {
   built ??= buildCommand();
   const run = spawnSync(process.execPath, [built, ...args], { encoding: "utf8", ...(cwd ? { cwd } : {}) });

@@ -72,7 +72,7 @@ const sources: Implementation = {
 };
 
 /**
- * The build's code (`npm run build` first), as `serve` runs it: tsx keeps every function's name with a
+ * The build's code (`npm run compile` first), as `serve` runs it: tsx keeps every function's name with a
  * helper call, which a closure made per item pays for (it doubled some reviews' CPU under tsx).
  */
 export async function builtImplementation(): Promise<Implementation> {

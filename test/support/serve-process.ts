@@ -5,7 +5,7 @@ const root = new URL("../../", import.meta.url).pathname;
 const mainScript = `${root}src/cli/main.ts`;
 
 /**
- * Builds the command as users run it (`npm run build`: dist/), for measurements where tsx's own
+ * Builds the command as users run it (`npm run compile`: dist/), for measurements where tsx's own
  * memory (about 80 MiB) would hide the server's.
  */
 export function buildCommand(): string {

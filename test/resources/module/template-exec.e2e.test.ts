@@ -236,7 +236,7 @@ describe("a template the operator would fail to execute, end to end", () => {
     assert.ok(reply.json.response.status.message.includes(goMessage), reply.json.response.status.message);
   });
 
-  it("is denied by the built CLI's validate (npm run build first)", () => {
+  it("is denied by the built CLI's validate (npm run compile first)", () => {
     const dir = mkdtempSync(join(tmpdir(), "template-exec-"));
     const file = join(dir, "module.yaml");
     writeFileSync(file, dump(withTemplate(text)));
