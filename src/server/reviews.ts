@@ -192,8 +192,17 @@ export function failedAnswer(review: ReviewInProgress, problem: string): ReviewA
 
 function reviewInProgress(kind: ResourceKind, request: ReviewEnvelope): ReviewInProgress {
   // The envelope's check leaves name, namespace and the rest unchecked: any JSON value may be there.
+  // A map or list is named by its type: String() would call whatever its "toString" key holds, and
+  // {"toString": ""} threw (found by the fuzz test).
   const text = (value: unknown) =>
-    truncate(value === undefined || value === null ? "" : String(value), limits.fieldChars);
+    truncate(
+      value === undefined || value === null
+        ? ""
+        : typeof value === "object"
+          ? `(${Array.isArray(value) ? "list" : "map"})`
+          : String(value),
+      limits.fieldChars,
+    );
   const name = text(request.name);
   return {
     uid: request.uid,

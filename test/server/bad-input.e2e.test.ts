@@ -137,6 +137,18 @@ describe("bad input against the live server", () => {
     }
   });
 
+  it("judges a review whose unchecked envelope fields hold maps and lists (a map with a toString key threw)", async () => {
+    const review = admissionReview({ operation: "CREATE", object: helmModule() });
+    for (const odd of [{ toString: "" }, { valueOf: 1 }, [1, 2], -1]) {
+      const reply = await server.post(validatePath, {
+        ...review,
+        request: { ...review.request, namespace: odd, name: odd },
+      });
+      assert.equal(reply.status, 200, `${JSON.stringify(odd)}: ${reply.text}`);
+      assert.equal(reply.json.response.allowed, true, JSON.stringify(reply.json));
+    }
+  });
+
   it("accepts the ?timeout= query the API server appends", async () => {
     const reply = await server.post(
       `${validatePath}?timeout=10s`,
