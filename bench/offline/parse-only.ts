@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { manifestFiles, parseManifests } from "../../src/cli/manifests.js";
+import { manifestFiles, parseManifests } from "../../src/offline/manifests.js";
 
 /**
  * The offline baseline: reads and parses every manifest under a directory with the reader `validate`

@@ -6,13 +6,13 @@ import { defaultListBounds, type ListBounds, listPages } from "../kube/list-obje
 import { admitOffline, type Problem } from "../offline/admit.js";
 import { type Finding, findingOf } from "../offline/finding.js";
 import { type OfflineKind, offlineKinds } from "../offline/kinds.js";
+import { objectLabel } from "../offline/validate-batch.js";
 import { reportApis } from "../reports/policy-report.js";
 import { resourceKinds } from "../resources/index.js";
 import { AuditReports } from "./audit-reports.js";
 import { forEachScope } from "./audit-scopes.js";
 import { type Outcome, optionValues, parseOptionValues } from "./command.js";
 import { formatFindings, type OutputFormat, outputFormats } from "./findings.js";
-import { objectLabel } from "./validate-batch.js";
 
 /** `audit`'s options: its help and its parsing both come from here. */
 function auditOptions(): Command {

@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Finding } from "../offline/finding.js";
-import type { NotChecked } from "../offline/lookups.js";
+import type { Summary } from "../offline/summary.js";
 import { ruleHelp } from "./rule-help.js";
 import { toolVersion } from "./version.js";
 
@@ -13,28 +13,6 @@ export const outputFormats: readonly OutputFormat[] = ["text", "json", "sarif"];
 export type ReportFormat = OutputFormat | "junit";
 
 export const reportFormats: readonly ReportFormat[] = [...outputFormats, "junit"];
-
-/** What a run read and did: the counts every output ends with, so nothing passes unseen. */
-export interface Summary {
-  /** Files read (stdin counts as one). */
-  files: number;
-  /** Inputs that could not be read or parsed: each is an error finding. */
-  unreadable: number;
-  objects: number;
-  /** Objects of a kind this tool checks (or meant for one: a near miss is denied). */
-  checked: number;
-  /** Objects skipped, by `apiVersion kind`: kinds this tool has no schema for. */
-  skipped: Record<string, number>;
-  denied: number;
-  /** Checked objects with at least one warning. */
-  warned: number;
-  /** The client whose request was judged (`validate --yaml`), when it matters. */
-  client?: string;
-  /** Checks serve makes that this run could not (cluster lookups, a ConfigMap without --modules-dir). */
-  notChecked?: NotChecked[];
-  /** Directories a walk left out (node_modules, .git, a Helm chart's templates), with why. */
-  notRead?: { path: string; why: string }[];
-}
 
 export interface Report {
   findings: Finding[];

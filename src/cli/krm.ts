@@ -1,8 +1,8 @@
 import { dump, loadAll } from "js-yaml";
 import { parseDocument } from "yaml";
 import type { Finding, ResourceRef } from "../offline/finding.js";
-import { isResourceList } from "./manifests.js";
-import type { BatchResult, Input } from "./validate-batch.js";
+import { isResourceList } from "../offline/manifests.js";
+import type { BatchResult, Input } from "../offline/validate-batch.js";
 
 /**
  * A result as the KRM Functions Specification defines it (kustomize and kpt show them): what the

@@ -3,15 +3,27 @@ import { Command, Option } from "commander";
 import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
+import {
+  InputError,
+  isResourceList,
+  manifestFiles,
+  readInput,
+  type SkippedDirectory,
+} from "../offline/manifests.js";
+import {
+  type Batch,
+  type BatchResult,
+  type Input,
+  type Mutation,
+  validateBatch,
+} from "../offline/validate-batch.js";
+import { type YamlReader, yamlReaders } from "../offline/yaml-readings.js";
 import { resourceKinds } from "../resources/index.js";
 import { collect, exitStatus, type Outcome, runCommand, UsageError } from "./command.js";
 import { formatFindings, type ReportFormat, reportFormats, summaryLine } from "./findings.js";
 import { formatJunit, type JunitCase } from "./junit.js";
 import { krmOutput } from "./krm.js";
-import { InputError, isResourceList, manifestFiles, readInput, type SkippedDirectory } from "./manifests.js";
 import { progressBar } from "./progress.js";
-import { type Batch, type BatchResult, type Input, type Mutation, validateBatch } from "./validate-batch.js";
-import { type YamlReader, yamlReaders } from "./yaml-readings.js";
 
 export interface CliIo {
   readStdin: () => string;

@@ -7,7 +7,7 @@ import { before, describe, it } from "node:test";
 import AjvDraft04 from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { dump, load } from "js-yaml";
-import type { Summary } from "../../src/cli/findings.js";
+import type { Summary } from "../../src/offline/summary.js";
 import { manifestDir } from "../support/cli.js";
 import { customModule, helmModule } from "../support/modules.js";
 import { buildCommand } from "../support/serve-process.js";

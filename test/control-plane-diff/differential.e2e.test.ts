@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { before, describe, it } from "node:test";
-import { parseManifests } from "../../src/cli/manifests.js";
 import type { Client } from "../../src/offline/client.js";
 import { offlineKinds } from "../../src/offline/kinds.js";
+import { parseManifests } from "../../src/offline/manifests.js";
 import { registerChartWebhooks, startLocalServe } from "../support/chart-webhooks.js";
 import { useControlPlane } from "../support/control-plane.js";
 import { withoutCorpus } from "../support/corpus.js";

@@ -1,6 +1,6 @@
-import { parseManifests } from "../../src/cli/manifests.js";
 import { admitOffline } from "../../src/offline/admit.js";
 import { kindOf, type OfflineKind } from "../../src/offline/kinds.js";
+import { parseManifests } from "../../src/offline/manifests.js";
 import type { ControlPlane } from "../support/control-plane.js";
 
 /** What a user of `kubectl apply` sees: the exit, the error lines, the warnings, the object printed. */

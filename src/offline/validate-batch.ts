@@ -1,19 +1,15 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
-import {
-  addonConfigMapNamespace,
-  admitAddonConfigMap,
-  type OfflineAddonOperator,
-} from "../offline/addon-operator.js";
-import { admitOffline, type OfflineVerdict, type Problem } from "../offline/admit.js";
-import { type Finding, findingField, findingOf, type ResourceRef } from "../offline/finding.js";
-import { inputBoundProblem } from "../offline/input-bounds.js";
-import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "../offline/kinds.js";
-import { kindsWithObjects, lookupNotMade, lookups, type NotChecked } from "../offline/lookups.js";
-import { admitNatively } from "../offline/native-admission.js";
 import { defaultAddonConfigMap } from "../resources/addon-operator-configmap/index.js";
-import type { Summary } from "./findings.js";
+import { addonConfigMapNamespace, admitAddonConfigMap, type OfflineAddonOperator } from "./addon-operator.js";
+import { admitOffline, type OfflineVerdict, type Problem } from "./admit.js";
+import { type Finding, findingField, findingOf, type ResourceRef } from "./finding.js";
+import { inputBoundProblem } from "./input-bounds.js";
+import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "./kinds.js";
+import { kindsWithObjects, lookupNotMade, lookups, type NotChecked } from "./lookups.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
+import { admitNatively } from "./native-admission.js";
+import type { Summary } from "./summary.js";
 import type { YamlReader } from "./yaml-readings.js";
 
 export interface Input {

@@ -30,7 +30,7 @@ export interface ReadingDifference {
  * (kustomize writes `2025-01-01` as `2025-01-01T00:00:00Z`), `=` and merge keys, `.inf`/`.nan`, as a
  * whole value, a list item, a flow item or a map key; any map key that is not a plain word (Go turns
  * number, null and boolean keys into text its own way); a `-` alone in a flow collection; any explicit
- * `!!` tag. Checked against the Go libraries by test/cli/yaml-readings-differential.e2e.test.ts.
+ * `!!` tag. Checked against the Go libraries by test/addon-operator/yaml-differential.e2e.test.ts.
  */
 const mayDiffer = new RegExp(
   [

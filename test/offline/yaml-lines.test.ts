@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { dump, load } from "js-yaml";
-import { documentChunks, syntaxTreeLines } from "../../src/cli/manifests.js";
-import { lineAlong, scanBlockYaml } from "../../src/cli/yaml-lines.js";
+import { documentChunks, syntaxTreeLines } from "../../src/offline/manifests.js";
+import { lineAlong, scanBlockYaml } from "../../src/offline/yaml-lines.js";
 import { corpusPath, withoutCorpus } from "../support/corpus.js";
 
 /** Every path to a value of a parsed document (keys and list positions), the document itself first. */
