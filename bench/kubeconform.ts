@@ -2,7 +2,7 @@ import { ensureBuilt, type GoTool, withoutGo } from "../test/support/go-tools.js
 
 /**
  * The offline benchmark's Go comparison: kubeconform (github.com/yannh/kubeconform, the version
- * bench/kubeconform/go.mod pins), built from the Go module proxy with the machine's Go through the
+ * bench/kubeconform/go.mod pins as a `tool`), built from the Go module proxy with the machine's Go through the
  * project's Go-tools layer (cached by version outside the clone). A benchmark comparison, not a
  * dependency of the product: nothing of it is vendored or shipped.
  */

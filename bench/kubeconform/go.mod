@@ -2,7 +2,7 @@ module module-admission/bench/kubeconform
 
 go 1.26.0
 
-require github.com/yannh/kubeconform v0.8.0
+require github.com/yannh/kubeconform v0.8.0 // indirect
 
 require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
@@ -14,3 +14,5 @@ require (
 	k8s.io/utils v0.0.0-20260210185600-b8788abfbbc2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
+
+tool github.com/yannh/kubeconform/cmd/kubeconform
