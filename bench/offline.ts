@@ -202,5 +202,5 @@ export function measureOffline(options: {
 /** The kubeconform version bench/kubeconform/go.mod pins. */
 function kubeconformVersion(root: string): string {
   const goMod = readFileSync(join(root, "bench/kubeconform/go.mod"), "utf8");
-  return /^require github\.com\/yannh\/kubeconform (v\S+)$/m.exec(goMod)?.[1] ?? "unknown";
+  return /^require github\.com\/yannh\/kubeconform (v\d+\.\d+\.\d+)\b/m.exec(goMod)?.[1] ?? "unknown";
 }
