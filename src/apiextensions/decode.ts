@@ -1,5 +1,6 @@
 import { goErrorBody } from "../admission/field-errors.js";
 import { FieldPath } from "../admission/field-path.js";
+import { setOwn } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { decodeObjectMeta } from "./object-meta.js";
@@ -76,8 +77,7 @@ export function goKeyOrder(value: unknown): unknown {
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record).sort(byCodePoint)) {
-    const child = goKeyOrder(record[key]);
-    Object.defineProperty(out, key, { value: child, enumerable: true, writable: true, configurable: true });
+    setOwn(out, key, goKeyOrder(record[key]));
   }
   return out;
 }

@@ -243,6 +243,13 @@ export function verdictProblems(
   request: AdmissionRequest,
   review: ReviewVerdict,
 ): { errors: Problem[]; warnings: Problem[] } {
+  // Nothing to say, no patch: the answer is `allowed` and its uid, within every bound (most objects).
+  const silent =
+    review.badRequest === undefined &&
+    review.errors.length === 0 &&
+    review.warnings.length === 0 &&
+    review.patch.length === 0;
+  if (silent) return { errors: [], warnings: [] };
   const answer = encodeReview(admissionResponse(kind, request, review)).response;
   if (review.badRequest !== undefined || answer.status?.code === 500) {
     const status = answer.status;
