@@ -113,7 +113,8 @@ function coerceEmbedded(
     failure = `${field}: ${goErrorBody({ type: "invalid", field: FieldPath.empty, value, detail })}`;
   };
   const walk = (node: JsonSchema | undefined, value: unknown, path: string, root: boolean): unknown => {
-    if (!node || failure || value === null || typeof value !== "object") return value;
+    if (!node || failure || value === null || typeof value !== "object" || !hasEmbeddedWithin(node))
+      return value;
     if (Array.isArray(value)) {
       const items = isSchema(node.items) ? node.items : undefined;
       const out = value.map((item, i) => walk(items, item, `${path}[${i}]`, false));
@@ -155,6 +156,22 @@ function coerceEmbedded(
   const result = walk(schema, object, "", true);
   if (failure !== undefined) return { error: failure };
   return { object: result, unknown };
+}
+
+/** Whether a schema node or any node below it is an embedded resource, found once per node: most have none. */
+const embeddedWithin = new WeakMap<JsonSchema, boolean>();
+
+function hasEmbeddedWithin(schema: JsonSchema): boolean {
+  let found = embeddedWithin.get(schema);
+  if (found === undefined) {
+    const children = [
+      ...Object.values((schema.properties ?? {}) as Record<string, JsonSchema>),
+      ...[schema.items, schema.additionalProperties].filter(isSchema),
+    ];
+    found = schema["x-kubernetes-embedded-resource"] === true || children.some(hasEmbeddedWithin);
+    embeddedWithin.set(schema, found);
+  }
+  return found;
 }
 
 function isSchema(value: unknown): value is JsonSchema {
