@@ -4,6 +4,13 @@ import { setOwn } from "../admission/own-property.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { decodeObjectMeta } from "./object-meta.js";
+import { markedWithin } from "./schema-marks.js";
+
+/** Whether a schema node or any node below it is an embedded resource: most subtrees hold none. */
+const hasEmbeddedWithin = markedWithin(
+  new WeakMap(),
+  (schema) => schema["x-kubernetes-embedded-resource"] === true,
+);
 
 /**
  * How the API server decodes a custom resource from a request body (apiextensions-apiserver's
@@ -156,22 +163,6 @@ function coerceEmbedded(
   const result = walk(schema, object, "", true);
   if (failure !== undefined) return { error: failure };
   return { object: result, unknown };
-}
-
-/** Whether a schema node or any node below it is an embedded resource, found once per node: most have none. */
-const embeddedWithin = new WeakMap<JsonSchema, boolean>();
-
-function hasEmbeddedWithin(schema: JsonSchema): boolean {
-  let found = embeddedWithin.get(schema);
-  if (found === undefined) {
-    const children = [
-      ...Object.values((schema.properties ?? {}) as Record<string, JsonSchema>),
-      ...[schema.items, schema.additionalProperties].filter(isSchema),
-    ];
-    found = schema["x-kubernetes-embedded-resource"] === true || children.some(hasEmbeddedWithin);
-    embeddedWithin.set(schema, found);
-  }
-  return found;
 }
 
 function isSchema(value: unknown): value is JsonSchema {
