@@ -23,7 +23,10 @@ const files = [
   // The native admission policies, from the same declarations and the schema sources' CEL rules.
   ...nativePolicyFiles(policyKinds(join(root, "schemas"))),
   // The chart's webhook entries, from the kind registrations and the paths the server serves.
-  chartWebhooksFile(chartWebhookKinds(join(root, "schemas"))),
+  chartWebhooksFile(
+    chartWebhookKinds(join(root, "schemas")),
+    readFileSync(join(root, "charts/module-admission/values.yaml"), "utf8"),
+  ),
 ];
 // What kube-apiserver's validation judges: the CRDs (a CEL rule whose estimated cost it would refuse is
 // refused here, before anything is written) and the ValidatingAdmissionPolicies.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { chartWebhooks } from "../../src/codegen/chart-webhooks.js";
+import { chartWebhooks, chartWebhooksFile } from "../../src/codegen/chart-webhooks.js";
 import { chartWebhookKinds } from "../../src/resources/policy-kinds.js";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -85,5 +85,26 @@ describe("the chart's webhook entries, generated from the kind registrations", (
       ["/mutate-batch-forkspacer-com-v1-module", "/validate-batch-forkspacer-com-v1-module"],
     );
     assert.equal(module?.chart, undefined);
+  });
+
+  it("refuses a kind whose chart names a value the chart does not have", () => {
+    const kind = {
+      name: "example",
+      group: "example.com",
+      version: "v1",
+      plural: "examples",
+      scope: "Namespaced" as const,
+      webhooks: [{ verb: "validate" as const, path: "/validate-example-com-v1-example" }],
+    };
+    const values = "example:\n  enabled: false\n";
+    const on = (value: string) => [{ ...kind, chart: { enabledBy: { value } } }];
+    assert.match(
+      chartWebhooksFile(on("example.enabled"), values).content,
+      /enabledBy:\n {4}value: example.enabled/,
+    );
+    assert.throws(
+      () => chartWebhooksFile(on("example.enable"), values),
+      /kind example: its chart names example.enable, which the chart's values.yaml does not have/,
+    );
   });
 });
