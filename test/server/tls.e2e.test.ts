@@ -172,7 +172,11 @@ describe("TLS", () => {
             serverEnded = true;
           });
           socket.on("close", () =>
-            resolve({ head: text.split("\r\n\r\n")[0] ?? "", idleMs: performance.now() - answeredAt, serverEnded }),
+            resolve({
+              head: text.split("\r\n\r\n")[0] ?? "",
+              idleMs: performance.now() - answeredAt,
+              serverEnded,
+            }),
           );
           socket.on("error", reject);
         },
