@@ -1,6 +1,9 @@
+import { FieldPath } from "../base/field-path.js";
+import { boundedJson, boundWarnings, limits, truncate } from "../base/limits.js";
 import { WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
 import { cutTooDeep, tooDeepAt } from "./depth.js";
 import {
+  boundErrors,
   causeMessage,
   causeType,
   type FieldError,
@@ -8,9 +11,7 @@ import {
   formatField,
   formatFieldError,
 } from "./field-errors.js";
-import { FieldPath } from "./field-path.js";
 import { diffToPatch, type PatchOperation } from "./json-patch.js";
-import { boundErrors, boundedJson, boundWarnings, limits, truncate } from "./limits.js";
 import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
 import { qualifiedKind, type ResourceKind, type Validator } from "./resource-kind.js";
 import type { AdmissionRequest, AdmissionResponse, AdmissionStatus, StatusCause } from "./review.js";

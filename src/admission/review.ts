@@ -1,4 +1,4 @@
-import { boundedJson, boundWarnings, limits } from "./limits.js";
+import { boundedJson, boundWarnings, limits } from "../base/limits.js";
 
 /** The admission.k8s.io/v1 AdmissionReview wire format, as far as this project reads and writes it. */
 

@@ -1,5 +1,5 @@
 import { type FieldError, formatFieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
+import { FieldPath } from "../base/field-path.js";
 import { crdRuleValidator } from "../cel/crd-validator.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { type Decoded, decodeCustomResource } from "./decode.js";

@@ -1,5 +1,5 @@
 import { goErrorBody } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
+import { FieldPath } from "../base/field-path.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { decodeObjectMeta } from "./object-meta.js";

@@ -1,6 +1,6 @@
 import { type FieldError, omittedErrors } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
-import { limits } from "../admission/limits.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits } from "../base/limits.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { goRequestUriError } from "../go-net-url/parse.js";
 import { goQuote } from "../go-template/go-strings.js";

@@ -1,9 +1,9 @@
 import { type CelInput, type CelResult, celEnv, celError, isCelError, parse, plan } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
 import { type FieldError, formatFieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
 import { own } from "../admission/own-property.js";
 import { Correlated } from "../apiextensions/correlation.js";
+import { FieldPath } from "../base/field-path.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 import { LruCache } from "../memo/lru-cache.js";
 import { conversionMismatches, withConversionErrors } from "./conversion-errors.js";

@@ -1,6 +1,5 @@
 import { randomInt } from "node:crypto";
 import { causeType, type FieldError, formatFieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
 import {
   admissionResponse,
   judgeMutation,
@@ -10,7 +9,6 @@ import {
   shownVerdict,
 } from "../admission/handler.js";
 import type { PatchOperation } from "../admission/json-patch.js";
-import { limits } from "../admission/limits.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
@@ -18,6 +16,8 @@ import { type Warning, warningField, warningRule, warningText } from "../admissi
 import type { ServerWarning } from "../apiextensions/custom-resource.js";
 import { goKeyOrder } from "../apiextensions/decode.js";
 import { decodeObjectMeta } from "../apiextensions/object-meta.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits } from "../base/limits.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import { dns1123LabelProblems } from "../validation/names.js";
 import { pruneAndDefault } from "../validation/prune-default.js";

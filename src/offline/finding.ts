@@ -1,5 +1,5 @@
-import type { FieldPath } from "../admission/field-path.js";
-import { limits, truncate } from "../admission/limits.js";
+import type { FieldPath } from "../base/field-path.js";
+import { limits, truncate } from "../base/limits.js";
 import type { Problem } from "./admit.js";
 
 /** One problem an offline check found, located in a file: what `validate` and `lint-modules` report. */

@@ -1,6 +1,5 @@
 import { vouchForDepth } from "../admission/depth.js";
 import { causeType, type FieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
 import {
   admissionResponse,
   judgeMutation,
@@ -9,7 +8,6 @@ import {
   type ReviewVerdict,
   shownVerdict,
 } from "../admission/handler.js";
-import { limits, truncate } from "../admission/limits.js";
 import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
 import {
   type AdmissionRequest,
@@ -19,6 +17,8 @@ import {
 } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { warningRule } from "../admission/warning.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits, truncate } from "../base/limits.js";
 import { type ReviewEnvelope, scanEnvelope } from "./review-envelope.js";
 import { ruleLabel } from "./rule-label.js";
 

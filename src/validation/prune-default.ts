@@ -1,5 +1,5 @@
-import { FieldPath } from "../admission/field-path.js";
 import { own, setOwn } from "../admission/own-property.js";
+import { FieldPath } from "../base/field-path.js";
 import type { JsonSchema } from "../codegen/schema-source.js";
 
 export interface Structured {

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { tooDeepAt } from "../../src/admission/depth.js";
 import { fieldError } from "../../src/admission/field-errors.js";
-import { FieldPath } from "../../src/admission/field-path.js";
 import { mutate, validate } from "../../src/admission/handler.js";
-import { boundedJson, boundWarnings, limits } from "../../src/admission/limits.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../../src/admission/review.js";
+import { FieldPath } from "../../src/base/field-path.js";
+import { boundedJson, boundWarnings, limits } from "../../src/base/limits.js";
 
 type Bag = { apiVersion: string; kind: string; metadata: { name: string }; items?: unknown[]; warn?: number };
 

@@ -10,9 +10,9 @@ import {
   type ReviewVerdict,
   validate,
 } from "../../src/admission/handler.js";
-import { limits, truncate } from "../../src/admission/limits.js";
 import { type ResourceKind, webhooksOf } from "../../src/admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../../src/admission/review.js";
+import { limits, truncate } from "../../src/base/limits.js";
 import { type Problem, verdictProblems } from "../../src/offline/admit.js";
 import { resourceKinds } from "../../src/resources/index.js";
 import { admissionCases } from "../support/admission-cases.js";

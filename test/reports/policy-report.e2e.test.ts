@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { loadAll, load as loadYaml } from "js-yaml";
-import { FieldPath } from "../../src/admission/field-path.js";
+import { FieldPath } from "../../src/base/field-path.js";
 import { runAudit } from "../../src/cli/audit.js";
 import type { JsonSchema } from "../../src/codegen/schema-source.js";
 import { buildReports, maxReportBytes, type Report } from "../../src/reports/policy-report.js";

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, type Native, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { FieldPath } from "../../base/field-path.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
 import { someString } from "../../cel/schema-strings.js";
