@@ -1,9 +1,10 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
+import { type Finding, findingField, type ResourceRef } from "../base/finding.js";
 import { defaultAddonConfigMap } from "../resources/addon-operator-configmap/index.js";
 import { addonConfigMapNamespace, admitAddonConfigMap, type OfflineAddonOperator } from "./addon-operator.js";
 import { admitOffline, type OfflineVerdict, type Problem } from "./admit.js";
-import { type Finding, findingField, findingOf, type ResourceRef } from "./finding.js";
+import { findingOf } from "./finding-of.js";
 import { inputBoundProblem } from "./input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "./kinds.js";
 import { kindsWithObjects, lookupNotMade, lookups, type NotChecked } from "./lookups.js";
