@@ -2,7 +2,7 @@ import { type FieldError, fieldError, omittedErrors } from "../admission/field-e
 import { own } from "../admission/own-property.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { markedWithin } from "./schema-marks.js";
 
 const hasListTypeWithin = markedWithin(new WeakMap(), (schema) => {

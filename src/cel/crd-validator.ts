@@ -4,8 +4,8 @@ import { type FieldError, formatFieldError } from "../admission/field-errors.js"
 import { own } from "../admission/own-property.js";
 import { Correlated } from "../apiextensions/correlation.js";
 import { FieldPath } from "../base/field-path.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
 import { LruCache } from "../memo/lru-cache.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { conversionMismatches, withConversionErrors } from "./conversion-errors.js";
 import { kubernetesFunctions } from "./kubernetes-library.js";
 import { withoutOptionalOldSelf } from "./optional-old-self.js";

@@ -3,7 +3,7 @@ import { create } from "@bufbuild/protobuf";
 import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { own } from "../admission/own-property.js";
 import { isGoDate, isGoDateTime } from "../apiextensions/date-time.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { ConversionError } from "./conversion-errors.js";
 
 /**

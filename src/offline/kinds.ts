@@ -4,8 +4,8 @@ import { CustomResourceStrategy } from "../apiextensions/custom-resource.js";
 import type { WorkBudget } from "../budget/work-budget.js";
 import { buildCrd, storedVersionSchema } from "../codegen/crd.js";
 import { buildEditorSchema } from "../codegen/editor-schema.js";
-import { type JsonSchema, loadSchemaSources, type SchemaSource } from "../codegen/schema-source.js";
 import { resourceKinds } from "../resources/index.js";
+import { type JsonSchema, loadSchemaSources, type SchemaSource } from "../schema/schema-source.js";
 import { type StructureVerdict, structureChecker } from "../validation/structure.js";
 
 /** A registered kind with its schema source: everything needed to give the cluster's verdict offline. */

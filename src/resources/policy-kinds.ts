@@ -1,5 +1,5 @@
 import type { PolicyKind } from "../codegen/native-policies.js";
-import { loadSchemaSources } from "../codegen/schema-source.js";
+import { loadSchemaSources } from "../schema/schema-source.js";
 import { kindRegistrations } from "./index.js";
 
 /** Each registered kind as the policy generator and the offline policy evaluator take it. */
