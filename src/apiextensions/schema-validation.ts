@@ -4,9 +4,9 @@ import { limits } from "../base/limits.js";
 import { goRequestUriError } from "../go-net-url/parse.js";
 import { goQuote } from "../go-template/go-strings.js";
 import { compileRe2 } from "../regex/re2.js";
+import { Correlated, ratchets } from "../schema/correlation.js";
+import { isGoDateTime } from "../schema/date-time.js";
 import type { JsonSchema } from "../schema/schema-source.js";
-import { Correlated, ratchets } from "./correlation.js";
-import { isGoDateTime } from "./date-time.js";
 import { goJsonKind, jsonKind } from "./go-value.js";
 
 /**

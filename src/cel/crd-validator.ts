@@ -2,9 +2,9 @@ import { type CelInput, type CelResult, celEnv, celError, isCelError, parse, pla
 import { RE2JS } from "@bufbuild/re2";
 import { type FieldError, formatFieldError } from "../admission/field-errors.js";
 import { own } from "../admission/own-property.js";
-import { Correlated } from "../apiextensions/correlation.js";
 import { FieldPath } from "../base/field-path.js";
 import { LruCache } from "../memo/lru-cache.js";
+import { Correlated } from "../schema/correlation.js";
 import type { JsonSchema } from "../schema/schema-source.js";
 import { conversionMismatches, withConversionErrors } from "./conversion-errors.js";
 import { kubernetesFunctions } from "./kubernetes-library.js";
