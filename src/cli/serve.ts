@@ -4,7 +4,7 @@ import { Command } from "commander";
 import { parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { type ReviewLogging, reviewLoggings } from "../server/app.js";
 import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
-import { runPrimary } from "../server/cluster.js";
+import { runPrimary } from "../server/node-cluster.js";
 import { startHttpsServer } from "../server/https-server.js";
 import { jsonLogger } from "../server/log.js";
 import {
