@@ -47,6 +47,8 @@ export interface FolderImport {
 }
 
 const srcDir = fileURLToPath(new URL("../src", import.meta.url));
+/** Where an import of a file outside src/ (a test helper, package.json) leads: never allowed. */
+const outsideSrc = "(outside src)";
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -80,7 +82,7 @@ export function folderImports(): FolderImport[] {
     const from = folderOf(file) as string;
     for (const specifier of importSpecifiers(readFileSync(file, "utf8"))) {
       if (!specifier.startsWith(".")) continue;
-      const to = folderOf(resolve(dirname(file), specifier)) ?? "(outside src)";
+      const to = folderOf(resolve(dirname(file), specifier)) ?? outsideSrc;
       if (to !== from) imports.push({ from, to, file: relative(srcDir, file), specifier });
     }
   }
@@ -97,7 +99,8 @@ export function layerProblems(imports: readonly FolderImport[], order: readonly 
   const rank = new Map(order.map((folder, i) => [folder, i]));
   const folders = new Set(imports.flatMap(({ from, to }) => [from, to]));
   for (const folder of [...folders].sort()) {
-    if (!rank.has(folder)) problems.push(`folder ${folder} is not in the layer order`);
+    if (folder === outsideSrc) problems.push("a module of src/ imports a file outside src/");
+    else if (!rank.has(folder)) problems.push(`folder ${folder} is not in the layer order`);
   }
   for (const cycle of folderCycles(imports))
     problems.push(`import cycle between folders: ${cycle.join(" -> ")}`);
@@ -193,7 +196,7 @@ describe("the import graph of src/", () => {
     assert.deepEqual(documentedOrder(), [...layerOrder]);
   });
 
-  it("rejects a graph with a cycle, an upward import and an unplaced folder", () => {
+  it("rejects a graph with a cycle, an upward import, an unplaced folder and an import out of src/", () => {
     const edge = (from: string, to: string): FolderImport => ({
       from,
       to,
@@ -201,10 +204,17 @@ describe("the import graph of src/", () => {
       specifier: `../${to}/y.js`,
     });
     const problems = layerProblems(
-      [edge("low", "high"), edge("high", "low"), edge("high", "middle"), edge("middle", "stray")],
+      [
+        edge("low", "high"),
+        edge("high", "low"),
+        edge("high", "middle"),
+        edge("middle", "stray"),
+        edge("middle", outsideSrc),
+      ],
       ["low", "middle", "high"],
     );
     assert.deepEqual(problems, [
+      "a module of src/ imports a file outside src/",
       "folder stray is not in the layer order",
       "import cycle between folders: high -> low -> high",
       "src/low/x.ts imports ../high/y.js: low may not import high, a higher layer",
