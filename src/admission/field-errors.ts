@@ -1,5 +1,6 @@
-import { FieldPath } from "./field-path.js";
-import { boundedJson, limits, truncate } from "./limits.js";
+import { FieldPath } from "../base/field-path.js";
+import { boundedJson, limits, truncate } from "../base/limits.js";
+import { goQuote } from "../go-template/go-strings.js";
 
 /**
  * The kinds of field error, named as apimachinery's field.ErrorType. `cause` is the StatusCause type
@@ -206,38 +207,6 @@ export function goFloat(value: number): string {
   return String(value);
 }
 
-/** Go's `%q` of a string: printable characters as they are, the rest escaped as Go escapes them. */
-export function goQuote(text: string): string {
-  let out = '"';
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    if (char === '"' || char === "\\") out += `\\${char}`;
-    else if (code === 7) out += "\\a";
-    else if (code === 8) out += "\\b";
-    else if (code === 12) out += "\\f";
-    else if (code === 10) out += "\\n";
-    else if (code === 13) out += "\\r";
-    else if (code === 9) out += "\\t";
-    else if (code === 11) out += "\\v";
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else if (!isPrintable(code))
-      out +=
-        code > 0xffff
-          ? `\\U${code.toString(16).padStart(8, "0")}`
-          : `\\u${code.toString(16).padStart(4, "0")}`;
-    else out += char;
-  }
-  return `${out}"`;
-}
-
-/** Go's unicode.IsPrint, as far as JavaScript's Unicode properties tell it. */
-function isPrintable(code: number): boolean {
-  if (code === 0x20) return true;
-  const char = String.fromCodePoint(code);
-  if (/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u.test(char)) return false;
-  return true;
-}
-
 /** Go's encoding/json of a decoded value: keys sorted, `<`, `>` and `&` escaped as Go escapes them. */
 export function goJson(value: unknown): string {
   if (value === undefined || value === null) return "null";
@@ -266,4 +235,21 @@ function goJsonNumber(value: number): string {
   const abs = Math.abs(value);
   // JavaScript's exponent form is Go's there (`1e-7`, `1.5e+21`); in between both print plainly.
   return abs !== 0 && (abs < 1e-6 || abs >= 1e21) ? value.toExponential() : String(value);
+}
+
+/**
+ * The errors a denial shows: at most `limits.causes`, the last place kept for a cause saying how many
+ * more there are (`more`, 0 when all are shown).
+ */
+export function boundErrors(errors: FieldErrorList): { shown: FieldErrorList; more: number } {
+  // A bounded check's stand-in for the errors it counted without building them is counted, not shown.
+  let uncounted = 0;
+  let built = errors;
+  if (errors.some((error) => error.omitted !== undefined)) {
+    built = errors.filter((error) => error.omitted === undefined);
+    for (const error of errors) uncounted += error.omitted ?? 0;
+  }
+  if (built.length <= limits.causes && uncounted === 0) return { shown: built, more: 0 };
+  const shown = built.slice(0, limits.causes - 1);
+  return { shown, more: built.length - shown.length + uncounted };
 }

@@ -1,5 +1,5 @@
-import type { FieldPath } from "./field-path.js";
-import { limits, truncate } from "./limits.js";
+import type { FieldPath } from "../base/field-path.js";
+import { limits, truncate } from "../base/limits.js";
 
 /** Fits a warning into the 120 characters the API server allows (it drops longer ones). */
 export function fitWarning(text: string): string {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { limits } from "../../src/admission/limits.js";
+import { limits } from "../../src/base/limits.js";
 import { inputBoundProblem } from "../../src/offline/input-bounds.js";
 
 /** A value nested `depth` levels below the object (`a.a.a…`). */
