@@ -51,7 +51,7 @@ export const kindRegistrations: readonly KindRegistration[] = [
     schema: "module",
     rules: declared(moduleKind),
     mutations: moduleMutations,
-    create: (dependencies) => [createModuleKind(dependencies) as ResourceKind],
+    create: (dependencies) => [createModuleKind(dependencies)],
   },
   {
     title: "Workspace",
@@ -59,21 +59,21 @@ export const kindRegistrations: readonly KindRegistration[] = [
     schema: "workspace",
     rules: declared(workspaceKind),
     mutations: workspaceMutations,
-    create: (dependencies) => [createWorkspaceKind(dependencies) as ResourceKind],
+    create: (dependencies) => [createWorkspaceKind(dependencies)],
   },
   {
     title: "ModuleTemplate",
     name: "moduletemplate",
     schema: "moduletemplate",
     rules: declared(moduleTemplateKind),
-    create: () => [moduleTemplateKind as ResourceKind],
+    create: () => [moduleTemplateKind],
   },
   {
     title: "ModuleReleaseMeta",
     name: "modulereleasemeta",
     schema: "modulereleasemeta",
     rules: declared(moduleReleaseMetaKind),
-    create: (dependencies) => [createModuleReleaseMetaKind(dependencies) as ResourceKind],
+    create: (dependencies) => [createModuleReleaseMetaKind(dependencies)],
   },
   {
     title: "ConfigMap/addon-operator",

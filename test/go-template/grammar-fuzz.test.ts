@@ -3,7 +3,6 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { validate } from "../../src/admission/handler.js";
 import { limits } from "../../src/admission/limits.js";
-import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
 import { WorkBudget } from "../../src/budget/work-budget.js";
 import type { Module } from "../../src/generated/module.js";
@@ -25,7 +24,7 @@ const moduleFuzzKind = fuzzKinds().find((kind) => kind.name === "Module");
 async function judged(module: Module) {
   const budget = new WorkBudget();
   const review = admissionReview({ operation: "CREATE", object: module });
-  const response = await validate(moduleKind as ResourceKind, review.request as AdmissionRequest, { budget });
+  const response = await validate(moduleKind, review.request as AdmissionRequest, { budget });
   assert.equal(typeof response.allowed, "boolean");
   assert.ok((response.status?.details?.causes?.length ?? 0) <= limits.causes);
   assert.ok(budget.rendered <= limits.renderedChars);

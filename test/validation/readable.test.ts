@@ -162,7 +162,7 @@ describe("the field-scoped gate's own checks are paid from the review's budget (
   const gate = (object: unknown, budget: WorkBudget) =>
     behindStructureGate<{ spec: { name?: string; items?: string[] } }>(
       check,
-      { schema: "t.schema", unknownField: "t.unknown" },
+      { schema: "module.schema", unknownField: "module.unknown-field" },
       object,
       (readable) => {
         assert.deepEqual(readable.spec, { name: "a" });

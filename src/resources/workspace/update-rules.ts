@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { FieldPath } from "../../admission/field-path.js";
-import { errorRules, type Native } from "../../admission/rule-catalogue.js";
+import { errorRules, type Native, type RuleId } from "../../admission/rule-catalogue.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
 
 const immutable = (field: string) => ({
@@ -28,7 +28,7 @@ const specPath = FieldPath.root("spec");
  */
 export function validateWorkspaceUpdate(oldSpec: WorkspaceSpec, spec: WorkspaceSpec): FieldErrorList {
   const errors: FieldErrorList = [];
-  const immutable = (rule: string, field: string, before: unknown, after: unknown, value: unknown) => {
+  const immutable = (rule: RuleId, field: string, before: unknown, after: unknown, value: unknown) => {
     if (!isDeepStrictEqual(before, after)) {
       errors.push(
         ...byRule(rule, [fieldError.invalid(specPath.child(field), value ?? null, "field is immutable")]),
