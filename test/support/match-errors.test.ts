@@ -65,5 +65,9 @@ describe("matchErrors", () => {
       failure(() => matchErrors([], [right[1]])),
       /got:\n {2}\(none\)$/,
     );
+    assert.match(
+      failure(() => matchErrors(got, [], "case 3")),
+      /^case 3: field errors differ at #0\nexpected:\n {2}\(none\)\n/,
+    );
   });
 });

@@ -20,14 +20,18 @@ export interface ExpectedError {
 /**
  * Asserts that `got` are exactly the `expected` errors, in order: what a rule found, never how its
  * message is worded (tests of wording compare the rendered text). On a difference the failure lists both,
- * one error a line, with the first that differs.
+ * one error a line, with the first that differs, after `context` (the case, in a loop) when given.
  */
-export function matchErrors(got: readonly FieldError[], expected: readonly ExpectedError[]): void {
+export function matchErrors(
+  got: readonly FieldError[],
+  expected: readonly ExpectedError[],
+  context?: string,
+): void {
   const first = firstDifference(got, expected);
   if (first === undefined) return;
   throw new AssertionError({
     message: [
-      `field errors differ at #${first}`,
+      `${context === undefined ? "" : `${context}: `}field errors differ at #${first}`,
       "expected:",
       ...(expected.length > 0 ? expected.map((e) => `  ${expectedLine(e)}`) : ["  (none)"]),
       "got:",
