@@ -18,9 +18,9 @@ export interface FieldWarning {
   field?: FieldPath;
 }
 
-/** A warning and the rule that gave it. */
+/** A warning and the rule that gave it (a declared id: `RuleId`). */
 export interface RuleWarning extends FieldWarning {
-  rule: string;
+  rule: RuleId;
 }
 
 /** What a validator warns: a structured warning, or text that no rule action reaches. */

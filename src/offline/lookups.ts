@@ -1,4 +1,5 @@
 import type { ResourceKind } from "../admission/resource-kind.js";
+import type { RuleId } from "../admission/rule-catalogue.js";
 import { createResourceKinds } from "../resources/index.js";
 
 /**
@@ -7,7 +8,7 @@ import { createResourceKinds } from "../resources/index.js";
  */
 interface Lookup {
   /** The webhook rule the lookup serves. */
-  rule: string;
+  rule: RuleId;
   kind: string;
   /** What is checked, and what `--cluster-objects` must hold for it. */
   check: string;
