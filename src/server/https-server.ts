@@ -52,9 +52,11 @@ export interface RunningServer {
    * Stops as a terminating pod should: unready and `Connection: close` for the drain period, so the API
    * server moves to other replicas while endpoints catch up; then no new connections, idle ones closed,
    * in-flight requests finished; connections still open when the grace period ends are cut.
-   * Resolves true when everything finished within the grace period.
+   * Resolves true when everything finished within the grace period. `drainEnds`, when given, ends the
+   * drain instead of the drain period: an event of the caller's (a test's load has seen readiness
+   * withdrawn), so what is checked does not hang on how fast a loaded machine runs a timer's race.
    */
-  shutdown(): Promise<boolean>;
+  shutdown(drainEnds?: Promise<unknown>): Promise<boolean>;
 }
 
 /**
@@ -117,8 +119,8 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
       await closed;
       await closeReviewer();
     },
-    shutdown: () => {
-      shuttingDown ??= shutdown(server, closed, options, () => {
+    shutdown: (drainEnds) => {
+      shuttingDown ??= shutdown(server, closed, options, drainEnds, () => {
         draining = true;
       }).then(async (clean) => {
         await closeReviewer();
@@ -172,6 +174,7 @@ async function shutdown(
   server: Server,
   closed: Promise<void>,
   options: ServeOptions,
+  drainEnds: Promise<unknown> | undefined,
   startDraining: () => void,
 ): Promise<boolean> {
   const drainMs = options.drainMs ?? 15_000;
@@ -181,7 +184,7 @@ async function shutdown(
   options.log({ msg: "shutting down: unready, closing connections after each response", drainMs, graceMs });
   // Listening on until readiness is withdrawn and the endpoints have caught up: closing the listener
   // resets the connections still waiting in its backlog, and the API server retries none of them.
-  await sleep(drainMs);
+  await (drainEnds ?? sleep(drainMs));
   // close() stops accepting and closes idle connections; busy ones close after their response.
   server.close();
   let graceTimer: NodeJS.Timeout | undefined;

@@ -190,7 +190,10 @@ describe("module-admission serve", () => {
       // In flight on a keep-alive connection: headers and half the body sent when SIGTERM arrives.
       const inFlight = post(body, Math.floor(body.length / 2));
       serve.child.kill("SIGTERM");
-      while ((await readyz()) !== 503) await new Promise((resolve) => setTimeout(resolve, 50));
+      // Both workers draining (each logs it), not just the one a probe happens to reach: the request
+      // in flight is on either, and one still serving would answer it keep-alive.
+      await serve.logged((entry) => String(entry.msg).startsWith("shutting down: unready"), 2);
+      assert.equal(await readyz(), 503);
       inFlight.finish();
       const reply = await inFlight.reply;
       assert.equal(reply.status, 200);

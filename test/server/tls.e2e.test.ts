@@ -149,18 +149,42 @@ describe("TLS", () => {
   it("closes a keep-alive connection once it has been idle for the keep-alive timeout", async () => {
     const short = await startLiveServer(undefined, { timeouts: { keepAliveMs: 300 } });
     try {
-      const socketClosed = new Promise<void>((resolve) => {
-        const agent = new Agent({ ca: short.ca, keepAlive: true });
-        const req = request(
-          { host: "127.0.0.1", port: short.running.port, path: "/healthz", agent, servername: "localhost" },
-          (res) => {
-            res.resume();
-            res.socket.once("close", () => resolve());
-          },
-        );
-        req.end();
-      });
-      await socketClosed;
+      // A raw TLS socket, not an https.Agent: Node's agent drops an idle socket itself as soon as the
+      // server's Keep-Alive hint (here timeout=0, whole seconds) runs out, and would close it first.
+      const seen = await new Promise<{ head: string; idleMs: number; serverEnded: boolean }>(
+        (resolve, reject) => {
+          let text = "";
+          let answeredAt = 0;
+          let serverEnded = false;
+          const socket = connect(
+            { host: "127.0.0.1", port: short.running.port, servername: "localhost", ca: short.ca },
+            () => socket.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n"),
+          );
+          socket.setEncoding("utf8");
+          socket.on("data", (chunk: string) => {
+            text += chunk;
+            const [head, body = ""] = text.split("\r\n\r\n");
+            const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? Number.NaN);
+            if (answeredAt === 0 && body.length >= length) answeredAt = performance.now();
+          });
+          // "end": the server sent its FIN; this client never ends or destroys the socket itself.
+          socket.on("end", () => {
+            serverEnded = true;
+          });
+          socket.on("close", () =>
+            resolve({ head: text.split("\r\n\r\n")[0], idleMs: performance.now() - answeredAt, serverEnded }),
+          );
+          socket.on("error", reject);
+        },
+      );
+      assert.match(seen.head, /^HTTP\/1\.1 200/);
+      assert.match(seen.head, /\r\nConnection: keep-alive\r\n/i);
+      assert.equal(seen.serverEnded, true, "the server closed the idle connection");
+      // A timer never fires early: the connection was idle at least the timeout (less a timer's rounding).
+      assert.ok(
+        seen.idleMs >= 290,
+        `closed after ${Math.round(seen.idleMs)} ms idle, before the 300 ms timeout`,
+      );
     } finally {
       await short.close();
     }

@@ -9,9 +9,10 @@ export interface LoadOutcome {
 /**
  * Clients on their own thread (their own event loop, as the API server is another process): `clients`
  * keep-alive connections, each sending POSTs one after another. Like a Service in front of the pod,
- * they stop once its readiness is withdrawn: a probe every `probeMs`, withdrawn after two failures (the
- * chart's failureThreshold), then `probeMs` more for the endpoints to catch up. Every request that gets
- * no answer is lost: the API server retries no POST, refused or reset.
+ * they stop once its readiness is withdrawn: a probe `probeMs` after the last one answered (as the
+ * kubelet's probes never overlap), withdrawn after two failures (the chart's failureThreshold), then
+ * `probeMs` more for the endpoints to catch up; `quiet` says when the last client has stopped.
+ * Every request that gets no answer is lost: the API server retries no POST, refused or reset.
  */
 export function keepAliveLoad(options: {
   port: number;
@@ -20,9 +21,14 @@ export function keepAliveLoad(options: {
   body: string;
   clients: number;
   probeMs: number;
-}): { started: Promise<void>; stop(): Promise<LoadOutcome> } {
+}): { started: Promise<void>; quiet: Promise<void>; stop(): Promise<LoadOutcome> } {
   const worker = new Worker(workerCode, { eval: true, workerData: options });
   const started = new Promise<void>((resolve) => worker.once("message", () => resolve()));
+  const quiet = new Promise<void>((resolve) => {
+    worker.on("message", (message: { outcome?: LoadOutcome }) => {
+      if (message.outcome) resolve();
+    });
+  });
   const outcome = new Promise<LoadOutcome>((resolve, reject) => {
     worker.on("message", (message: { outcome?: LoadOutcome }) => {
       if (message.outcome) resolve(message.outcome);
@@ -31,6 +37,8 @@ export function keepAliveLoad(options: {
   });
   return {
     started,
+    /** The clients send nothing more: readiness withdrawn and the endpoints caught up, or a request lost. */
+    quiet,
     /** The outcome once the clients have stopped (readiness withdrawn, or a request lost). */
     stop: async () => {
       const result = await outcome;
@@ -61,11 +69,15 @@ function send(method, path, body, via) {
   });
 }
 let failures = 0;
-const probe = setInterval(async () => {
-  const status = await send("GET", "/readyz", undefined, false);
-  if (status === 200) return;
-  if (++failures === 2) setTimeout(() => { routedAway = true; }, probeMs);
-}, probeMs);
+let probe;
+function probeLater() {
+  probe = setTimeout(async () => {
+    const status = await send("GET", "/readyz", undefined, false);
+    if (status !== 200 && ++failures === 2) setTimeout(() => { routedAway = true; }, probeMs);
+    else probeLater();
+  }, probeMs);
+}
+probeLater();
 async function client() {
   while (!routedAway) {
     const result = await send("POST", path, body, agent);
@@ -73,7 +85,11 @@ async function client() {
     if (result === 200) outcome.answered++;
     else { outcome.lost.push(String(result)); break; }
   }
-  if (--running === 0) { clearInterval(probe); agent.destroy(); parentPort.postMessage({ outcome }); }
+  if (--running === 0) {
+    clearTimeout(probe);
+    agent.destroy();
+    parentPort.postMessage({ outcome });
+  }
 }
 for (let i = 0; i < clients; i++) client();
 `;

@@ -35,11 +35,21 @@ export async function startServe(
     stdio: ["ignore", "pipe", "inherit"],
   });
   const logs: Record<string, unknown>[] = [];
+  const waiters: { matches: (entry: Record<string, unknown>) => boolean; count: number; done: () => void }[] =
+    [];
+  /** Resolves once `count` log lines match: waiting on the process's own events, not on time. */
+  const logged = (matches: (entry: Record<string, unknown>) => boolean, count = 1) =>
+    new Promise<void>((done) => {
+      const waiter = { matches, count: count - logs.filter(matches).length, done };
+      if (waiter.count <= 0) done();
+      else waiters.push(waiter);
+    });
   const ports = await new Promise<{ port: number; metricsPort: number }>((resolve, reject) => {
     const found: { port?: number; metricsPort?: number } = {};
     createInterface({ input: child.stdout as NonNullable<ChildProcess["stdout"]> }).on("line", (line) => {
       const entry = JSON.parse(line);
       logs.push(entry);
+      for (const waiter of waiters) if (waiter.matches(entry) && --waiter.count === 0) waiter.done();
       found.port ??= entry.port;
       found.metricsPort ??= entry.metricsPort;
       const serving = logs.filter((log) => log.port !== undefined).length;
@@ -48,5 +58,5 @@ export async function startServe(
     child.once("exit", (code) => reject(new Error(`serve exited with ${code} before serving`)));
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, logs, exited, ...ports };
+  return { child, logs, logged, exited, ...ports };
 }
