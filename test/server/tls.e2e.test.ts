@@ -163,7 +163,7 @@ describe("TLS", () => {
           socket.setEncoding("utf8");
           socket.on("data", (chunk: string) => {
             text += chunk;
-            const [head, body = ""] = text.split("\r\n\r\n");
+            const [head = "", body = ""] = text.split("\r\n\r\n");
             const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? Number.NaN);
             if (answeredAt === 0 && body.length >= length) answeredAt = performance.now();
           });
@@ -172,7 +172,7 @@ describe("TLS", () => {
             serverEnded = true;
           });
           socket.on("close", () =>
-            resolve({ head: text.split("\r\n\r\n")[0], idleMs: performance.now() - answeredAt, serverEnded }),
+            resolve({ head: text.split("\r\n\r\n")[0] ?? "", idleMs: performance.now() - answeredAt, serverEnded }),
           );
           socket.on("error", reject);
         },
