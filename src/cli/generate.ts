@@ -2,11 +2,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { load as loadYaml } from "js-yaml";
+import { chartWebhooksFile } from "../codegen/chart-webhooks.js";
 import { generateAll, staleFiles, writeFiles } from "../codegen/generate.js";
 import { type GeneratedPolicy, nativePolicyFiles, policiesDir } from "../codegen/native-policies.js";
 import { catalogueFiles, chartValuesSchemaPath } from "../codegen/rules-doc.js";
 import { ruleCatalogue } from "../resources/index.js";
-import { policyKinds } from "../resources/policy-kinds.js";
+import { chartWebhookKinds, policyKinds } from "../resources/policy-kinds.js";
 
 /**
  * `npm run generate`: writes every artifact; with --check, only reports stale ones (exit 1). Either way
@@ -21,6 +22,11 @@ const files = [
   ...catalogueFiles(ruleCatalogue(), readFileSync(join(root, chartValuesSchemaPath), "utf8")),
   // The native admission policies, from the same declarations and the schema sources' CEL rules.
   ...nativePolicyFiles(policyKinds(join(root, "schemas"))),
+  // The chart's webhook entries, from the kind registrations and the paths the server serves.
+  chartWebhooksFile(
+    chartWebhookKinds(join(root, "schemas")),
+    readFileSync(join(root, "charts/module-admission/values.yaml"), "utf8"),
+  ),
 ];
 // What kube-apiserver's validation judges: the CRDs (a CEL rule whose estimated cost it would refuse is
 // refused here, before anything is written) and the ValidatingAdmissionPolicies.

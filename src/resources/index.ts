@@ -4,6 +4,7 @@ import {
   protocolRules,
   type RuleDeclaration,
 } from "../admission/rule-catalogue.js";
+import type { ChartServing } from "../codegen/chart-webhooks.js";
 import { type AddonOperatorFlags, addonOperatorKinds } from "./addon-operator-configmap/index.js";
 import { configMapRules } from "./addon-operator-configmap/sections.js";
 import { moduleMutations } from "./module/defaults.js";
@@ -39,6 +40,11 @@ export interface KindRegistration {
   /** Its mutations (the mutating webhook's defaults), declared beside its defaulter. */
   mutations?: readonly MutationDeclaration[];
   create(dependencies: KindDependencies): ResourceKind[];
+  /**
+   * How the chart serves it: `npm run generate` writes its webhook entries (name, path, resource) into
+   * the chart (`files/webhooks.yaml`); this says which value turns them and its policies on, if any.
+   */
+  chart?: ChartServing;
 }
 
 const declared = (kind: { declarations?: readonly RuleDeclaration[] }) => kind.declarations ?? [];
@@ -60,6 +66,8 @@ export const kindRegistrations: readonly KindRegistration[] = [
     rules: declared(workspaceKind),
     mutations: workspaceMutations,
     create: (dependencies) => [createWorkspaceKind(dependencies)],
+    // replace: the operator's own Workspace webhooks are switched off; ours serve their paths.
+    chart: { enabledBy: { value: "forkspacer.mode", equals: "replace" } },
   },
   {
     title: "ModuleTemplate",
@@ -67,6 +75,7 @@ export const kindRegistrations: readonly KindRegistration[] = [
     schema: "moduletemplate",
     rules: declared(moduleTemplateKind),
     create: () => [moduleTemplateKind],
+    chart: { enabledBy: { value: "kyma.webhook.enabled" } },
   },
   {
     title: "ModuleReleaseMeta",
@@ -74,12 +83,15 @@ export const kindRegistrations: readonly KindRegistration[] = [
     schema: "modulereleasemeta",
     rules: declared(moduleReleaseMetaKind),
     create: (dependencies) => [createModuleReleaseMetaKind(dependencies)],
+    chart: { enabledBy: { value: "kyma.webhook.enabled" } },
   },
   {
     title: "ConfigMap/addon-operator",
     name: "addon-operator-configmap",
     rules: configMapRules,
     create: (dependencies) => addonOperatorKinds(dependencies.addonOperator ?? {}),
+    // Called for the one ConfigMap addon-operator reads.
+    chart: { enabledBy: { value: "addonOperator.enabled" }, object: "addonOperator.configMap" },
   },
 ];
 

@@ -65,6 +65,17 @@ function postWith(agent: Agent, port: number, body: string) {
   });
 }
 
+/** A certificate directory serving a first pair, and a second pair to rotate to. */
+async function twoPairs(prefix: string) {
+  const certDir = mkdtempSync(join(tmpdir(), prefix));
+  const first = await issueCertificates(dnsNames);
+  const second = await issueCertificates(dnsNames);
+  writeFileSync(join(certDir, certFiles.cert), first.cert);
+  writeFileSync(join(certDir, certFiles.key), first.key);
+  writeFileSync(join(certDir, certFiles.ca), first.caCert);
+  return { certDir, first, second };
+}
+
 const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -172,7 +183,11 @@ describe("TLS", () => {
             serverEnded = true;
           });
           socket.on("close", () =>
-            resolve({ head: text.split("\r\n\r\n")[0] ?? "", idleMs: performance.now() - answeredAt, serverEnded }),
+            resolve({
+              head: text.split("\r\n\r\n")[0] ?? "",
+              idleMs: performance.now() - answeredAt,
+              serverEnded,
+            }),
           );
           socket.on("error", reject);
         },
@@ -248,12 +263,7 @@ describe("certificate rotation", () => {
   it("keeps the old certificate while a new pair does not load, and takes the pair once it does", {
     timeout: 60_000,
   }, async () => {
-    const certDir = mkdtempSync(join(tmpdir(), "module-admission-files-"));
-    const first = await issueCertificates(dnsNames);
-    const second = await issueCertificates(dnsNames);
-    writeFileSync(join(certDir, certFiles.cert), first.cert);
-    writeFileSync(join(certDir, certFiles.key), first.key);
-    writeFileSync(join(certDir, certFiles.ca), first.caCert);
+    const { certDir, first, second } = await twoPairs("module-admission-files-");
     const logged: Record<string, unknown>[] = [];
     const server = await startLiveServer(undefined, { certDir, log: (entry) => logged.push(entry) });
     const port = server.running.port;
@@ -278,12 +288,7 @@ describe("certificate rotation", () => {
   it("refuses an empty key, a foreign key and a certificate not valid now: the old pair serves on, logged and counted", {
     timeout: 60_000,
   }, async () => {
-    const certDir = mkdtempSync(join(tmpdir(), "module-admission-partial-"));
-    const first = await issueCertificates(dnsNames);
-    const second = await issueCertificates(dnsNames);
-    writeFileSync(join(certDir, certFiles.cert), first.cert);
-    writeFileSync(join(certDir, certFiles.key), first.key);
-    writeFileSync(join(certDir, certFiles.ca), first.caCert);
+    const { certDir, first, second } = await twoPairs("module-admission-partial-");
     const logged: Record<string, unknown>[] = [];
     const metrics = new WebhookMetrics();
     const server = await startLiveServer(undefined, { certDir, metrics, log: (entry) => logged.push(entry) });

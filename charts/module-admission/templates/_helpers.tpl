@@ -45,11 +45,65 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- end }}
 
-{{/* The addon-operator ConfigMap as namespace and name, from "namespace/name" (values.schema.json checks the form). */}}
-{{- define "module-admission.addonConfigMap" -}}
-{{- $parts := splitList "/" .Values.addonOperator.configMap }}
-namespace: {{ index $parts 0 }}
-name: {{ index $parts 1 }}
+{{/* A value by its dotted path ("kyma.webhook.enabled"), as text. Arguments: the root context, the path. */}}
+{{- define "module-admission.valueAt" -}}
+{{- $value := (index . 0).Values }}
+{{- range splitList "." (index . 1) }}{{ $value = index $value . }}{{ end }}
+{{- toString $value }}
+{{- end }}
+
+{{/*
+"true" when a kind's webhooks and policies are served: its entry's enabledBy (files/webhooks.yaml) names
+the value that turns them on, true or equal to `equals`; none: always. Arguments: the root context, enabledBy.
+*/}}
+{{- define "module-admission.servedBy" -}}
+{{- $root := index . 0 }}{{- $enabledBy := index . 1 }}
+{{- if not $enabledBy }}
+{{- "true" }}
+{{- else if eq (include "module-admission.valueAt" (list $root $enabledBy.value)) (default "true" $enabledBy.equals) }}
+{{- "true" }}
+{{- end }}
+{{- end }}
+
+{{/*
+One webhook of files/webhooks.yaml. A mutating webhook is reinvoked: the defaults are idempotent, so a
+second call after other mutations is safe. A webhook called for one object (`object`: the value naming
+it, "namespace/name", whose form values.schema.json checks) gets a namespace selector that keeps every
+other namespace away before any CEL runs, and a match condition narrowing it to that object; the others
+skip the excluded namespaces and, narrowed, call the webhook only where CEL cannot decide.
+Arguments: the root context, the entry.
+*/}}
+{{- define "module-admission.webhook" -}}
+{{- $root := index . 0 }}{{- $webhook := index . 1 }}
+name: {{ $webhook.name }}
+admissionReviewVersions: [v1]
+sideEffects: None
+timeoutSeconds: {{ $root.Values.webhook.timeoutSeconds }}
+failurePolicy: {{ $root.Values.webhook.failurePolicy }}
+matchPolicy: Equivalent
+{{- if eq $webhook.verb "mutate" }}
+reinvocationPolicy: IfNeeded
+{{- end }}
+clientConfig:
+  {{- include "module-admission.clientConfig" (list $root $webhook.path) | nindent 2 }}
+rules:
+  {{- toYaml $webhook.rules | nindent 2 }}
+{{- if $webhook.object }}
+{{- $object := splitList "/" (include "module-admission.valueAt" (list $root $webhook.object)) }}
+namespaceSelector:
+  matchLabels:
+    kubernetes.io/metadata.name: {{ index $object 0 | quote }}
+matchConditions:
+  - name: {{ $webhook.kind }}
+    expression: {{ printf "request.namespace == %q && request.name == %q" (index $object 0) (index $object 1) | quote }}
+{{- else }}
+namespaceSelector:
+  {{- include "module-admission.namespaceSelector" $root | nindent 2 }}
+{{- with include "module-admission.narrowedConditions" (list $root $webhook.kind $webhook.verb) }}
+matchConditions:
+  {{- . | nindent 2 }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -136,10 +190,14 @@ admissionregistration.k8s.io/v1beta1
 {{- end }}
 {{- end }}
 
-{{/* Whether a kind's policies render: where the chart runs its webhook for that kind. */}}
+{{/* Whether a kind's policies render: where the chart runs its webhooks for that kind (files/webhooks.yaml). */}}
 {{- define "module-admission.policyKindEnabled" -}}
 {{- $root := index . 0 }}{{- $kind := index . 1 }}
-{{- if or (eq $kind "module") (and (eq $kind "workspace") (eq $root.Values.forkspacer.mode "replace")) (and (has $kind (list "moduletemplate" "modulereleasemeta")) $root.Values.kyma.webhook.enabled) (and (eq $kind "addon-operator-configmap") $root.Values.addonOperator.enabled) -}}
+{{- $served := false }}
+{{- range $webhook := $root.Files.Get "files/webhooks.yaml" | fromYamlArray }}
+{{- if and (eq $webhook.kind $kind) (include "module-admission.servedBy" (list $root $webhook.enabledBy)) }}{{ $served = true }}{{ end }}
+{{- end }}
+{{- if $served -}}
 true
 {{- end }}
 {{- end }}
