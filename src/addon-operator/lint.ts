@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Finding } from "../offline/finding.js";
+import type { Finding } from "../base/finding.js";
 import { checkValues } from "./check-values.js";
 import { deckhouseValidationProblems } from "./deckhouse-validations.js";
 import { nonBooleanEnabledFlags, relativeFileRefs } from "./load-outages.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { FieldPath } from "./field-path.js";
-import { limits } from "./limits.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits } from "../base/limits.js";
 
 /** How deep an object may nest (see `limits.depth`). */
 const maxDepth = limits.depth;

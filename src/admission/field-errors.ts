@@ -1,5 +1,5 @@
-import { FieldPath } from "./field-path.js";
-import { boundedJson, limits, truncate } from "./limits.js";
+import { FieldPath } from "../base/field-path.js";
+import { boundedJson, limits, truncate } from "../base/limits.js";
 import type { RuleId } from "./rule-catalogue.js";
 
 /**
@@ -267,4 +267,21 @@ function goJsonNumber(value: number): string {
   const abs = Math.abs(value);
   // JavaScript's exponent form is Go's there (`1e-7`, `1.5e+21`); in between both print plainly.
   return abs !== 0 && (abs < 1e-6 || abs >= 1e21) ? value.toExponential() : String(value);
+}
+
+/**
+ * The errors a denial shows: at most `limits.causes`, the last place kept for a cause saying how many
+ * more there are (`more`, 0 when all are shown).
+ */
+export function boundErrors(errors: FieldErrorList): { shown: FieldErrorList; more: number } {
+  // A bounded check's stand-in for the errors it counted without building them is counted, not shown.
+  let uncounted = 0;
+  let built = errors;
+  if (errors.some((error) => error.omitted !== undefined)) {
+    built = errors.filter((error) => error.omitted === undefined);
+    for (const error of errors) uncounted += error.omitted ?? 0;
+  }
+  if (built.length <= limits.causes && uncounted === 0) return { shown: built, more: 0 };
+  const shown = built.slice(0, limits.causes - 1);
+  return { shown, more: built.length - shown.length + uncounted };
 }

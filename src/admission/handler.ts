@@ -1,29 +1,24 @@
-import { WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
-import { cutTooDeep, tooDeepAt } from "./depth.js";
-import {
-  causeMessage,
-  causeType,
-  type FieldError,
-  type FieldErrorList,
-  formatField,
-  formatFieldError,
-} from "./field-errors.js";
-import { FieldPath } from "./field-path.js";
-import { diffToPatch, type PatchOperation } from "./json-patch.js";
-import { boundErrors, boundedJson, boundWarnings, limits, truncate } from "./limits.js";
-import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
-import { qualifiedKind, type ResourceKind, type Validator } from "./resource-kind.js";
-import type { AdmissionRequest, AdmissionResponse, AdmissionStatus, StatusCause } from "./review.js";
-import { applyRuleActions, type RuleActions, withoutSilenced } from "./rule-actions.js";
-import { fitWarning, type Warning, warningText } from "./warning.js";
-
 /**
- * Turns an AdmissionRequest into an AdmissionResponse for one resource kind: the protocol half of a
- * webhook. It knows the AdmissionReview rules (operations, patches, denial status) and nothing of any
+ * Judges an AdmissionRequest for one resource kind: the protocol half of a webhook. It knows the AdmissionReview rules (operations, patches, denial status) and nothing of any
  * kind's fields; those come from the kind's Validator and Defaulter. Each review is judged into one
- * structured `ReviewVerdict`; `admissionResponse` is the one place that turns a verdict into the
- * answer, and `module-admission validate` turns the same verdict into its findings.
+ * structured `ReviewVerdict` (`verdict.ts`); `answer.ts` turns it into the answer, and
+ * `module-admission validate` the same verdict into its findings.
  */
+
+import { FieldPath } from "../base/field-path.js";
+import { boundedJson, limits, truncate } from "../base/limits.js";
+import { WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
+import { admissionResponse } from "./answer.js";
+import { cutTooDeep, tooDeepAt } from "./depth.js";
+import type { FieldError, FieldErrorList } from "./field-errors.js";
+import { diffToPatch } from "./json-patch.js";
+import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
+import type { ResourceKind, Validator } from "./resource-kind.js";
+import type { AdmissionRequest, AdmissionResponse } from "./review.js";
+import { applyRuleActions, type RuleActions, withoutSilenced } from "./rule-actions.js";
+import type { ReviewVerdict } from "./verdict.js";
+import { fitWarning, type Warning } from "./warning.js";
+
 /** What a deployment sets for every kind alike: rule actions, and who hears of ratcheted updates. */
 export interface ValidateOptions {
   ruleActions?: RuleActions;
@@ -34,22 +29,6 @@ export interface ValidateOptions {
    * one its object's schema check already charged, so that one object costs one budget.
    */
   budget?: WorkBudget;
-}
-
-/** One review's outcome, as structure: what denies, what is shown, what is patched, and why. */
-export interface ReviewVerdict {
-  /** A request this kind cannot judge (not its group, kind or apiVersion): answered 400, as is. */
-  badRequest?: string;
-  /** The errors that deny, each with the rule that found it (if any). */
-  errors: FieldErrorList;
-  /** The warnings shown, less those of rules turned off. */
-  warnings: Warning[];
-  /** The mutating webhook's JSON Patch. */
-  patch: PatchOperation[];
-  /** An UPDATE admitted (or judged) with errors ratcheting spared: the old object had them. */
-  ratcheted: boolean;
-  /** The review ran out of its work budget: its one error says which work it was. */
-  outOfWork: boolean;
 }
 
 const admitted = (): ReviewVerdict => ({
@@ -111,43 +90,6 @@ export function judgeMutation(kind: ResourceKind, request: AdmissionRequest): Re
   const oldObject = request.operation === "UPDATE" ? request.oldObject : undefined;
   const defaulted = kind.defaulter.applyDefaults(request.object, request, oldObject);
   return { ...admitted(), patch: diffToPatch(request.object, defaulted) };
-}
-
-/**
- * The errors and warnings a verdict shows, within the answer's bounds: at most `limits.causes` errors
- * (the last place kept for how many more there are) and the warnings the API server keeps. The
- * AdmissionResponse and `validate`'s findings both show exactly these.
- */
-export function shownVerdict(verdict: ReviewVerdict): {
-  errors: FieldErrorList;
-  more: number;
-  warnings: Warning[];
-} {
-  const { shown, more } = boundErrors(verdict.errors);
-  return { errors: shown, more, warnings: boundWarnings(verdict.warnings) };
-}
-
-/** The AdmissionResponse for a verdict: the one place a verdict becomes the webhook's answer. */
-export function admissionResponse(
-  kind: ResourceKind,
-  request: AdmissionRequest,
-  verdict: ReviewVerdict,
-): AdmissionResponse {
-  const { uid } = request;
-  if (verdict.badRequest !== undefined) {
-    return { uid, allowed: false, status: { code: 400, reason: "BadRequest", message: verdict.badRequest } };
-  }
-  const shown = shownVerdict(verdict);
-  const warnings = shown.warnings.length > 0 ? { warnings: shown.warnings.map(warningText) } : {};
-  const patch =
-    verdict.patch.length > 0
-      ? {
-          patchType: "JSONPatch" as const,
-          patch: Buffer.from(JSON.stringify(verdict.patch)).toString("base64"),
-        }
-      : {};
-  if (verdict.errors.length === 0) return { uid, allowed: true, ...patch, ...warnings };
-  return { uid, allowed: false, status: invalidStatus(kind, request, shown), ...warnings };
 }
 
 /**
@@ -276,50 +218,4 @@ function kindMismatch(kind: ResourceKind, request: AdmissionRequest): string | u
     return `request.object has apiVersion ${boundedJson(object.apiVersion, limits.valueChars)}, but this webhook admits ${apiVersion} only`;
   }
   return undefined;
-}
-
-/**
- * The Status the API server itself returns for an invalid object (HTTP 422, reason Invalid), with the
- * shown errors as causes: the last one says how many more were found.
- */
-function invalidStatus(
-  kind: ResourceKind,
-  request: AdmissionRequest,
-  { errors, more }: { errors: FieldErrorList; more: number },
-): AdmissionStatus {
-  const name = truncate(objectName(request), limits.fieldChars);
-  const rest: StatusCause[] =
-    more > 0 ? [{ reason: "FieldValueTooMany", field: "", message: moreErrors(more) }] : [];
-  const lines = [...errors.map(formatFieldError), ...rest.map((cause) => cause.message)];
-  const summary = lines.length === 1 ? lines[0] : `[${lines.join(", ")}]`;
-  return {
-    code: 422,
-    reason: "Invalid",
-    message: `${qualifiedKind(kind)} ${JSON.stringify(name)} is invalid: ${summary}`,
-    details: {
-      group: kind.group,
-      kind: kind.kind,
-      name,
-      causes: [
-        ...errors.map((error) => ({
-          reason: causeType(error),
-          field: formatField(error),
-          message: causeMessage(error),
-        })),
-        ...rest,
-      ],
-    },
-  };
-}
-
-/** The last cause of a cut list. */
-export const moreErrors = (count: number) => `... and ${count} more errors`;
-
-/** The name a denial names: the request's, else the object's name, else its generateName. */
-export function objectName(request: AdmissionRequest): string {
-  if (typeof request.name === "string" && request.name) return request.name;
-  const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } } | undefined)
-    ?.metadata;
-  if (typeof metadata?.name === "string") return metadata.name;
-  return typeof metadata?.generateName === "string" ? metadata.generateName : "";
 }

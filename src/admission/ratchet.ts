@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
+import { FieldPath } from "../base/field-path.js";
 import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
 import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
-import { FieldPath } from "./field-path.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
 import { fitWarning, type Warning } from "./warning.js";

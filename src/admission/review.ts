@@ -1,4 +1,4 @@
-import { boundedJson, boundWarnings, limits } from "./limits.js";
+import { boundedJson, limits } from "../base/limits.js";
 
 /** The admission.k8s.io/v1 AdmissionReview wire format, as far as this project reads and writes it. */
 
@@ -100,27 +100,9 @@ export function reviewResponse(response: AdmissionResponse): AdmissionReview {
 }
 
 /**
- * The AdmissionReview answering `response`, serialized: the one place every answer passes, so its
- * bounds hold whatever built it. Warnings are cut to what the API server keeps (4 KiB); an answer that
- * cannot be serialized, or would exceed 1 MiB, becomes a short denial with code 500 for the same uid
- * (never a bare HTTP 500, which failurePolicy Ignore would turn into an admission).
+ * The AdmissionReview answering `response`, serialized. Only that: its bounds (warnings kept, 1 MiB)
+ * were met when the response was built (`fitVerdict`, answer.ts).
  */
-export function encodeReview(response: AdmissionResponse): { text: string; response: AdmissionResponse } {
-  const bounded = response.warnings ? { ...response, warnings: boundWarnings(response.warnings) } : response;
-  let problem: string;
-  try {
-    const text = JSON.stringify(reviewResponse(bounded));
-    // No character takes more than 3 bytes in UTF-8 (a surrogate pair, 2 characters, takes 4).
-    if (text.length * 3 <= limits.answerBytes || Buffer.byteLength(text) <= limits.answerBytes)
-      return { text, response: bounded };
-    problem = `the answer would exceed ${limits.answerBytes} bytes`;
-  } catch (error) {
-    problem = `the answer could not be serialized (${String(error).slice(0, 200)})`;
-  }
-  const failed: AdmissionResponse = {
-    uid: response.uid,
-    allowed: false,
-    status: { code: 500, reason: "InternalError", message: `internal error: ${problem}` },
-  };
-  return { text: JSON.stringify(reviewResponse(failed)), response: failed };
+export function encodeReview(response: AdmissionResponse): string {
+  return JSON.stringify(reviewResponse(response));
 }

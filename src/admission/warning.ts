@@ -1,5 +1,5 @@
-import type { FieldPath } from "./field-path.js";
-import { limits, truncate } from "./limits.js";
+import type { FieldPath } from "../base/field-path.js";
+import { limits, truncate } from "../base/limits.js";
 import type { RuleId } from "./rule-catalogue.js";
 
 /** Fits a warning into the 120 characters the API server allows (it drops longer ones). */

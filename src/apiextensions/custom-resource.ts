@@ -1,7 +1,7 @@
 import { type FieldError, formatFieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
+import { FieldPath } from "../base/field-path.js";
 import { crdRuleValidator } from "../cel/crd-validator.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { type Decoded, decodeCustomResource } from "./decode.js";
 import { embeddedResourceErrors } from "./embedded-object-meta.js";
 import { listSetAndMapErrors } from "./list-type.js";

@@ -1,6 +1,6 @@
 import { goErrorBody } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
+import { FieldPath } from "../base/field-path.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { decodeObjectMeta } from "./object-meta.js";
 

@@ -1,7 +1,7 @@
 import { type FieldError, fieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
 import { own } from "../admission/own-property.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
+import { FieldPath } from "../base/field-path.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { dns1035LabelProblems } from "../validation/names.js";
 import { decodeObjectMeta, type ObjectMeta, validateObjectMeta } from "./object-meta.js";
 import { markedWithin } from "./schema-marks.js";

@@ -1,8 +1,8 @@
 import { type FieldError, fieldError, omittedErrors } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
-import { limits } from "../admission/limits.js";
 import { own } from "../admission/own-property.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits } from "../base/limits.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { markedWithin } from "./schema-marks.js";
 
 const hasListTypeWithin = markedWithin(new WeakMap(), (schema) => {

@@ -1,5 +1,5 @@
 import { type FieldError, goValue } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
+import { FieldPath } from "../base/field-path.js";
 import {
   dns1123LabelProblems,
   dns1123SubdomainProblems,

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../codegen/schema-source.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 
 /** A schema node's children: its properties, additionalProperties and items schemas. */
 function children(schema: JsonSchema): JsonSchema[] {

@@ -1,12 +1,12 @@
 import { type FieldError, omittedErrors } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
-import { limits } from "../admission/limits.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits } from "../base/limits.js";
 import { goRequestUriError } from "../go-net-url/parse.js";
 import { goQuote } from "../go-template/go-strings.js";
 import { compileRe2 } from "../regex/re2.js";
-import { Correlated, ratchets } from "./correlation.js";
-import { isGoDateTime } from "./date-time.js";
+import { Correlated, ratchets } from "../schema/correlation.js";
+import { isGoDateTime } from "../schema/date-time.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { goJsonKind, jsonKind } from "./go-value.js";
 
 /**

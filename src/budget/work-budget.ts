@@ -1,5 +1,5 @@
-import type { FieldPath } from "../admission/field-path.js";
-import { limits } from "../admission/limits.js";
+import type { FieldPath } from "../base/field-path.js";
+import { limits } from "../base/limits.js";
 /**
  * One review's allowance of work. Every loop whose cost grows with the input charges it, in units of
  * roughly one small step (a node visited, a character scanned, a pair compared), so that no input can

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../codegen/schema-source.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 
 /**
  * Where a value does not have the type its schema gives it, and the error the API server's CEL value

@@ -1,11 +1,11 @@
 import { type CelInput, type CelResult, celEnv, celError, isCelError, parse, plan } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
 import { type FieldError, formatFieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
 import { own } from "../admission/own-property.js";
-import { Correlated } from "../apiextensions/correlation.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
+import { FieldPath } from "../base/field-path.js";
 import { LruCache } from "../memo/lru-cache.js";
+import { Correlated } from "../schema/correlation.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { conversionMismatches, withConversionErrors } from "./conversion-errors.js";
 import { kubernetesFunctions } from "./kubernetes-library.js";
 import { withoutOptionalOldSelf } from "./optional-old-self.js";

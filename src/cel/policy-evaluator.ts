@@ -1,8 +1,8 @@
 import { type CelResult, celEnv, isCelError, isCelList, isCelMap, parse, plan } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
 import type { PatchOperation } from "../admission/json-patch.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
 import { LruCache } from "../memo/lru-cache.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { kubernetesFunctions } from "./kubernetes-library.js";
 import { toCel } from "./to-cel.js";
 

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../codegen/schema-source.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 
 /**
  * CEL that holds when some string value below `path` (a CEL path below `object`, e.g. `object.spec.helm`)

@@ -2,8 +2,8 @@ import { type CelInput, celError } from "@bufbuild/cel";
 import { create } from "@bufbuild/protobuf";
 import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { own } from "../admission/own-property.js";
-import { isGoDate, isGoDateTime } from "../apiextensions/date-time.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
+import { isGoDate, isGoDateTime } from "../schema/date-time.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { ConversionError } from "./conversion-errors.js";
 
 /**

@@ -1,10 +1,11 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { Command, Option } from "commander";
+import type { Finding } from "../base/finding.js";
 import { apiErrorMessage, httpStatus } from "../kube/api-errors.js";
 import { findClusterAccess } from "../kube/config.js";
 import { defaultListBounds, type ListBounds, listPages } from "../kube/list-objects.js";
 import { admitOffline, type Problem } from "../offline/admit.js";
-import { type Finding, findingOf } from "../offline/finding.js";
+import { findingOf } from "../offline/finding-of.js";
 import { type OfflineKind, offlineKinds } from "../offline/kinds.js";
 import { objectLabel } from "../offline/validate-batch.js";
 import { reportApis } from "../reports/policy-report.js";

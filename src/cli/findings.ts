@@ -1,6 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Finding } from "../offline/finding.js";
+import type { Finding } from "../base/finding.js";
 import type { Summary } from "../offline/summary.js";
 import { ruleHelp } from "./rule-help.js";
 import { toolVersion } from "./version.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../offline/finding.js";
+import type { Finding } from "../base/finding.js";
 
 /**
  * One test case of a JUnit report: an object `validate` read, or a module `lint-modules` checked.

@@ -1,6 +1,6 @@
 import { dump, loadAll } from "js-yaml";
 import { parseDocument } from "yaml";
-import type { Finding, ResourceRef } from "../offline/finding.js";
+import type { Finding, ResourceRef } from "../base/finding.js";
 import { isResourceList } from "../offline/manifests.js";
 import type { BatchResult, Input } from "../offline/validate-batch.js";
 

@@ -3,7 +3,7 @@ import { sep } from "node:path";
 import { Command, Option } from "commander";
 import { lintModulesDir } from "../addon-operator/lint.js";
 import { listModuleDirectories, type ModuleDirectory } from "../addon-operator/module-files.js";
-import type { Finding } from "../offline/finding.js";
+import type { Finding } from "../base/finding.js";
 import { exitStatus, type Outcome, UsageError } from "./command.js";
 import { formatFindings, type ReportFormat, reportFormats } from "./findings.js";
 import { formatJunit, type JunitCase } from "./junit.js";

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { buildEditorDispatchSchema, buildEditorSchema } from "../codegen/editor-schema.js";
-import { loadSchemaSources } from "../codegen/schema-source.js";
 import { schemasDir } from "../offline/kinds.js";
+import { loadSchemaSources } from "../schema/schema-source.js";
 import { type Outcome, UsageError } from "./command.js";
 
 export function schemaDefinition(outcome: Outcome): Command {

@@ -4,7 +4,6 @@ import { Command } from "commander";
 import { parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { type ReviewLogging, reviewLoggings } from "../server/app.js";
 import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
-import { runPrimary } from "../server/cluster.js";
 import { startHttpsServer } from "../server/https-server.js";
 import { jsonLogger } from "../server/log.js";
 import {
@@ -13,6 +12,7 @@ import {
   startMetricsServer,
   WebhookMetrics,
 } from "../server/metrics.js";
+import { runPrimary } from "../server/node-cluster.js";
 import { collect, type Outcome, optionValues, parseOptionValues } from "./command.js";
 import { prepareClusterFeatures } from "./serve-cluster.js";
 import { defaultPool, type PoolSettings, startReviewWorkers } from "./serve-reviews.js";

@@ -3,7 +3,7 @@ import type { ValidationRule } from "../cel/crd-validator.js";
 import { withoutOptionalOldSelf } from "../cel/optional-old-self.js";
 import { celString, isUpdate, present } from "../cel/policy-cel.js";
 import { rebind } from "../cel/rebind.js";
-import { inlineRefs, type JsonSchema, type SchemaSource } from "./schema-source.js";
+import { inlineRefs, type JsonSchema, type SchemaSource } from "../schema/schema-source.js";
 
 /** A CRD validation rule of a schema source, where it stands, and the webhook rule its message names. */
 export interface TaggedCrdRule {

@@ -4,7 +4,7 @@ import {
   mapSchemaNodes,
   type SchemaSource,
   withoutKeys,
-} from "./schema-source.js";
+} from "../schema/schema-source.js";
 
 /** The CustomResourceDefinition (apiextensions.k8s.io/v1) for one schema source. */
 export function buildCrd(source: SchemaSource): JsonSchema {

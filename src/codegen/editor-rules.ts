@@ -1,6 +1,6 @@
 import { parse, run } from "@bufbuild/cel";
 import type { ValidationRule } from "../cel/crd-validator.js";
-import type { JsonSchema } from "./schema-source.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 
 /**
  * The part of a node's CEL rules (`x-kubernetes-validations`) that JSON Schema can say, for the editor

@@ -1,4 +1,3 @@
-import { editorConstraints } from "./editor-rules.js";
 import {
   inlineRefs,
   type JsonSchema,
@@ -6,7 +5,8 @@ import {
   type SchemaSource,
   withoutDefaultedRequired,
   withoutKeys,
-} from "./schema-source.js";
+} from "../schema/schema-source.js";
+import { editorConstraints } from "./editor-rules.js";
 
 export interface EditorSchemaOptions {
   /**

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { dump as dumpYaml } from "js-yaml";
+import { loadSchemaSources } from "../schema/schema-source.js";
 import { buildCrd } from "./crd.js";
 import { buildEditorDispatchSchema, buildEditorSchema } from "./editor-schema.js";
-import { loadSchemaSources } from "./schema-source.js";
 import { buildTypes } from "./typescript-types.js";
 
 export interface GeneratedFile {

@@ -1,9 +1,9 @@
 import { dump as dumpYaml } from "js-yaml";
 import type { MutationDeclaration, PolicyValidation, RuleDeclaration } from "../admission/rule-catalogue.js";
 import { celString } from "../cel/policy-cel.js";
+import type { JsonSchema, SchemaSource } from "../schema/schema-source.js";
 import { crdPolicyValidations, crdRulesById, type TaggedCrdRule } from "./crd-rules.js";
 import type { GeneratedFile } from "./generate.js";
-import type { JsonSchema, SchemaSource } from "./schema-source.js";
 
 /** A kind whose rules the generator turns into native policies: its identity, rules and mutations. */
 export interface PolicyKind {

@@ -5,7 +5,7 @@ import {
   type SchemaSource,
   withoutDefaultedRequired,
   withoutKeys,
-} from "./schema-source.js";
+} from "../schema/schema-source.js";
 
 /**
  * TypeScript types for one schema source; `title`s name the interfaces, `$ref`s share them. A field

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiextensionsV1Api, type KubeConfig, setHeaderOptions } from "@kubernetes/client-node";
 import { buildCrd } from "../codegen/crd.js";
-import { loadSchemaSources } from "../codegen/schema-source.js";
+import { loadSchemaSources } from "../schema/schema-source.js";
 import { apiErrorMessage, httpStatus } from "./api-errors.js";
 
 export const fieldManager = "module-admission";

@@ -1,23 +1,18 @@
 import { randomInt } from "node:crypto";
+import { fitVerdict, moreErrors } from "../admission/answer.js";
 import { causeType, type FieldError, formatFieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
-import {
-  admissionResponse,
-  judgeMutation,
-  judgeValidation,
-  moreErrors,
-  type ReviewVerdict,
-  shownVerdict,
-} from "../admission/handler.js";
+import { judgeMutation, judgeValidation } from "../admission/handler.js";
 import type { PatchOperation } from "../admission/json-patch.js";
-import { limits } from "../admission/limits.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
-import { type AdmissionRequest, encodeReview } from "../admission/review.js";
+import type { AdmissionRequest } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
+import type { ReviewVerdict } from "../admission/verdict.js";
 import { type Warning, warningField, warningRule, warningText } from "../admission/warning.js";
 import type { ServerWarning } from "../apiextensions/custom-resource.js";
 import { goKeyOrder } from "../apiextensions/decode.js";
 import { decodeObjectMeta } from "../apiextensions/object-meta.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits } from "../base/limits.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import { dns1123LabelProblems } from "../validation/names.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
@@ -233,9 +228,10 @@ function serverWarning(warning: ServerWarning): Problem {
 }
 
 /**
- * A webhook's verdict as problems: exactly what its AdmissionResponse shows (the same bounds on
- * causes and warnings), from the structure, with each error's rule and each warning's rule and field.
- * An answer the server could not send (over 1 MiB) is the one error the server would answer.
+ * A webhook's verdict as problems: exactly what its AdmissionResponse shows (`fitVerdict`, the same
+ * bounds on causes and warnings), from the structure, with each error's rule and each warning's rule
+ * and field. A request the kind cannot judge, or an answer the server could not send (over 1 MiB), is
+ * the one error the server would answer.
  */
 export function verdictProblems(
   stage: Stage,
@@ -243,16 +239,14 @@ export function verdictProblems(
   request: AdmissionRequest,
   review: ReviewVerdict,
 ): { errors: Problem[]; warnings: Problem[] } {
-  const answer = encodeReview(admissionResponse(kind, request, review)).response;
-  if (review.badRequest !== undefined || answer.status?.code === 500) {
-    const status = answer.status;
-    const type = status?.reason ?? "Denied";
-    return {
-      errors: [{ stage, field: FieldPath.empty, type, message: status?.message ?? "denied" }],
-      warnings: [],
-    };
+  const { shown, status, unfit } = fitVerdict(kind, request, review);
+  if (unfit !== undefined || status?.code === 400) {
+    const [type, message] =
+      unfit === undefined
+        ? [status?.reason ?? "Denied", status?.message ?? "denied"]
+        : ["InternalError", `internal error: ${unfit}`];
+    return { errors: [{ stage, field: FieldPath.empty, type, message }], warnings: [] };
   }
-  const shown = shownVerdict(review);
   const errors = shown.errors.map((error) => problem(stage, error));
   if (shown.more > 0) {
     errors.push({

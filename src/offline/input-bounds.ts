@@ -1,5 +1,5 @@
-import { FieldPath } from "../admission/field-path.js";
-import { limits } from "../admission/limits.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits } from "../base/limits.js";
 
 /** Why an object read from a file can go no further, and at which field. */
 export interface BoundProblem {

@@ -4,8 +4,8 @@ import { CustomResourceStrategy } from "../apiextensions/custom-resource.js";
 import type { WorkBudget } from "../budget/work-budget.js";
 import { buildCrd, storedVersionSchema } from "../codegen/crd.js";
 import { buildEditorSchema } from "../codegen/editor-schema.js";
-import { type JsonSchema, loadSchemaSources, type SchemaSource } from "../codegen/schema-source.js";
-import { resourceKinds } from "../resources/index.js";
+import { type KindDependencies, type KindRegistration, kindRegistrations } from "../resources/index.js";
+import { type JsonSchema, loadSchemaSources, type SchemaSource } from "../schema/schema-source.js";
 import { type StructureVerdict, structureChecker } from "../validation/structure.js";
 
 /** A registered kind with its schema source: everything needed to give the cluster's verdict offline. */
@@ -26,28 +26,51 @@ export interface OfflineKind {
 // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
 export const schemasDir = fileURLToPath(new URL("../../schemas/", import.meta.url));
 
-/** Every registered kind that has a schema source, matched by group and kind. */
-export function offlineKinds(kinds: ResourceKind[] = resourceKinds, dir = schemasDir): OfflineKind[] {
-  const sources = loadSchemaSources(dir);
-  return kinds.flatMap((kind) => {
-    const source = sources.find((s) => s.crd.group === kind.group && s.crd.names.kind === kind.kind);
-    if (!source) return [];
-    const crdSchema = storedVersionSchema(buildCrd(source));
-    return [
-      {
-        kind,
-        source,
-        crdSchema,
-        checkStructure: structureChecker(buildEditorSchema(source)),
-        server: new CustomResourceStrategy({
-          openAPIV3Schema: crdSchema,
-          kind: kind.kind,
-          version: kind.version,
-          namespaced: source.crd.scope === "Namespaced",
-        }),
-      },
-    ];
+/**
+ * Every registered kind that has a schema source, with the source its registration names
+ * (`KindRegistration.schema`), built with `dependencies` (lookups; none by default). A registration
+ * without a schema (ConfigMap/addon-operator, a core kind) is judged elsewhere (addon-operator.ts). A
+ * schema that does not exist, or whose CRD is of another group or kind than the kind built, is an
+ * error: an offline verdict silently without a kind would pass every object of it.
+ */
+export function offlineKinds(
+  dependencies: KindDependencies = {},
+  registrations: readonly KindRegistration[] = kindRegistrations,
+  dir = schemasDir,
+): OfflineKind[] {
+  const sources = new Map(loadSchemaSources(dir).map((source) => [source.name, source]));
+  return registrations.flatMap((registration) => {
+    if (registration.schema === undefined) return [];
+    const source = sources.get(registration.schema);
+    if (!source) {
+      throw new Error(
+        `kind ${registration.title}: its schema source ${registration.schema}.yaml is not in ${dir}`,
+      );
+    }
+    return registration.create(dependencies).map((kind) => offlineKind(kind, source));
   });
+}
+
+function offlineKind(kind: ResourceKind, source: SchemaSource): OfflineKind {
+  const { group, names } = source.crd;
+  if (group !== kind.group || names.kind !== kind.kind) {
+    throw new Error(
+      `kind ${kind.group}/${kind.kind}: its registration names schema ${source.name}, a CRD of ${group}/${names.kind}`,
+    );
+  }
+  const crdSchema = storedVersionSchema(buildCrd(source));
+  return {
+    kind,
+    source,
+    crdSchema,
+    checkStructure: structureChecker(buildEditorSchema(source)),
+    server: new CustomResourceStrategy({
+      openAPIV3Schema: crdSchema,
+      kind: kind.kind,
+      version: kind.version,
+      namespaced: source.crd.scope === "Namespaced",
+    }),
+  };
 }
 
 /** The kind an object is, by its apiVersion and kind; undefined when no registered kind matches. */

@@ -1,6 +1,5 @@
-import type { ResourceKind } from "../admission/resource-kind.js";
 import type { RuleId } from "../admission/rule-catalogue.js";
-import { createResourceKinds } from "../resources/index.js";
+import type { KindDependencies } from "../resources/index.js";
 
 /**
  * The checks `serve` makes by looking objects up in the cluster (from its informer caches), which
@@ -63,10 +62,10 @@ export function lookupNotMade(lookup: Lookup): Omit<NotChecked, "objects"> {
 type Identified = Record<string, unknown> & { metadata?: { name?: unknown; namespace?: unknown } };
 
 /**
- * The kinds, with their lookups answered from these objects (Workspaces, ModuleTemplates; a manifest
+ * The kinds' lookups, answered from these objects (Workspaces, ModuleTemplates; a manifest
  * without a namespace is in `default`, as kubectl applies it without -n).
  */
-export function kindsWithObjects(objects: readonly Identified[]): ResourceKind[] {
+export function lookupsFromObjects(objects: readonly Identified[]): KindDependencies {
   const names = (group: string, kind: string) =>
     new Set(
       objects
@@ -77,8 +76,8 @@ export function kindsWithObjects(objects: readonly Identified[]): ResourceKind[]
     );
   const workspaces = names("batch.forkspacer.com", "Workspace");
   const templates = names("operator.kyma-project.io", "ModuleTemplate");
-  return createResourceKinds({
+  return {
     workspaceExists: (namespace, name) => workspaces.has(`${namespace}/${name}`),
     moduleTemplateExists: (namespace, name) => templates.has(`${namespace}/${name}`),
-  });
+  };
 }

@@ -2,7 +2,7 @@ import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from "no
 import { join } from "node:path";
 import { load as loadYaml } from "js-yaml";
 import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
-import { FieldPath } from "../admission/field-path.js";
+import { FieldPath } from "../base/field-path.js";
 import { type LineTree, lineAlong, scanBlockYaml } from "./yaml-lines.js";
 import { type ReadingDifference, readDocument, type YamlReader } from "./yaml-readings.js";
 

@@ -1,6 +1,6 @@
 import { causeType, type FieldError, formatFieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
 import type { RuleActions } from "../admission/rule-actions.js";
+import { FieldPath } from "../base/field-path.js";
 import {
   evaluateMutatingPolicy,
   evaluateValidatingPolicy,

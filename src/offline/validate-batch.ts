@@ -1,12 +1,13 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
+import { type Finding, findingField, type ResourceRef } from "../base/finding.js";
 import { defaultAddonConfigMap } from "../resources/addon-operator-configmap/index.js";
 import { addonConfigMapNamespace, admitAddonConfigMap, type OfflineAddonOperator } from "./addon-operator.js";
 import { admitOffline, type OfflineVerdict, type Problem } from "./admit.js";
-import { type Finding, findingField, findingOf, type ResourceRef } from "./finding.js";
+import { findingOf } from "./finding-of.js";
 import { inputBoundProblem } from "./input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "./kinds.js";
-import { kindsWithObjects, lookupNotMade, lookups, type NotChecked } from "./lookups.js";
+import { lookupNotMade, lookups, lookupsFromObjects, type NotChecked } from "./lookups.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
 import { admitNatively } from "./native-admission.js";
 import type { Summary } from "./summary.js";
@@ -89,7 +90,7 @@ export async function validateBatch(
     given === undefined
       ? offlineKinds()
       : offlineKinds(
-          kindsWithObjects(
+          lookupsFromObjects(
             [...given, ...parsed].flatMap((p) => p.manifests.map((manifest) => manifest.object)),
           ),
         );

@@ -12,7 +12,7 @@
  * in both, and js-yaml's value stands.
  */
 import { parseYaml } from "../addon-operator/yaml.js";
-import { FieldPath } from "../admission/field-path.js";
+import { FieldPath } from "../base/field-path.js";
 
 export type YamlReader = "gitops" | "kubectl";
 export const yamlReaders: readonly YamlReader[] = ["gitops", "kubectl"];

@@ -1,5 +1,5 @@
 import { RE2JS } from "@bufbuild/re2";
-import { limits } from "../admission/limits.js";
+import { limits } from "../base/limits.js";
 import type { WorkBudget } from "../budget/work-budget.js";
 import { LruCache } from "../memo/lru-cache.js";
 import { programSizeBound } from "./program-size.js";

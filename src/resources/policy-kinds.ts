@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { webhooksOf } from "../admission/resource-kind.js";
 import type { ChartWebhookKind } from "../codegen/chart-webhooks.js";
 import type { PolicyKind } from "../codegen/native-policies.js";
-import { loadSchemaSources } from "../codegen/schema-source.js";
+import { loadSchemaSources } from "../schema/schema-source.js";
 import { type KindRegistration, kindRegistrations } from "./index.js";
 
 // A core kind (ConfigMap/addon-operator) has no schema source.

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { limits } from "../admission/limits.js";
+import { limits } from "../base/limits.js";
 import type { Logger } from "./log.js";
 import type { WebhookMetrics } from "./metrics.js";
 import { readBody } from "./read-body.js";

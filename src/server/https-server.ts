@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
-import { limits } from "../admission/limits.js";
+import { limits } from "../base/limits.js";
 import { continueWithin, createApp, type ReviewLogging } from "./app.js";
 import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";

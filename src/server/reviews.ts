@@ -1,15 +1,7 @@
+import { type FittedVerdict, fitVerdict, objectName, responseOf } from "../admission/answer.js";
 import { vouchForDepth } from "../admission/depth.js";
 import { causeType, type FieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
-import {
-  admissionResponse,
-  judgeMutation,
-  judgeValidation,
-  objectName,
-  type ReviewVerdict,
-  shownVerdict,
-} from "../admission/handler.js";
-import { limits, truncate } from "../admission/limits.js";
+import { judgeMutation, judgeValidation } from "../admission/handler.js";
 import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
 import {
   type AdmissionRequest,
@@ -18,7 +10,10 @@ import {
   parseAdmissionReview,
 } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
+import type { ReviewVerdict } from "../admission/verdict.js";
 import { warningRule } from "../admission/warning.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits, truncate } from "../base/limits.js";
 import { type ReviewEnvelope, scanEnvelope } from "./review-envelope.js";
 import { ruleLabel } from "./rule-label.js";
 
@@ -140,8 +135,8 @@ export function judgeOf(
     });
     onJudging?.(inProgress);
     vouchForDepth(text, request.object, request.oldObject);
-    const { response, verdict, ratcheted } = await reviewSafely(route, request, options);
-    const answer = answerWith(route.kind, inProgress, response, verdict);
+    const { response, verdict, fitted, ratcheted } = await reviewSafely(route, request, options);
+    const answer = answerWith(route.kind, inProgress, response, fitted);
     if (answer.report && verdict && verdict.warnings.length > 0 && route.verb === "validate") {
       // Counted as the rules gave them, by rule id (the warnings' text carries none).
       const rules = [...(route.kind.rules ?? []), ...(route.kind.warningRules ?? [])];
@@ -181,8 +176,8 @@ export function overBudgetAnswer(review: ReviewInProgress, limit: string): Revie
     outOfWork: true,
   };
   const request = { uid: review.uid, name: review.name } as AdmissionRequest;
-  const response = admissionResponse(review.kind as ResourceKind, request, verdict);
-  return answerWith(review.kind, review, response, verdict);
+  const fitted = fitVerdict(review.kind as ResourceKind, request, verdict);
+  return answerWith(review.kind, review, responseOf(review.uid, fitted), fitted);
 }
 
 /** The answer to a review whose worker failed otherwise: a denial with code 500, as for an exception. */
@@ -230,7 +225,12 @@ async function reviewSafely(
   route: Route,
   request: AdmissionRequest,
   options: JudgeOptions,
-): Promise<{ response: AdmissionResponse; verdict?: ReviewVerdict; ratcheted: boolean }> {
+): Promise<{
+  response: AdmissionResponse;
+  verdict?: ReviewVerdict;
+  fitted?: FittedVerdict;
+  ratcheted: boolean;
+}> {
   let ratcheted = false;
   try {
     const verdict =
@@ -242,7 +242,8 @@ async function reviewSafely(
               ratcheted = true;
             },
           });
-    return { response: admissionResponse(route.kind, request, verdict), verdict, ratcheted };
+    const fitted = fitVerdict(route.kind, request, verdict);
+    return { response: responseOf(request.uid, fitted), verdict, fitted, ratcheted };
   } catch (error) {
     options.onFailure?.(request.uid, error);
     return { response: internalError(request.uid, `while reviewing: ${String(error)}`), ratcheted };
@@ -261,27 +262,27 @@ function internalError(uid: string, problem: string): AdmissionResponse {
 function answerWith(
   kind: { kind: string; rules?: readonly string[] },
   review: ReviewInProgress,
-  built: AdmissionResponse,
-  verdict: ReviewVerdict | undefined,
+  response: AdmissionResponse,
+  fitted: FittedVerdict | undefined,
 ): ReviewAnswer {
-  const { text, response } = encodeReview(built);
+  const text = encodeReview(response);
   const report: ReviewReport = {
     kind: kind.kind,
     allowed: response.allowed,
     log: { ...review.log, patched: response.patch !== undefined },
   };
-  if (!response.allowed) report.denied = denialCauses(response, kind.rules ?? [], verdict);
+  if (!response.allowed) report.denied = denialCauses(response, kind.rules ?? [], fitted);
   return { status: 200, body: bytesOf(text), report };
 }
 
-/** A denial's causes by type and rule label, as the verdict gave them (the 422 it was answered with). */
+/** A denial's causes by type and rule label, as the verdict showed them (the 422 it was answered with). */
 function denialCauses(
   response: AdmissionResponse,
   declared: readonly string[],
-  verdict?: ReviewVerdict,
+  fitted?: FittedVerdict,
 ): { type: string; rule: string }[] {
-  if (verdict && response.status?.code === 422) {
-    const { errors, more } = shownVerdict(verdict);
+  if (fitted && response.status?.code === 422) {
+    const { errors, more } = fitted.shown;
     const causes = errors.map((error) => ({ type: causeType(error), rule: ruleLabel(error.rule, declared) }));
     return more > 0
       ? [...causes, { type: "FieldValueTooMany", rule: ruleLabel(undefined, declared) }]

@@ -1,6 +1,6 @@
-import { FieldPath } from "../admission/field-path.js";
 import { own, setOwn } from "../admission/own-property.js";
-import type { JsonSchema } from "../codegen/schema-source.js";
+import { FieldPath } from "../base/field-path.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 
 export interface Structured {
   /** The object as the API server stores it: defaults applied, unknown fields dropped. */

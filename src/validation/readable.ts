@@ -1,8 +1,8 @@
 import { byRule, type FieldError } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
 import type { Verdict } from "../admission/resource-kind.js";
 import type { RuleId } from "../admission/rule-catalogue.js";
 import { ruleWarnings, warningAt } from "../admission/warning.js";
+import { FieldPath } from "../base/field-path.js";
 import type { WorkBudget } from "../budget/work-budget.js";
 import type { StructureVerdict } from "./structure.js";
 

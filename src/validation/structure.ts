@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { type FieldError, fieldError, omittedErrors } from "../admission/field-errors.js";
-import { FieldPath } from "../admission/field-path.js";
-import { limits } from "../admission/limits.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits } from "../base/limits.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import { goRequestUriError } from "../go-net-url/parse.js";
 import { goQuote } from "../go-template/go-strings.js";

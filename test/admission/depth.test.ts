@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { jsonNesting, tooDeepAt, vouchForDepth } from "../../src/admission/depth.js";
-import { limits } from "../../src/admission/limits.js";
+import { limits } from "../../src/base/limits.js";
 
 const nested = (levels: number) => `${'{"n":'.repeat(levels)}1${"}".repeat(levels)}`;
 

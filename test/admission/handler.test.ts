@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fieldError } from "../../src/admission/field-errors.js";
-import { FieldPath } from "../../src/admission/field-path.js";
 import { mutate, validate } from "../../src/admission/handler.js";
 import { type ResourceKind, webhooksOf } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
+import { FieldPath } from "../../src/base/field-path.js";
 
 type Widget = { apiVersion: string; kind: string; metadata: { name: string }; size?: number };
 

@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { admissionResponse, fitVerdict } from "../../src/admission/answer.js";
 import { tooDeepAt } from "../../src/admission/depth.js";
 import { fieldError } from "../../src/admission/field-errors.js";
-import { FieldPath } from "../../src/admission/field-path.js";
 import { mutate, validate } from "../../src/admission/handler.js";
-import { boundedJson, boundWarnings, limits } from "../../src/admission/limits.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../../src/admission/review.js";
+import type { ReviewVerdict } from "../../src/admission/verdict.js";
+import { FieldPath } from "../../src/base/field-path.js";
+import { boundedJson, boundWarnings, limits } from "../../src/base/limits.js";
 
 type Bag = { apiVersion: string; kind: string; metadata: { name: string }; items?: unknown[]; warn?: number };
 
@@ -54,7 +56,7 @@ describe("bounded answers", () => {
     });
     for (const cause of causes) assert.ok(cause.message.length <= limits.messageChars);
     assert.match(causes[0]?.message ?? "", /^Invalid value: "v{199}\.\.\.: must be fine; x+\.\.\.$/);
-    assert.ok(encodeReview(response).text.length < 300 * 1024);
+    assert.ok(encodeReview(response).length < 300 * 1024);
   });
 
   it("keeps warnings within 4 KiB, saying how many were left out", () => {
@@ -66,12 +68,19 @@ describe("bounded answers", () => {
   });
 
   it("answers code 500 for the same uid when the answer is too large or cannot be serialized", () => {
-    const huge = encodeReview({
-      uid: "u-2",
-      allowed: false,
-      status: { code: 422, message: "m".repeat(2 * 1024 * 1024) },
+    const verdict = (extra: Partial<ReviewVerdict>): ReviewVerdict => ({
+      errors: [],
+      warnings: [],
+      patch: [],
+      ratcheted: false,
+      outOfWork: false,
+      ...extra,
     });
-    assert.deepEqual(JSON.parse(huge.text).response, {
+    const request = { ...review(bag({})), uid: "u-2" };
+    // A default of 1 MiB: its patch alone, in base64, is over the limit.
+    const huge = verdict({ patch: [{ op: "add", path: "/spec", value: "p".repeat(1024 * 1024) }] });
+    const tooLarge = admissionResponse(bagKind, request, huge);
+    assert.deepEqual(JSON.parse(encodeReview(tooLarge)).response, {
       uid: "u-2",
       allowed: false,
       status: {
@@ -80,11 +89,33 @@ describe("bounded answers", () => {
         message: "internal error: the answer would exceed 1048576 bytes",
       },
     });
+    // 100 causes of control characters, 6 bytes each in JSON: bounded causes, still over 1 MiB.
+    const control = Array.from({ length: 200 }, (_, i) =>
+      fieldError.invalid(FieldPath.root("items").index(i), "v", "\u0001".repeat(2000)),
+    );
+    assert.equal(
+      fitVerdict(bagKind, request, verdict({ errors: control })).unfit,
+      "the answer would exceed 1048576 bytes",
+    );
+    // Just under the limit, with a bound over it (warnings counted at 6 bytes a character): measured.
+    const near = verdict({
+      patch: [{ op: "add", path: "/spec", value: "p".repeat(780_000) }],
+      warnings: Array.from({ length: 40 }, (_, i) => `${i} ${"w".repeat(95)}`),
+    });
+    assert.equal(fitVerdict(bagKind, request, near).unfit, undefined);
+    const nearText = encodeReview(admissionResponse(bagKind, request, near));
+    assert.ok(Buffer.byteLength(nearText) > limits.answerBytes - 8 * 1024);
+    assert.ok(Buffer.byteLength(nearText) <= limits.answerBytes);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const broken = encodeReview({ uid: "u-3", allowed: true, patch: cyclic as unknown as string });
-    assert.equal(JSON.parse(broken.text).response.status.code, 500);
-    assert.equal(JSON.parse(broken.text).response.uid, "u-3");
+    const broken = admissionResponse(
+      bagKind,
+      request,
+      verdict({ patch: [{ op: "add", path: "/x", value: cyclic }] }),
+    );
+    assert.equal(broken.status?.code, 500);
+    assert.equal(broken.uid, "u-2");
+    assert.match(broken.status?.message ?? "", /^internal error: the answer could not be serialized/);
   });
 
   it("writes bounded JSON for huge and deep values without serializing them whole", () => {

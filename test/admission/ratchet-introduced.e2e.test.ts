@@ -3,8 +3,8 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
+import type { Finding } from "../../src/base/finding.js";
 import { webhookRulesCelReports } from "../../src/offline/duplicates.js";
-import type { Finding } from "../../src/offline/finding.js";
 import {
   addonOperatorConfigMapKind,
   defaultAddonConfigMap,

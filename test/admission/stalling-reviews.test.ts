@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { judgeValidation } from "../../src/admission/handler.js";
-import { limits } from "../../src/admission/limits.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
+import { limits } from "../../src/base/limits.js";
 import { WorkBudget } from "../../src/budget/work-budget.js";
 import { moduleKind } from "../../src/resources/module/index.js";
 import { moduleTemplateKind } from "../../src/resources/moduletemplate/index.js";

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { type FieldError, formatFieldError } from "../../src/admission/field-errors.js";
 import { embeddedResourceErrors } from "../../src/apiextensions/embedded-object-meta.js";
 import { listSetAndMapErrors } from "../../src/apiextensions/list-type.js";
-import type { JsonSchema } from "../../src/codegen/schema-source.js";
+import type { JsonSchema } from "../../src/schema/schema-source.js";
 import { builtCli, builtFindings } from "../support/built-cli.js";
 import { manifestDir } from "../support/cli.js";
 import { kedaReleaseMeta } from "../support/modulereleasemetas.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { limits } from "../../src/admission/limits.js";
+import { limits } from "../../src/base/limits.js";
 import { fuzzKinds, growthsOf, measure, warmUp } from "../support/complexity-fuzz.js";
 import { withoutCorpus } from "../support/corpus.js";
 

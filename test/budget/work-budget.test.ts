@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FieldPath } from "../../src/admission/field-path.js";
 import { validate } from "../../src/admission/handler.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
+import { FieldPath } from "../../src/base/field-path.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../src/budget/work-budget.js";
 import { closestMatch } from "../../src/validation/suggest.js";
 

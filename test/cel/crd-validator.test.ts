@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { load } from "js-yaml";
 import { formatFieldError } from "../../src/admission/field-errors.js";
 import { crdRuleValidator } from "../../src/cel/crd-validator.js";
-import type { JsonSchema } from "../../src/codegen/schema-source.js";
+import type { JsonSchema } from "../../src/schema/schema-source.js";
 import { customModule, helmModule } from "../support/modules.js";
 
 /** The rules exactly as the generated CRD carries them to the API server. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import type { Finding } from "../../src/offline/finding.js";
+import type { Finding } from "../../src/base/finding.js";
 import { installProjectCrds, kubectlApply } from "../support/chart-webhooks.js";
 import { useControlPlane } from "../support/control-plane.js";
 import { withoutGo } from "../support/go-tools.js";

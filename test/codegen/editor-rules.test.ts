@@ -6,14 +6,14 @@ import type { ValidationRule } from "../../src/cel/crd-validator.js";
 import { crdRuleValidator } from "../../src/cel/crd-validator.js";
 import { editorConstraints } from "../../src/codegen/editor-rules.js";
 import { buildEditorDispatchSchema, buildEditorSchema } from "../../src/codegen/editor-schema.js";
+import { schemasDir } from "../../src/offline/kinds.js";
 import {
   inlineRefs,
   type JsonSchema,
   loadSchemaSources,
   mapSchemaNodes,
   type SchemaSource,
-} from "../../src/codegen/schema-source.js";
-import { schemasDir } from "../../src/offline/kinds.js";
+} from "../../src/schema/schema-source.js";
 
 /**
  * The editor schema's translation of CEL rules against the CEL rules themselves, evaluated as the API

@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { dump, loadAll } from "js-yaml";
-import type { Finding } from "../../src/offline/finding.js";
+import type { Finding } from "../../src/base/finding.js";
 import { manifestDir } from "../support/cli.js";
 import { corpusPath, withoutCorpus } from "../support/corpus.js";
 import { customModule, helmModule } from "../support/modules.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { causeType, formatFieldError } from "../../src/admission/field-errors.js";
 import { CustomResourceStrategy } from "../../src/apiextensions/custom-resource.js";
-import type { JsonSchema } from "../../src/codegen/schema-source.js";
+import type { JsonSchema } from "../../src/schema/schema-source.js";
 import { kubectlApply } from "../support/chart-webhooks.js";
 import { useControlPlane } from "../support/control-plane.js";
 import { withoutGo } from "../support/go-tools.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import type { JsonSchema } from "../../src/codegen/schema-source.js";
 import type { OfflineKind } from "../../src/offline/kinds.js";
+import type { JsonSchema } from "../../src/schema/schema-source.js";
 import type { Input } from "./inputs.js";
 
 /**

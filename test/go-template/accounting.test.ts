@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { limits } from "../../src/admission/limits.js";
+import { limits } from "../../src/base/limits.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../src/budget/work-budget.js";
 import { costs } from "../../src/go-template/costs.js";
 import { executeTemplate, maxExecDepth } from "../../src/go-template/exec.js";

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { admissionResponse, judgeValidation } from "../../src/admission/handler.js";
-import { limits } from "../../src/admission/limits.js";
+import { admissionResponse } from "../../src/admission/answer.js";
+import { judgeValidation } from "../../src/admission/handler.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
+import { limits } from "../../src/base/limits.js";
 import { WorkBudget } from "../../src/budget/work-budget.js";
 import type { Module } from "../../src/generated/module.js";
 import { moduleKind } from "../../src/resources/module/index.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FieldPath } from "../../src/admission/field-path.js";
+import { FieldPath } from "../../src/base/field-path.js";
 import type { Problem } from "../../src/offline/admit.js";
 import { recordedWarnings } from "../../src/offline/server-warnings.js";
 

@@ -3,16 +3,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { loadAll } from "js-yaml";
-import {
-  admissionResponse,
-  judgeMutation,
-  judgeValidation,
-  type ReviewVerdict,
-  validate,
-} from "../../src/admission/handler.js";
-import { limits, truncate } from "../../src/admission/limits.js";
+import { admissionResponse } from "../../src/admission/answer.js";
+import { judgeMutation, judgeValidation, validate } from "../../src/admission/handler.js";
 import { type ResourceKind, webhooksOf } from "../../src/admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../../src/admission/review.js";
+import type { ReviewVerdict } from "../../src/admission/verdict.js";
+import { limits, truncate } from "../../src/base/limits.js";
 import { type Problem, verdictProblems } from "../../src/offline/admit.js";
 import { resourceKinds } from "../../src/resources/index.js";
 import { admissionCases } from "../support/admission-cases.js";
@@ -182,7 +178,8 @@ function bothFrom(
   verdict: ReviewVerdict,
   stage: Problem["stage"],
 ) {
-  const { text, response } = encodeReview(admissionResponse(kind, request, verdict));
+  const response = admissionResponse(kind, request, verdict);
+  const text = encodeReview(response);
   assertWithinBounds(text, response);
   return { response, problems: verdictProblems(stage, kind, request, verdict) };
 }
@@ -260,11 +257,7 @@ describe("one verdict, two answers: the server's response and validate's finding
           request,
         });
         const verdict = await judgeValidation(kind, request);
-        assert.deepEqual(
-          reply.json.response,
-          encodeReview(admissionResponse(kind, request, verdict)).response,
-          name,
-        );
+        assert.deepEqual(reply.json.response, admissionResponse(kind, request, verdict), name);
       }
     });
   });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { RE2JS } from "@bufbuild/re2";
 import fc from "fast-check";
-import { limits } from "../../src/admission/limits.js";
+import { limits } from "../../src/base/limits.js";
 import { programSizeBound } from "../../src/regex/program-size.js";
 import {
   compileAll,

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { loadAll } from "js-yaml";
-import { FieldPath } from "../../src/admission/field-path.js";
+import { FieldPath } from "../../src/base/field-path.js";
 import type { OfflineVerdict } from "../../src/offline/admit.js";
 import { kubectlApply } from "../support/chart-webhooks.js";
 import { useControlPlane } from "../support/control-plane.js";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { request } from "node:https";
 import { after, before, describe, it } from "node:test";
-import { limits } from "../../src/admission/limits.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
+import { limits } from "../../src/base/limits.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";

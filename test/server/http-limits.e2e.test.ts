@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { connect, type TLSSocket } from "node:tls";
-import { limits } from "../../src/admission/limits.js";
+import { limits } from "../../src/base/limits.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";

@@ -4,7 +4,7 @@ import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { limits } from "../../src/admission/limits.js";
+import { limits } from "../../src/base/limits.js";
 import { eventually } from "../support/eventually.js";
 import { customModule, helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import type { Finding } from "../../src/offline/finding.js";
+import type { Finding } from "../../src/base/finding.js";
 import { buildCommand } from "./serve-process.js";
 
 let built: string | undefined;

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dump } from "js-yaml";
+import type { Finding } from "../../src/base/finding.js";
 import { type CliIo, runValidate } from "../../src/cli/validate.js";
-import type { Finding } from "../../src/offline/finding.js";
 
 export interface CliRun {
   status: number;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { byRule, fieldError } from "../../src/admission/field-errors.js";
-import { FieldPath } from "../../src/admission/field-path.js";
+import { FieldPath } from "../../src/base/field-path.js";
 import { matchErrors } from "./match-errors.js";
 
 const releaseName = FieldPath.root("spec").child("helm").child("releaseName");

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fieldError } from "../../src/admission/field-errors.js";
-import { FieldPath } from "../../src/admission/field-path.js";
 import { judgeValidation } from "../../src/admission/handler.js";
+import { FieldPath } from "../../src/base/field-path.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../src/budget/work-budget.js";
 import { createModuleKind } from "../../src/resources/module/index.js";
 import { behindStructureGate, readablePart } from "../../src/validation/readable.js";

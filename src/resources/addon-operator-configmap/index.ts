@@ -1,9 +1,9 @@
 import { statSync } from "node:fs";
 import { isMap } from "../../addon-operator/schema.js";
 import type { FieldErrorList } from "../../admission/field-errors.js";
-import { truncate } from "../../admission/limits.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
+import { truncate } from "../../base/limits.js";
 import { type SchemaDirs, schemaStore } from "./schema-store.js";
 import { configMapRules, validateConfigMapData, validateConfigMapTransition } from "./sections.js";
 

@@ -1,8 +1,8 @@
 import { byRule, type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
-import { limits } from "../../admission/limits.js";
 import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { FieldPath } from "../../base/field-path.js";
+import { limits } from "../../base/limits.js";
 import { isUpdate, itemRule, present, quoted } from "../../cel/policy-cel.js";
 import type {
   ConfigItem,

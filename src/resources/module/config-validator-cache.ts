@@ -1,4 +1,4 @@
-import { FieldPath } from "../../admission/field-path.js";
+import { FieldPath } from "../../base/field-path.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { LruCache } from "../../memo/lru-cache.js";

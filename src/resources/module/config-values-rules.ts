@@ -1,6 +1,4 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
-import { limits } from "../../admission/limits.js";
 import {
   errorRules,
   type PolicyValidation,
@@ -8,6 +6,8 @@ import {
   warningRules,
 } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { FieldPath } from "../../base/field-path.js";
+import { limits } from "../../base/limits.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import { celString, isUpdate, onOld, present } from "../../cel/policy-cel.js";
 import type { ConfigItem } from "../../generated/module.js";

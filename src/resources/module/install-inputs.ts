@@ -1,6 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import type { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import type { FieldPath } from "../../base/field-path.js";
 import { celString, present } from "../../cel/policy-cel.js";
 import { goUrlParseError } from "../../go-net-url/parse.js";
 import { dns1123LabelFormat, dns1123LabelProblems } from "../../validation/names.js";

@@ -1,6 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { FieldPath } from "../../base/field-path.js";
 import { quoted, valueRule } from "../../cel/policy-cel.js";
 import type { ChartGit, ChartSource, HelmModule, ModuleSpec } from "../../generated/module.js";
 import { hasTemplate } from "../../go-template/index.js";

@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, type Native, type RuleId, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { FieldPath } from "../../base/field-path.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
 import { someString } from "../../cel/schema-strings.js";
-import type { JsonSchema } from "../../codegen/schema-source.js";
 import type { Module } from "../../generated/module.js";
 import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
 import {
@@ -22,6 +21,7 @@ import {
 import { jsonKind } from "../../go-template/json-kind.js";
 import { type GoMap, GoStrings, type Value as GoValue, Unsupported } from "../../go-template/values.js";
 import { LruCache } from "../../memo/lru-cache.js";
+import type { JsonSchema } from "../../schema/schema-source.js";
 import { installInputAt, installInputErrors } from "./install-inputs.js";
 
 const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";

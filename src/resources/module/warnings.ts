@@ -1,6 +1,6 @@
-import { FieldPath } from "../../admission/field-path.js";
 import { type RuleId, warningRules } from "../../admission/rule-catalogue.js";
 import { type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
+import { FieldPath } from "../../base/field-path.js";
 import { itemRule, objectRule, present } from "../../cel/policy-cel.js";
 import type { Module } from "../../generated/module.js";
 import { largeConfig } from "./config-items.js";

@@ -1,6 +1,6 @@
 import { type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { FieldPath } from "../../base/field-path.js";
 import type { WorkspaceReference } from "../../generated/module.js";
 import type { WorkspaceLookup } from "../lookups.js";
 

@@ -1,7 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { FieldPath } from "../../base/field-path.js";
 import { itemRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { parseSemver, type SemVer } from "../../validation/semver.js";

@@ -1,9 +1,9 @@
 import type { FieldErrorList } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
 import { type IdsOf, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
+import { FieldPath } from "../../base/field-path.js";
 import { objectRule, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { defineKind, type GateRuleIds } from "../define-kind.js";

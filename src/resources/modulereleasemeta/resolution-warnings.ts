@@ -1,6 +1,6 @@
-import { FieldPath } from "../../admission/field-path.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { FieldPath } from "../../base/field-path.js";
 import { isUpdate, itemRule, objectRule, present, quoted, valueRule } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { dns1123SubdomainProblems } from "../../validation/names.js";

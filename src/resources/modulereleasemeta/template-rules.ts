@@ -1,6 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { FieldPath } from "../../base/field-path.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 
 /** With cluster access: each version the release meta assigns has its ModuleTemplate. */

@@ -1,6 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, type PolicyValidation } from "../../admission/rule-catalogue.js";
+import { FieldPath } from "../../base/field-path.js";
 import { celString, isUpdate } from "../../cel/policy-cel.js";
 
 // apimachinery's DNS-1123 subdomain (an API group) and DNS-1035 label (an API version such as v1alpha1).

@@ -1,7 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { FieldPath } from "../../base/field-path.js";
 import { celString, isUpdate, quoted } from "../../cel/policy-cel.js";
 
 /** The labels lifecycle-manager reads as booleans: true when `strings.ToLower(value) == "true"`. */

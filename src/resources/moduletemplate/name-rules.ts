@@ -1,6 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, type PolicyValidation } from "../../admission/rule-catalogue.js";
+import { FieldPath } from "../../base/field-path.js";
 import { celString, isUpdate, quoted } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 

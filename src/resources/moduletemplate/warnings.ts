@@ -1,6 +1,6 @@
-import { FieldPath } from "../../admission/field-path.js";
 import { warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
+import { FieldPath } from "../../base/field-path.js";
 import { celString, objectRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { nameParts, templateNameRe2 } from "./name-rules.js";

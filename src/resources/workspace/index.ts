@@ -1,7 +1,7 @@
 import { byRule, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
 import { errorRules, type IdsOf } from "../../admission/rule-catalogue.js";
+import { FieldPath } from "../../base/field-path.js";
 import { present } from "../../cel/policy-cel.js";
 import type { Workspace, WorkspaceSpec } from "../../generated/workspace.js";
 import { defineKind, type GateRuleIds } from "../define-kind.js";

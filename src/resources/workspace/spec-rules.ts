@@ -1,6 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { FieldPath } from "../../base/field-path.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";

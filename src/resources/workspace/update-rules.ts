@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
 import { errorRules, type Native, type RuleId } from "../../admission/rule-catalogue.js";
+import { FieldPath } from "../../base/field-path.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
 
 const immutable = (field: string) => ({

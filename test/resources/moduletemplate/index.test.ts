@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { FieldPath } from "../../../src/admission/field-path.js";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
 import { warningText } from "../../../src/admission/warning.js";
+import { FieldPath } from "../../../src/base/field-path.js";
 import { moduleTemplateKind } from "../../../src/resources/moduletemplate/index.js";
 import { kedaTemplate } from "../../support/moduletemplates.js";
 

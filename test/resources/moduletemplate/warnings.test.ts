@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FieldPath } from "../../../src/admission/field-path.js";
 import { warningText } from "../../../src/admission/warning.js";
+import { FieldPath } from "../../../src/base/field-path.js";
 import { moduleTemplateWarnings, templateWarnings } from "../../../src/resources/moduletemplate/warnings.js";
 import { kedaTemplate } from "../../support/moduletemplates.js";
 

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../codegen/schema-source.js";
+import type { JsonSchema } from "./schema-source.js";
 
 /**
  * A value of an UPDATE's new object beside the value it corresponds to in the old one, as the API server

@@ -1,6 +1,5 @@
-import type { FieldPath } from "../admission/field-path.js";
-import { limits, truncate } from "../admission/limits.js";
-import type { Problem } from "./admit.js";
+import type { FieldPath } from "./field-path.js";
+import { limits, truncate } from "./limits.js";
 
 /** One problem an offline check found, located in a file: what `validate` and `lint-modules` report. */
 export interface Finding {
@@ -32,17 +31,6 @@ export interface ResourceRef {
 
 /** Where a finding is: its file (or API path), line, object and identity. */
 export type Place = Pick<Finding, "file" | "line" | "object" | "resource">;
-
-/** A problem found on an object, placed: the one way validate and audit turn problems into findings. */
-export function findingOf(problem: Problem, severity: Finding["severity"], place: Place): Finding {
-  return {
-    severity,
-    ...place,
-    rule: `${problem.stage}/${problem.rule ?? problem.type}`,
-    message: problem.message,
-    ...findingField(problem.field),
-  };
-}
 
 /** A finding's field, rendered as the denial's cause renders it (cut when a request chose a huge key). */
 export function findingField(field: FieldPath): { field?: string } {

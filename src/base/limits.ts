@@ -1,10 +1,12 @@
-import type { FieldErrorList } from "./field-errors.js";
-
 /**
- * Every bound of the project, in one place: what one request may be, what one review may cost, what
- * one answer may say. The API server stores at most 3 MiB per object, but one object can still produce
- * millions of errors or a value echoed in each; these keep every review bounded in time and memory and
- * every answer small enough to build, send and read.
+ * The service's operating bounds: what one request may be, what one review may cost, what one answer
+ * may say, the numbers an operator sizing the webhook needs (docs/operations.md lists them). The API
+ * server stores at most 3 MiB per object, but one object can still produce millions of errors or a
+ * value echoed in each; these keep every review bounded in time and memory and every answer small
+ * enough to build, send and read. Not every bound of the project is here: a cap internal to one
+ * algorithm (a cache's size, a search's width, a fixpoint's passes) and a bound that copies a ported
+ * system's own (Go's template nesting, the YAML alias count) stay beside the code they bound, as part
+ * of it; a bound that two layers share or an operator would tune belongs here.
  */
 export const limits = {
   /** A request body: the API server sends at most 3 MiB objects; room for the old object and the envelope. */
@@ -67,23 +69,6 @@ export const limits = {
 /** `text`, cut to `max` characters with a trailing "..." when it is longer. */
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
-}
-
-/**
- * The errors a denial shows: at most `limits.causes`, the last place kept for a cause saying how many
- * more there are (`more`, 0 when all are shown).
- */
-export function boundErrors(errors: FieldErrorList): { shown: FieldErrorList; more: number } {
-  // A bounded check's stand-in for the errors it counted without building them is counted, not shown.
-  let uncounted = 0;
-  let built = errors;
-  if (errors.some((error) => error.omitted !== undefined)) {
-    built = errors.filter((error) => error.omitted === undefined);
-    for (const error of errors) uncounted += error.omitted ?? 0;
-  }
-  if (built.length <= limits.causes && uncounted === 0) return { shown: built, more: 0 };
-  const shown = built.slice(0, limits.causes - 1);
-  return { shown, more: built.length - shown.length + uncounted };
 }
 
 /**
