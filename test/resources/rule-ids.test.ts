@@ -26,13 +26,11 @@ const options = { ...config.options, noEmit: true };
 
 /** A rule file emitting `errorId` (byRule) and `warningId` (ruleWarnings), with `RuleId` as a type to read. */
 const probe = (errorId: string, warningId: string) => `
-import { byRule, fieldError } from "../../admission/field-errors.js";
-import { FieldPath } from "../../admission/field-path.js";
+import { byRule } from "../../admission/field-errors.js";
 import type { RuleId } from "../../admission/rule-catalogue.js";
 import { ruleWarnings } from "../../admission/warning.js";
 
-const spec = FieldPath.root("spec");
-export const errors = byRule(${JSON.stringify(errorId)}, [fieldError.required(spec.child("custom"))]);
+export const errors = byRule(${JSON.stringify(errorId)}, []);
 export const warnings = ruleWarnings(${JSON.stringify(warningId)}, ["spec.custom: a warning"]);
 export type Declared = RuleId;
 `;
