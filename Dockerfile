@@ -3,12 +3,13 @@
 # It holds exactly what `npm pack` ships (package.json's "files"), with the production dependencies of
 # package-lock.json: the image and the npm package are one artifact (test/package/npm-pack.test.ts).
 
-# Build: compile TypeScript, `npm pack`, then unpack that tarball into /app.
+# Build: compile TypeScript and bundle the CLI (scripts/bundle-cli.mjs), `npm pack`, then unpack that tarball into /app.
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json tsconfig.json README.md ./
 COPY bin ./bin
 COPY src ./src
+COPY scripts ./scripts
 COPY schemas ./schemas
 # No install scripts: the runtime needs none, and the dev tools' ones (helm extraction) are for tests.
 RUN npm ci --ignore-scripts && npm run compile && npm pack --pack-destination /pack

@@ -4,6 +4,7 @@ import type { Defaulter, Focus, ResourceKind, Verdict } from "../admission/resou
 import type { AdmissionRequest } from "../admission/review.js";
 import type { RuleDeclaration, RuleId } from "../admission/rule-catalogue.js";
 import { WorkBudget } from "../budget/work-budget.js";
+import { generatedSchemaUrl } from "../schema/generated-schema.js";
 import { behindStructureGate, onReadableSpecs } from "../validation/readable.js";
 import { structureChecker } from "../validation/structure.js";
 
@@ -32,9 +33,7 @@ interface SchemaKind {
 const schemaKinds = new Map<string, SchemaKind>();
 
 function readSchemaKind(name: string): SchemaKind {
-  // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
-  const url = new URL(`../../schemas/dist/${name}.schema.json`, import.meta.url);
-  const schema = JSON.parse(readFileSync(url, "utf8")) as {
+  const schema = JSON.parse(readFileSync(generatedSchemaUrl(name), "utf8")) as {
     properties: { apiVersion: { const: string }; kind: { const: string } };
   };
   const apiVersion = schema.properties.apiVersion.const;

@@ -52,6 +52,7 @@ before(async () => {
     "README.md",
     "bin",
     "src",
+    "scripts",
     "schemas",
   ]) {
     cpSync(join(root, entry), join(source, entry), { recursive: true });
@@ -220,8 +221,9 @@ describe("Dockerfile: the image is what npm pack ships", () => {
 
   test("the build stage copies exactly what npm pack reads: the packed top-level entries and the build inputs", () => {
     const copied = instructions(build, "COPY").flatMap((args) => args.split(/\s+/).slice(0, -1));
-    // dist/ is built from src/ with tsconfig.json; package-lock.json pins the dependencies npm ci installs.
-    const buildInputs = ["package-lock.json", "tsconfig.json", "src"];
+    // dist/ is built from src/ with tsconfig.json and scripts/ (the CLI's bundle); package-lock.json
+    // pins the dependencies npm ci installs.
+    const buildInputs = ["package-lock.json", "tsconfig.json", "src", "scripts"];
     const packedTops = [...new Set(packed.map((path) => path.split("/")[0]))].filter((top) => top !== "dist");
     assert.deepEqual(copied.sort(), [...new Set([...packedTops, ...buildInputs])].sort());
     const ignored = readFileSync(join(root, ".dockerignore"), "utf8")

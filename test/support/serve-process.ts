@@ -17,6 +17,9 @@ export function buildCommand(): string {
     },
   );
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+  // `npm run compile`'s second step: the CLI as it ships, bundled (scripts/bundle-cli.mjs).
+  const bundle = spawnSync(process.execPath, [`${root}scripts/bundle-cli.mjs`], { encoding: "utf8" });
+  if (bundle.status !== 0) throw new Error(`bundling failed:\n${bundle.stdout}${bundle.stderr}`);
   return `${root}dist/cli/main.js`;
 }
 

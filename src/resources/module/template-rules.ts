@@ -21,6 +21,7 @@ import {
 import { jsonKind } from "../../go-template/json-kind.js";
 import { type GoMap, GoStrings, type Value as GoValue, Unsupported } from "../../go-template/values.js";
 import { LruCache } from "../../memo/lru-cache.js";
+import { generatedSchemaUrl } from "../../schema/generated-schema.js";
 import type { JsonSchema } from "../../schema/schema-source.js";
 import { installInputAt, installInputErrors } from "./install-inputs.js";
 
@@ -34,10 +35,7 @@ const templates: Native = {
   by: "webhook",
   why: "Go's text/template: parsing and executing a template is beyond CEL",
   callWhen: (() => {
-    // The same path from src/ (tsx) and dist/ (compiled): both sit one level below the project root.
-    const schema = JSON.parse(
-      readFileSync(new URL("../../../schemas/dist/module.schema.json", import.meta.url), "utf8"),
-    ) as JsonSchema;
+    const schema = JSON.parse(readFileSync(generatedSchemaUrl("module"), "utf8")) as JsonSchema;
     const template = (value: string) => `(${value}.contains('{{') && ${value}.contains('}}'))`;
     return ["object.spec.helm", "object.spec.custom"]
       .map((path) => `(${present(path)} && ${someString(schema, path, template)})`)
