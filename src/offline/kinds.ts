@@ -58,18 +58,36 @@ function offlineKind(kind: ResourceKind, source: SchemaSource): OfflineKind {
       `kind ${kind.group}/${kind.kind}: its registration names schema ${source.name}, a CRD of ${group}/${names.kind}`,
     );
   }
-  const crdSchema = storedVersionSchema(buildCrd(source));
+  // Built the first time an object of the kind is judged: a run on Modules alone (a pre-commit hook on
+  // one file) never generates the other kinds' CRDs, editor schemas and API-server strategies.
+  let built: Pick<OfflineKind, "crdSchema" | "checkStructure" | "server"> | undefined;
+  const build = () => {
+    if (built) return built;
+    const crdSchema = storedVersionSchema(buildCrd(source));
+    built = {
+      crdSchema,
+      checkStructure: structureChecker(buildEditorSchema(source)),
+      server: new CustomResourceStrategy({
+        openAPIV3Schema: crdSchema,
+        kind: kind.kind,
+        version: kind.version,
+        namespaced: source.crd.scope === "Namespaced",
+      }),
+    };
+    return built;
+  };
   return {
     kind,
     source,
-    crdSchema,
-    checkStructure: structureChecker(buildEditorSchema(source)),
-    server: new CustomResourceStrategy({
-      openAPIV3Schema: crdSchema,
-      kind: kind.kind,
-      version: kind.version,
-      namespaced: source.crd.scope === "Namespaced",
-    }),
+    get crdSchema() {
+      return build().crdSchema;
+    },
+    get checkStructure() {
+      return build().checkStructure;
+    },
+    get server() {
+      return build().server;
+    },
   };
 }
 
