@@ -8,7 +8,8 @@ import { ensureCertDir } from "../src/server/certificates.js";
 import { buildForBench } from "./build.js";
 import { fixedRate } from "./fixed-rate.js";
 import { goDecodeWebhook } from "./go-decode.js";
-import { measureOffline, offlineTarget } from "./offline.js";
+import { kubeconform } from "./kubeconform.js";
+import { kubeconformTarget, measureOffline, offlineTarget } from "./offline.js";
 import { cpuSeconds, median, percentile } from "./process-stats.js";
 import {
   configMapBody,
@@ -66,6 +67,8 @@ const targets = {
   goRatio: 1.0,
   p99Ratio: 1.5,
   offlineRatio: offlineTarget,
+  /** validate's CPU offline as a multiple of kubeconform's on the same files and schemas. */
+  kubeconformRatio: kubeconformTarget,
   heapGrowth: 0.05,
   rssGrowth: 0.1,
 };
@@ -434,6 +437,7 @@ async function latencyAndSoak(rows: Row[], versusGo: ReturnType<typeof goCompari
     built: join(root, ".bench-build"),
     total: smoke ? 300 : Number(flags.manifests),
     rounds: smoke ? 1 : 3,
+    kubeconform: await kubeconform(),
   });
   report(rows, versusGo, latencyRow, soakResult, offline);
 }
@@ -465,17 +469,23 @@ function report(
     rss: Math.abs(soakResult.rssGrowth) <= targets.rssGrowth,
     noFailures: soakResult.failed === 0,
     offline: offline.cpuRatioToParseOnly <= targets.offlineRatio,
+    // null: not measured (no Go on PATH), said so on the output.
+    offlineKubeconform: offline.versusKubeconform.measured
+      ? offline.versusKubeconform.cpuRatio <= targets.kubeconformRatio
+      : null,
   };
+  const versusKubeconform = offline.versusKubeconform;
   const table = cpuTable(rows);
   const fmt = (n: number) => n.toFixed(1);
   process.stdout.write(
     `\n${table}\n${goLine(versusGo)}\n\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
       `soak: ${soakResult.rate} reviews/s for ${soakResult.seconds} s, ${soakResult.requests} reviews, ${soakResult.failed} failed; heap after GC ${soakResult.heapAfterGcMiB.map(fmt).join(" → ")} MiB (${(soakResult.heapGrowth * 100).toFixed(1)}%), RSS ${soakResult.rssMiB.map(fmt).join(" → ")} MiB (${(soakResult.rssGrowth * 100).toFixed(1)}%)\n` +
       `validate on ${offline.manifests} manifests: ${offline.validateCpuSeconds} s of CPU against ${offline.parseOnlyCpuSeconds} s to parse them, ${offline.cpuRatioToParseOnly}× (target ≤ ${targets.offlineRatio}×; wall ${offline.wallRatioToParseOnly}×)\n` +
+      `${versusKubeconform.measured ? `kubeconform ${versusKubeconform.version} on the same files and schemas: ${versusKubeconform.kubeconformCpuSeconds} s of CPU; validate ${versusKubeconform.cpuRatio}× (${versusKubeconform.cpuRatioRange.join("–")}; target ≤ ${targets.kubeconformRatio}×)` : `validate against kubeconform: NOT MEASURED (${versusKubeconform.why})`}\n` +
       `${rounds} rounds of ${seconds} s on ${connections} connections; load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")} on ${cpus().length} CPUs\n` +
-      `targets: ratios ${met.ratios ? "met" : "MISSED"}, Go webhook ${met.goWebhook === null ? "NOT MEASURED" : met.goWebhook ? "met" : "MISSED"}, p99 ${met.p99 ? "met" : "MISSED"}, heap ${met.heap ? "met" : "MISSED"}, RSS ${met.rss ? "met" : "MISSED"}, no failures ${met.noFailures ? "met" : "MISSED"}, offline ${met.offline ? "met" : "MISSED"}\n`,
+      `targets: ratios ${met.ratios ? "met" : "MISSED"}, Go webhook ${met.goWebhook === null ? "NOT MEASURED" : met.goWebhook ? "met" : "MISSED"}, p99 ${met.p99 ? "met" : "MISSED"}, heap ${met.heap ? "met" : "MISSED"}, RSS ${met.rss ? "met" : "MISSED"}, no failures ${met.noFailures ? "met" : "MISSED"}, offline ${met.offline ? "met" : "MISSED"}, offline against kubeconform ${met.offlineKubeconform === null ? "NOT MEASURED" : met.offlineKubeconform ? "met" : "MISSED"}\n`,
   );
   const machine = {
     cpus: cpus().length,

@@ -10,9 +10,9 @@ export type Severity = "error" | "warning";
  * One rule, declared once beside its check: what `serve --rule-action` accepts, what docs/rules.md,
  * the chart's values schema and SARIF's rule metadata say of it, and what ratcheting's focus runs.
  */
-export interface RuleDeclaration {
+export interface RuleDeclaration<Id extends string = string> {
   /** `module.release-name`: `<kind>.<rule>`, stable (rule actions and reports name it). */
-  id: string;
+  id: Id;
   severity: Severity;
   /** One line: what the rule finds. */
   summary: string;
@@ -95,15 +95,42 @@ export interface NativeMutation {
 
 type Declared = Omit<RuleDeclaration, "id" | "severity">;
 
-/** Error rules, keyed by id. */
-export function errorRules(rules: Record<string, Declared>): readonly RuleDeclaration[] {
-  return Object.entries(rules).map(([id, rule]) => ({ id, severity: "error", ...rule }));
+/** Error rules, keyed by id; their ids stay literal types (what `IdsOf` declares). */
+export function errorRules<const Id extends string>(
+  rules: Record<Id, Declared>,
+): readonly RuleDeclaration<Id>[] {
+  return declarations(rules, "error");
 }
 
-/** Warning rules, keyed by id. */
-export function warningRules(rules: Record<string, Declared>): readonly RuleDeclaration[] {
-  return Object.entries(rules).map(([id, rule]) => ({ id, severity: "warning", ...rule }));
+/** Warning rules, keyed by id; their ids stay literal types (what `IdsOf` declares). */
+export function warningRules<const Id extends string>(
+  rules: Record<Id, Declared>,
+): readonly RuleDeclaration<Id>[] {
+  return declarations(rules, "warning");
 }
+
+function declarations<Id extends string>(
+  rules: Record<Id, Declared>,
+  severity: Severity,
+): readonly RuleDeclaration<Id>[] {
+  // Object.entries types its keys as string: they are the record's, Id.
+  return Object.entries<Declared>(rules).map(([id, rule]) => ({ id: id as Id, severity, ...rule }));
+}
+
+/**
+ * Every declared rule id, as the keys of this interface, so that an emit site (`byRule`,
+ * `ruleWarnings`) accepts only a declared id and a misspelt one fails `tsc` (as typescript-eslint's
+ * message ids are a type). Each kind adds its own ids where it gathers its rules, by declaration merging:
+ * `declare module "…/admission/rule-catalogue.js" { interface DeclaredRuleIds extends IdsOf<typeof rules> {} }`.
+ * Types only: nothing of it exists at run time.
+ */
+export interface DeclaredRuleIds extends IdsOf<typeof protocolRules> {}
+
+/** A declared rule id: what an error or a rule warning may be tagged with. */
+export type RuleId = keyof DeclaredRuleIds;
+
+/** The ids of some declarations, as the keys `DeclaredRuleIds` is extended with. */
+export type IdsOf<Rules extends readonly RuleDeclaration[]> = Record<Rules[number]["id"], true>;
 
 /** The action a rule has when `--rule-action` does not name it. */
 export function defaultAction(rule: RuleDeclaration): RuleAction {

@@ -1,5 +1,6 @@
 import type { FieldPath } from "../base/field-path.js";
 import { limits, truncate } from "../base/limits.js";
+import type { RuleId } from "./rule-catalogue.js";
 
 /** Fits a warning into the 120 characters the API server allows (it drops longer ones). */
 export function fitWarning(text: string): string {
@@ -17,9 +18,9 @@ export interface FieldWarning {
   field?: FieldPath;
 }
 
-/** A warning and the rule that gave it. */
+/** A warning and the rule that gave it (a declared id: `RuleId`). */
 export interface RuleWarning extends FieldWarning {
-  rule: string;
+  rule: RuleId;
 }
 
 /** What a validator warns: a structured warning, or text that no rule action reaches. */
@@ -30,9 +31,9 @@ export function warningAt(field: FieldPath, text: string): FieldWarning {
   return { field, message: fitWarning(text) };
 }
 
-/** Warnings of one rule: texts, or texts with the field each is about. */
+/** Warnings of one rule (a declared id: `RuleId`): texts, or texts with the field each is about. */
 export function ruleWarnings(
-  rule: string,
+  rule: RuleId,
   messages: readonly (string | { message: string; field?: FieldPath })[],
 ): RuleWarning[] {
   return messages.map((message) => (typeof message === "string" ? { rule, message } : { ...message, rule }));

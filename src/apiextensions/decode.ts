@@ -1,8 +1,16 @@
 import { goErrorBody } from "../admission/field-errors.js";
+import { setOwn } from "../admission/own-property.js";
 import { FieldPath } from "../base/field-path.js";
 import type { JsonSchema } from "../schema/schema-source.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { decodeObjectMeta } from "./object-meta.js";
+import { markedWithin } from "./schema-marks.js";
+
+/** Whether a schema node or any node below it is an embedded resource: most subtrees hold none. */
+const hasEmbeddedWithin = markedWithin(
+  new WeakMap(),
+  (schema) => schema["x-kubernetes-embedded-resource"] === true,
+);
 
 /**
  * How the API server decodes a custom resource from a request body (apiextensions-apiserver's
@@ -68,17 +76,35 @@ export function decodeCustomResource(
 /**
  * The object with its keys in the order Go writes a map (sorted by their bytes): what the webhooks and
  * CEL receive, and what is stored. A rule that stops after the first N keys (a bounded list of
- * warnings) sees the same N the webhook behind the API server sees.
+ * warnings) sees the same N the webhook behind the API server sees. A map or list already in that
+ * order is shared, not copied (most of a manifest is, and nothing changes a decoded object in place:
+ * pruning and defaulting share what they leave, too).
  */
 export function goKeyOrder(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(goKeyOrder);
   if (value === null || typeof value !== "object") return value;
-  const record = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(record).sort(byCodePoint)) {
-    const child = goKeyOrder(record[key]);
-    Object.defineProperty(out, key, { value: child, enumerable: true, writable: true, configurable: true });
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = goKeyOrder(value[i]);
+      if (item === value[i]) continue;
+      copy ??= value.slice();
+      copy[i] = item;
+    }
+    return copy ?? value;
   }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let ordered = true;
+  for (let i = 1; i < keys.length && ordered; i++)
+    ordered = byCodePoint(keys[i - 1] as string, keys[i] as string) < 0;
+  const children = keys.map((key) => goKeyOrder(record[key]));
+  // Only a plain object is shared: anything else (a Date from js-yaml) becomes one, as it always did.
+  const plain = Object.getPrototypeOf(value) === Object.prototype;
+  if (plain && ordered && children.every((child, i) => child === record[keys[i] as string])) return value;
+  const out: Record<string, unknown> = {};
+  const order = keys.map((key, i) => [key, children[i]] as const);
+  if (!ordered) order.sort(([a], [b]) => byCodePoint(a, b));
+  for (const [key, child] of order) setOwn(out, key, child);
   return out;
 }
 
@@ -113,7 +139,8 @@ function coerceEmbedded(
     failure = `${field}: ${goErrorBody({ type: "invalid", field: FieldPath.empty, value, detail })}`;
   };
   const walk = (node: JsonSchema | undefined, value: unknown, path: string, root: boolean): unknown => {
-    if (!node || failure || value === null || typeof value !== "object") return value;
+    if (!node || failure || value === null || typeof value !== "object" || !hasEmbeddedWithin(node))
+      return value;
     if (Array.isArray(value)) {
       const items = isSchema(node.items) ? node.items : undefined;
       const out = value.map((item, i) => walk(items, item, `${path}[${i}]`, false));

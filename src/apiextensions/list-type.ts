@@ -54,10 +54,12 @@ function walkObject(
   const additional = isObject(schema.additionalProperties)
     ? (schema.additionalProperties as JsonSchema)
     : undefined;
+  // A path is made only for a value whose schema holds a list type somewhere below.
+  const walkAdditional = additional !== undefined && hasListTypeWithin(additional);
   for (const [key, value] of Object.entries(object)) {
-    if (additional) walk(additional, value, path.key(key), errors);
+    if (walkAdditional) walk(additional, value, path.key(key), errors);
     const property = properties ? own(properties, key) : undefined;
-    if (property) walk(property, value, path.child(key), errors);
+    if (property && hasListTypeWithin(property)) walk(property, value, path.child(key), errors);
   }
 }
 

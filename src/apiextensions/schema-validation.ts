@@ -192,8 +192,12 @@ const stringFormats = new Map<string, (value: string) => boolean>([
 ]);
 
 function stringCheck(schema: JsonSchema, value: string, steps: Steps, errors: Errors): void {
-  const length = [...value].length;
-  const path = pathText(steps);
+  // The path's text and the length in code points are made only where a keyword needs them: this runs
+  // for every string of every object.
+  const bounded = typeof schema.maxLength === "number" || typeof schema.minLength === "number";
+  if (!bounded && typeof schema.pattern !== "string") return;
+  const length = bounded ? codePoints(value) : 0;
+  const path = () => pathText(steps);
   // Only the first failing bound is reported, in this order.
   if (typeof schema.maxLength === "number" && length > schema.maxLength) {
     const max = schema.maxLength;
@@ -202,17 +206,34 @@ function stringCheck(schema: JsonSchema, value: string, steps: Steps, errors: Er
     return;
   }
   if (typeof schema.minLength === "number" && length < schema.minLength) {
-    const detail = `${path} in body should be at least ${schema.minLength} chars long`;
+    const detail = `${path()} in body should be at least ${schema.minLength} chars long`;
     errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     return;
   }
   if (typeof schema.pattern === "string") {
     const regex = compileRe2(schema.pattern);
     if ("error" in regex || !regex.test(value)) {
-      const detail = `${path} in body should match '${schema.pattern}'`;
+      const detail = `${path()} in body should match '${schema.pattern}'`;
       errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     }
   }
+}
+
+/** A string's length in code points, as Go's utf8.RuneCountInString counts it. */
+function codePoints(value: string): number {
+  let count = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    // A surrogate pair is one code point; a lone surrogate counts as one, as [...value] counts it.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
 }
 
 function formatCheck(schema: JsonSchema, value: string, steps: Steps, errors: Errors): void {
@@ -230,17 +251,18 @@ function numberCheck(
   steps: Steps,
   errors: Errors,
 ): void {
-  const path = pathText(steps);
+  const path = () => pathText(steps);
   const single = expected.length === 1 ? expected[0] : undefined;
   // "Checked value must be of type integer": the value's decimal text does not parse as an int64.
-  if (single === "integer") {
+  // A safe integer's decimal text is always an int64's: only other numbers need the text.
+  if (single === "integer" && !(typeof value === "number" && Number.isSafeInteger(value))) {
     const text = typeof value === "bigint" ? String(value) : goDecimal(value);
     if (!/^[-+]?\d+$/.test(text) || BigInt(text) > 2n ** 63n - 1n || BigInt(text) < -(2n ** 63n)) {
       const format =
         schema.format === "int32" || schema.format === "int64"
           ? ` with format ${schema.format}`
           : " (default format)";
-      const detail = `Checked value must be of type integer${format} in ${path}`;
+      const detail = `Checked value must be of type integer${format} in ${path()}`;
       // Not a kube-openapi validation error: apiextensions reports it at the nil path, `<nil>`.
       errors.add(steps, () => ({ type: "invalid", field: FieldPath.root("<nil>"), value: "", detail }));
     }
@@ -249,14 +271,14 @@ function numberCheck(
   if (typeof schema.minimum === "number") {
     const exclusive = schema.exclusiveMinimum === true;
     if (exclusive ? number <= schema.minimum : number < schema.minimum) {
-      const detail = `${path} in body should be greater than ${exclusive ? "" : "or equal to "}${schema.minimum}`;
+      const detail = `${path()} in body should be greater than ${exclusive ? "" : "or equal to "}${schema.minimum}`;
       errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     }
   }
   if (typeof schema.maximum === "number") {
     const exclusive = schema.exclusiveMaximum === true;
     if (exclusive ? number >= schema.maximum : number > schema.maximum) {
-      const detail = `${path} in body should be less than ${exclusive ? "" : "or equal to "}${schema.maximum}`;
+      const detail = `${path()} in body should be less than ${exclusive ? "" : "or equal to "}${schema.maximum}`;
       errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     }
   }
@@ -284,10 +306,9 @@ function enumMatches(option: unknown, value: unknown): boolean {
 }
 
 function objectCheck(schema: JsonSchema, value: Record<string, unknown>, steps: Steps, errors: Errors): void {
-  const path = pathText(steps);
   const count = Object.keys(value).length;
   if (typeof schema.minProperties === "number" && count < schema.minProperties) {
-    const detail = `${path} in body should have at least ${schema.minProperties} properties`;
+    const detail = `${pathText(steps)} in body should have at least ${schema.minProperties} properties`;
     errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value: count, detail }));
   }
   if (typeof schema.maxProperties === "number" && count > schema.maxProperties) {

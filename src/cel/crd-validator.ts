@@ -196,6 +196,8 @@ function visit(
   if (Array.isArray(value)) {
     const items = schema.items as JsonSchema | undefined;
     if (!items) return;
+    // Neither a path nor a ratchet is made for a subtree without rules.
+    if (!hasRulesWithin(items)) return;
     const oldItems = correlatedItems(schema, value, oldValue);
     value.forEach((item, index) => {
       visit(items, item, oldItems[index], path.index(index), ratchetIndex(ratchet, index), context);
@@ -210,7 +212,7 @@ function visit(
     oldValue !== null && typeof oldValue === "object" ? (oldValue as Record<string, unknown>) : undefined;
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const childSchema = own(properties, key) ?? additional;
-    if (childSchema)
+    if (childSchema && child !== undefined && child !== null && hasRulesWithin(childSchema))
       visit(
         childSchema,
         child,

@@ -52,11 +52,13 @@ function convert(
     const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
     const additional = schema?.additionalProperties;
     const rest = typeof additional === "object" ? (additional as JsonSchema) : undefined;
-    return new Map(
-      Object.entries(value).map(
-        ([key, child]) => [key, toCel(child, own(properties, key) ?? rest, converted, formats)] as const,
-      ),
-    ) as CelInput;
+    const map = new Map<string, CelInput>();
+    for (const key of Object.keys(value))
+      map.set(
+        key,
+        toCel((value as Record<string, unknown>)[key], own(properties, key) ?? rest, converted, formats),
+      );
+    return map as CelInput;
   }
   return value as CelInput;
 }

@@ -154,7 +154,9 @@ const quoteRune = (r: number): string => {
       return "\\\\";
   }
   if (isPrint(r)) return String.fromCodePoint(r);
-  if (isSurrogate(r)) return "\\ufffd";
+  // A lone surrogate is U+FFFD in Go (its JSON decoder and its rune conversion both make it so),
+  // which is printable.
+  if (isSurrogate(r)) return "\ufffd";
   if (r < 0x20 || r === 0x7f) return `\\x${r.toString(16).padStart(2, "0")}`;
   if (r < 0x10000) return `\\u${r.toString(16).padStart(4, "0")}`;
   return `\\U${r.toString(16).padStart(8, "0")}`;

@@ -21,6 +21,11 @@ class TooDeep extends Error {
  * is linear in the file, and its recursion stops at the depth bound.
  */
 export function inputBoundProblem(object: unknown): BoundProblem | undefined {
+  // Most objects share no node: one walk of the tree, without the tables, settles them. Where it finds
+  // a value at the depth bound, or walks more nodes than a manifest holds (aliases repeating a node),
+  // the walk below, once per shared node, gives the answer and its path.
+  const size = treeSize(object);
+  if (size !== undefined && size <= limits.objectBytes) return undefined;
   const heights = new Map<object, number>();
   const sizes = new Map<object, number>();
   // The path to the node being measured: one array, pushed and popped.
@@ -67,6 +72,32 @@ export function inputBoundProblem(object: unknown): BoundProblem | undefined {
     };
   }
   return undefined;
+}
+
+/** Nodes the tree walk visits before it leaves the answer to the walk once per shared node. */
+const treeWalkNodes = 100_000;
+
+/**
+ * The object's JSON size walked as a tree (a node an alias repeats counted each time, as the walk once
+ * per shared node counts it), or undefined when a value lies at the depth bound or the walk passes
+ * `treeWalkNodes`. Where it answers, inputBoundProblem's own walk finds the same size and nothing too deep.
+ */
+function treeSize(object: unknown): number | undefined {
+  let nodes = 0;
+  const measure = (value: unknown, depth: number): number => {
+    if (value === null || typeof value !== "object") return jsonSize(value);
+    if (depth >= limits.depth || ++nodes > treeWalkNodes) return Number.NaN;
+    let size = 2;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) size += measure(value[i], depth + 1) + 1;
+    } else {
+      for (const key of Object.keys(value))
+        size += measure((value as Record<string, unknown>)[key], depth + 1) + jsonSize(key) + 2;
+    }
+    return size;
+  };
+  const size = measure(object, 0);
+  return Number.isNaN(size) ? undefined : size;
 }
 
 function jsonSize(value: unknown): number {

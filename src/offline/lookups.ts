@@ -1,3 +1,4 @@
+import type { RuleId } from "../admission/rule-catalogue.js";
 import type { KindDependencies } from "../resources/index.js";
 
 /**
@@ -6,7 +7,7 @@ import type { KindDependencies } from "../resources/index.js";
  */
 interface Lookup {
   /** The webhook rule the lookup serves. */
-  rule: string;
+  rule: RuleId;
   kind: string;
   /** What is checked, and what `--cluster-objects` must hold for it. */
   check: string;

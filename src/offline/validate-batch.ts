@@ -183,7 +183,10 @@ async function judgeManifest(
   const skipped = await validateManifest(manifest, kinds, previous, batch, result);
   result.objects.push({
     file: manifest.file,
-    line: manifest.lineOf(),
+    // Located when asked for: finding a line reads the document's layout, which most objects never need.
+    get line() {
+      return manifest.lineOf();
+    },
     object: objectLabel(manifest.object),
     ...(skipped === undefined ? {} : { skipped }),
     findings: result.findings.slice(first),

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { FieldErrorList } from "../admission/field-errors.js";
 import type { Defaulter, Focus, ResourceKind, Verdict } from "../admission/resource-kind.js";
 import type { AdmissionRequest } from "../admission/review.js";
-import { errorRules, type RuleDeclaration, warningRules } from "../admission/rule-catalogue.js";
+import type { RuleDeclaration, RuleId } from "../admission/rule-catalogue.js";
 import { WorkBudget } from "../budget/work-budget.js";
 import { behindStructureGate, onReadableSpecs } from "../validation/readable.js";
 import { structureChecker } from "../validation/structure.js";
@@ -56,42 +56,50 @@ export interface SchemaEnforcement {
   callWhen?: string;
 }
 
+/** The ids of the two rules every kind with a schema source has: a kind adds them to `DeclaredRuleIds`. */
+export type GateRuleIds<Name extends string> = Record<`${Name}.schema` | `${Name}.unknown-field`, true>;
+
+/** A schema source whose kind declares its gate's rule ids (`GateRuleIds<name>`). */
+type GatedSchema = RuleId extends infer Id ? (Id extends `${infer Name}.schema` ? Name : never) : never;
+
 /** The rules every kind with a schema source has: its structure gate's. */
-export function gateRules(
-  name: string,
+export function gateRules<Name extends string>(
+  name: Name,
   kind: string,
   upstream: string,
   schema: SchemaEnforcement,
-): readonly RuleDeclaration[] {
+): readonly RuleDeclaration<keyof GateRuleIds<Name>>[] {
   return [
-    ...errorRules({
-      [`${name}.schema`]: {
-        summary: `the ${kind} does not fit its CRD's structural schema (types, enums, bounds, required fields)`,
-        realSystem:
-          "the API server refuses it with the same field errors, before any validating webhook runs",
-        upstream,
-        native: { by: "schema", ...schema },
+    {
+      id: `${name}.schema`,
+      severity: "error",
+      summary: `the ${kind} does not fit its CRD's structural schema (types, enums, bounds, required fields)`,
+      realSystem: "the API server refuses it with the same field errors, before any validating webhook runs",
+      upstream,
+      native: { by: "schema", ...schema },
+    },
+    {
+      id: `${name}.unknown-field`,
+      severity: "warning",
+      summary: "a field the CRD's schema does not know (often a misspelt name)",
+      realSystem: "the API server prunes it silently: the setting has no effect",
+      upstream: "apiextensions-apiserver pruning (structural schemas)",
+      // Pruned before admission: the webhook in a cluster never sees one either.
+      native: {
+        by: "webhook",
+        why: "the API server prunes unknown fields before admission, so no policy (nor webhook) sees them; kubectl's field validation reports them",
+        callWhen: "false",
       },
-    }),
-    ...warningRules({
-      [`${name}.unknown-field`]: {
-        summary: "a field the CRD's schema does not know (often a misspelt name)",
-        realSystem: "the API server prunes it silently: the setting has no effect",
-        upstream: "apiextensions-apiserver pruning (structural schemas)",
-        // Pruned before admission: the webhook in a cluster never sees one either.
-        native: {
-          by: "webhook",
-          why: "the API server prunes unknown fields before admission, so no policy (nor webhook) sees them; kubectl's field validation reports them",
-          callWhen: "false",
-        },
-      },
-    }),
+    },
   ];
 }
 
 export interface KindDefinition<T, S> {
-  /** The schema source's name, `schemas/<schema>.yaml`; also the prefix of the kind's rule ids. */
-  schema: string;
+  /**
+   * The schema source's name, `schemas/<schema>.yaml`; also the prefix of the kind's rule ids. The kind
+   * declares its gate's ids (`GateRuleIds<schema>`) beside its own: a schema without them fails `tsc`.
+   */
+  schema: GatedSchema;
   /** Where the CRD's schema comes from (docs/rules.md's upstream for the schema rule). */
   schemaUpstream: string;
   /** Which CRD enforces the schema in a cluster, and what the webhook checks beyond it. */
@@ -115,8 +123,10 @@ export interface KindDefinition<T, S> {
 /**
  * A kind: identity and structure gate from its schema source, the field-scoped structure prologue and
  * the transition guard once for every kind, and its rule declarations gathered for the protocol layer.
+ * Typed in, erased out (as controller-runtime's typed webhooks): the rules read `T`, the structure gate
+ * is what makes an object one, and the protocol layer sees a `ResourceKind` of anything.
  */
-export function defineKind<T, S = unknown>(definition: KindDefinition<T, S>): ResourceKind<T> {
+export function defineKind<T, S = unknown>(definition: KindDefinition<T, S>): ResourceKind {
   const { checkStructure, ...identity } = schemaKind(definition.schema);
   const declarations = [
     ...gateRules(definition.schema, identity.kind, definition.schemaUpstream, definition.schemaEnforcement),

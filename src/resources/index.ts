@@ -57,7 +57,7 @@ export const kindRegistrations: readonly KindRegistration[] = [
     schema: "module",
     rules: declared(moduleKind),
     mutations: moduleMutations,
-    create: (dependencies) => [createModuleKind(dependencies) as ResourceKind],
+    create: (dependencies) => [createModuleKind(dependencies)],
   },
   {
     title: "Workspace",
@@ -65,7 +65,7 @@ export const kindRegistrations: readonly KindRegistration[] = [
     schema: "workspace",
     rules: declared(workspaceKind),
     mutations: workspaceMutations,
-    create: (dependencies) => [createWorkspaceKind(dependencies) as ResourceKind],
+    create: (dependencies) => [createWorkspaceKind(dependencies)],
     // replace: the operator's own Workspace webhooks are switched off; ours serve their paths.
     chart: { enabledBy: { value: "forkspacer.mode", equals: "replace" } },
   },
@@ -74,7 +74,7 @@ export const kindRegistrations: readonly KindRegistration[] = [
     name: "moduletemplate",
     schema: "moduletemplate",
     rules: declared(moduleTemplateKind),
-    create: () => [moduleTemplateKind as ResourceKind],
+    create: () => [moduleTemplateKind],
     chart: { enabledBy: { value: "kyma.webhook.enabled" } },
   },
   {
@@ -82,7 +82,7 @@ export const kindRegistrations: readonly KindRegistration[] = [
     name: "modulereleasemeta",
     schema: "modulereleasemeta",
     rules: declared(moduleReleaseMetaKind),
-    create: (dependencies) => [createModuleReleaseMetaKind(dependencies) as ResourceKind],
+    create: (dependencies) => [createModuleReleaseMetaKind(dependencies)],
     chart: { enabledBy: { value: "kyma.webhook.enabled" } },
   },
   {

@@ -1,5 +1,6 @@
 import { byRule, type FieldError } from "../admission/field-errors.js";
 import type { Verdict } from "../admission/resource-kind.js";
+import type { RuleId } from "../admission/rule-catalogue.js";
 import { ruleWarnings, warningAt } from "../admission/warning.js";
 import { FieldPath } from "../base/field-path.js";
 import type { WorkBudget } from "../budget/work-budget.js";
@@ -215,7 +216,7 @@ function restoreIndexes(error: FieldError, root: unknown, indexes: WeakMap<unkno
  */
 export function behindStructureGate<T>(
   check: StructureCheck,
-  gateRules: { schema: string; unknownField: string },
+  gateRules: { schema: RuleId; unknownField: RuleId },
   object: unknown,
   rules: (readable: T) => Verdict,
   budget?: WorkBudget,

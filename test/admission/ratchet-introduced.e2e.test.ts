@@ -3,7 +3,6 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { Finding } from "../../src/base/finding.js";
 import { webhookRulesCelReports } from "../../src/offline/duplicates.js";
 import {
@@ -223,10 +222,10 @@ describe("updates that introduce a problem, denied naming exactly it, whatever o
     let server: LiveServer;
     before(async () => {
       server = await startLiveServer([
-        createModuleKind() as ResourceKind,
-        createWorkspaceKind() as ResourceKind,
-        moduleTemplateKind as ResourceKind,
-        createModuleReleaseMetaKind() as ResourceKind,
+        createModuleKind(),
+        createWorkspaceKind(),
+        moduleTemplateKind,
+        createModuleReleaseMetaKind(),
       ]);
     });
     after(() => server.close());
@@ -310,7 +309,7 @@ describe("updates that introduce a problem, denied naming exactly it, whatever o
       "002-mod-b/openapi/config-values.yaml": { type: "object", properties: { size: { type: "integer" } } },
     });
     const kind = addonOperatorConfigMapKind({ modulesDir, configMap: defaultAddonConfigMap });
-    const server = await startLiveServer([kind as ResourceKind]);
+    const server = await startLiveServer([kind]);
     try {
       const stored = { modAEnabled: "true", modA: "param: 5\n", modBEnabled: "true", modB: "size: 3\n" };
       // addon-operator's own hook writes another section: admitted, or the ConfigMap would freeze.

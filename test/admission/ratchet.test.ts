@@ -139,7 +139,7 @@ describe("ratcheting, as a property", () => {
           oldObject: moduleOf(before),
         }).request;
         assert.ok(request);
-        const response = await validate(moduleKind as ResourceKind, request);
+        const response = await validate(moduleKind, request);
         const newProblems = Object.entries(invalid)
           .filter(
             ([field, isInvalid]) =>

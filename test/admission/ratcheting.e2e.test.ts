@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionResponse } from "../../src/admission/review.js";
 import type { Module } from "../../src/generated/module.js";
 import { addonOperatorConfigMapKind } from "../../src/resources/addon-operator-configmap/index.js";
@@ -224,12 +223,12 @@ describe("ratcheting on UPDATE through the live server, for every served kind", 
       configMap: { namespace: "addon-operator", name: "addon-operator" },
     });
     server = await startLiveServer([
-      createModuleKind() as ResourceKind,
-      moduleTemplateKind as ResourceKind,
+      createModuleKind(),
+      moduleTemplateKind,
       createModuleReleaseMetaKind({
         moduleTemplateExists: (_namespace, name) => existingVersions.some((v) => name === `keda-${v}`),
-      }) as ResourceKind,
-      configMapKind as ResourceKind,
+      }),
+      configMapKind,
     ]);
   });
   after(() => server.close());
@@ -348,7 +347,7 @@ describe("a Module whose Workspace is gone", () => {
   const path = "/validate-batch-forkspacer-com-v1-module";
   before(async () => {
     const kind = createModuleKind({ workspaceExists: (namespace) => namespace === "live" });
-    server = await startLiveServer([kind as ResourceKind]);
+    server = await startLiveServer([kind]);
   });
   after(() => server.close());
   const post = async (object: Module, oldObject?: Module): Promise<AdmissionResponse> =>

@@ -10,7 +10,7 @@ import { withoutGo } from "../support/go-tools.js";
 
 /** `npm run bench -- --smoke`: the benchmark still runs end to end (figures from so short a run mean nothing). */
 describe("npm run bench --smoke", { skip: withoutCorpus }, () => {
-  it("measures every server and scenario, the p99 at a fixed rate, the soak and validate offline, and writes results", async () => {
+  it("measures every server and scenario, the p99 at a fixed rate, the soak and validate offline (against kubeconform too), and writes results", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "bench-smoke-")), "results.json");
     await promisify(execFile)(
       process.execPath,
@@ -49,6 +49,14 @@ describe("npm run bench --smoke", { skip: withoutCorpus }, () => {
     // validating webhook (and validate, judging as it does, reports none of the webhook's).
     assert.equal(results.offline.findings, 30, "one Module in ten denied, with one finding");
     assert.ok(results.offline.cpuRatioToParseOnly > 0 && results.offline.parseOnlyCpuSeconds > 0);
+    // kubeconform on the same files and schemas: measured where Go builds it, else said not measured.
+    const versusKubeconform = results.offline.versusKubeconform;
+    assert.equal(versusKubeconform.measured, !withoutGo);
+    assert.equal(results.met.offlineKubeconform === null, Boolean(withoutGo));
+    if (!withoutGo) {
+      assert.match(versusKubeconform.summary, /300 resources found .* Skipped: 0/);
+      assert.ok(versusKubeconform.kubeconformCpuSeconds > 0 && versusKubeconform.cpuRatio > 0);
+    }
     assert.ok(
       results.soak.heapAfterGcMiB.every((mib: number) => mib > 0),
       "the server reports its heap after GC",

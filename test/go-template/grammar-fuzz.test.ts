@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { validate } from "../../src/admission/handler.js";
-import type { ResourceKind } from "../../src/admission/resource-kind.js";
+import { admissionResponse } from "../../src/admission/answer.js";
+import { judgeValidation } from "../../src/admission/handler.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
 import { limits } from "../../src/base/limits.js";
 import { WorkBudget } from "../../src/budget/work-budget.js";
@@ -25,14 +25,15 @@ const moduleFuzzKind = fuzzKinds().find((kind) => kind.name === "Module");
 async function judged(module: Module) {
   const budget = new WorkBudget();
   const review = admissionReview({ operation: "CREATE", object: module });
-  const response = await validate(moduleKind as ResourceKind, review.request as AdmissionRequest, { budget });
+  const request = review.request as AdmissionRequest;
+  const verdict = await judgeValidation(moduleKind, request, { budget });
+  // Answered as the webhook answers it (no exception, which the server would answer 500), causes bounded.
+  const response = admissionResponse(moduleKind, request, verdict);
   assert.equal(typeof response.allowed, "boolean");
   assert.ok((response.status?.details?.causes?.length ?? 0) <= limits.causes);
   assert.ok(budget.rendered <= limits.renderedChars);
-  const outOfWork = (response.status?.details?.causes ?? []).some((cause) =>
-    cause.message?.endsWith("(rule webhook.work-budget)"),
-  );
-  return { response, spent: budget.spent, outOfWork };
+  const outOfWork = verdict.errors.some((error) => error.rule === "webhook.work-budget");
+  return { spent: budget.spent, outOfWork };
 }
 
 describe("template grammar fuzz, short run (issue 32)", () => {

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fieldError } from "../../src/admission/field-errors.js";
-import { validate } from "../../src/admission/handler.js";
+import { judgeValidation } from "../../src/admission/handler.js";
 import { FieldPath } from "../../src/base/field-path.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../src/budget/work-budget.js";
 import { createModuleKind } from "../../src/resources/module/index.js";
 import { behindStructureGate, readablePart } from "../../src/validation/readable.js";
 import { structureChecker } from "../../src/validation/structure.js";
+import { matchErrors } from "../support/match-errors.js";
 import { helmModule } from "../support/modules.js";
 
 const check = structureChecker({
@@ -122,27 +123,34 @@ describe("the Module behind a field-scoped structure gate", () => {
   it("a chart source of the wrong shape is the schema's error alone, not also 'no chart source'", async () => {
     const module = helmModule() as any;
     module.spec.helm.chart.repo.url = 5;
-    const answer = await validate(createModuleKind(), { ...request, operation: "CREATE", object: module });
-    assert.deepEqual(
-      answer.status?.details?.causes?.map((cause) => [cause.field, cause.message]),
-      [
-        [
-          "spec.helm.chart.repo.url",
-          'Invalid value: "integer": spec.helm.chart.repo.url in body must be of type string: "integer" (rule module.schema)',
-        ],
-      ],
-    );
+    const verdict = await judgeValidation(createModuleKind(), {
+      ...request,
+      operation: "CREATE",
+      object: module,
+    });
+    matchErrors(verdict.errors, [
+      {
+        type: "typeInvalid",
+        field: "spec.helm.chart.repo.url",
+        rule: "module.schema",
+        detail: /must be of type string/,
+      },
+    ]);
   });
 
   it("every other rule still runs beside a schema error", async () => {
     const module = helmModule() as any;
     module.spec.helm.releaseName = `${"n".repeat(48)}-abcdefghijk`;
     module.spec.helm.chart.git = { repo: "https://example.com/charts.git", path: "redis", revision: "main" };
-    const answer = await validate(createModuleKind(), { ...request, operation: "CREATE", object: module });
-    assert.deepEqual(
-      answer.status?.details?.causes?.map((cause) => cause.field),
-      ["spec.helm.releaseName", "spec.helm.chart.git"],
-    );
+    const verdict = await judgeValidation(createModuleKind(), {
+      ...request,
+      operation: "CREATE",
+      object: module,
+    });
+    matchErrors(verdict.errors, [
+      { type: "tooLong", field: "spec.helm.releaseName", rule: "module.schema" },
+      { type: "forbidden", field: "spec.helm.chart.git", rule: "module.chart-source" },
+    ]);
   });
 });
 
@@ -162,7 +170,7 @@ describe("the field-scoped gate's own checks are paid from the review's budget (
   const gate = (object: unknown, budget: WorkBudget) =>
     behindStructureGate<{ spec: { name?: string; items?: string[] } }>(
       check,
-      { schema: "t.schema", unknownField: "t.unknown" },
+      { schema: "module.schema", unknownField: "module.unknown-field" },
       object,
       (readable) => {
         assert.deepEqual(readable.spec, { name: "a" });

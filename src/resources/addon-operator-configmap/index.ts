@@ -106,5 +106,5 @@ export function addonOperatorKinds(flags: AddonOperatorFlags): ResourceKind[] {
     globalHooksDir: flags["global-hooks-dir"],
     configMap: flags["addon-configmap"] ? parseConfigMapRef(flags["addon-configmap"]) : defaultAddonConfigMap,
   });
-  return [kind as ResourceKind];
+  return [kind];
 }

@@ -6,7 +6,7 @@ import type { PathSegment, Violation } from "../../addon-operator/validate.js";
 import { type ParseCharge, parseYaml, type YamlDialect } from "../../addon-operator/yaml.js";
 import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
 import type { Verdict } from "../../admission/resource-kind.js";
-import { errorRules, type Native, warningRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type IdsOf, type Native, warningRules } from "../../admission/rule-catalogue.js";
 import type { RuleWarning } from "../../admission/warning.js";
 import { fitWarning } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
@@ -16,7 +16,7 @@ import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.j
 
 type Data = Record<string, unknown>;
 
-const rule = (name: string) => `addon-operator-configmap.${name}`;
+const rule = <Name extends string>(name: Name) => `addon-operator-configmap.${name}` as const;
 
 const configMap = "flant/addon-operator pkg/kube_config_manager/backend/configmap/configmap.go";
 const validate = "flant/addon-operator pkg/module_manager/module_manager.go, validateNewKubeConfig";
@@ -103,6 +103,12 @@ export const configMapRules = [
     },
   }),
 ];
+
+// The kind's rule ids, so that its emit sites accept only these (src/admission/rule-catalogue.ts).
+declare module "../../admission/rule-catalogue.js" {
+  interface DeclaredRuleIds extends IdsOf<typeof configMapRules> {}
+}
+
 const maintenanceModes = ["NoResourceReconciliation", "noresourcereconciliation", ""];
 const dataPath = FieldPath.root("data");
 

@@ -1,5 +1,10 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
+import {
+  errorRules,
+  type PolicyValidation,
+  type RuleId,
+  warningRules,
+} from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
 import { limits } from "../../base/limits.js";
@@ -308,7 +313,7 @@ type ValueRule = (value: unknown, path: FieldPath, budget: MatchBudget) => Field
  * once per config schema (a pattern that does not compile is a schema error; its values are not matched).
  */
 function valueRules(item: ConfigItem, compiled: ReturnType<typeof compileAll>[number]): ValueRule {
-  const rule = (id: string, errors: FieldErrorList) => byRule(id, errors);
+  const rule = (id: RuleId, errors: FieldErrorList) => byRule(id, errors);
   const integer = item.integer;
   if (integer) {
     return (value, path) => {

@@ -1,11 +1,12 @@
 import { byRule, type FieldErrorList } from "../../admission/field-errors.js";
 import type { Focus, ResourceKind, Verdict } from "../../admission/resource-kind.js";
-import { runsUnder } from "../../admission/rule-catalogue.js";
+import { type IdsOf, runsUnder } from "../../admission/rule-catalogue.js";
 import { ruleWarnings, type Warning } from "../../admission/warning.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
 import type { Module, ModuleSpec } from "../../generated/module.js";
-import { defineKind } from "../define-kind.js";
+import { defineKind, type GateRuleIds } from "../define-kind.js";
+import type { WorkspaceLookup } from "../lookups.js";
 import { configSchemaRules } from "./config-schema-rules.js";
 import { configValidator } from "./config-validator-cache.js";
 import { configValueRules } from "./config-values-rules.js";
@@ -15,11 +16,23 @@ import { specRules, validateSpec } from "./spec-rules.js";
 import { templateRules, validateTemplates } from "./template-rules.js";
 import { moduleUpdateRules, validateSpecUpdate } from "./update-rules.js";
 import { moduleWarningRules, moduleWarnings } from "./warnings.js";
-import {
-  validateWorkspaceReference,
-  type WorkspaceLookup,
-  workspaceReferenceRules,
-} from "./workspace-rules.js";
+import { validateWorkspaceReference, workspaceReferenceRules } from "./workspace-rules.js";
+
+/** The Module's rules, each declared beside its check. */
+const moduleRules = [
+  ...specRules,
+  ...configSchemaRules,
+  ...configValueRules,
+  ...templateRules,
+  ...workspaceReferenceRules,
+  ...moduleUpdateRules,
+  ...moduleWarningRules,
+];
+
+// The kind's rule ids, so that its emit sites accept only these (src/admission/rule-catalogue.ts).
+declare module "../../admission/rule-catalogue.js" {
+  interface DeclaredRuleIds extends IdsOf<typeof moduleRules>, GateRuleIds<"module"> {}
+}
 
 /**
  * Every rule for one Module, after the structure gate (`defineKind`): the rules rely on the generated
@@ -77,7 +90,7 @@ export interface ModuleKindDependencies {
 }
 
 /** The Module kind; its rules stay pure, the Workspace lookup comes in from the caller. */
-export function createModuleKind(dependencies: ModuleKindDependencies = {}): ResourceKind<Module> {
+export function createModuleKind(dependencies: ModuleKindDependencies = {}): ResourceKind {
   const { workspaceExists } = dependencies;
   const workspaceRules = (module: Module): FieldErrorList =>
     workspaceExists
@@ -91,15 +104,7 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
       why: "the CRD's structural schema: ours (forkspacer.mode replace) or the operator's, which has all of ours but releaseName's maxLength of 53",
       callWhen: `${present("object.spec.helm.releaseName")} && object.spec.helm.releaseName.size() > 53`,
     },
-    rules: [
-      ...specRules,
-      ...configSchemaRules,
-      ...configValueRules,
-      ...templateRules,
-      ...workspaceReferenceRules,
-      ...moduleUpdateRules,
-      ...moduleWarningRules,
-    ],
+    rules: moduleRules,
     // A Workspace deleted since the Module was stored fails the old object too, so the protocol
     // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
     state: (module, request, focus, budget) =>
@@ -113,4 +118,4 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
   });
 }
 
-export const moduleKind: ResourceKind<Module> = createModuleKind();
+export const moduleKind: ResourceKind = createModuleKind();

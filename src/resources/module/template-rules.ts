@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { errorRules, type Native, warningRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type Native, type RuleId, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
@@ -219,7 +219,7 @@ class Verdict implements TemplateVerdict {
   readonly warnings: FieldWarning[] = [];
   private warningsLeftOut = 0;
 
-  error(rule: string, error: FieldErrorList[number]): void {
+  error(rule: RuleId, error: FieldErrorList[number]): void {
     for (const e of byRule(rule, [error])) this.errors.push(e);
   }
 

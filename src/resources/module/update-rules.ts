@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { errorRules, type Native } from "../../admission/rule-catalogue.js";
+import { errorRules, type Native, type RuleId } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
 import { objectRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleSpec } from "../../generated/module.js";
@@ -63,7 +63,7 @@ const customPath = specPath.child("custom");
  */
 export function validateSpecUpdate(oldSpec: ModuleSpec, spec: ModuleSpec): FieldErrorList {
   const errors: FieldErrorList = [];
-  const immutable = (rule: string, path: FieldPath, value: unknown, detail = "field is immutable") =>
+  const immutable = (rule: RuleId, path: FieldPath, value: unknown, detail = "field is immutable") =>
     errors.push(...byRule(rule, [fieldError.invalid(path, value ?? null, detail)]));
   if (!sameWorkspace(oldSpec.workspace, spec.workspace)) {
     immutable("module.workspace-immutable", specPath.child("workspace"), spec.workspace);

@@ -1,4 +1,4 @@
-import { warningRules } from "../../admission/rule-catalogue.js";
+import { type RuleId, warningRules } from "../../admission/rule-catalogue.js";
 import { type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
 import { itemRule, objectRule, present } from "../../cel/policy-cel.js";
@@ -91,7 +91,7 @@ export const moduleWarningRules = warningRules({
 /** What is legal but probably a mistake: the API server shows these to the user and admits the Module. */
 export function moduleWarnings(module: Module): RuleWarning[] {
   const warnings: RuleWarning[] = [];
-  const warn = (rule: string, field: FieldPath, text: string) =>
+  const warn = (rule: RuleId, field: FieldPath, text: string) =>
     warnings.push(...ruleWarnings(rule, [warningAt(field, text)]));
   const spec = FieldPath.root("spec");
   const helm = module.spec.helm;

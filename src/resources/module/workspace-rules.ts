@@ -2,6 +2,7 @@ import { type FieldErrorList, fieldError } from "../../admission/field-errors.js
 import { errorRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
 import type { WorkspaceReference } from "../../generated/module.js";
+import type { WorkspaceLookup } from "../lookups.js";
 
 /** With cluster access: spec.workspace names a Workspace that exists. */
 export const workspaceReferenceRules = errorRules({
@@ -17,9 +18,6 @@ export const workspaceReferenceRules = errorRules({
     },
   },
 });
-
-/** Whether a Workspace exists; the webhook answers it from an informer cache, never a request per call. */
-export type WorkspaceLookup = (namespace: string, name: string) => boolean;
 
 /** The operator's default when spec.workspace.namespace is not set (the Workspace reference says so). */
 export const defaultWorkspaceNamespace = "default";

@@ -1,12 +1,12 @@
 import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
-import { warningRules } from "../../admission/rule-catalogue.js";
+import { type IdsOf, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
 import { objectRule, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
-import { defineKind } from "../define-kind.js";
+import { defineKind, type GateRuleIds } from "../define-kind.js";
 import { channelRules, validateChannelUpdate } from "./channel-rules.js";
 import { mandatoryDowngradeWarnings, resolutionRules, resolutionWarnings } from "./resolution-warnings.js";
 import { type ModuleTemplateLookup, templateExistsRules, validateTemplatesExist } from "./template-rules.js";
@@ -33,6 +33,13 @@ const nameRules = warningRules({
   },
 });
 
+const moduleReleaseMetaRules = [...templateExistsRules, ...channelRules, ...resolutionRules, ...nameRules];
+
+// The kind's rule ids, so that its emit sites accept only these (src/admission/rule-catalogue.ts).
+declare module "../../admission/rule-catalogue.js" {
+  interface DeclaredRuleIds extends IdsOf<typeof moduleReleaseMetaRules>, GateRuleIds<"modulereleasemeta"> {}
+}
+
 export interface ModuleReleaseMetaKindDependencies {
   /** Without it (no cluster, or `validate` offline), the templates a channel names are not checked. */
   moduleTemplateExists?: ModuleTemplateLookup;
@@ -45,7 +52,7 @@ export interface ModuleReleaseMetaKindDependencies {
  */
 export function createModuleReleaseMetaKind(
   dependencies: ModuleReleaseMetaKindDependencies = {},
-): ResourceKind<ModuleReleaseMeta> {
+): ResourceKind {
   const { moduleTemplateExists } = dependencies;
   // On UPDATE the protocol layer ratchets: a channel whose template was deleted since does not deny
   // updates that leave that channel alone (lifecycle-manager removing its finalizer, another channel).
@@ -59,7 +66,7 @@ export function createModuleReleaseMetaKind(
     schemaUpstream:
       "kyma-project/lifecycle-manager@c5b83f1 config/crd/bases/operator.kyma-project.io_modulereleasemetas.yaml; schemas/modulereleasemeta.yaml",
     schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
-    rules: [...templateExistsRules, ...channelRules, ...resolutionRules, ...nameRules],
+    rules: moduleReleaseMetaRules,
     state: (readable, request) => ({
       errors: templateRules(readable, request),
       warnings: [
@@ -104,4 +111,4 @@ function nameWarnings(meta: ModuleReleaseMeta): FieldWarning[] {
   ];
 }
 
-export const moduleReleaseMetaKind: ResourceKind<ModuleReleaseMeta> = createModuleReleaseMetaKind();
+export const moduleReleaseMetaKind: ResourceKind = createModuleReleaseMetaKind();

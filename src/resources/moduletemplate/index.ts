@@ -1,14 +1,29 @@
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
+import type { IdsOf } from "../../admission/rule-catalogue.js";
 import { ruleWarnings } from "../../admission/warning.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
 import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/moduletemplate.js";
-import { defineKind } from "../define-kind.js";
+import { defineKind, type GateRuleIds } from "../define-kind.js";
 import { dataRules, validateData } from "./data-rules.js";
 import { labelRules, labelWarnings, validateClusterScopedAnnotation } from "./label-rules.js";
 import { linkRules, validateLinks } from "./link-rules.js";
 import { nameRules, validateNameMatchesSpec } from "./name-rules.js";
 import { identityRules, validateIdentityUpdate } from "./update-rules.js";
 import { templateWarningRules, templateWarnings } from "./warnings.js";
+
+const moduleTemplateRules = [
+  ...labelRules,
+  ...nameRules,
+  ...dataRules,
+  ...linkRules,
+  ...identityRules,
+  ...templateWarningRules,
+];
+
+// The kind's rule ids, so that its emit sites accept only these (src/admission/rule-catalogue.ts).
+declare module "../../admission/rule-catalogue.js" {
+  interface DeclaredRuleIds extends IdsOf<typeof moduleTemplateRules>, GateRuleIds<"moduletemplate"> {}
+}
 
 /**
  * Every rule for one ModuleTemplate, behind the field-scoped structure gate (Kyma's CRD, nothing more):
@@ -32,15 +47,12 @@ function validateModuleTemplate(template: ModuleTemplate, budget: WorkBudget): V
   return { errors, warnings };
 }
 
-export const moduleTemplateKind: ResourceKind<ModuleTemplate> = defineKind<
-  ModuleTemplate,
-  ModuleTemplateSpec
->({
+export const moduleTemplateKind: ResourceKind = defineKind<ModuleTemplate, ModuleTemplateSpec>({
   schema: "moduletemplate",
   schemaUpstream:
     "kyma-project/lifecycle-manager@c5b83f1 config/crd/bases/operator.kyma-project.io_moduletemplates.yaml; schemas/moduletemplate.yaml",
   schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
-  rules: [...labelRules, ...nameRules, ...dataRules, ...linkRules, ...identityRules, ...templateWarningRules],
+  rules: moduleTemplateRules,
   state: (template, _request, _focus, budget) => validateModuleTemplate(template, budget),
   transition: (before, after) => ({ errors: validateIdentityUpdate(before, after), warnings: [] }),
 });

@@ -1,10 +1,11 @@
 import { byRule, fieldError } from "../../admission/field-errors.js";
 import type { ResourceKind, Verdict } from "../../admission/resource-kind.js";
-import { errorRules } from "../../admission/rule-catalogue.js";
+import { errorRules, type IdsOf } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
 import { present } from "../../cel/policy-cel.js";
 import type { Workspace, WorkspaceSpec } from "../../generated/workspace.js";
-import { defineKind } from "../define-kind.js";
+import { defineKind, type GateRuleIds } from "../define-kind.js";
+import type { WorkspaceLookup } from "../lookups.js";
 import { applyWorkspaceDefaults } from "./defaults.js";
 import { validateWorkspaceSpec, workspaceSpecRules } from "./spec-rules.js";
 import { validateWorkspaceUpdate, workspaceUpdateRules } from "./update-rules.js";
@@ -24,8 +25,12 @@ const fromRules = errorRules({
   },
 });
 
-/** Whether a Workspace exists; answered from the informer cache the Module kind also uses. */
-export type WorkspaceLookup = (namespace: string, name: string) => boolean;
+const workspaceRules = [...workspaceSpecRules, ...fromRules, ...workspaceUpdateRules];
+
+// The kind's rule ids, so that its emit sites accept only these (src/admission/rule-catalogue.ts).
+declare module "../../admission/rule-catalogue.js" {
+  interface DeclaredRuleIds extends IdsOf<typeof workspaceRules>, GateRuleIds<"workspace"> {}
+}
 
 export interface WorkspaceKindDependencies {
   /** Without it, spec.from is not checked (no cluster to ask). */
@@ -37,14 +42,14 @@ export interface WorkspaceKindDependencies {
  * this server in replace mode: the operator's defaulting and its validation, on CREATE the `from`
  * Workspace must exist (as the operator checks it only then), immutables on UPDATE.
  */
-export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}): ResourceKind<Workspace> {
+export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}): ResourceKind {
   const { workspaceExists } = dependencies;
   return defineKind<Workspace, WorkspaceSpec>({
     schema: "workspace",
     schemaUpstream:
       "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_workspaces.yaml; schemas/workspace.yaml",
     schemaEnforcement: { why: "the CRD's structural schema: ours or the operator's, the same" },
-    rules: [...workspaceSpecRules, ...fromRules, ...workspaceUpdateRules],
+    rules: workspaceRules,
     state: (workspace, request, _focus, budget) => {
       const errors = validateWorkspaceSpec(workspace.spec, budget);
       const from = workspace.spec.from;
@@ -65,4 +70,4 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
   });
 }
 
-export const workspaceKind: ResourceKind<Workspace> = createWorkspaceKind();
+export const workspaceKind: ResourceKind = createWorkspaceKind();

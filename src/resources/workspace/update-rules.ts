@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { errorRules, type Native } from "../../admission/rule-catalogue.js";
+import { errorRules, type Native, type RuleId } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
 
@@ -28,7 +28,7 @@ const specPath = FieldPath.root("spec");
  */
 export function validateWorkspaceUpdate(oldSpec: WorkspaceSpec, spec: WorkspaceSpec): FieldErrorList {
   const errors: FieldErrorList = [];
-  const immutable = (rule: string, field: string, before: unknown, after: unknown, value: unknown) => {
+  const immutable = (rule: RuleId, field: string, before: unknown, after: unknown, value: unknown) => {
     if (!isDeepStrictEqual(before, after)) {
       errors.push(
         ...byRule(rule, [fieldError.invalid(specPath.child(field), value ?? null, "field is immutable")]),

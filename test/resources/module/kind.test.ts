@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FieldErrorList } from "../../../src/admission/field-errors.js";
-import { validate } from "../../../src/admission/handler.js";
+import { judgeValidation, validate } from "../../../src/admission/handler.js";
 import type { Verdict } from "../../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
 import { createModuleKind } from "../../../src/resources/module/index.js";
+import { matchErrors } from "../../support/match-errors.js";
 import { denialCases } from "../../support/module-cases.js";
 import { helmModule } from "../../support/modules.js";
 
@@ -20,13 +21,14 @@ describe("the Module kind's validator", () => {
     const oldObject = { ...helmModule(), spec: { ...helmModule().spec, workspace: null } };
     const changed = helmModule();
     if (changed.spec.helm) changed.spec.helm.releaseName = "renamed";
-    const answer = await validate(kind, { ...request, object: changed, oldObject });
+    const verdict = await judgeValidation(kind, { ...request, object: changed, oldObject });
     // The Workspace is missing (a state rule), spec.workspace was unset before (null: an update
     // rule, as the operator compares it), and the releaseName changed.
-    assert.deepEqual(
-      answer.status?.details?.causes?.map((cause) => /\(rule (.*)\)$/.exec(cause.message)?.[1]),
-      ["module.workspace-exists", "module.workspace-immutable", "module.release-name-immutable"],
-    );
+    matchErrors(verdict.errors, [
+      { type: "notFound", field: "spec.workspace", rule: "module.workspace-exists" },
+      { type: "invalid", field: "spec.workspace", rule: "module.workspace-immutable" },
+      { type: "invalid", field: "spec.helm.releaseName", rule: "module.release-name-immutable" },
+    ]);
   });
 
   it("keeps existingRelease immutable when the stored Module fails today's schema (long releaseName, odd status)", async () => {
@@ -39,16 +41,12 @@ describe("the Module kind's validator", () => {
     const oldObject = { ...stored, status: { phase: 42, conditions: "none" } };
     const changed = structuredClone(oldObject);
     if (changed.spec.helm) changed.spec.helm.existingRelease = { name: "postgres", namespace: "data" };
-    const answer = await validate(kind, { ...request, object: changed, oldObject });
-    assert.equal(answer.allowed, false);
-    assert.ok(
-      answer.status?.details?.causes?.some(
-        (cause) => cause.field === "spec.helm.existingRelease" && /field is immutable/.test(cause.message),
-      ),
-      JSON.stringify(answer.status),
-    );
+    // The old object's schema errors (releaseName's length, status) are ratcheted: only the change denies.
+    const verdict = await judgeValidation(kind, { ...request, object: changed, oldObject });
+    matchErrors(verdict.errors, [
+      { type: "invalid", field: "spec.helm.existingRelease", rule: "module.existing-release-immutable" },
+    ]);
     const unchanged = await validate(kind, { ...request, object: structuredClone(oldObject), oldObject });
-    assert.ok(!answer.status?.details?.causes?.some((c) => c.field === "status"), "ratcheted state errors");
     assert.equal(unchanged.allowed, true, JSON.stringify(unchanged));
   });
 });

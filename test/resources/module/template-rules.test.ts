@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatFieldError } from "../../../src/admission/field-errors.js";
 import { type FieldWarning, warningText } from "../../../src/admission/warning.js";
 import type { Module } from "../../../src/generated/module.js";
 import { validateTemplates } from "../../../src/resources/module/template-rules.js";
+import { matchErrors } from "../../support/match-errors.js";
 import { customModule, helmModule } from "../../support/modules.js";
 
 const helmWith = (
@@ -13,7 +13,7 @@ const helmWith = (
   change(module);
   return module;
 };
-const errors = (module: Module) => validateTemplates(module).errors.map((e) => [formatFieldError(e), e.rule]);
+const errors = (module: Module) => validateTemplates(module).errors;
 
 describe("templates, as the operator renders them", () => {
   it("admits the fixture's templates and strings without both {{ and }}", () => {
@@ -29,11 +29,14 @@ describe("templates, as the operator renders them", () => {
         { raw: { readReplicas: "{{ sub .config.replicas 1 }}", id: "{{ randBase62 8 }}" } },
       ];
     });
-    assert.deepEqual(errors(module), [
-      [
-        'spec.helm.values[0].raw.readReplicas: Invalid value: "{{ sub .config.replicas 1 }}": template: :1: function "sub" not defined (the operator cannot render it)',
-        "module.template-function",
-      ],
+    matchErrors(errors(module), [
+      {
+        type: "invalid",
+        field: "spec.helm.values[0].raw.readReplicas",
+        rule: "module.template-function",
+        value: "{{ sub .config.replicas 1 }}",
+        detail: 'template: :1: function "sub" not defined (the operator cannot render it)',
+      },
     ]);
   });
 
@@ -88,19 +91,26 @@ describe("templates, as the operator renders them", () => {
       m.spec.helm.values = [{ raw: { replicas: "{{ .config.replicas }}", on: "{{ .config.metrics }}" } }];
       m.spec.helm.outputs = [{ name: "{{ .config.metrics }}", value: "{{ .config.replicas }}" }];
     });
-    assert.deepEqual(errors(module), [
-      [
-        'spec.helm.chart.repo.version: Invalid value: "{{ .config.chartVersion }}": renders "1.2", a JSON number, which the operator cannot decode into this string field',
-        "module.template-json-type",
-      ],
-      [
-        'spec.helm.outputs[0].name: Invalid value: "{{ .config.metrics }}": renders "true", a JSON boolean, which the operator cannot decode into this string field',
-        "module.template-json-type",
-      ],
+    const jsonType = (field: string, value: string, renders: string) =>
+      ({
+        type: "invalid",
+        field,
+        rule: "module.template-json-type",
+        value,
+        detail: `renders ${renders}, which the operator cannot decode into this string field`,
+      }) as const;
+    const outputName = jsonType(
+      "spec.helm.outputs[0].name",
+      "{{ .config.metrics }}",
+      '"true", a JSON boolean',
+    );
+    matchErrors(errors(module), [
+      jsonType("spec.helm.chart.repo.version", "{{ .config.chartVersion }}", '"1.2", a JSON number'),
+      outputName,
     ]);
     // The value set in spec.config counts, not the default: "1.2.0" is no JSON number.
     module.spec.config = { ...module.spec.config, chartVersion: "1.2.0" };
-    assert.equal(errors(module).length, 1);
+    matchErrors(errors(module), [outputName]);
   });
 
   it("warns when the output may decode to a non-string: a random string may be all digits", () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatFieldError } from "../../../src/admission/field-errors.js";
 import type { Module } from "../../../src/generated/module.js";
 import { validateSpecUpdate } from "../../../src/resources/module/update-rules.js";
+import { matchErrors } from "../../support/match-errors.js";
 import { customModule, helmModule } from "../../support/modules.js";
 
 describe("Module update rules", () => {
@@ -15,14 +15,18 @@ describe("Module update rules", () => {
   it("refuses a changed or removed releaseName", () => {
     const changed = helmModule().spec;
     if (changed.helm) changed.helm.releaseName = "other";
-    assert.deepEqual(validateSpecUpdate(helmModule().spec, changed).map(formatFieldError), [
-      'spec.helm.releaseName: Invalid value: "other": field is immutable',
-    ]);
+    const immutable = (value: string | null) =>
+      ({
+        type: "invalid",
+        field: "spec.helm.releaseName",
+        rule: "module.release-name-immutable",
+        value,
+        detail: "field is immutable",
+      }) as const;
+    matchErrors(validateSpecUpdate(helmModule().spec, changed), [immutable("other")]);
     const removed = helmModule().spec;
     if (removed.helm) delete removed.helm.releaseName;
-    assert.deepEqual(validateSpecUpdate(helmModule().spec, removed).map(formatFieldError), [
-      "spec.helm.releaseName: Invalid value: null: field is immutable",
-    ]);
+    matchErrors(validateSpecUpdate(helmModule().spec, removed), [immutable(null)]);
   });
 
   it("allows setting a releaseName on a Module that had none", () => {
@@ -55,13 +59,22 @@ describe("Module update rules", () => {
 
   it("refuses switching helm to custom and custom to helm", () => {
     const withoutConfig = (module: Module) => ({ ...module.spec, config: undefined });
-    assert.deepEqual(
-      validateSpecUpdate(withoutConfig(helmModule()), withoutConfig(customModule())).map(formatFieldError),
-      [
-        "spec.helm: Invalid value: null: field cannot be removed once the object is created",
-        'spec.custom: Invalid value: {"image":"my-registry/custom-app:v1.0.0","permissions":["workspace"]}: field cannot be added once the object is created',
-      ],
-    );
+    matchErrors(validateSpecUpdate(withoutConfig(helmModule()), withoutConfig(customModule())), [
+      {
+        type: "invalid",
+        field: "spec.helm",
+        rule: "module.source-immutable",
+        value: null,
+        detail: "field cannot be removed once the object is created",
+      },
+      {
+        type: "invalid",
+        field: "spec.custom",
+        rule: "module.source-immutable",
+        value: { image: "my-registry/custom-app:v1.0.0", permissions: ["workspace"] },
+        detail: "field cannot be added once the object is created",
+      },
+    ]);
     assert.deepEqual(
       validateSpecUpdate(withoutConfig(customModule()), withoutConfig(helmModule())).map((error) =>
         String(error.field),

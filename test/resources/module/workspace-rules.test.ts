@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatFieldError } from "../../../src/admission/field-errors.js";
-import { validate } from "../../../src/admission/handler.js";
+import { judgeValidation } from "../../../src/admission/handler.js";
 import { createModuleKind } from "../../../src/resources/module/index.js";
 import { validateWorkspaceReference } from "../../../src/resources/module/workspace-rules.js";
+import { matchErrors } from "../../support/match-errors.js";
 import { customModule } from "../../support/modules.js";
 import { admissionReview, clone } from "../../support/reviews.js";
 
@@ -16,7 +16,8 @@ const { request } = admissionReview({ operation: "CREATE", object: customModule(
 describe("spec.workspace must name an existing Workspace", () => {
   it("reports a missing one as apimachinery's Not found, the namespace defaulting to default", () => {
     const errors = validateWorkspaceReference({ name: "nope" }, lookup);
-    assert.deepEqual(errors.map(formatFieldError), ['spec.workspace: Not found: "default/nope"']);
+    // Untagged: the kind tags them module.workspace-exists (below).
+    matchErrors(errors, [{ type: "notFound", field: "spec.workspace", value: "default/nope" }]);
   });
 
   it("finds an existing one, in the namespace given or in default", () => {
@@ -39,17 +40,25 @@ describe("spec.workspace must name an existing Workspace", () => {
     const finalizerRemoved = clone(orphan);
     finalizerRemoved.metadata = { ...finalizerRemoved.metadata, finalizers: [] };
     const update = (object: unknown) =>
-      validate(kind, admissionReview({ operation: "UPDATE", object, oldObject: orphan }).request as never);
-    assert.equal((await update(finalizerRemoved)).allowed, true);
+      judgeValidation(
+        kind,
+        admissionReview({ operation: "UPDATE", object, oldObject: orphan }).request as never,
+      );
+    const admitted = await update(finalizerRemoved);
+    matchErrors(admitted.errors, []);
+    assert.equal(admitted.ratcheted, true);
     const moved = clone(orphan);
     moved.spec.workspace = { name: "also-gone", namespace: "prod" };
     const denied = await update(moved);
-    assert.deepEqual(
-      denied.status?.details?.causes?.map((cause) => `${cause.field}: ${cause.message}`),
-      [
-        'spec.workspace: Not found: "prod/also-gone" (rule module.workspace-exists)',
-        'spec.workspace: Invalid value: {"name":"also-gone","namespace":"prod"}: field is immutable (rule module.workspace-immutable)',
-      ],
-    );
+    matchErrors(denied.errors, [
+      { type: "notFound", field: "spec.workspace", rule: "module.workspace-exists", value: "prod/also-gone" },
+      {
+        type: "invalid",
+        field: "spec.workspace",
+        rule: "module.workspace-immutable",
+        value: { name: "also-gone", namespace: "prod" },
+        detail: "field is immutable",
+      },
+    ]);
   });
 });

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatFieldError } from "../../../src/admission/field-errors.js";
 import { warningText } from "../../../src/admission/warning.js";
 import { validateChannelUpdate } from "../../../src/resources/modulereleasemeta/channel-rules.js";
 import { resolutionWarnings } from "../../../src/resources/modulereleasemeta/resolution-warnings.js";
 import { validateTemplatesExist } from "../../../src/resources/modulereleasemeta/template-rules.js";
+import { matchErrors } from "../../support/match-errors.js";
 import { kedaReleaseMeta } from "../../support/modulereleasemetas.js";
 
 describe("ModuleReleaseMeta: channel versions on UPDATE", () => {
@@ -40,10 +40,15 @@ describe("ModuleReleaseMeta: channel versions on UPDATE", () => {
       ["1.2.1", "1.2.0-rc9"],
     ]) {
       const { errors } = change(from ?? "", to ?? "");
-      assert.deepEqual(errors.map(formatFieldError), [
-        `spec.channels[0].version: Invalid value: "${to}": may not decrease (channel "regular" was "${from}"): lifecycle-manager does not downgrade installed modules`,
+      matchErrors(errors, [
+        {
+          type: "invalid",
+          field: "spec.channels[0].version",
+          rule: "modulereleasemeta.channel-downgrade",
+          value: to,
+          detail: `may not decrease (channel "regular" was "${from}"): lifecycle-manager does not downgrade installed modules`,
+        },
       ]);
-      assert.equal(errors[0]?.rule, "modulereleasemeta.channel-downgrade");
     }
   });
 
@@ -69,15 +74,20 @@ describe("ModuleReleaseMeta: each assigned version has its ModuleTemplate", () =
 
   it("names each channel (and a mandatory version) without a <moduleName>-<version> template", () => {
     const errors = validateTemplatesExist(kedaReleaseMeta().spec, "kcp-system", exists);
-    assert.deepEqual(errors.map(formatFieldError), [
-      'spec.channels[1].version: Not found: "kcp-system/keda-1.3.0": no such ModuleTemplate (<moduleName>-<version>): lifecycle-manager cannot install this version',
-    ]);
-    assert.equal(errors[0]?.rule, "modulereleasemeta.template-exists");
+    const notFound = (field: string, value: string) =>
+      ({
+        type: "notFound",
+        field,
+        rule: "modulereleasemeta.template-exists",
+        value,
+        detail:
+          "no such ModuleTemplate (<moduleName>-<version>): lifecycle-manager cannot install this version",
+      }) as const;
+    matchErrors(errors, [notFound("spec.channels[1].version", "kcp-system/keda-1.3.0")]);
     const mandatory = { moduleName: "keda", mandatory: { version: "2.0.0" } };
-    assert.deepEqual(
-      validateTemplatesExist(mandatory, "kcp-system", exists).map((e) => String(e.field)),
-      ["spec.mandatory.version"],
-    );
+    matchErrors(validateTemplatesExist(mandatory, "kcp-system", exists), [
+      notFound("spec.mandatory.version", "kcp-system/keda-2.0.0"),
+    ]);
   });
 
   it("looks in the release meta's own namespace, and skips empty versions", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatFieldError } from "../../../src/admission/field-errors.js";
 import { nameParts, validateNameMatchesSpec } from "../../../src/resources/moduletemplate/name-rules.js";
+import { matchErrors } from "../../support/match-errors.js";
 
 const lookup = "lifecycle-manager finds the template by that name";
 
@@ -32,10 +32,21 @@ describe("a template's name against spec.moduleName and spec.version", () => {
 
   it("denies a spec that disagrees with the name, naming each field, tagged with its rule id", () => {
     const errors = validateNameMatchesSpec("keda-1.2.0", { moduleName: "serverless", version: "1.2.1" });
-    assert.deepEqual(errors.map(formatFieldError), [
-      `spec.moduleName: Invalid value: "serverless": must be "keda", as metadata.name "keda-1.2.0" (<moduleName>-<version>) says: ${lookup}`,
-      `spec.version: Invalid value: "1.2.1": must be "1.2.0", as metadata.name "keda-1.2.0" (<moduleName>-<version>) says: ${lookup}`,
+    matchErrors(errors, [
+      {
+        type: "invalid",
+        field: "spec.moduleName",
+        rule: "moduletemplate.name-matches-spec",
+        value: "serverless",
+        detail: `must be "keda", as metadata.name "keda-1.2.0" (<moduleName>-<version>) says: ${lookup}`,
+      },
+      {
+        type: "invalid",
+        field: "spec.version",
+        rule: "moduletemplate.name-matches-spec",
+        value: "1.2.1",
+        detail: `must be "1.2.0", as metadata.name "keda-1.2.0" (<moduleName>-<version>) says: ${lookup}`,
+      },
     ]);
-    assert.ok(errors.every((error) => error.rule === "moduletemplate.name-matches-spec"));
   });
 });

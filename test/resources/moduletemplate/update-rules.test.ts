@@ -1,24 +1,24 @@
-import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatFieldError } from "../../../src/admission/field-errors.js";
+import type { FieldErrorList } from "../../../src/admission/field-errors.js";
 import { validateIdentityUpdate } from "../../../src/resources/moduletemplate/update-rules.js";
+import { matchErrors } from "../../support/match-errors.js";
 import { kedaTemplate } from "../../support/moduletemplates.js";
 
 type Change = { version?: string; moduleName?: string };
 
-function change(from: Change, to: Change): string[] {
+function change(from: Change, to: Change): FieldErrorList {
   const before = { ...kedaTemplate().spec, ...from };
   const after = { ...kedaTemplate().spec, ...to };
-  return validateIdentityUpdate(before, after).map(formatFieldError);
+  return validateIdentityUpdate(before, after);
 }
 
 const immutable = "a new version is a new ModuleTemplate, named <moduleName>-<version>";
 
 describe("spec.version and spec.moduleName on UPDATE", () => {
   it("allows them unchanged, and an unset field where it was empty", () => {
-    assert.deepEqual(change({}, {}), []);
-    assert.deepEqual(change({ version: "" }, { version: undefined }), []);
-    assert.deepEqual(validateIdentityUpdate(undefined, undefined), []);
+    matchErrors(change({}, {}), []);
+    matchErrors(change({ version: "" }, { version: undefined }), []);
+    matchErrors(validateIdentityUpdate(undefined, undefined), []);
   });
 
   it("denies any change of the version, up or down, set or removed", () => {
@@ -29,11 +29,15 @@ describe("spec.version and spec.moduleName on UPDATE", () => {
       ["", "1.2.0"],
       ["1.2.0", ""],
     ] as const) {
-      assert.deepEqual(
-        change({ version: from }, { version: to }),
-        [`spec.version: Invalid value: "${to}": field is immutable (was "${from}"): ${immutable}`],
-        `${from} -> ${to}`,
-      );
+      matchErrors(change({ version: from }, { version: to }), [
+        {
+          type: "invalid",
+          field: "spec.version",
+          rule: "moduletemplate.immutable-identity",
+          value: to,
+          detail: `field is immutable (was "${from}"): ${immutable}`,
+        },
+      ]);
     }
   });
 
@@ -42,9 +46,14 @@ describe("spec.version and spec.moduleName on UPDATE", () => {
       ...kedaTemplate().spec,
       moduleName: "kedas",
     });
-    assert.deepEqual(errors.map(formatFieldError), [
-      `spec.moduleName: Invalid value: "kedas": field is immutable (was "keda"): ${immutable}`,
+    matchErrors(errors, [
+      {
+        type: "invalid",
+        field: "spec.moduleName",
+        rule: "moduletemplate.immutable-identity",
+        value: "kedas",
+        detail: `field is immutable (was "keda"): ${immutable}`,
+      },
     ]);
-    assert.equal(errors[0]?.rule, "moduletemplate.immutable-identity");
   });
 });

@@ -26,7 +26,7 @@ const stricterDeclarations = (): RuleDeclaration[] =>
 const stricterRules = (): ReadonlySet<string> => new Set(stricterDeclarations().map((rule) => rule.id));
 
 /** The rules a fork of an adopted release's Workspace fails on: it renders and installs spec.helm. */
-const forkRules = new Set([...templateRules, ...installInputRules].map((rule) => rule.id));
+const forkRules = new Set<string>([...templateRules, ...installInputRules].map((rule) => rule.id));
 
 /** Fields where our CRD restates a stricter rule: its schema or CEL error there is that rule's. */
 const restatedFields = (): string[] => stricterDeclarations().flatMap((rule) => rule.restatedAt ?? []);

@@ -146,6 +146,9 @@ export function generateYamlDocument(random: Random): string {
     `${s}`,
     `a: ${s}\nb: ${generateScalar(random)}`,
     `a:\n  - ${s}\n  - ${generateScalar(random)}`,
+    // List items of maps: the `-` is an indicator, the key after it may still read differently.
+    `- ${s}: 1\n- a: ${generateScalar(random)}`,
+    `- name: x\n  ${s}: 1`,
   ]);
 }
 
