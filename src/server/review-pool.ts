@@ -23,7 +23,7 @@ import { type ThreadCpuClock, threadCpuClock } from "./thread-cpu.js";
  * still be answered for its uid.
  */
 export type ToWorker =
-  | { type: "review"; id: number; path: string; body: ArrayBuffer }
+  | { type: "review"; id: number; handOver: number; path: string; body: ArrayBuffer }
   | { type: "state"; state: unknown };
 
 export type FromWorker =
@@ -76,6 +76,11 @@ interface Job {
   timer?: NodeJS.Timeout;
   /** When it was handed to its worker (performance.now()). */
   handedAt?: number;
+  /**
+   * This hand-over's number, what the worker claims: a review taken back and later handed to the same
+   * worker again is two hand-overs, and the first one's message, still in the port, must not claim the second.
+   */
+  handOver?: number;
   /** The worker thread's CPU time when it began this review, at the latest (read on the first look). */
   cpuBase?: number;
 }
@@ -115,6 +120,7 @@ export class ReviewPool implements Reviewer {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
+  private nextHandOver = 1;
   private closed = false;
   private servedPaths: ReadonlySet<string> = new Set();
   private restartDelayMs = minRestartDelayMs;
@@ -268,12 +274,14 @@ export class ReviewPool implements Reviewer {
         job.resolve(unavailable());
         continue;
       }
-      slot.claims.offer(job.id);
+      job.handOver = this.nextHandOver++;
+      slot.claims.offer(job.handOver);
       // Handed ahead, the body is sent as a copy: the review may be taken back and handed elsewhere.
       const body = slot.job ? (job.body.slice().buffer as ArrayBuffer) : ownBuffer(job.body);
-      slot.worker.postMessage({ type: "review", id: job.id, path: job.path, body } satisfies ToWorker, [
-        body,
-      ]);
+      slot.worker.postMessage(
+        { type: "review", id: job.id, handOver: job.handOver, path: job.path, body } satisfies ToWorker,
+        [body],
+      );
       if (slot.job) slot.ahead.push(job);
       else this.begin(slot, job);
     }
@@ -293,7 +301,7 @@ export class ReviewPool implements Reviewer {
    * for other workers; with `all`, every review ahead (its worker is gone: one it had started is judged again).
    */
   private takeBack(slot: Slot, all = false): void {
-    const back = slot.ahead.filter((job) => slot.claims.takeBack(job.id) || all);
+    const back = slot.ahead.filter((job) => slot.claims.takeBack(job.handOver as number) || all);
     slot.ahead = slot.ahead.filter((job) => !back.includes(job));
     this.queue.unshift(...back);
   }

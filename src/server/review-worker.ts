@@ -61,7 +61,7 @@ export function runReviewWorker(
 
   async function judgeInTurn(setupDone: WorkerSetup) {
     for (let message = waiting[0]; message; message = waiting[0]) {
-      if (claims.claim(message.id)) await review(setupDone, message);
+      if (claims.claim(message.handOver)) await review(setupDone, message);
       waiting.shift();
     }
   }
