@@ -1,6 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "./log.js";
+import { ReviewClaims } from "./review-claims.js";
 import { ReviewNote } from "./review-note.js";
 import {
   bytesOf,
@@ -22,7 +23,7 @@ import { type ThreadCpuClock, threadCpuClock } from "./thread-cpu.js";
  * still be answered for its uid.
  */
 export type ToWorker =
-  | { type: "review"; id: number; path: string; body: ArrayBuffer }
+  | { type: "review"; id: number; handOver: number; path: string; body: ArrayBuffer }
   | { type: "state"; state: unknown };
 
 export type FromWorker =
@@ -32,10 +33,14 @@ export type FromWorker =
   | { type: "answer"; id: number; status: number; body: ArrayBuffer; report?: ReviewAnswer["report"] }
   | { type: "log"; fields: Record<string, unknown> };
 
-/** A review worker's `workerData`: what it builds its kinds from, and where it notes its reviews. */
+/**
+ * A review worker's `workerData`: what it builds its kinds from, where it notes its reviews, and where
+ * it claims each review as it starts it (`ReviewClaims`).
+ */
 export interface WorkerStart {
   settings: unknown;
   note: SharedArrayBuffer;
+  claims: SharedArrayBuffer;
 }
 
 export interface ReviewPoolOptions {
@@ -71,6 +76,11 @@ interface Job {
   timer?: NodeJS.Timeout;
   /** When it was handed to its worker (performance.now()). */
   handedAt?: number;
+  /**
+   * This hand-over's number, what the worker claims: a review taken back and later handed to the same
+   * worker again is two hand-overs, and the first one's message, still in the port, must not claim the second.
+   */
+  handOver?: number;
   /** The worker thread's CPU time when it began this review, at the latest (read on the first look). */
   cpuBase?: number;
 }
@@ -79,12 +89,18 @@ interface Slot {
   worker: Worker;
   /** Where the worker notes the review it is judging. */
   note: ReviewNote;
+  /** Where the worker claims each review it starts, and the pool takes back one it has not started. */
+  claims: ReviewClaims;
   ready: boolean;
   /** Started and kept idle, to take an ended worker's place at once (a start costs about 0.7 s of CPU). */
   standby: boolean;
   /** The worker thread's CPU time, where it can be read. */
   cpu?: ThreadCpuClock;
   job?: Job;
+  /** Reviews handed to the worker behind `job`, in its port: it takes the next without going to sleep. */
+  ahead: Job[];
+  /** Its `job` has run past `firstLookMs`: it is given nothing more, and what is ahead is taken back. */
+  slow: boolean;
   /** Ended by the pool (deadline, shutdown) or dead: never given another review. */
   ended: boolean;
   /** What the worker failed with, when it failed (ERR_WORKER_OUT_OF_MEMORY: its heap limit). */
@@ -95,13 +111,16 @@ interface Slot {
  * Reviews judged off the event loop, in a small pool of worker threads, each with a heap limit and a
  * deadline per review: the main thread keeps doing TLS and HTTP for every other review whatever one
  * review costs. A worker that runs out of heap or time is ended and replaced, and its review answered
- * with a denial by the work-budget rule; a worker judges one review at a time and the queue is the
- * pool's, so no review waits behind one that is ended (it goes to the next free worker, or a fresh one).
+ * with a denial by the work-budget rule. A worker judges one review at a time. The queue is the
+ * pool's; under load a busy worker is handed one review ahead (it then takes it without going to sleep),
+ * taken back for another worker once the review before it has run `firstLookMs`, so no review waits
+ * behind a slow one longer than that, nor behind one that is ended.
  */
 export class ReviewPool implements Reviewer {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
+  private nextHandOver = 1;
   private closed = false;
   private servedPaths: ReadonlySet<string> = new Set();
   private restartDelayMs = minRestartDelayMs;
@@ -157,6 +176,7 @@ export class ReviewPool implements Reviewer {
       this.slots.splice(0).map((slot) => {
         slot.ended = true;
         slot.cpu?.close();
+        for (const job of slot.ahead.splice(0)) job.resolve(unavailable());
         if (slot.job) this.settle(slot, unavailable());
         return slot.worker.terminate();
       }),
@@ -187,12 +207,13 @@ export class ReviewPool implements Reviewer {
   private spawn(standby: boolean): void {
     const { options } = this;
     const note = new ReviewNote();
+    const claims = new ReviewClaims();
     const worker = startWorker(
       options.entry,
-      { settings: options.workerData, note: note.memory } satisfies WorkerStart,
+      { settings: options.workerData, note: note.memory, claims: claims.memory } satisfies WorkerStart,
       options.heapMb,
     );
-    const slot: Slot = { worker, note, ready: false, standby, ended: false };
+    const slot: Slot = { worker, note, claims, ahead: [], slow: false, ready: false, standby, ended: false };
     this.slots.push(slot);
     for (const state of options.greeting?.() ?? [])
       worker.postMessage({ type: "state", state } satisfies ToWorker);
@@ -226,6 +247,7 @@ export class ReviewPool implements Reviewer {
           body: new Uint8Array(message.body),
           report: message.report,
         });
+        this.begin(slot, slot.ahead.shift());
         this.dispatch();
         return;
       case "log":
@@ -234,9 +256,17 @@ export class ReviewPool implements Reviewer {
     }
   }
 
+  /**
+   * Hands waiting reviews to idle workers first, then to busy ones whose review has not run long and
+   * that hold nothing ahead yet: a worker that finds its next review in its port when it answers does
+   * not go to sleep and need waking (the wake-up, not the message, is most of a hand-over's cost).
+   */
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const slot = this.slots.find((each) => each.ready && !each.ended && !each.standby && !each.job);
+      const serving = (each: Slot) => each.ready && !each.ended && !each.standby;
+      const slot =
+        this.slots.find((each) => serving(each) && !each.job) ??
+        this.slots.find((each) => serving(each) && !each.slow && each.ahead.length < aheadPerWorker);
       if (!slot) return;
       const job = this.queue.shift() as Job;
       // A review the client gave up on while it waited (the API server's timeout) is not judged.
@@ -244,15 +274,36 @@ export class ReviewPool implements Reviewer {
         job.resolve(unavailable());
         continue;
       }
-      slot.job = job;
-      const body = ownBuffer(job.body);
-      slot.worker.postMessage({ type: "review", id: job.id, path: job.path, body } satisfies ToWorker, [
-        body,
-      ]);
-      job.handedAt = performance.now();
-      const firstLook = Math.min(firstLookMs, this.options.deadlineMs);
-      job.timer = setTimeout(() => this.look(slot, job), firstLook);
+      job.handOver = this.nextHandOver++;
+      slot.claims.offer(job.handOver);
+      // Handed ahead, the body is sent as a copy: the review may be taken back and handed elsewhere.
+      const body = slot.job ? (job.body.slice().buffer as ArrayBuffer) : ownBuffer(job.body);
+      slot.worker.postMessage(
+        { type: "review", id: job.id, handOver: job.handOver, path: job.path, body } satisfies ToWorker,
+        [body],
+      );
+      if (slot.job) slot.ahead.push(job);
+      else this.begin(slot, job);
     }
+  }
+
+  /** `job` is (as far as the pool knows) what the worker judges now: its deadline starts. */
+  private begin(slot: Slot, job: Job | undefined): void {
+    if (!job) return;
+    slot.job = job;
+    job.handedAt = performance.now();
+    const firstLook = Math.min(firstLookMs, this.options.deadlineMs);
+    job.timer = setTimeout(() => this.look(slot, job), firstLook);
+  }
+
+  /**
+   * The reviews ahead of a slow one that its worker has not started, back to the front of the queue
+   * for other workers; with `all`, every review ahead (its worker is gone: one it had started is judged again).
+   */
+  private takeBack(slot: Slot, all = false): void {
+    const back = slot.ahead.filter((job) => slot.claims.takeBack(job.handOver as number) || all);
+    slot.ahead = slot.ahead.filter((job) => !back.includes(job));
+    this.queue.unshift(...back);
   }
 
   /**
@@ -263,6 +314,11 @@ export class ReviewPool implements Reviewer {
    */
   private look(slot: Slot, job: Job): void {
     if (slot.job !== job || slot.ended) return;
+    if (!slot.slow) {
+      slot.slow = true;
+      this.takeBack(slot);
+      this.dispatch();
+    }
     const { deadlineMs } = this.options;
     const wall = performance.now() - (job.handedAt ?? 0);
     let spent = wall;
@@ -292,6 +348,7 @@ export class ReviewPool implements Reviewer {
       wallMs: Math.round(wallMs),
     });
     this.settle(slot, this.unfinished(slot, job, `${this.options.deadlineMs} ms of CPU per review`));
+    this.takeBack(slot, true);
     void slot.worker.terminate();
     this.replace(slot);
   }
@@ -329,6 +386,7 @@ export class ReviewPool implements Reviewer {
           : jsonAnswer(500, { error: "the review worker failed before it read the request" });
       this.settle(slot, answer);
     }
+    this.takeBack(slot, true);
     this.replace(slot);
   }
 
@@ -350,6 +408,7 @@ export class ReviewPool implements Reviewer {
     const job = slot.job;
     if (!job) return;
     slot.job = undefined;
+    slot.slow = false;
     clearTimeout(job.timer);
     job.resolve(answer);
   }
@@ -388,8 +447,14 @@ export function wallLimitMs(deadlineMs: number): number {
   return Math.max(3 * deadlineMs, deadlineMs + 2_000);
 }
 
-/** When a review's worker's CPU clock is first read: a review done sooner costs no read. */
+/**
+ * When a review's worker's CPU clock is first read (a review done sooner costs no read), and the
+ * longest a review handed ahead waits behind another before it is taken back for another worker.
+ */
 const firstLookMs = 20;
+
+/** Reviews handed to a busy worker behind the one it judges. */
+const aheadPerWorker = 1;
 
 function readCpu(slot: Slot): number | undefined {
   try {

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Logger } from "./log.js";
+import { ReviewClaims } from "./review-claims.js";
 import { ReviewNote } from "./review-note.js";
 import type { FromWorker, ToWorker, WorkerStart } from "./review-pool.js";
 import { bytesOf, failedAnswer, type Judge, type ReviewAnswer, type ReviewInProgress } from "./reviews.js";
@@ -25,10 +26,13 @@ export function runReviewWorker(
   if (!port) throw new Error("runReviewWorker runs in a worker thread");
   const start = workerData as WorkerStart;
   const note = new ReviewNote(start.note);
+  const claims = new ReviewClaims(start.claims);
   const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   const log: Logger = (fields) => send({ type: "log", fields });
   // State sent before the kinds are built (the greeting) waits for them, in order.
   const early: unknown[] = [];
+  // Reviews are judged one at a time, in the order handed; one the pool took back is skipped.
+  const waiting: Extract<ToWorker, { type: "review" }>[] = [];
   let built: WorkerSetup | undefined;
   port.on("message", (message: ToWorker) => {
     if (message.type === "state") {
@@ -36,7 +40,10 @@ export function runReviewWorker(
       else early.push(message.state);
       return;
     }
-    if (built) void review(built, message);
+    if (built) {
+      waiting.push(message);
+      if (waiting.length === 1) void judgeInTurn(built);
+    }
   });
   Promise.resolve()
     .then(() => setup(start.settings, log))
@@ -51,6 +58,13 @@ export function runReviewWorker(
         port.close();
       },
     );
+
+  async function judgeInTurn(setupDone: WorkerSetup) {
+    for (let message = waiting[0]; message; message = waiting[0]) {
+      if (claims.claim(message.handOver)) await review(setupDone, message);
+      waiting.shift();
+    }
+  }
 
   async function review(setupDone: WorkerSetup, message: Extract<ToWorker, { type: "review" }>) {
     const { id } = message;

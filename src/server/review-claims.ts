@@ -1,0 +1,45 @@
+/**
+ * Which reviews a worker may still start, in memory shared between the main thread and the worker.
+ * The pool hands a busy worker its next review ahead of time (so that the worker finds it in its port
+ * and does not sleep between reviews) and takes it back when the review ahead of it runs long. The
+ * worker claims each hand-over as it starts it; one taken back first is skipped. A compare-and-swap on
+ * one cell per hand-over decides which side wins, so a review is judged once or handed elsewhere, never
+ * both. Hand-overs, not reviews, are numbered: a review taken back may later be handed to the same
+ * worker again while the first message for it is still in the port, and that one must stay skipped.
+ */
+export class ReviewClaims {
+  private readonly cells: Int32Array;
+
+  constructor(readonly memory: SharedArrayBuffer = new SharedArrayBuffer(cellCount * 4)) {
+    this.cells = new Int32Array(memory);
+  }
+
+  /** The main thread offers hand-over `handOver` to the worker. */
+  offer(handOver: number): void {
+    Atomics.store(this.cells, handOver % cellCount, token(handOver));
+  }
+
+  /** The worker starts hand-over `handOver`: false when the pool took it back. */
+  claim(handOver: number): boolean {
+    return (
+      Atomics.compareExchange(this.cells, handOver % cellCount, token(handOver), -token(handOver)) ===
+      token(handOver)
+    );
+  }
+
+  /** The main thread takes hand-over `handOver` back: false when the worker has already started it. */
+  takeBack(handOver: number): boolean {
+    return Atomics.compareExchange(this.cells, handOver % cellCount, token(handOver), 0) === token(handOver);
+  }
+}
+
+/**
+ * A worker holds at most a few live hand-overs at once (the one it judges and one ahead), so a cell is
+ * reused only for a hand-over long since claimed or taken back; its number tells them apart.
+ */
+const cellCount = 16;
+
+/** A hand-over's number as a positive int32 (numbers count on past 2^31 in a long-lived process). */
+function token(handOver: number): number {
+  return ((handOver - 1) % 0x3fff_ffff) + 1;
+}

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { ReviewPool } from "../../src/server/review-pool.js";
+import type { BlockingWorkerData } from "../support/blocking-review-worker.js";
+
+const entry = new URL("../support/blocking-review-worker.ts", import.meta.url);
+
+/**
+ * Two workers; reviews arriving while both are busy are handed ahead to a busy worker, so that it takes
+ * the next without sleeping. A review handed ahead of a worker whose review runs long must be taken back
+ * and judged by the other worker, and judged once.
+ */
+describe("review pool: a review handed ahead never waits behind a slow one", { timeout: 120_000 }, () => {
+  const release = new SharedArrayBuffer(4);
+  const judged = new SharedArrayBuffer(4);
+  const data: BlockingWorkerData = { release, judged };
+  let pool: ReviewPool;
+  before(async () => {
+    pool = await ReviewPool.start({
+      entry,
+      workerData: data,
+      size: 2,
+      heapMb: 64,
+      deadlineMs: 60_000,
+      log: () => {},
+      standby: false,
+    });
+  });
+  after(() => pool.close());
+
+  const review = async (name: string, block = false) => {
+    const answer = await pool.review("/review", new TextEncoder().encode(JSON.stringify({ name, block })));
+    assert.equal(answer.status, 200);
+    return JSON.parse(Buffer.from(answer.body).toString("utf8")) as { name: string; threadId: number };
+  };
+
+  it("takes back the review queued behind a blocked one and gives it to the other worker", async () => {
+    // In one turn: the slow one to the first worker, the next to the second, the third ahead of the
+    // first worker (both are busy). Only its being taken back lets it be answered before the release.
+    const slow = review("slow", true);
+    const quick = review("quick");
+    const behind = review("behind");
+    const [quickAnswer, behindAnswer] = await Promise.all([quick, behind]);
+    assert.equal(behindAnswer.name, "behind");
+    assert.equal(behindAnswer.threadId, quickAnswer.threadId, "answered by the worker that was free");
+    Atomics.store(new Int32Array(release), 0, 1);
+    Atomics.notify(new Int32Array(release), 0);
+    const slowAnswer = await slow;
+    assert.notEqual(slowAnswer.threadId, behindAnswer.threadId);
+    // The blocked worker skips the review taken back from it: it still serves, and nothing was judged twice.
+    const more = await Promise.all(["a", "b", "c", "d"].map((name) => review(name)));
+    assert.deepEqual(
+      more.map((answer) => answer.name),
+      ["a", "b", "c", "d"],
+    );
+    assert.equal(new Set(more.map((answer) => answer.threadId)).size, 2, "both workers serve");
+    assert.equal(Atomics.load(new Int32Array(judged), 0), 7);
+  });
+});

@@ -1,0 +1,30 @@
+import { threadId } from "node:worker_threads";
+import { runReviewWorker } from "../../src/server/review-worker.js";
+
+/**
+ * A review worker for the pool's own tests. A review's body is `{"name": ..., "block": true?}`; a
+ * blocking review waits (without using CPU) until the test stores 1 in `release`. Every review a worker
+ * starts adds one to `judged`, so a test can tell a review judged twice.
+ */
+export interface BlockingWorkerData {
+  release: SharedArrayBuffer;
+  judged: SharedArrayBuffer;
+}
+
+runReviewWorker((data) => {
+  const { release, judged } = data as BlockingWorkerData;
+  const released = new Int32Array(release);
+  const count = new Int32Array(judged);
+  return {
+    paths: new Set(["/review"]),
+    judge: async (_path, body) => {
+      const { name, block } = JSON.parse(Buffer.from(body).toString("utf8")) as {
+        name: string;
+        block?: boolean;
+      };
+      Atomics.add(count, 0, 1);
+      if (block) Atomics.wait(released, 0, 0);
+      return { status: 200, body: new TextEncoder().encode(JSON.stringify({ name, threadId })) };
+    },
+  };
+});
