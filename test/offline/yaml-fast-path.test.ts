@@ -10,6 +10,7 @@ import { mayReadDifferently } from "../../src/offline/yaml-readings.js";
 import { corpusDir, withoutCorpus } from "../support/corpus.js";
 import { Random } from "../support/differential/random.js";
 import { generateScalar } from "../support/differential/yaml.js";
+import { yamlStyles, yamlValues } from "../support/yaml-generators.js";
 
 /**
  * validate reads a document with js-yaml, about a hundred times cheaper than the port of Go's two
@@ -111,46 +112,14 @@ describe("validate's YAML shortcut: js-yaml's value only where Go's readings giv
   });
 
   it("on js-yaml's output of any object, in any style", () => {
-    const key = fc.oneof(
-      fc.constantFrom(
-        "a",
-        "name",
-        "- dash",
-        "-1",
-        "-",
-        "yes",
-        "on",
-        "1",
-        "0x1",
-        "~",
-        "null",
-        "<<",
-        "2025-01-01",
-      ),
-      fc.string({ maxLength: 6 }),
+    const { value } = yamlValues(
+      ["a", "name", "- dash", "-1", "-", "yes", "on", "1", "0x1", "~", "null", "<<", "2025-01-01"],
+      ["yes", "no", "0755", "1_000", "0x1F", "1:20", ".inf", "2025-01-01", "- x", "-1", "~"],
+      20,
     );
-    const scalar = fc.oneof(
-      fc.string({ maxLength: 20 }),
-      fc.constantFrom("yes", "no", "0755", "1_000", "0x1F", "1:20", ".inf", "2025-01-01", "- x", "-1", "~"),
-      fc.integer(),
-      fc.double(),
-      fc.boolean(),
-      fc.constant(null),
-    );
-    const { value } = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: "small" }, scalar, tie("list"), tie("map")),
-      list: fc.array(tie("value"), { maxLength: 4 }),
-      map: fc.dictionary(key, tie("value"), { maxKeys: 4 }),
-    }));
-    const style = fc.record({
-      indent: fc.integer({ min: 1, max: 4 }),
-      noArrayIndent: fc.boolean(),
-      flowLevel: fc.constantFrom(-1, -1, 1, 2),
-      forceQuotes: fc.boolean(),
-    });
     let shortcuts = 0;
     fc.assert(
-      fc.property(fc.array(value, { minLength: 1, maxLength: 4 }), style, (items, options) => {
+      fc.property(fc.array(value, { minLength: 1, maxLength: 4 }), yamlStyles, (items, options) => {
         // A list of maps at the top, as a kind: List and every `- name:` list hold them.
         const { shortcut, problem } = shortcutAgrees(dump(items, options));
         if (shortcut) shortcuts++;

@@ -7,6 +7,7 @@ import { dump, load } from "js-yaml";
 import { documentChunks, syntaxTreeLines } from "../../src/offline/manifests.js";
 import { lineAlong, scanBlockYaml } from "../../src/offline/yaml-lines.js";
 import { corpusPath, withoutCorpus } from "../support/corpus.js";
+import { yamlStyles, yamlValues } from "../support/yaml-generators.js";
 
 /** Every path to a value of a parsed document (keys and list positions), the document itself first. */
 function pathsOf(value: unknown, prefix: string[] = [], out: string[][] = [], limit = 3000): string[][] {
@@ -146,44 +147,14 @@ describe("the block YAML line scanner", () => {
   });
 
   it("agrees with the syntax tree on js-yaml's output of any object, in any style", () => {
-    const key = fc.oneof(
-      fc.constantFrom(
-        "a",
-        "name",
-        "app.kubernetes.io/name",
-        "with space",
-        "x:y",
-        "- dash",
-        "#hash",
-        "'q'",
-        '"d"',
-      ),
-      fc.string({ maxLength: 6 }),
+    const { key, value } = yamlValues(
+      ["a", "name", "app.kubernetes.io/name", "with space", "x:y", "- dash", "#hash", "'q'", '"d"'],
+      ["", "line\nbreaks\n", "a: b", "- x", "# c", "|", "*a", "&b", "{x}", "[1]", "true"],
+      40,
     );
-    const scalar = fc.oneof(
-      fc.string({ maxLength: 40 }),
-      fc.constantFrom("", "line\nbreaks\n", "a: b", "- x", "# c", "|", "*a", "&b", "{x}", "[1]", "true"),
-      fc.integer(),
-      fc.double(),
-      fc.boolean(),
-      fc.constant(null),
-    );
-    const { value } = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: "small" }, scalar, tie("list"), tie("map")),
-      list: fc.array(tie("value"), { maxLength: 4 }),
-      map: fc.dictionary(key, tie("value"), { maxKeys: 4 }),
-    }));
-    const options = fc.record({
-      indent: fc.integer({ min: 1, max: 4 }),
-      noArrayIndent: fc.boolean(),
-      flowLevel: fc.constantFrom(-1, -1, 1, 2),
-      lineWidth: fc.constantFrom(80, 20, -1),
-      forceQuotes: fc.boolean(),
-      quotingType: fc.constantFrom("'" as const, '"' as const),
-    });
     let scanned = 0;
     fc.assert(
-      fc.property(fc.dictionary(key, value, { minKeys: 1, maxKeys: 5 }), options, (object, style) => {
+      fc.property(fc.dictionary(key, value, { minKeys: 1, maxKeys: 5 }), yamlStyles, (object, style) => {
         if (agreeOn(dump(object, style)) > 0) scanned++;
       }),
       { numRuns: 1500 },
