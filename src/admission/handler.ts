@@ -16,7 +16,7 @@ import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
 import type { ResourceKind, Validator } from "./resource-kind.js";
 import type { AdmissionRequest, AdmissionResponse } from "./review.js";
 import { applyRuleActions, type RuleActions, withoutSilenced } from "./rule-actions.js";
-import type { ReviewVerdict } from "./verdict.js";
+import { type ReviewVerdict, verdictOf } from "./verdict.js";
 import { fitWarning, type Warning } from "./warning.js";
 
 /** What a deployment sets for every kind alike: rule actions, and who hears of ratcheted updates. */
@@ -31,13 +31,7 @@ export interface ValidateOptions {
   budget?: WorkBudget;
 }
 
-const admitted = (): ReviewVerdict => ({
-  errors: [],
-  warnings: [],
-  patch: [],
-  ratcheted: false,
-  outOfWork: false,
-});
+const admitted = (): ReviewVerdict => verdictOf();
 
 export async function validate(
   kind: ResourceKind,

@@ -17,3 +17,13 @@ export interface ReviewVerdict {
   /** The review ran out of its work budget: its one error says which work it was. */
   outOfWork: boolean;
 }
+
+/** A verdict that admits as it is, with `extra` (errors, warnings, a patch) on top. */
+export const verdictOf = (extra: Partial<ReviewVerdict> = {}): ReviewVerdict => ({
+  errors: [],
+  warnings: [],
+  patch: [],
+  ratcheted: false,
+  outOfWork: false,
+  ...extra,
+});

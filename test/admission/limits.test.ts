@@ -6,7 +6,7 @@ import { fieldError } from "../../src/admission/field-errors.js";
 import { mutate, validate } from "../../src/admission/handler.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import { type AdmissionRequest, encodeReview } from "../../src/admission/review.js";
-import type { ReviewVerdict } from "../../src/admission/verdict.js";
+import { verdictOf } from "../../src/admission/verdict.js";
 import { FieldPath } from "../../src/base/field-path.js";
 import { boundedJson, boundWarnings, limits } from "../../src/base/limits.js";
 
@@ -68,14 +68,7 @@ describe("bounded answers", () => {
   });
 
   it("answers code 500 for the same uid when the answer is too large or cannot be serialized", () => {
-    const verdict = (extra: Partial<ReviewVerdict>): ReviewVerdict => ({
-      errors: [],
-      warnings: [],
-      patch: [],
-      ratcheted: false,
-      outOfWork: false,
-      ...extra,
-    });
+    const verdict = verdictOf;
     const request = { ...review(bag({})), uid: "u-2" };
     // A default of 1 MiB: its patch alone, in base64, is over the limit.
     const huge = verdict({ patch: [{ op: "add", path: "/spec", value: "p".repeat(1024 * 1024) }] });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { admissionResponse } from "../../src/admission/answer.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
-import type { ReviewVerdict } from "../../src/admission/verdict.js";
+import { verdictOf } from "../../src/admission/verdict.js";
 import { FieldPath } from "../../src/base/field-path.js";
 import { verdictProblems } from "../../src/offline/admit.js";
 import { resourceKinds } from "../../src/resources/index.js";
@@ -16,14 +16,7 @@ const request: AdmissionRequest = {
   name: "m",
   object: { apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, metadata: { name: "m" } },
 };
-const verdict = (extra: Partial<ReviewVerdict>): ReviewVerdict => ({
-  errors: [],
-  warnings: [],
-  patch: [],
-  ratcheted: false,
-  outOfWork: false,
-  ...extra,
-});
+const verdict = verdictOf;
 
 describe("validate reads the answer's fit from the verdict, as the server answers", () => {
   it("an answer over 1 MiB is the server's one code 500 error, a request of another kind its 400", () => {
