@@ -54,7 +54,11 @@ export function applyModuleDefaults(
   }
   const oldName = oldModule?.spec?.helm?.releaseName;
   if (request.operation === "UPDATE" && oldName === undefined) return module;
-  const namespace = module.metadata?.namespace ?? request.namespace ?? "default";
+  // The API server decodes metadata.namespace as a string before any webhook sees it; a review that
+  // says otherwise (the live-server fuzz sent {"toString": false}, which String() throws on) gets the
+  // request's namespace.
+  const objectNamespace = module.metadata?.namespace;
+  const namespace = typeof objectNamespace === "string" ? objectNamespace : (request.namespace ?? "default");
   const releaseName = oldName ?? generateReleaseName(String(namespace));
   return { ...module, spec: { ...module.spec, helm: { ...helm, releaseName } } };
 }

@@ -58,7 +58,8 @@ export function createModuleReleaseMetaKind(
   // updates that leave that channel alone (lifecycle-manager removing its finalizer, another channel).
   const templateRules = (meta: ModuleReleaseMeta, request: AdmissionRequest): FieldErrorList => {
     if (!moduleTemplateExists) return [];
-    const namespace = request.namespace || String(meta.metadata?.namespace ?? "");
+    const objectNamespace = meta.metadata?.namespace;
+    const namespace = request.namespace || (typeof objectNamespace === "string" ? objectNamespace : "");
     return validateTemplatesExist(meta.spec, namespace, moduleTemplateExists, metadataName(meta));
   };
   return defineKind<ModuleReleaseMeta, ModuleReleaseMetaSpec>({

@@ -39,7 +39,10 @@ export const workspaceMutations: readonly MutationDeclaration[] = [
  */
 export function applyWorkspaceDefaults(workspace: Workspace, request: AdmissionRequest): Workspace {
   if (workspace?.spec?.type !== "managed") return workspace;
-  const name = String((workspace.metadata as { name?: unknown } | undefined)?.name ?? request.name ?? "");
+  // Only a string name counts: the API server decodes it as one before any webhook sees it, and String()
+  // throws on some objects a hostile review can hold ({"toString": false}).
+  const objectName = (workspace.metadata as { name?: unknown } | undefined)?.name;
+  const name = typeof objectName === "string" ? objectName : (request.name ?? "");
   const connection = {
     type: "kubeconfig" as const,
     secretReference: { name: `vc-kubeconfig-${name}`, namespace: `forkspacer-${name}`, key: "config" },

@@ -33,6 +33,13 @@ describe("Module defaults", () => {
     assert.match(output.spec.helm?.releaseName ?? "", /^ops-/);
   });
 
+  it("takes the request's namespace when the object's is not a string (a review the API server never sends)", () => {
+    const input = unnamed();
+    input.metadata = { name: "redis", namespace: { toString: false } as unknown as string };
+    const output = applyModuleDefaults(input, request("CREATE", "ops"), undefined);
+    assert.match(output.spec.helm?.releaseName ?? "", /^ops-/);
+  });
+
   it("leaves named, adopting and custom Modules alone (idempotent)", () => {
     const named = helmModule();
     assert.equal(applyModuleDefaults(named, request("CREATE"), undefined), named);
