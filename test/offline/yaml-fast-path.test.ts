@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { dump, load } from "js-yaml";
 import { parseYaml } from "../../src/addon-operator/yaml.js";
 import { documentChunks } from "../../src/offline/manifests.js";
 import { mayReadDifferently } from "../../src/offline/yaml-readings.js";
-import { corpusDir, withoutCorpus } from "../support/corpus.js";
+import { corpusDir, withoutCorpus, yamlFiles } from "../support/corpus.js";
 import { Random } from "../support/differential/random.js";
 import { generateScalar } from "../support/differential/yaml.js";
 import { yamlStyles, yamlValues } from "../support/yaml-generators.js";
@@ -51,15 +50,6 @@ function shortcutAgrees(text: string): { shortcut: boolean; problem?: string } {
       return { shortcut: true, problem: `${dialect} reads ${json(port.value)}; js-yaml ${json(fast.value)}` };
   }
   return { shortcut: true };
-}
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) yamlFiles(path, out);
-    else if (/\.ya?ml$/.test(entry)) out.push(path);
-  }
-  return out;
 }
 
 describe("validate's YAML shortcut: js-yaml's value only where Go's readings give the same", () => {

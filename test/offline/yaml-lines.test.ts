@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { dump, load } from "js-yaml";
 import { documentChunks, syntaxTreeLines } from "../../src/offline/manifests.js";
 import { lineAlong, scanBlockYaml } from "../../src/offline/yaml-lines.js";
-import { corpusPath, withoutCorpus } from "../support/corpus.js";
+import { corpusPath, withoutCorpus, yamlFiles } from "../support/corpus.js";
 import { yamlStyles, yamlValues } from "../support/yaml-generators.js";
 
 /** Every path to a value of a parsed document (keys and list positions), the document itself first. */
@@ -48,15 +47,6 @@ function agreeOn(text: string): number {
     }
   }
   return compared;
-}
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) yamlFiles(path, out);
-    else if (/\.ya?ml$/.test(entry)) out.push(path);
-  }
-  return out;
 }
 
 describe("the block YAML line scanner", () => {

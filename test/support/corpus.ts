@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -27,4 +27,14 @@ export function corpusPath(...parts: string[]): string {
 /** A file URL inside the corpus (a trailing `/` kept, so that `new URL(name, it)` resolves inside). */
 export function corpusUrl(...parts: string[]): URL {
   return pathToFileURL(corpusPath(...parts));
+}
+
+/** Every .yaml and .yml file below `dir`, depth first. */
+export function yamlFiles(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) yamlFiles(path, out);
+    else if (/\.ya?ml$/.test(entry)) out.push(path);
+  }
+  return out;
 }
