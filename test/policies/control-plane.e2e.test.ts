@@ -15,6 +15,7 @@ import { nativeRules } from "../support/policy-parity.js";
 import {
   api,
   apply,
+  applyPolicies,
   chartPolicies,
   compareAll,
   namespace,
@@ -34,7 +35,7 @@ describe("native policies on a real API server (kube-apiserver 1.37.2)", { skip:
   it("accepts our CRDs (their CEL rules within its cost limits) and every generated policy, with no type-check warnings", async () => {
     await apply(plane(), ourCrds());
     await apply(plane(), [{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }]);
-    await apply(plane(), policyObjects(validating, "Warn"));
+    await applyPolicies(plane(), policyObjects(validating, "Warn"));
     const warnings = typeCheckWarnings(plane());
     assert.equal(Object.keys(warnings).length, validating.length, "every policy is type checked");
     assert.deepEqual(
@@ -194,7 +195,7 @@ describe("native policies where the CRD is the Forkspacer operator's (alongside)
     await apply(plane(), theirs);
     await apply(plane(), [{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }]);
     const forkspacer = (policy: GeneratedPolicy) => policy.kind === "module" || policy.kind === "workspace";
-    await apply(plane(), policyObjects(validating.filter(forkspacer), "Warn"));
+    await applyPolicies(plane(), policyObjects(validating.filter(forkspacer), "Warn"));
     const warnings = typeCheckWarnings(plane());
     assert.deepEqual(
       Object.entries(warnings).filter(([, found]) => (found ?? []).length > 0),

@@ -6,6 +6,7 @@ import type { RuleDeclaration } from "../../src/admission/rule-catalogue.js";
 import type { GeneratedMutation, GeneratedPolicy } from "../../src/codegen/native-policies.js";
 import { kindOf, type OfflineKind, offlineKinds } from "../../src/offline/kinds.js";
 import type { ControlPlane } from "./control-plane.js";
+import { eventually } from "./eventually.js";
 import { goBinary, policyTypecheckTool } from "./go-tools.js";
 import type { PolicyCase } from "./policy-cases.js";
 import { decodedCase, disagreements, type RuleFindings, webhookFindings } from "./policy-parity.js";
@@ -83,6 +84,62 @@ export async function apply(plane: ControlPlane, objects: readonly unknown[]): P
   const input = objects.map((object) => dumpYaml(object, { lineWidth: -1, noRefs: true })).join("---\n");
   const result = await plane.kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], { input });
   if (result.code !== 0) throw new Error(`kubectl apply failed: ${result.stderr}`);
+}
+
+let sentinels = 0;
+
+/**
+ * Applies validating policies and their bindings, then waits until the API server enforces every one.
+ * It picks them up asynchronously (an informer per resource, a snapshot rebuilt from both caches), so a
+ * request right after the apply may meet only some. A sentinel policy and binding are applied last: each
+ * informer delivers its objects in order, so once the sentinel's warning shows, every policy and binding
+ * applied before it is in the snapshot too. The sentinel is then deleted (it is nobody's rule).
+ */
+export async function applyPolicies(plane: ControlPlane, objects: readonly unknown[]): Promise<void> {
+  const name = `${policyPrefix}.sentinel-${++sentinels}`;
+  const sentinel = [
+    {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name },
+      spec: {
+        failurePolicy: "Fail",
+        matchConstraints: {
+          resourceRules: [
+            { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] },
+          ],
+          objectSelector: { matchLabels: { sentinel: name } },
+        },
+        validations: [{ expression: "false", message: name }],
+      },
+    },
+    {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata: { name },
+      spec: { policyName: name, validationActions: ["Warn"] },
+    },
+  ];
+  await apply(plane, [...objects, ...sentinel]);
+  const probe = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "sentinel", labels: { sentinel: name } },
+  };
+  await eventually(
+    `the policies are in force (${name} warns)`,
+    async () =>
+      (
+        await api(plane, "POST", `/api/v1/namespaces/${namespace}/configmaps?dryRun=All`, probe)
+      ).warnings.some((warning) => warning.endsWith(`: ${name}`)),
+    60_000,
+  );
+  const deleted = await plane.kubectl([
+    "delete",
+    `validatingadmissionpolicybinding/${name}`,
+    `validatingadmissionpolicy/${name}`,
+  ]);
+  if (deleted.code !== 0) throw new Error(`kubectl delete failed: ${deleted.stderr}`);
 }
 
 /** An API server's answer: status, body, and each Warning header's text. */
