@@ -39,7 +39,7 @@ export interface FieldError {
    * The stable id of the rule that found it (`module.release-name`), shown in denials and offline
    * findings, and the key for rule actions (deny, warn, off).
    */
-  rule?: string;
+  rule?: RuleId;
   /**
    * Shown as the API server shows it, unbounded (its own errors echo whole values), rather than cut to
    * this project's bounds on what its webhook answers say.

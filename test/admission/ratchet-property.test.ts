@@ -184,7 +184,7 @@ describe("ratcheting, a property of every kind: an UPDATE is denied exactly for 
         assert.deepEqual(await transitionErrors(kind, base, base), []);
         for (const violation of kindCase.violations) {
           const object = withViolations(base, [violation]);
-          const found = new Set([
+          const found = new Set<string | undefined>([
             ...(await stateErrors(kind, object, "CREATE")).map((error) => error.rule),
             ...(await transitionErrors(kind, base, object)).map((error) => error.rule),
           ]);

@@ -5,6 +5,7 @@ import type { FieldError } from "../../src/admission/field-errors.js";
 import { validate } from "../../src/admission/handler.js";
 import { isHousekeeping, splitByOld, valueAt } from "../../src/admission/ratchet.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
+import type { RuleId } from "../../src/admission/rule-catalogue.js";
 import { FieldPath } from "../../src/base/field-path.js";
 import type { Module } from "../../src/generated/module.js";
 import { moduleKind } from "../../src/resources/module/index.js";
@@ -180,7 +181,7 @@ describe("ratcheting's look at the old object", () => {
       validator: {
         validate: (object, _request, focus) => {
           calls.push({ object, focus: focus?.errorsOf });
-          const problems = (object as { problems: { field: string; rule?: string }[] }).problems;
+          const problems = (object as { problems: { field: string; rule?: RuleId }[] }).problems;
           const errors = problems.map(({ field, rule }) => ({
             type: "invalid" as const,
             field: FieldPath.of(field.split(".")),

@@ -4,6 +4,7 @@ import type { FieldError } from "../../src/admission/field-errors.js";
 import { causeMessage } from "../../src/admission/field-errors.js";
 import { validate } from "../../src/admission/handler.js";
 import { applyRuleActions, checkRuleIds, parseRuleActions } from "../../src/admission/rule-actions.js";
+import type { RuleId } from "../../src/admission/rule-catalogue.js";
 import { FieldPath } from "../../src/base/field-path.js";
 import { resourceKinds } from "../../src/resources/index.js";
 import { moduleKind } from "../../src/resources/module/index.js";
@@ -15,7 +16,7 @@ import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
 import { workspace } from "../support/workspaces.js";
 
-const error = (rule: string | undefined, field: string): FieldError => ({
+const error = (rule: RuleId | undefined, field: string): FieldError => ({
   type: "invalid",
   field: FieldPath.of(field.split(".")),
   value: "x",
@@ -52,14 +53,18 @@ describe("rule actions", () => {
   });
 
   it("keeps denying errors, turns warn rules into warnings in kubectl's wording, drops off rules", () => {
-    const errors = [error("module.a", "spec.a"), error("module.b", "spec.b"), error(undefined, "spec.c")];
-    const actions = parseRuleActions(["module.a=warn", "module.b=off"]);
+    const errors = [
+      error("module.source", "spec.a"),
+      error("module.release-name", "spec.b"),
+      error(undefined, "spec.c"),
+    ];
+    const actions = parseRuleActions(["module.source=warn", "module.release-name=off"]);
     assert.deepEqual(applyRuleActions(errors, actions), {
       errors: [error(undefined, "spec.c")],
       // The warning keeps its rule id: a rule set to warn is still that rule in validate's findings.
       warnings: [
         {
-          rule: "module.a",
+          rule: "module.source",
           message: 'spec.a: Invalid value: "x": bad',
           field: FieldPath.root("spec").child("a"),
         },
