@@ -130,7 +130,12 @@ export function measureOffline(options: {
   const parseOnly = join(options.built, "bench/offline/parse-only.js");
   const kubeconform = "binary" in options.kubeconform ? options.kubeconform.binary : null;
   const schemaLocation = kubeconform ? writeKubeconformSchemas(options.root, join(dir, "schemas")) : "";
-  const rounds: { parseOnly: ChildRun; validate: ChildRun; kubeconform: ChildRun | null }[] = [];
+  const rounds: {
+    parseOnly: ChildRun;
+    plainReader: ChildRun;
+    validate: ChildRun;
+    kubeconform: ChildRun | null;
+  }[] = [];
   let findings = 0;
   let kubeconformSummary = "";
   try {
@@ -138,6 +143,10 @@ export function measureOffline(options: {
       const baseline = runChild(options.built, [parseOnly, modules]);
       if (Number(baseline.stdout) !== options.total)
         throw new Error(`the baseline parsed ${baseline.stdout} manifests, expected ${options.total}`);
+      // The same, reading as validate reads (its plain block reader first): what reading costs it.
+      const plainReader = runChild(options.built, [parseOnly, modules, "--plain-reader"]);
+      if (Number(plainReader.stdout) !== options.total)
+        throw new Error(`the plain reader parsed ${plainReader.stdout} manifests, expected ${options.total}`);
       const validate = runChild(options.built, [main, "validate", "-f", modules, "-o", "json"]);
       findings = (JSON.parse(validate.stdout) as { findings: unknown[] }).findings.length;
       const go = kubeconform
@@ -152,7 +161,7 @@ export function measureOffline(options: {
         )
           throw new Error(`kubeconform did not check the ${options.total} manifests: ${kubeconformSummary}`);
       }
-      rounds.push({ parseOnly: baseline, validate, kubeconform: go });
+      rounds.push({ parseOnly: baseline, plainReader, validate, kubeconform: go });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -191,6 +200,11 @@ export function measureOffline(options: {
     parseOnlyCpuSeconds: round2(median(rounds.map((round) => round.parseOnly.cpuSeconds))),
     cpuRatioToParseOnly: round2(median(cpuRatios)),
     cpuRatioRange: [round2(Math.min(...cpuRatios)), round2(Math.max(...cpuRatios))],
+    /** Parsing as validate reads (its plain block YAML reader, js-yaml for the rest), and validate's ratio to it. */
+    plainReaderCpuSeconds: round2(median(rounds.map((round) => round.plainReader.cpuSeconds))),
+    cpuRatioToPlainReader: round2(
+      median(rounds.map((round) => round.validate.cpuSeconds / round.plainReader.cpuSeconds)),
+    ),
     validateWallSeconds: round2(median(rounds.map((round) => round.validate.wallSeconds))),
     parseOnlyWallSeconds: round2(median(rounds.map((round) => round.parseOnly.wallSeconds))),
     wallRatioToParseOnly: round2(median(wallRatios)),
