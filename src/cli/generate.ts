@@ -1,13 +1,11 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { load as loadYaml } from "js-yaml";
 import { chartWebhooksFile } from "../codegen/chart-webhooks.js";
-import { generateAll, staleFiles, writeFiles } from "../codegen/generate.js";
+import { type GeneratedFile, generateAll, staleFiles, writeFiles } from "../codegen/generate.js";
 import { type GeneratedPolicy, nativePolicyFiles, policiesDir } from "../codegen/native-policies.js";
 import { catalogueFiles, chartValuesSchemaPath } from "../codegen/rules-doc.js";
-import { ruleCatalogue } from "../resources/index.js";
-import { chartWebhookKinds, policyKinds } from "../resources/policy-kinds.js";
 
 /**
  * `npm run generate`: writes every artifact; with --check, only reports stale ones (exit 1). Either way
@@ -16,8 +14,14 @@ import { chartWebhookKinds, policyKinds } from "../resources/policy-kinds.js";
  * refuse (a CEL rule over the cost limit) is not written.
  */
 const root = process.cwd();
+const check = process.argv.includes("--check");
+const schemaFiles = await generateAll(root);
+kindSchemasFirst(schemaFiles);
+// Imported only now: the kinds are built from their generated schemas as their modules load.
+const { ruleCatalogue } = await import("../resources/index.js");
+const { chartWebhookKinds, policyKinds } = await import("../resources/policy-kinds.js");
 const files = [
-  ...(await generateAll(root)),
+  ...schemaFiles,
   // The rule reference and the chart's ruleActions, from the rule declarations.
   ...catalogueFiles(ruleCatalogue(), readFileSync(join(root, chartValuesSchemaPath), "utf8")),
   // The native admission policies, from the same declarations and the schema sources' CEL rules.
@@ -34,7 +38,7 @@ const checked = [
   ...files.filter((file) => file.path.includes("/crds/")),
   ...policyObjects(files.find((file) => file.path === `${policiesDir}/validating.yaml`)?.content ?? "[]"),
 ];
-if (process.argv.includes("--check")) {
+if (check) {
   const stale = staleFiles(root, files);
   if (stale.length > 0) {
     console.error(`stale generated files (run npm run generate):\n  ${stale.join("\n  ")}`);
@@ -49,6 +53,26 @@ if (process.argv.includes("--check")) {
   }
   writeFiles(root, files);
   for (const file of files) console.log(`wrote ${file.path}`);
+}
+
+/**
+ * A kind registered before its schema source was first generated (or a generated schema deleted) would
+ * stop every later step with ENOENT, as the kinds read `schemas/dist/<name>.schema.json` when their
+ * modules load: such a schema is written first (with --check, reported stale at once).
+ */
+function kindSchemasFirst(generated: GeneratedFile[]): void {
+  const missing = generated.filter(
+    (file) => file.path.startsWith("schemas/dist/") && !existsSync(join(root, file.path)),
+  );
+  if (missing.length === 0) return;
+  if (check) {
+    console.error(
+      `stale generated files (run npm run generate):\n  ${missing.map((file) => file.path).join("\n  ")}`,
+    );
+    process.exit(1);
+  }
+  writeFiles(root, missing);
+  for (const file of missing) console.log(`wrote ${file.path} first (the kinds are built from it)`);
 }
 
 /** The generated policies as the objects the chart installs (without the chart's selector and names). */

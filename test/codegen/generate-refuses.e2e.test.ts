@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -45,5 +45,40 @@ describe("npm run generate refuses a CEL rule the API server would refuse", { sk
     );
     assert.match(run.stderr, /nothing written/);
     assert.equal(readFileSync(crd, "utf8"), before);
+  });
+});
+
+describe("npm run generate on a kind whose generated schema is missing (a new kind, registered)", {
+  skip: withoutGo,
+}, () => {
+  it("reports it stale with --check, and writes it first without (the kinds are built from it)", () => {
+    const copy = mkdtempSync(join(tmpdir(), "module-admission-generate-"));
+    for (const dir of [
+      "src",
+      "schemas",
+      "charts",
+      "docs",
+      "test/support",
+      "test/control-plane",
+      "package.json",
+    ])
+      cpSync(join(root, dir), join(copy, dir), { recursive: true });
+    symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
+    const schema = "schemas/dist/workspace.schema.json";
+    rmSync(join(copy, schema));
+    const generate = (...args: string[]) =>
+      spawnSync(process.execPath, ["--import", "tsx", join(copy, "src/cli/generate.ts"), ...args], {
+        cwd: copy,
+        encoding: "utf8",
+      });
+    const checked = generate("--check");
+    assert.equal(checked.status, 1, checked.stdout + checked.stderr);
+    assert.equal(checked.stderr, `stale generated files (run npm run generate):\n  ${schema}\n`);
+    const written = generate();
+    assert.equal(written.status, 0, written.stdout + written.stderr);
+    assert.match(written.stdout, /wrote schemas\/dist\/workspace.schema.json first/);
+    assert.equal(readFileSync(join(copy, schema), "utf8"), readFileSync(join(root, schema), "utf8"));
+    const again = generate("--check");
+    assert.equal(again.status, 0, again.stdout + again.stderr);
   });
 });
