@@ -15,6 +15,7 @@ import { nativeRules } from "../support/policy-parity.js";
 import {
   api,
   apply,
+  applyCrds,
   applyPolicies,
   chartPolicies,
   compareAll,
@@ -33,7 +34,7 @@ describe("native policies on a real API server (kube-apiserver 1.37.2)", { skip:
   const plane = useControlPlane();
 
   it("accepts our CRDs (their CEL rules within its cost limits) and every generated policy, with no type-check warnings", async () => {
-    await apply(plane(), ourCrds());
+    await applyCrds(plane(), ourCrds());
     await apply(plane(), [{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }]);
     await applyPolicies(plane(), policyObjects(validating, "Warn"));
     const warnings = typeCheckWarnings(plane());
@@ -93,7 +94,7 @@ describe("native policies within the API server's runtime cost limit", { skip: w
     answer.status < 300 ? "admitted" : String(answer.body.message);
 
   it("judge a config of 64 items, every one broken, on CREATE and UPDATE, without running out", async () => {
-    await apply(plane(), ourCrds());
+    await applyCrds(plane(), ourCrds());
     await apply(plane(), [{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }]);
     await apply(plane(), probing);
     // The API server picks the policies up asynchronously: one that certainly denies says they are in.
@@ -192,7 +193,7 @@ describe("native policies where the CRD is the Forkspacer operator's (alongside)
     const theirs = ["batch.forkspacer.com_modules.yaml", "batch.forkspacer.com_workspaces.yaml"].map((file) =>
       loadYaml(readFileSync(corpusPath("forkspacer/crds", file), "utf8")),
     );
-    await apply(plane(), theirs);
+    await applyCrds(plane(), theirs);
     await apply(plane(), [{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }]);
     const forkspacer = (policy: GeneratedPolicy) => policy.kind === "module" || policy.kind === "workspace";
     await applyPolicies(plane(), policyObjects(validating.filter(forkspacer), "Warn"));

@@ -9,6 +9,7 @@ import { nativeRules } from "../support/policy-parity.js";
 import {
   api,
   apply,
+  applyCrds,
   applyPolicies,
   chartPolicies,
   compareAll,
@@ -47,7 +48,7 @@ describe("native policies on Kubernetes 1.34 (kube-apiserver 1.37.2 emulating 1.
   ];
 
   it("accepts our CRDs and every generated policy, with no type-check warnings", async () => {
-    await apply(plane(), ourCrds());
+    await applyCrds(plane(), ourCrds());
     await apply(plane(), [{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }]);
     await applyPolicies(plane(), policyObjects(validating, "Warn"));
     const warnings = typeCheckWarnings(plane());

@@ -6,7 +6,7 @@ import { useControlPlane } from "../support/control-plane.js";
 import { eventually } from "../support/eventually.js";
 import { withoutGo } from "../support/go-tools.js";
 import { helmModule } from "../support/modules.js";
-import { api, apply, ourCrds } from "../support/policy-server.js";
+import { api, apply, applyCrds, ourCrds } from "../support/policy-server.js";
 
 const namespace = "apps";
 const collection = `/apis/batch.forkspacer.com/v1/namespaces/${namespace}/modules`;
@@ -39,7 +39,7 @@ describe("the narrowed webhooks on a real API server, calling serve", { skip: wi
     serve.logs.filter((log) => log.msg === "admission review" && log.object === `${namespace}/${name}`);
 
   it("installs our CRDs, the chart's policies and its narrowed webhooks calling serve", async () => {
-    await apply(plane(), ourCrds());
+    await applyCrds(plane(), ourCrds());
     await apply(plane(), [{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }]);
     const served137 = [
       "--kube-version",

@@ -9,7 +9,7 @@ import { useControlPlane } from "../support/control-plane.js";
 import { eventually } from "../support/eventually.js";
 import { withoutGo } from "../support/go-tools.js";
 import { decodedCase, nativeRules, webhookFindings } from "../support/policy-parity.js";
-import { api, apply, ourCrds, serverFindings } from "../support/policy-server.js";
+import { api, apply, applyCrds, ourCrds, serverFindings } from "../support/policy-server.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 const kinds = offlineKinds();
@@ -75,7 +75,7 @@ describe("the README's examples with the webhook stopped: the native policies al
   let policies: Manifest[] = [];
 
   it("installs our CRDs, the chart's policies and its webhooks, and stops the webhook", async () => {
-    await apply(plane(), ourCrds());
+    await applyCrds(plane(), ourCrds());
     const namespaces = new Set(
       readmeExamples().map((e) =>
         String((e.object.metadata as { namespace?: string }).namespace ?? "default"),

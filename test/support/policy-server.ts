@@ -86,6 +86,16 @@ export async function apply(plane: ControlPlane, objects: readonly unknown[]): P
   if (result.code !== 0) throw new Error(`kubectl apply failed: ${result.stderr}`);
 }
 
+/** Applies CRDs and waits until the API server serves them (Established): kubectl apply does not wait. */
+export async function applyCrds(plane: ControlPlane, crds: readonly unknown[]): Promise<void> {
+  await apply(plane, crds);
+  const names = crds.map(
+    (crd) => `customresourcedefinition/${(crd as { metadata: { name: string } }).metadata.name}`,
+  );
+  const wait = await plane.kubectl(["wait", "--for=condition=Established", "--timeout=120s", ...names]);
+  if (wait.code !== 0) throw new Error(`kubectl wait failed: ${wait.stderr}`);
+}
+
 let sentinels = 0;
 
 /**
