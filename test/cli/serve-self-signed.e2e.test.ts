@@ -66,7 +66,9 @@ describe("module-admission serve --self-signed-secret with a kubeconfig (process
     api.put(webhookConfiguration("MutatingWebhookConfiguration"));
     api.put(webhookConfiguration("ValidatingWebhookConfiguration"));
     const certDir = mkdtempSync(join(tmpdir(), "serve-process-"));
-    const args = ["--import", "tsx", "src/cli/main.ts", "serve", "--port", "0", "--cert-dir", certDir];
+    // Both ports chosen by the system: a fixed one (metrics default to 8080) may be another process's.
+    const args = ["--import", "tsx", "src/cli/main.ts", "serve", "--port", "0", "--metrics-port", "0"];
+    args.push("--cert-dir", certDir);
     args.push("--kubeconfig", api.kubeconfigPath, "--self-signed-secret", `${name}/${name}-tls`);
     args.push("--webhook-configuration", name);
     child = spawn(process.execPath, args, {
@@ -86,9 +88,12 @@ describe("module-admission serve --self-signed-secret with a kubeconfig (process
     });
   });
   after(async () => {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
+    // A serve that already exited (it failed to start) sends no second exit event to wait for.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
     await api.close();
   });
 
