@@ -156,6 +156,14 @@ const scenarios: Scenario[] = [
     expect: allowed,
   },
   {
+    id: "worker-floor",
+    label: "floor with isolation: the review parsed in a worker thread, the answer's bytes back",
+    server: server("worker-floor"),
+    path: validatePath,
+    body: validateBody,
+    expect: allowed,
+  },
+  {
     id: "protocol",
     label: "module-admission: a Module DELETE (no rule runs: HTTP and protocol layer)",
     server: server("module-admission"),
@@ -294,6 +302,7 @@ try {
   servers.bare = await comparison("bare");
   servers.floor = await comparison("floor");
   servers.express = await comparison("express-floor");
+  servers["worker-floor"] = await comparison("worker-floor");
   servers["module-admission"] = await startServer("module-admission", ca, [
     ...(flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", flags["cpu-prof"]] : []),
     "--import",
@@ -362,10 +371,11 @@ try {
     };
   });
   const versusGo = goComparison(ratios);
+  const versusIsolated = ratioOfRatios(ratios, "worker-floor");
   if (flags.only) {
-    process.stdout.write(`\n${cpuTable(rows)}\n${goLine(versusGo)}\n`);
+    process.stdout.write(`\n${cpuTable(rows)}\n${goLine(versusGo)}\n${isolatedLine(versusIsolated)}\n`);
   } else {
-    await latencyAndSoak(rows, versusGo);
+    await latencyAndSoak(rows, versusGo, versusIsolated);
   }
 } finally {
   await Promise.all(Object.values(servers).map((running) => running.stop()));
@@ -392,6 +402,25 @@ function goComparison(ratios: Record<string, number[]>) {
   };
 }
 
+/**
+ * validate's CPU per review against another server's, measured on the validate body: per round the
+ * ratio of their ratios to the floor, the median over rounds; null when either was not measured.
+ */
+function ratioOfRatios(ratios: Record<string, number[]>, id: string) {
+  const validate = ratios.validate ?? [];
+  const other = ratios[id] ?? [];
+  if (validate.length === 0 || other.length !== validate.length) return null;
+  const quotients = validate.map((ratio, i) => ratio / (other[i] as number));
+  return { validateToIt: median(quotients), range: [Math.min(...quotients), Math.max(...quotients)] };
+}
+
+/** What module-admission costs beyond crossing to a worker: no target, the issue's targets are to the floor. */
+function isolatedLine(versus: ReturnType<typeof ratioOfRatios>): string {
+  return versus
+    ? `validate against the floor with isolation: ${versus.validateToIt.toFixed(2)}× (${versus.range.map((v) => v.toFixed(2)).join("–")})`
+    : "validate against the floor with isolation: not measured (validate and worker-floor not both run)";
+}
+
 function goLine(versusGo: ReturnType<typeof goComparison>): string {
   return versusGo.measured
     ? `validate against the Go decode webhook: ${versusGo.validateToGo.toFixed(2)}× (${versusGo.range.map((v) => v.toFixed(2)).join("–")}; target ≤ ${versusGo.target}×)`
@@ -408,7 +437,11 @@ type Row = {
   target: number | null;
 };
 
-async function latencyAndSoak(rows: Row[], versusGo: ReturnType<typeof goComparison>) {
+async function latencyAndSoak(
+  rows: Row[],
+  versusGo: ReturnType<typeof goComparison>,
+  versusIsolated: ReturnType<typeof ratioOfRatios>,
+) {
   // p99 at a fixed rate: floor and module-admission (validate) alternately, twice each.
   const latency = {
     floor: [] as { p50Ms: number; p99Ms: number }[],
@@ -439,7 +472,7 @@ async function latencyAndSoak(rows: Row[], versusGo: ReturnType<typeof goCompari
     rounds: smoke ? 1 : 3,
     kubeconform: await kubeconform(),
   });
-  report(rows, versusGo, latencyRow, soakResult, offline);
+  report(rows, versusGo, versusIsolated, latencyRow, soakResult, offline);
 }
 
 function cpuTable(rows: Row[]): string {
@@ -456,6 +489,7 @@ function cpuTable(rows: Row[]): string {
 function report(
   rows: Row[],
   versusGo: ReturnType<typeof goComparison>,
+  versusIsolated: ReturnType<typeof ratioOfRatios>,
   latency: { floorP99Ms: number; moduleAdmissionP99Ms: number; ratio: number },
   soakResult: Awaited<ReturnType<typeof soak>>,
   offline: ReturnType<typeof measureOffline>,
@@ -478,7 +512,7 @@ function report(
   const table = cpuTable(rows);
   const fmt = (n: number) => n.toFixed(1);
   process.stdout.write(
-    `\n${table}\n${goLine(versusGo)}\n\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
+    `\n${table}\n${goLine(versusGo)}\n${isolatedLine(versusIsolated)}\n\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
       `soak: ${soakResult.rate} reviews/s for ${soakResult.seconds} s, ${soakResult.requests} reviews, ${soakResult.failed} failed; heap after GC ${soakResult.heapAfterGcMiB.map(fmt).join(" → ")} MiB (${(soakResult.heapGrowth * 100).toFixed(1)}%), RSS ${soakResult.rssMiB.map(fmt).join(" → ")} MiB (${(soakResult.rssGrowth * 100).toFixed(1)}%)\n` +
       `validate on ${offline.manifests} manifests: ${offline.validateCpuSeconds} s of CPU against ${offline.parseOnlyCpuSeconds} s to parse them, ${offline.cpuRatioToParseOnly}× (target ≤ ${targets.offlineRatio}×; wall ${offline.wallRatioToParseOnly}×)\n` +
       `${versusKubeconform.measured ? `kubeconform ${versusKubeconform.version} on the same files and schemas: ${versusKubeconform.kubeconformCpuSeconds} s of CPU; validate ${versusKubeconform.cpuRatio}× (${versusKubeconform.cpuRatioRange.join("–")}; target ≤ ${targets.kubeconformRatio}×)` : `validate against kubeconform: NOT MEASURED (${versusKubeconform.why})`}\n` +
@@ -495,6 +529,6 @@ function report(
   };
   writeFileSync(
     flags.out,
-    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, secondsPerMeasurement: seconds, connections }, targets, met, rows, versusGo, latency, soak: soakResult, offline }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, secondsPerMeasurement: seconds, connections }, targets, met, rows, versusGo, versusIsolated, latency, soak: soakResult, offline }, null, 2)}\n`,
   );
 }

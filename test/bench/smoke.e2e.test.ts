@@ -28,6 +28,7 @@ describe("npm run bench --smoke", { skip: withoutCorpus }, () => {
         "floor",
         "express",
         ...(withoutGo ? [] : ["go-decode"]),
+        "worker-floor",
         "protocol",
         "validate",
         "mutate",
@@ -40,6 +41,8 @@ describe("npm run bench --smoke", { skip: withoutCorpus }, () => {
     assert.equal(results.versusGo.measured, !withoutGo);
     assert.equal(results.met.goWebhook === null, Boolean(withoutGo));
     if (!withoutGo) assert.ok(results.versusGo.validateToGo > 0);
+    // What module-admission costs beyond the least isolated webhook: always measured.
+    assert.ok(results.versusIsolated.validateToIt > 0);
     for (const row of results.rows) assert.ok(row.cpuMicrosPerReview > 0, `${row.id} used no CPU`);
     assert.equal(results.rows.find((row: { id: string }) => row.id === "floor").ratioToFloor, 1);
     assert.ok(results.latency.floorP99Ms > 0 && results.latency.moduleAdmissionP99Ms > 0);
