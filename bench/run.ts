@@ -7,7 +7,7 @@ import autocannon from "autocannon";
 import { ensureCertDir } from "../src/server/certificates.js";
 import { buildForBench } from "./build.js";
 import { fixedRate } from "./fixed-rate.js";
-import { goDecodeWebhook } from "./go-decode.js";
+import { controllerRuntimeTool, goDecodeTool, goPeer } from "./go-peers.js";
 import { kubeconform } from "./kubeconform.js";
 import { kubeconformTarget, measureOffline, offlineTarget } from "./offline.js";
 import { cpuSeconds, median, percentile } from "./process-stats.js";
@@ -48,6 +48,12 @@ const { values: flags } = parseArgs({
     manifests: { type: "string", default: "3000" },
     // module-admission with --metrics-bind-address 0: what recording metrics costs.
     "no-metrics": { type: "boolean", default: false },
+    // The load of the CPU rounds: reviews per second at a fixed rate (open loop), or `saturation`
+    // (closed loop, `--connections` connections each sending its next request once answered).
+    rates: { type: "string", default: "200,1000,saturation" },
+    // A/B: another build of module-admission (a project root whose dist/ is built, e.g. a worktree of
+    // main after `npm run compile`) measured in the same rounds, each of its scenarios beside its own floor.
+    baseline: { type: "string" },
   },
 });
 const smoke = flags.smoke;
@@ -57,14 +63,27 @@ const connections = Number(flags.connections);
 const rate = Number(flags.rate);
 const latencySeconds = smoke ? 1 : Number(flags["latency-seconds"]);
 const soakSeconds = smoke ? 2 : Number(flags["soak-seconds"]);
-/** Issue 34's targets: CPU per review as a multiple of the floor's (and validate's of the Go webhook's); p99 likewise; memory growth. */
+type Rate = number | "saturation";
+const rates: Rate[] = (smoke ? "1000,saturation" : flags.rates)
+  .split(",")
+  .map((rate) => (rate === "saturation" ? rate : Number(rate)));
+/**
+ * Issue 42's targets: CPU per review as a multiple of the controller-runtime webhook's (the operators' own
+ * stack), at every rate; validate's of the floor with isolation's, and that one's of the floor, at 1,000/s;
+ * p99 against the floor's; memory growth; offline against its parse-only baseline and kubeconform.
+ */
 const targets = {
-  ratio: { validate: 1.3, mutate: 1.2, update: 1.6, moduletemplate: 1.4, configmap: 1.4 } as Record<
-    string,
-    number
-  >,
-  /** validate's CPU per review as a multiple of the Go standard-library decode webhook's. */
-  goRatio: 1.0,
+  controllerRuntime: {
+    validate: 1.0,
+    mutate: 1.2,
+    update: 1.2,
+    moduletemplate: 1.2,
+    configmap: 1.2,
+  } as Record<string, number>,
+  /** validate's CPU per review as a multiple of the floor with isolation's, at 1,000/s. */
+  workerFloorRatio: 1.3,
+  /** The floor with isolation's CPU per review as a multiple of the floor's, at 1,000/s. */
+  isolationRatio: 1.5,
   p99Ratio: 1.5,
   offlineRatio: offlineTarget,
   /** validate's CPU offline as a multiple of kubeconform's on the same files and schemas. */
@@ -121,7 +140,13 @@ const patched = (reply: { status: number; json: unknown }) =>
     : "mutate did not set a release name");
 
 const servers: Record<string, BenchServer> = {};
-const server = (name: string) => () => servers[name] as BenchServer;
+const serverGetters = new Map<string, () => BenchServer>();
+/** The same getter for the same name, so that a scenario's server can be compared by identity. */
+const server = (name: string) => {
+  const getter = serverGetters.get(name) ?? (() => servers[name] as BenchServer);
+  serverGetters.set(name, getter);
+  return getter;
+};
 const scenarios: Scenario[] = [
   {
     id: "bare",
@@ -151,6 +176,14 @@ const scenarios: Scenario[] = [
     id: "go-decode",
     label: "Go standard library webhook: decode the review and the Module, answer",
     server: server("go-decode"),
+    path: validatePath,
+    body: validateBody,
+    expect: allowed,
+  },
+  {
+    id: "controller-runtime",
+    label: "controller-runtime v0.22.1 webhook: decode the Module into its Go type, admit",
+    server: server("controller-runtime"),
     path: validatePath,
     body: validateBody,
     expect: allowed,
@@ -218,17 +251,44 @@ if (flags.only) {
   const only = new Set(["floor", ...flags.only.split(",")]);
   scenarios.splice(0, scenarios.length, ...scenarios.filter((scenario) => only.has(scenario.id)));
 }
+/** module-admission's scenarios, which --baseline measures on the other build too. */
+const productScenarios = scenarios.filter((scenario) => scenario.server === server("module-admission"));
+if (flags.baseline) {
+  for (const scenario of [...productScenarios])
+    scenarios.push({
+      ...scenario,
+      id: `${scenario.id}@baseline`,
+      label: `${scenario.label} (baseline build)`,
+      server: server("baseline"),
+    });
+}
 
 /**
  * Server CPU microseconds per review over `seconds` of load on `connections` keep-alive connections:
  * its CPU time over that window divided by the reviews it answered in it. A window of time rather
  * than a number of reviews, so that a scenario and the floor measured with it share every second
  * of it (with a number of reviews, the faster one finishes first and the other runs its tail alone).
+ * At a fixed rate the requests leave on schedule (bench/fixed-rate.ts) and every one must be answered.
  */
-async function cpuPerReview(scenario: Scenario, seconds: number): Promise<number> {
+async function cpuPerReview(scenario: Scenario, seconds: number, load: Rate): Promise<number> {
   const target = scenario.server();
   const pid = target.child.pid as number;
   const before = cpuSeconds(pid);
+  if (load !== "saturation") {
+    const { path, body } = scenario;
+    const result = await fixedRate({
+      port: target.port,
+      ca,
+      rate: load,
+      seconds,
+      connections,
+      requests: [{ path, body }],
+    });
+    const used = cpuSeconds(pid) - before;
+    if (result.failed > 0)
+      throw new Error(`${scenario.id} at ${load}/s: ${result.failed} of ${result.sent} failed`);
+    return (used / result.sent) * 1e6;
+  }
   const result = await autocannon({
     url: `https://127.0.0.1:${target.port}${scenario.path}`,
     method: "POST",
@@ -288,26 +348,51 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 buildForBench(root);
 const compiled = (name: string) => join(root, ".bench-build/bench/servers", `${name}.js`);
 const comparison = (name: string) => startServer(name, ca, [compiled(name), certDir, "$PORT"]);
-const goDecode = await goDecodeWebhook();
-if ("skipped" in goDecode) {
-  process.stderr.write(`${goDecode.skipped}\n`);
+// Only the Go peers a scenario of this run measures are built.
+const wanted = (id: string) => scenarios.some((scenario) => scenario.id === id);
+const goPeers = {
+  "go-decode": wanted("go-decode") ? await goPeer(goDecodeTool) : null,
+  "controller-runtime": wanted("controller-runtime") ? await goPeer(controllerRuntimeTool) : null,
+};
+for (const [id, peer] of Object.entries(goPeers)) {
+  if (peer === null || !("skipped" in peer)) continue;
+  process.stderr.write(`${peer.skipped}\n`);
   scenarios.splice(
-    scenarios.findIndex((scenario) => scenario.id === "go-decode"),
+    scenarios.findIndex((scenario) => scenario.id === id),
     1,
   );
 }
 try {
-  if ("binary" in goDecode)
-    servers["go-decode"] = await startProcess("go-decode", ca, goDecode.binary, [certDir, "$PORT"]);
+  for (const [id, peer] of Object.entries(goPeers))
+    if (peer !== null && "binary" in peer)
+      servers[id] = await startProcess(id, ca, peer.binary, [certDir, "$PORT"]);
   servers.bare = await comparison("bare");
   servers.floor = await comparison("floor");
   servers.express = await comparison("express-floor");
   servers["worker-floor"] = await comparison("worker-floor");
-  servers["module-admission"] = await startServer("module-admission", ca, [
-    ...(flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", flags["cpu-prof"]] : []),
+  servers["module-admission"] = await moduleAdmission("module-admission", root);
+  if (flags.baseline) servers.baseline = await moduleAdmission("baseline", flags.baseline);
+  for (const scenario of scenarios) {
+    const problem = scenario.expect(await post(ca, scenario.server().port, scenario.path, scenario.body));
+    if (problem) throw new Error(`${scenario.id}: ${problem}`);
+    // Warm-up: the JIT has seen the hot path before anything is measured.
+    await cpuPerReview(scenario, Math.max(0.5, seconds / 4), "saturation");
+  }
+  const byRate = [];
+  for (const load of rates) byRate.push(await measureAtRate(load));
+  process.stdout.write(byRate.map(rateReport).join("\n"));
+  if (!flags.only) await latencyAndSoak(byRate);
+} finally {
+  await Promise.all(Object.values(servers).map((running) => running.stop()));
+}
+
+/** `serve` from the build in `projectRoot` (its bundled dist/cli/main.js), with metrics and the default review log. */
+function moduleAdmission(name: string, projectRoot: string): Promise<BenchServer> {
+  return startServer(name, ca, [
+    ...(flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", join(flags["cpu-prof"], name)] : []),
     "--import",
     pathToFileURL(compiled("memory-probe")).href,
-    join(root, "dist/cli/main.js"),
+    join(projectRoot, "dist/cli/main.js"),
     "serve",
     "--port",
     "$PORT",
@@ -321,19 +406,21 @@ try {
     "--global-hooks-dir",
     join(deckhouseDir, "global-hooks"),
   ]);
-  for (const scenario of scenarios) {
-    const problem = scenario.expect(await post(ca, scenario.server().port, scenario.path, scenario.body));
-    if (problem) throw new Error(`${scenario.id}: ${problem}`);
-    // Warm-up: the JIT has seen the hot path before anything is measured.
-    await cpuPerReview(scenario, Math.max(0.5, seconds / 4));
-  }
-  // Each scenario's measurement is paired with a floor measurement just before it, so that both see the
-  // same machine load; the ratio of each pair is the robust figure, its median over rounds the result.
+}
+
+/**
+ * Every scenario at one load, in interleaved rounds. Each scenario's measurement is paired with a floor
+ * measurement over the same seconds, so that both see the same machine load; the ratio of each pair is
+ * the robust figure, its median over rounds the result.
+ */
+async function measureAtRate(load: Rate) {
   const floorScenario = scenarios.find((scenario) => scenario.id === "floor") as Scenario;
   const others = scenarios.filter((scenario) => scenario !== floorScenario);
   const micros: Record<string, number[]> = Object.fromEntries(scenarios.map((s) => [s.id, []]));
   const ratios: Record<string, number[]> = Object.fromEntries(scenarios.map((s) => [s.id, []]));
+  const loadAverages: number[] = [];
   for (let round = 0; round < rounds; round++) {
+    loadAverages.push(loadavg()[0] as number);
     const order = others.map((_, i) => others[(i + round) % others.length] as Scenario);
     for (const scenario of order) {
       // The floor parses the same request: its cost grows with the body (TLS, JSON.parse), and a
@@ -341,8 +428,8 @@ try {
       // Both at once, over the same seconds: the machine's load (other processes, CPU frequency) then
       // weighs on the pair alike. One after the other, pair ratios spread by 2x on this shared machine.
       const [floor, measured] = await Promise.all([
-        cpuPerReview({ ...floorScenario, body: scenario.body }, seconds),
-        cpuPerReview(scenario, seconds),
+        cpuPerReview({ ...floorScenario, body: scenario.body }, seconds, load),
+        cpuPerReview(scenario, seconds, load),
       ]);
       if (scenario.body === floorScenario.body) {
         micros.floor?.push(floor);
@@ -352,12 +439,12 @@ try {
       ratios[scenario.id]?.push(measured / floor);
     }
     process.stderr.write(
-      `round ${round + 1}/${rounds}: ${others.map((s) => `${s.id} ${micros[s.id]?.at(-1)?.toFixed(0)} µs (${ratios[s.id]?.at(-1)?.toFixed(2)}×)`).join(", ")}\n`,
+      `${rateName(load)}, round ${round + 1}/${rounds} (load average ${loadavg()[0]?.toFixed(1)}): ${others.map((s) => `${s.id} ${micros[s.id]?.at(-1)?.toFixed(0)} µs (${ratios[s.id]?.at(-1)?.toFixed(2)}×)`).join(", ")}\n`,
     );
   }
   // With --only and no scenario on the validate body, the floor has no row of its own.
   const measured = scenarios.filter((scenario) => (micros[scenario.id]?.length ?? 0) > 0);
-  const rows = measured.map((scenario) => {
+  const rows: Row[] = measured.map((scenario) => {
     const cpu = micros[scenario.id] as number[];
     const paired = ratios[scenario.id] as number[];
     return {
@@ -365,66 +452,75 @@ try {
       scenario: scenario.label,
       cpuMicrosPerReview: median(cpu),
       cpuMicrosRange: [Math.min(...cpu), Math.max(...cpu)],
+      // Reviews one core answers per second at this cost.
+      capacityPerCore: 1e6 / median(cpu),
       ratioToFloor: median(paired),
       ratioRange: [Math.min(...paired), Math.max(...paired)],
-      target: targets.ratio[scenario.id] ?? null,
     };
   });
-  const versusGo = goComparison(ratios);
-  const versusIsolated = ratioOfRatios(ratios, "worker-floor");
-  if (flags.only) {
-    process.stdout.write(`\n${cpuTable(rows)}\n${goLine(versusGo)}\n${isolatedLine(versusIsolated)}\n`);
-  } else {
-    await latencyAndSoak(rows, versusGo, versusIsolated);
-  }
-} finally {
-  await Promise.all(Object.values(servers).map((running) => running.stop()));
-}
-
-/**
- * validate's CPU per review against the Go decode webhook's: in each round, the ratio of their ratios to
- * the floor (each measured beside its own floor, on the same validate body), the median over rounds.
- */
-function goComparison(ratios: Record<string, number[]>) {
-  const validate = ratios.validate ?? [];
-  const go = ratios["go-decode"] ?? [];
-  if (validate.length === 0 || go.length !== validate.length)
-    return {
-      measured: false as const,
-      why: "skipped" in goDecode ? goDecode.skipped : "validate and go-decode not both measured",
-    };
-  const quotients = validate.map((ratio, i) => ratio / (go[i] as number));
+  const versusControllerRuntime = Object.fromEntries(
+    Object.keys(targets.controllerRuntime).map((id) => [
+      id,
+      ratioOfRatios(ratios, id, "controller-runtime", targets.controllerRuntime[id] ?? null),
+    ]),
+  );
   return {
-    measured: true as const,
-    validateToGo: median(quotients),
-    range: [Math.min(...quotients), Math.max(...quotients)],
-    target: targets.goRatio,
+    rate: load,
+    // The machine's one-minute load average as each round started (8 helpers share 2 cores).
+    loadAverages,
+    rows,
+    versusControllerRuntime,
+    versusGoDecode: ratioOfRatios(ratios, "validate", "go-decode", null),
+    versusWorkerFloor: ratioOfRatios(ratios, "validate", "worker-floor", targets.workerFloorRatio),
+    // --baseline: this build's CPU per review over the baseline build's (below 1: this one is cheaper).
+    versusBaseline: Object.fromEntries(
+      productScenarios.map((scenario) => [
+        scenario.id,
+        ratioOfRatios(ratios, scenario.id, `${scenario.id}@baseline`, null),
+      ]),
+    ),
   };
 }
 
+type AtRate = Awaited<ReturnType<typeof measureAtRate>>;
+
+function rateName(load: Rate): string {
+  return load === "saturation" ? "saturation" : `${load}/s`;
+}
+
 /**
- * validate's CPU per review against another server's, measured on the validate body: per round the
- * ratio of their ratios to the floor, the median over rounds; null when either was not measured.
+ * A scenario's CPU per review against another server's, both measured beside their floors: per round
+ * the ratio of their ratios to the floor, the median over rounds; null when either was not measured.
  */
-function ratioOfRatios(ratios: Record<string, number[]>, id: string) {
-  const validate = ratios.validate ?? [];
-  const other = ratios[id] ?? [];
-  if (validate.length === 0 || other.length !== validate.length) return null;
-  const quotients = validate.map((ratio, i) => ratio / (other[i] as number));
-  return { validateToIt: median(quotients), range: [Math.min(...quotients), Math.max(...quotients)] };
+function ratioOfRatios(ratios: Record<string, number[]>, id: string, otherId: string, target: number | null) {
+  const mine = ratios[id] ?? [];
+  const other = ratios[otherId] ?? [];
+  if (mine.length === 0 || other.length !== mine.length) return null;
+  const quotients = mine.map((ratio, i) => ratio / (other[i] as number));
+  return { ratio: median(quotients), range: [Math.min(...quotients), Math.max(...quotients)], target };
 }
 
-/** What module-admission costs beyond crossing to a worker: no target, the issue's targets are to the floor. */
-function isolatedLine(versus: ReturnType<typeof ratioOfRatios>): string {
-  return versus
-    ? `validate against the floor with isolation: ${versus.validateToIt.toFixed(2)}× (${versus.range.map((v) => v.toFixed(2)).join("–")})`
-    : "validate against the floor with isolation: not measured (validate and worker-floor not both run)";
+function versusLine(what: string, versus: ReturnType<typeof ratioOfRatios>): string {
+  if (versus === null) return `${what}: not measured`;
+  const range = versus.range.map((v) => v.toFixed(2)).join("–");
+  return `${what}: ${versus.ratio.toFixed(2)}× (${range}${versus.target === null ? "" : `; target ≤ ${versus.target}×`})`;
 }
 
-function goLine(versusGo: ReturnType<typeof goComparison>): string {
-  return versusGo.measured
-    ? `validate against the Go decode webhook: ${versusGo.validateToGo.toFixed(2)}× (${versusGo.range.map((v) => v.toFixed(2)).join("–")}; target ≤ ${versusGo.target}×)`
-    : `validate against the Go decode webhook: NOT MEASURED (${versusGo.why})`;
+function rateReport(atRate: AtRate): string {
+  return [
+    `\n### ${rateName(atRate.rate)}\n`,
+    cpuTable(atRate.rows),
+    "",
+    ...Object.entries(atRate.versusControllerRuntime).map(([id, versus]) =>
+      versusLine(`${id} against the controller-runtime webhook`, versus),
+    ),
+    versusLine("validate against the Go decode webhook", atRate.versusGoDecode),
+    versusLine("validate against the floor with isolation", atRate.versusWorkerFloor),
+    ...Object.entries(atRate.versusBaseline)
+      .filter(([, versus]) => versus !== null)
+      .map(([id, versus]) => versusLine(`${id}, this build against the baseline build`, versus)),
+    "",
+  ].join("\n");
 }
 
 type Row = {
@@ -432,16 +528,12 @@ type Row = {
   scenario: string;
   cpuMicrosPerReview: number;
   cpuMicrosRange: number[];
+  capacityPerCore: number;
   ratioToFloor: number;
   ratioRange: number[];
-  target: number | null;
 };
 
-async function latencyAndSoak(
-  rows: Row[],
-  versusGo: ReturnType<typeof goComparison>,
-  versusIsolated: ReturnType<typeof ratioOfRatios>,
-) {
+async function latencyAndSoak(byRate: AtRate[]) {
   // p99 at a fixed rate: floor and module-admission (validate) alternately, twice each.
   const latency = {
     floor: [] as { p50Ms: number; p99Ms: number }[],
@@ -472,32 +564,59 @@ async function latencyAndSoak(
     rounds: smoke ? 1 : 3,
     kubeconform: await kubeconform(),
   });
-  report(rows, versusGo, versusIsolated, latencyRow, soakResult, offline);
+  report(byRate, latencyRow, soakResult, offline);
 }
 
 function cpuTable(rows: Row[]): string {
   return [
-    "| server | CPU per review µs (range) | × floor (range) | target |",
+    "| server | CPU per review µs (range) | reviews/s per core | × floor (range) |",
     "|---|---:|---:|---:|",
     ...rows.map(
       (row) =>
-        `| ${row.scenario} | ${row.cpuMicrosPerReview.toFixed(0)} (${row.cpuMicrosRange.map((v) => v.toFixed(0)).join("–")}) | ${row.ratioToFloor.toFixed(2)} (${row.ratioRange.map((v) => v.toFixed(2)).join("–")}) | ${row.target === null ? "" : `≤ ${row.target}`} |`,
+        `| ${row.scenario} | ${row.cpuMicrosPerReview.toFixed(0)} (${row.cpuMicrosRange.map((v) => v.toFixed(0)).join("–")}) | ${row.capacityPerCore.toFixed(0)} | ${row.ratioToFloor.toFixed(2)} (${row.ratioRange.map((v) => v.toFixed(2)).join("–")}) |`,
     ),
   ].join("\n");
 }
 
+/** Whether a target was met: null where it was not measured (no Go on PATH, or not in this run). */
+function verdict(values: (boolean | null)[]): boolean | null {
+  if (values.length === 0 || values.includes(null)) return null;
+  return values.every(Boolean);
+}
+
+function said(met: boolean | null): string {
+  return met === null ? "NOT MEASURED" : met ? "met" : "MISSED";
+}
+
 function report(
-  rows: Row[],
-  versusGo: ReturnType<typeof goComparison>,
-  versusIsolated: ReturnType<typeof ratioOfRatios>,
+  byRate: AtRate[],
   latency: { floorP99Ms: number; moduleAdmissionP99Ms: number; ratio: number },
   soakResult: Awaited<ReturnType<typeof soak>>,
   offline: ReturnType<typeof measureOffline>,
 ) {
+  const at1000 = byRate.find((atRate) => atRate.rate === 1000);
+  const saturation = byRate.find((atRate) => atRate.rate === "saturation");
+  const row = (atRate: AtRate | undefined, id: string) => atRate?.rows.find((r) => r.id === id);
+  const isolation = row(at1000, "worker-floor");
+  const capacity = (id: string) => row(saturation, id)?.capacityPerCore;
   const met = {
-    ratios: rows.every((row) => row.target === null || row.ratioToFloor <= row.target),
-    // null: not measured (no Go on PATH), said so on the output.
-    goWebhook: versusGo.measured ? versusGo.validateToGo <= versusGo.target : null,
+    // Every module-admission scenario within its multiple of the controller-runtime webhook, at every rate.
+    controllerRuntime: verdict(
+      byRate.flatMap((atRate) =>
+        Object.values(atRate.versusControllerRuntime).map((v) =>
+          v === null ? null : v.ratio <= (v.target ?? 0),
+        ),
+      ),
+    ),
+    capacity: verdict([
+      capacity("validate") === undefined || capacity("controller-runtime") === undefined
+        ? null
+        : (capacity("validate") as number) >= (capacity("controller-runtime") as number),
+    ]),
+    workerFloor: verdict([
+      at1000?.versusWorkerFloor ? at1000.versusWorkerFloor.ratio <= targets.workerFloorRatio : null,
+    ]),
+    isolation: verdict([isolation ? isolation.ratioToFloor <= targets.isolationRatio : null]),
     p99: latency.ratio <= targets.p99Ratio,
     heap: Math.abs(soakResult.heapGrowth) <= targets.heapGrowth,
     rss: Math.abs(soakResult.rssGrowth) <= targets.rssGrowth,
@@ -509,17 +628,16 @@ function report(
       : null,
   };
   const versusKubeconform = offline.versusKubeconform;
-  const table = cpuTable(rows);
   const fmt = (n: number) => n.toFixed(1);
   process.stdout.write(
-    `\n${table}\n${goLine(versusGo)}\n${isolatedLine(versusIsolated)}\n\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
+    `\np99 at ${rate} reviews/s (validate): floor ${fmt(latency.floorP99Ms)} ms, module-admission ${fmt(latency.moduleAdmissionP99Ms)} ms, ${latency.ratio.toFixed(2)}× (target ≤ ${targets.p99Ratio}×)\n` +
       `soak: ${soakResult.rate} reviews/s for ${soakResult.seconds} s, ${soakResult.requests} reviews, ${soakResult.failed} failed; heap after GC ${soakResult.heapAfterGcMiB.map(fmt).join(" → ")} MiB (${(soakResult.heapGrowth * 100).toFixed(1)}%), RSS ${soakResult.rssMiB.map(fmt).join(" → ")} MiB (${(soakResult.rssGrowth * 100).toFixed(1)}%)\n` +
       `validate on ${offline.manifests} manifests: ${offline.validateCpuSeconds} s of CPU against ${offline.parseOnlyCpuSeconds} s to parse them, ${offline.cpuRatioToParseOnly}× (target ≤ ${targets.offlineRatio}×; wall ${offline.wallRatioToParseOnly}×)\n` +
       `${versusKubeconform.measured ? `kubeconform ${versusKubeconform.version} on the same files and schemas: ${versusKubeconform.kubeconformCpuSeconds} s of CPU; validate ${versusKubeconform.cpuRatio}× (${versusKubeconform.cpuRatioRange.join("–")}; target ≤ ${targets.kubeconformRatio}×)` : `validate against kubeconform: NOT MEASURED (${versusKubeconform.why})`}\n` +
-      `${rounds} rounds of ${seconds} s on ${connections} connections; load average ${loadavg()
+      `${rounds} rounds of ${seconds} s on ${connections} connections at ${rates.map(rateName).join(", ")}; load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")} on ${cpus().length} CPUs\n` +
-      `targets: ratios ${met.ratios ? "met" : "MISSED"}, Go webhook ${met.goWebhook === null ? "NOT MEASURED" : met.goWebhook ? "met" : "MISSED"}, p99 ${met.p99 ? "met" : "MISSED"}, heap ${met.heap ? "met" : "MISSED"}, RSS ${met.rss ? "met" : "MISSED"}, no failures ${met.noFailures ? "met" : "MISSED"}, offline ${met.offline ? "met" : "MISSED"}, offline against kubeconform ${met.offlineKubeconform === null ? "NOT MEASURED" : met.offlineKubeconform ? "met" : "MISSED"}\n`,
+      `targets: against controller-runtime ${said(met.controllerRuntime)}, capacity ${said(met.capacity)}, validate against the floor with isolation ${said(met.workerFloor)}, isolation against the floor ${said(met.isolation)}, p99 ${said(met.p99)}, heap ${said(met.heap)}, RSS ${said(met.rss)}, no failures ${said(met.noFailures)}, offline ${said(met.offline)}, offline against kubeconform ${said(met.offlineKubeconform)}\n`,
   );
   const machine = {
     cpus: cpus().length,
@@ -529,6 +647,6 @@ function report(
   };
   writeFileSync(
     flags.out,
-    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, secondsPerMeasurement: seconds, connections }, targets, met, rows, versusGo, versusIsolated, latency, soak: soakResult, offline }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), smoke, machine, method: { rounds, secondsPerMeasurement: seconds, connections, rates }, targets, met, byRate, latency, soak: soakResult, offline }, null, 2)}\n`,
   );
 }

@@ -10,7 +10,7 @@ import { withoutGo } from "../support/go-tools.js";
 
 /** `npm run bench -- --smoke`: the benchmark still runs end to end (figures from so short a run mean nothing). */
 describe("npm run bench --smoke", { skip: withoutCorpus }, () => {
-  it("measures every server and scenario, the p99 at a fixed rate, the soak and validate offline (against kubeconform too), and writes results", async () => {
+  it("measures every server and scenario at a fixed rate and at saturation, the p99 at a fixed rate, the soak and validate offline (against kubeconform too), and writes results", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "bench-smoke-")), "results.json");
     await promisify(execFile)(
       process.execPath,
@@ -21,30 +21,40 @@ describe("npm run bench --smoke", { skip: withoutCorpus }, () => {
     );
     const results = JSON.parse(readFileSync(out, "utf8"));
     assert.equal(results.smoke, true);
+    // A fixed rate and saturation, each with every server and scenario.
     assert.deepEqual(
-      results.rows.map((row: { id: string }) => row.id),
-      [
-        "bare",
-        "floor",
-        "express",
-        ...(withoutGo ? [] : ["go-decode"]),
-        "worker-floor",
-        "protocol",
-        "validate",
-        "mutate",
-        "update",
-        "moduletemplate",
-        "configmap",
-      ],
+      results.byRate.map((atRate: { rate: unknown }) => atRate.rate),
+      [1000, "saturation"],
     );
-    // Without Go the comparison is not measured, and the results say so rather than pass it.
-    assert.equal(results.versusGo.measured, !withoutGo);
-    assert.equal(results.met.goWebhook === null, Boolean(withoutGo));
-    if (!withoutGo) assert.ok(results.versusGo.validateToGo > 0);
-    // What module-admission costs beyond the least isolated webhook: always measured.
-    assert.ok(results.versusIsolated.validateToIt > 0);
-    for (const row of results.rows) assert.ok(row.cpuMicrosPerReview > 0, `${row.id} used no CPU`);
-    assert.equal(results.rows.find((row: { id: string }) => row.id === "floor").ratioToFloor, 1);
+    for (const atRate of results.byRate) {
+      assert.deepEqual(
+        atRate.rows.map((row: { id: string }) => row.id),
+        [
+          "bare",
+          "floor",
+          "express",
+          ...(withoutGo ? [] : ["go-decode", "controller-runtime"]),
+          "worker-floor",
+          "protocol",
+          "validate",
+          "mutate",
+          "update",
+          "moduletemplate",
+          "configmap",
+        ],
+      );
+      // Without Go the peers are not measured, and the results say so rather than pass them.
+      assert.equal(atRate.versusControllerRuntime.validate === null, Boolean(withoutGo));
+      assert.equal(atRate.versusGoDecode === null, Boolean(withoutGo));
+      if (!withoutGo) assert.ok(atRate.versusControllerRuntime.update.ratio > 0);
+      // What module-admission costs beyond the least isolated webhook: always measured.
+      assert.ok(atRate.versusWorkerFloor.ratio > 0);
+      for (const row of atRate.rows) {
+        assert.ok(row.cpuMicrosPerReview > 0 && row.capacityPerCore > 0, `${row.id} used no CPU`);
+      }
+      assert.equal(atRate.rows.find((row: { id: string }) => row.id === "floor").ratioToFloor, 1);
+    }
+    assert.equal(results.met.controllerRuntime === null, Boolean(withoutGo));
     assert.ok(results.latency.floorP99Ms > 0 && results.latency.moduleAdmissionP99Ms > 0);
     assert.equal(results.soak.failed, 0);
     assert.equal(results.offline.manifests, 300);
