@@ -8,6 +8,7 @@ import { generateModule, moduleDifferential } from "./module.js";
 import { generateNumber, numberDifferential } from "./numbers.js";
 import type { DifferentialRun, Random } from "./random.js";
 import { generateTemplate, templateDifferential } from "./template.js";
+import { generateTemplateDataModule, templateDataDifferential } from "./template-data.js";
 import { generateUrl, urlDifferential } from "./url.js";
 import { generateYamlDocument, yamlDifferential } from "./yaml.js";
 
@@ -31,5 +32,6 @@ export const families: Family[] = [
   family({ name: "cel", generate: generateCel, run: celDifferential }),
   family({ name: "templates", generate: generateTemplate, run: templateDifferential }),
   family({ name: "fmt", generate: generateFmt, run: fmtDifferential }),
+  family({ name: "template-data", generate: generateTemplateDataModule, run: templateDataDifferential }),
   family({ name: "modules", generate: generateModule, run: moduleDifferential }),
 ];
