@@ -6,7 +6,7 @@
  */
 import { costs } from "./costs.js";
 import { type FloatFormat, formatFloatGo } from "./ftoa.js";
-import { canBackquote, goQuote, goQuoteRune, isPrint } from "./go-strings.js";
+import { canBackquote, goQuote, goQuoteRune, isPrint, runeCount } from "./go-strings.js";
 
 /** Charges the work of building a string of `units` characters before it is built (see costs.ts). */
 export type Charge = (units: number) => void;
@@ -43,23 +43,6 @@ export const clearFlags = (): Flags => ({
 const maxRune = 0x10ffff;
 const runeError = 0xfffd;
 const uint64Mask = (1n << 64n) - 1n;
-
-/** Characters (code points) of a string, as utf8.RuneCountInString counts them. */
-function runeCount(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // A pair counts once; a lone surrogate is one U+FFFD.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
-}
 
 /** The formatter: it appends to `out` as fmt appends to its buffer. */
 export class Formatter {

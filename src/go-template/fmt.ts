@@ -373,17 +373,6 @@ class Printer {
     this.goodArgNum = false;
     return [argNum, i + wid, ok];
   }
-
-  /** doPrint: spaces between operands when neither is a string. */
-  doPrint(a: readonly FmtArg[]): void {
-    let prevString = false;
-    a.forEach((arg, n) => {
-      const isString = typeof arg === "string";
-      if (n > 0 && !isString && !prevString) this.fmt.write(" ");
-      this.printArg(arg, "v");
-      prevString = isString;
-    });
-  }
 }
 
 /** parsenum: a decimal number at start, refused (and the rest of the format with it) past a million. */
@@ -437,11 +426,18 @@ export function sprintf(format: string, args: readonly FmtArg[], charge: Charge 
   return p.out;
 }
 
-/** fmt.Sprint: spaces between operands when neither is a string. */
+/** fmt.Sprint (doPrint): spaces between operands when neither is a string. */
 export function sprint(args: readonly FmtArg[], charge: Charge = free): string {
-  const p = new Printer(charge);
-  p.doPrint(args);
-  return p.out;
+  let out = "";
+  let prevString = false;
+  for (let n = 0; n < args.length; n++) {
+    const arg = args[n] as FmtArg;
+    const isString = typeof arg === "string";
+    if (n > 0 && !isString && !prevString) out += " ";
+    out += formatValue(arg, charge);
+    prevString = isString;
+  }
+  return out;
 }
 
 /** fmt.Sprintln: spaces between all operands, and a newline. */

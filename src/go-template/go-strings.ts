@@ -190,3 +190,20 @@ export function goUnicode(r: number): string {
   const hex = `U+${r.toString(16).toUpperCase().padStart(4, "0")}`;
   return isPrint(r) ? `${hex} '${String.fromCodePoint(r)}'` : hex;
 }
+
+/** A string's length in code points, as Go's utf8.RuneCountInString counts it (a lone surrogate is one U+FFFD). */
+export function runeCount(value: string): number {
+  let count = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    // A surrogate pair is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
