@@ -5,7 +5,7 @@
  * it is built; the caller charges the rest by the length of what it got.
  */
 import { costs } from "./costs.js";
-import { type FloatFormat, formatFloatGo } from "./ftoa.js";
+import { expansionDigits, type FloatFormat, formatFloatGo } from "./ftoa.js";
 import { canBackquote, goQuote, goQuoteRune, isPrint, runeCount } from "./go-strings.js";
 
 /** Charges the work of building a string of `units` characters before it is built (see costs.ts). */
@@ -173,16 +173,15 @@ export class Formatter {
       if (f.sharp) width *= 2;
       width += length - 1;
     } else if (f.sharp) width += 2;
-    this.charge(width);
+    // Its bytes encoded, and (spaced) each pair rewritten by a replace: paid per byte too.
+    this.charge(width + (f.space ? costs.escapedChar : 2) * length);
     if (f.widPresent && f.wid > width && !f.minus) this.writePadding(f.wid - width);
     let hex = bytes.toString("hex");
     if (upper) hex = hex.toUpperCase();
     const prefix = f.sharp ? (upper ? "0X" : "0x") : "";
-    if (f.space) {
-      const pairs: string[] = [];
-      for (let i = 0; i < hex.length; i += 2) pairs.push(prefix + hex.slice(i, i + 2));
-      this.out += pairs.join(" ");
-    } else this.out += prefix + hex;
+    // Spaced: each byte's pair with its prefix, by one native replace (no string made per byte).
+    if (f.space) this.out += hex.replace(/../g, `${prefix}$& `).slice(0, -1);
+    else this.out += prefix + hex;
     if (f.widPresent && f.wid > width && f.minus) this.writePadding(f.wid - width);
   }
 
@@ -211,8 +210,11 @@ export class Formatter {
   fmtFloat(v: number, verb: FloatFormat, defaultPrec: number): void {
     const f = this.f;
     const prec = f.precPresent ? f.prec : defaultPrec;
-    // Beyond the digits the float has, a precision only adds zeros: each is paid for before.
-    this.charge(costs.printedNumber + Math.max(0, prec));
+    // Beyond the digits the float has, a precision only adds zeros: each is paid for before, and so
+    // is working out its exact expansion when a precision asks for one.
+    this.charge(
+      costs.printedNumber + Math.max(0, prec) + costs.expansionDigit * expansionDigits(v, verb, prec),
+    );
     let num = formatFloatGo(v, verb, prec);
     num = num[0] === "-" || num[0] === "+" ? num : `+${num}`;
     if (f.space && num[0] === "+" && !f.plus) num = ` ${num.slice(1)}`;

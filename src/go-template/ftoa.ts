@@ -28,6 +28,17 @@ function bitsOf(v: number): { neg: boolean; mant: bigint; exp: number; special: 
   return { neg, mant, exp: exp - 1023, special: false };
 }
 
+/** 5^k for the exponents met (at most 1,074 of them, 5^1074 is 2,494 bits): each worked out once. */
+const powersOf5 = new Map<number, bigint>();
+function powerOf5(k: number): bigint {
+  let p = powersOf5.get(k);
+  if (p === undefined) {
+    p = 5n ** BigInt(k);
+    powersOf5.set(k, p);
+  }
+  return p;
+}
+
 /** The exact decimal expansion of mant × 2^(exp-52). */
 function exactDigits(mant: bigint, exp: number): Digits {
   if (mant === 0n) return { d: "", dp: 0 };
@@ -38,7 +49,7 @@ function exactDigits(mant: bigint, exp: number): Digits {
     text = (mant << BigInt(e2)).toString();
     dp = text.length;
   } else {
-    text = (mant * 5n ** BigInt(-e2)).toString();
+    text = (mant * powerOf5(-e2)).toString();
     dp = text.length + e2;
   }
   let end = text.length;
@@ -149,6 +160,17 @@ function fmtX(prec: number, verb: "x" | "X", neg: boolean, mant0: bigint, exp0: 
 }
 
 export type FloatFormat = "b" | "e" | "E" | "f" | "g" | "G" | "x" | "X";
+
+/**
+ * How many decimal digits formatFloatGo works out for v with an explicit precision: its exact
+ * expansion (up to 767 significant digits for the smallest floats, 309 integer digits for the
+ * largest), made with BigInt arithmetic whose cost grows with them. Shortest and binary forms: none.
+ */
+export function expansionDigits(v: number, verb: FloatFormat, prec: number): number {
+  if (prec < 0 || verb === "b" || verb === "x" || verb === "X" || v === 0 || !Number.isFinite(v)) return 0;
+  const e2 = bitsOf(v).exp - 52;
+  return e2 >= 0 ? Math.ceil((e2 + 53) * Math.LOG10E * Math.LN2) : Math.ceil(-e2 * 0.69897) + 17;
+}
 
 /** strconv.FormatFloat(v, verb, prec, 64). */
 export function formatFloatGo(v: number, verb: FloatFormat, prec: number): string {

@@ -57,6 +57,23 @@ describe("printf charges what it builds before building it (issue 41)", () => {
     });
   }
 
+  it("a float's exact expansion (768 digits of 5e-324, 309 of 1e308) is paid by its digits before it is worked out", () => {
+    for (const [format, v] of [
+      ["%e", 5e-324],
+      ["%.30g", 5e-324],
+      ["%.1f", 1e308],
+    ] as const) {
+      assert.throws(
+        () =>
+          sprintf(format, [new GoFloat(v)], (units) => {
+            if (units >= 2000) throw new Refused();
+          }),
+        Refused,
+        format,
+      );
+    }
+  });
+
   it("the issue's 90-byte template: every printf's precision paid before it truncates, within the review's budget", () => {
     const text = `{{$x := printf "%999999d" 1}}{{range 6}}{{$y := printf "%.999999s" $x}}{{end}}`;
     const parsed = parseTemplate(text, { functions: ["randBase62"] });

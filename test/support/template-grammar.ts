@@ -472,7 +472,7 @@ function costly(body: fc.Arbitrary<Item[]>): fc.Arbitrary<Item> {
       .map(
         ({ count: n, width: w, format }): Item => ({
           t: "text",
-          text: `{{range ${n}}}{{$x := printf "${format.replaceAll("W", w)}" ${w} 2.5}}{{end}}`,
+          text: `{{range ${n}}}{{$x := printf "${format.replaceAll("W", w)}" ${w} 2.5}}{{$y := printf "%e %.${w}f" 5e-324 1e308}}{{end}}`,
         }),
       ),
   );
