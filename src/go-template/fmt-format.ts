@@ -41,6 +41,8 @@ export const clearFlags = (): Flags => ({
 });
 
 const maxRune = 0x10ffff;
+const lowerHex = Buffer.from("0123456789abcdef", "latin1");
+const upperHex = Buffer.from("0123456789ABCDEF", "latin1");
 const runeError = 0xfffd;
 const uint64Mask = (1n << 64n) - 1n;
 
@@ -173,15 +175,31 @@ export class Formatter {
       if (f.sharp) width *= 2;
       width += length - 1;
     } else if (f.sharp) width += 2;
-    // Its bytes encoded, and (spaced) each pair rewritten by a replace: paid per byte too.
-    this.charge(width + (f.space ? costs.escapedChar : 2) * length);
+    // Each byte read and encoded: paid per byte too, before.
+    this.charge(width + 2 * length);
     if (f.widPresent && f.wid > width && !f.minus) this.writePadding(f.wid - width);
-    let hex = bytes.toString("hex");
-    if (upper) hex = hex.toUpperCase();
-    const prefix = f.sharp ? (upper ? "0X" : "0x") : "";
-    // Spaced: each byte's pair with its prefix, by one native replace (no string made per byte).
-    if (f.space) this.out += hex.replace(/../g, `${prefix}$& `).slice(0, -1);
-    else this.out += prefix + hex;
+    // Written byte by byte into one buffer of the encoding's size (no string made per byte).
+    const digits = upper ? upperHex : lowerHex;
+    const x = upper ? 88 : 120;
+    const encoded = Buffer.allocUnsafe(width);
+    let k = 0;
+    if (f.sharp && !f.space) {
+      encoded[k++] = 48;
+      encoded[k++] = x;
+    }
+    for (let i = 0; i < length; i++) {
+      if (f.space) {
+        if (i > 0) encoded[k++] = 32;
+        if (f.sharp) {
+          encoded[k++] = 48;
+          encoded[k++] = x;
+        }
+      }
+      const c = bytes[i] as number;
+      encoded[k++] = digits[c >> 4] as number;
+      encoded[k++] = digits[c & 15] as number;
+    }
+    this.out += encoded.toString("latin1");
     if (f.widPresent && f.wid > width && f.minus) this.writePadding(f.wid - width);
   }
 
