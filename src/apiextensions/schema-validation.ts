@@ -2,7 +2,7 @@ import { type FieldError, omittedErrors } from "../admission/field-errors.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
 import { goRequestUriError } from "../go-net-url/parse.js";
-import { goQuote } from "../go-template/go-strings.js";
+import { goQuote, runeCount } from "../go-template/go-strings.js";
 import { compileRe2 } from "../regex/re2.js";
 import { Correlated, ratchets } from "../schema/correlation.js";
 import { isGoDateTime } from "../schema/date-time.js";
@@ -196,7 +196,7 @@ function stringCheck(schema: JsonSchema, value: string, steps: Steps, errors: Er
   // for every string of every object.
   const bounded = typeof schema.maxLength === "number" || typeof schema.minLength === "number";
   if (!bounded && typeof schema.pattern !== "string") return;
-  const length = bounded ? codePoints(value) : 0;
+  const length = bounded ? runeCount(value) : 0;
   const path = () => pathText(steps);
   // Only the first failing bound is reported, in this order.
   if (typeof schema.maxLength === "number" && length > schema.maxLength) {
@@ -217,23 +217,6 @@ function stringCheck(schema: JsonSchema, value: string, steps: Steps, errors: Er
       errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     }
   }
-}
-
-/** A string's length in code points, as Go's utf8.RuneCountInString counts it. */
-function codePoints(value: string): number {
-  let count = value.length;
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    // A surrogate pair is one code point; a lone surrogate counts as one, as [...value] counts it.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count--;
-        i++;
-      }
-    }
-  }
-  return count;
 }
 
 function formatCheck(schema: JsonSchema, value: string, steps: Steps, errors: Errors): void {

@@ -44,6 +44,8 @@ export const costs = {
   printedEntry: 80,
   /** A float or complex number printed (its shortest digits worked out). */
   printedNumber: 40,
+  /** Per decimal digit of a float's exact expansion, worked out with BigInts for an explicit precision. */
+  expansionDigit: 8,
   /** Per character %q quotes (a code point at a time), paid before. */
   quotedChar: 30,
   /** Per character html, js or urlquery reads (besides the characters it builds). */

@@ -1,11 +1,13 @@
 /**
- * Go's fmt as text/template's print, println, printf and value printing use it, for the values in
- * values.ts. printf covers the verbs templates use (%v %s %d %q %t %x %X %%, width, `-`, `0`, `+`,
- * precision for %s/%v/%q) and fmt's error forms (`%!d(string=x)`, `%!d(MISSING)`, `%!(EXTRA ...)`,
- * `%!(NOVERB)`); anything else throws Unsupported rather than guess.
+ * Go's fmt as text/template's print, println, printf and value printing use it (fmt/print.go), for
+ * the values in values.ts: every verb (`v` with `+` and `#`, `T`, `t`, `b c d o O q x X U`,
+ * `b e E f F g G x X` of floats and complex numbers, `s q x X` of strings), every flag, widths and
+ * precisions (`*` and explicit argument indexes `%[2]d` included), and fmt's error forms
+ * (`%!d(string=x)`, `%!d(MISSING)`, `%!d(BADINDEX)`, `%!(BADWIDTH)`, `%!(BADPREC)`, `%!(NOVERB)`,
+ * `%!(EXTRA ...)`). Only `%p` (an address) and `%w` of a map or list throw Unsupported. What a
+ * width or precision makes long is charged before it is built (fmt-format.ts).
  */
-import { costs } from "./costs.js";
-import { goQuote } from "./go-strings.js";
+import { asUint64, type Charge, clearFlags, Formatter } from "./fmt-format.js";
 import {
   Boxed,
   GoComplex,
@@ -13,54 +15,438 @@ import {
   GoStrings,
   GoUint,
   type GoValue,
-  isMap,
   sortedKeys,
   typeName,
   Unsupported,
 } from "./values.js";
 
+export type { Charge } from "./fmt-format.js";
+
 /** An argument as fmt receives it (an `any`): a Go value, or nil. */
 export type FmtArg = GoValue | null;
 
-/** strconv.FormatFloat(f, 'g', -1, 64), as %v prints a float64 (shortest digits; exponent when < -4 or >= 6). */
-export function formatFloat(f: number, plus = false): string {
-  const sign = plus && (f > 0 || (f === 0 && !Object.is(f, -0))) ? "+" : "";
-  if (Number.isNaN(f)) return plus ? "+NaN" : "NaN";
-  if (f === Number.POSITIVE_INFINITY) return "+Inf";
-  if (f === Number.NEGATIVE_INFINITY) return "-Inf";
-  if (f === 0) return Object.is(f, -0) ? "-0" : `${sign}0`;
-  const [mantissa, exponentText] = f.toExponential().split("e") as [string, string];
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= 6) {
-    const digits = Math.abs(exponent) < 10 ? `0${Math.abs(exponent)}` : String(Math.abs(exponent));
-    return `${sign}${mantissa}e${exponent < 0 ? "-" : "+"}${digits}`;
-  }
-  // Within that range JS's own shortest form is positional, as Go's is.
-  return sign + String(f);
-}
+const free: Charge = () => {};
 
-function formatComplex(c: GoComplex): string {
-  return `(${formatFloat(c.re)}${formatFloat(c.im, true)}i)`;
-}
+const isComposite = (v: GoValue): v is GoMapOrList =>
+  typeof v === "object" && !(v instanceof GoFloat || v instanceof GoComplex || v instanceof GoUint);
+type GoMapOrList = Exclude<GoValue, string | number | boolean | GoFloat | GoComplex | GoUint>;
 
 /**
- * A float's or complex number's %v, once per value: shortest-digit formatting costs most of a
- * microsecond, and a template prints the same constant or config value again and again.
+ * The Go integer a value holds, as fmt reads it: an int (signed) or a uint8 or uint (unsigned).
+ * The one place fmt reads integers.
  */
-const formatted = new WeakMap<GoFloat | GoComplex, string>();
-function formattedNumber(v: GoFloat | GoComplex): string {
-  let text = formatted.get(v);
-  if (text === undefined) {
-    text = v instanceof GoFloat ? formatFloat(v.value) : formatComplex(v);
-    formatted.set(v, text);
-  }
-  return text;
+function integerOf(v: GoValue): { value: bigint; signed: boolean } | undefined {
+  if (typeof v === "number") return { value: BigInt(v), signed: true };
+  if (v instanceof GoUint) return { value: BigInt(v.value), signed: false };
+  return undefined;
 }
 
-/** fmt's %v of one argument. */
-export function formatValue(v: FmtArg | Boxed): string {
-  if (v instanceof Boxed) return formatValue(v.value);
-  if (v === null) return "<nil>";
+/** fmt's tooLarge: widths and precisions beyond a million are refused. */
+const tooLarge = (x: number): boolean => x > 1e6 || x < -1e6;
+
+/** fmt's pp: one Sprintf, Sprint or value printed. */
+class Printer {
+  readonly fmt: Formatter;
+  private reordered = false;
+  private goodArgNum = true;
+
+  constructor(charge: Charge) {
+    this.fmt = new Formatter(charge);
+  }
+
+  get out(): string {
+    return this.fmt.out;
+  }
+
+  printArg(arg: FmtArg, verb: string): void {
+    if (arg === null) {
+      if (verb === "T" || verb === "v") this.fmt.pad("<nil>");
+      else this.badVerb(verb, null);
+      return;
+    }
+    if (verb === "T") {
+      this.fmt.fmtS(typeName(arg));
+      return;
+    }
+    if (verb === "p" || verb === "w") {
+      // %p prints an address; %w of a map or list reaches fmt's method handling with stale state.
+      if (isComposite(arg)) throw new Unsupported(`%${verb} of a map or list`);
+      this.badVerb(verb, arg);
+      return;
+    }
+    this.printValue(arg, verb, 0);
+  }
+
+  private printValue(v: GoValue, verb: string, depth: number): void {
+    switch (typeof v) {
+      case "string":
+        this.fmtString(v, verb);
+        return;
+      case "boolean":
+        if (verb === "t" || verb === "v") this.fmt.fmtBoolean(v);
+        else this.badVerb(verb, v);
+        return;
+    }
+    const integer = integerOf(v);
+    if (integer) this.fmtInteger(integer.value, integer.signed, verb, v);
+    else if (v instanceof GoFloat) this.fmtFloat(v.value, verb, v);
+    else if (v instanceof GoComplex) this.fmtComplex(v, verb);
+    else if (Array.isArray(v)) this.printList(v, verb, depth);
+    else if (isComposite(v)) this.printMap(v, verb, depth);
+  }
+
+  /** An element of a map or list: an interface, nil or holding a value. */
+  private printElement(e: GoValue | null, verb: string, depth: number): void {
+    if (e === null) this.fmt.write(this.fmt.f.sharpV ? "interface {}(nil)" : "<nil>");
+    else this.printValue(e, verb, depth + 1);
+  }
+
+  private printList(list: (GoValue | null)[], verb: string, depth: number): void {
+    const sharpV = this.fmt.f.sharpV;
+    if (sharpV) {
+      this.fmt.write(typeName(list));
+      if (list instanceof GoStrings && list.nil) {
+        this.fmt.write("(nil)");
+        return;
+      }
+    }
+    this.fmt.write(sharpV ? "{" : "[");
+    for (let i = 0; i < list.length; i++) {
+      if (i > 0) this.fmt.write(sharpV ? ", " : " ");
+      this.printElement(list[i] ?? null, verb, depth);
+    }
+    this.fmt.write(sharpV ? "}" : "]");
+  }
+
+  private printMap(map: { [key: string]: GoValue | null }, verb: string, depth: number): void {
+    const sharpV = this.fmt.f.sharpV;
+    this.fmt.write(sharpV ? `${typeName(map)}{` : "map[");
+    sortedKeys(map).forEach((key, i) => {
+      if (i > 0) this.fmt.write(sharpV ? ", " : " ");
+      this.printValue(key, verb, depth + 1);
+      this.fmt.write(":");
+      this.printElement(map[key] ?? null, verb, depth);
+    });
+    this.fmt.write(sharpV ? "}" : "]");
+  }
+
+  /** `%!verb(type=value)`, the value printed with %v and the directive's flags; `%!verb(<nil>)`. */
+  private badVerb(verb: string, v: GoValue | null): void {
+    this.fmt.write(`%!${verb}(`);
+    if (v === null) this.fmt.write("<nil>");
+    else {
+      this.fmt.write(`${typeName(v)}=`);
+      this.printArg(v, "v");
+    }
+    this.fmt.write(")");
+  }
+
+  private fmtString(v: string, verb: string): void {
+    switch (verb) {
+      case "v":
+        if (this.fmt.f.sharpV) this.fmt.fmtQ(v);
+        else this.fmt.fmtS(v);
+        return;
+      case "s":
+        this.fmt.fmtS(v);
+        return;
+      case "x":
+      case "X":
+        this.fmt.fmtSx(v, verb === "X");
+        return;
+      case "q":
+        this.fmt.fmtQ(v);
+        return;
+    }
+    this.badVerb(verb, v);
+  }
+
+  private fmtInteger(value: bigint, signed: boolean, verb: string, v: GoValue): void {
+    const f = this.fmt;
+    switch (verb) {
+      case "v":
+        if (f.f.sharpV && !signed) {
+          // fmt0x64: %#v of an unsigned integer is its hex with 0x.
+          const sharp = f.f.sharp;
+          f.f.sharp = true;
+          f.fmtInteger(value, 16, verb, false);
+          f.f.sharp = sharp;
+        } else f.fmtInteger(value, 10, verb, false);
+        return;
+      case "d":
+        f.fmtInteger(value, 10, verb, false);
+        return;
+      case "b":
+        f.fmtInteger(value, 2, verb, false);
+        return;
+      case "o":
+      case "O":
+        f.fmtInteger(value, 8, verb, false);
+        return;
+      case "x":
+      case "X":
+        f.fmtInteger(value, 16, verb, verb === "X");
+        return;
+      case "c":
+        f.fmtC(asUint64(value));
+        return;
+      case "q":
+        f.fmtQc(asUint64(value));
+        return;
+      case "U":
+        f.fmtUnicode(asUint64(value));
+        return;
+    }
+    this.badVerb(verb, v);
+  }
+
+  private fmtFloat(x: number, verb: string, v: GoValue): void {
+    switch (verb) {
+      case "v":
+        this.fmt.fmtFloat(x, "g", -1);
+        return;
+      case "b":
+      case "g":
+      case "G":
+      case "x":
+      case "X":
+        this.fmt.fmtFloat(x, verb, -1);
+        return;
+      case "f":
+      case "e":
+      case "E":
+        this.fmt.fmtFloat(x, verb, 6);
+        return;
+      case "F":
+        this.fmt.fmtFloat(x, "f", 6);
+        return;
+    }
+    this.badVerb(verb, v);
+  }
+
+  private fmtComplex(c: GoComplex, verb: string): void {
+    if (!"vbgGxXfFeE".includes(verb)) {
+      this.badVerb(verb, c);
+      return;
+    }
+    const plus = this.fmt.f.plus;
+    this.fmt.write("(");
+    this.fmtFloat(c.re, verb, c);
+    // The imaginary part always has a sign.
+    this.fmt.f.plus = true;
+    this.fmtFloat(c.im, verb, c);
+    this.fmt.write("i)");
+    this.fmt.f.plus = plus;
+  }
+
+  /** doPrintf. */
+  doPrintf(format: string, a: readonly FmtArg[]): void {
+    const end = format.length;
+    const f = this.fmt;
+    let argNum = 0;
+    let afterIndex = false;
+    this.reordered = false;
+    let i = 0;
+    formatLoop: while (i < end) {
+      this.goodArgNum = true;
+      const lasti = i;
+      const percent = format.indexOf("%", i);
+      i = percent < 0 ? end : percent;
+      if (i > lasti) f.write(format.slice(lasti, i));
+      if (i >= end) break;
+      i++;
+      f.f = clearFlags();
+      simpleFormat: for (; i < end; i++) {
+        const c = format[i] as string;
+        switch (c) {
+          case "#":
+            f.f.sharp = true;
+            break;
+          case "0":
+            f.f.zero = true;
+            break;
+          case "+":
+            f.f.plus = true;
+            break;
+          case "-":
+            f.f.minus = true;
+            break;
+          case " ":
+            f.f.space = true;
+            break;
+          default:
+            // The fast path of a lower-case verb with flags only.
+            if (c >= "a" && c <= "z" && argNum < a.length) {
+              if (c === "v" || c === "w") this.verbV();
+              this.printArg(a[argNum] as FmtArg, c);
+              argNum++;
+              i++;
+              continue formatLoop;
+            }
+            break simpleFormat;
+        }
+      }
+      [argNum, i, afterIndex] = this.argNumber(argNum, format, i, a.length);
+      if (i < end && format[i] === "*") {
+        i++;
+        let present: boolean;
+        [f.f.wid, present, argNum] = intFromArg(a, argNum);
+        f.f.widPresent = present;
+        if (!present) f.write("%!(BADWIDTH)");
+        if (f.f.wid < 0) {
+          f.f.wid = -f.f.wid;
+          f.f.minus = true;
+          f.f.zero = false;
+        }
+        afterIndex = false;
+      } else {
+        [f.f.wid, f.f.widPresent, i] = parsenum(format, i, end);
+        if (afterIndex && f.f.widPresent) this.goodArgNum = false;
+      }
+      if (i + 1 < end && format[i] === ".") {
+        i++;
+        if (afterIndex) this.goodArgNum = false;
+        [argNum, i, afterIndex] = this.argNumber(argNum, format, i, a.length);
+        if (i < end && format[i] === "*") {
+          i++;
+          [f.f.prec, f.f.precPresent, argNum] = intFromArg(a, argNum);
+          if (f.f.prec < 0) {
+            f.f.prec = 0;
+            f.f.precPresent = false;
+          }
+          if (!f.f.precPresent) f.write("%!(BADPREC)");
+          afterIndex = false;
+        } else {
+          [f.f.prec, f.f.precPresent, i] = parsenum(format, i, end);
+          if (!f.f.precPresent) {
+            f.f.prec = 0;
+            f.f.precPresent = true;
+          }
+        }
+      }
+      if (!afterIndex) [argNum, i, afterIndex] = this.argNumber(argNum, format, i, a.length);
+      if (i >= end) {
+        f.write("%!(NOVERB)");
+        break;
+      }
+      const verb = String.fromCodePoint(format.codePointAt(i) as number);
+      i += verb.length;
+      if (verb === "%") f.write("%");
+      else if (!this.goodArgNum) f.write(`%!${verb}(BADINDEX)`);
+      else if (argNum >= a.length) f.write(`%!${verb}(MISSING)`);
+      else {
+        if (verb === "v" || verb === "w") this.verbV();
+        this.printArg(a[argNum] as FmtArg, verb);
+        argNum++;
+      }
+    }
+    if (!this.reordered && argNum < a.length) {
+      f.f = clearFlags();
+      f.write("%!(EXTRA ");
+      a.slice(argNum).forEach((arg, n) => {
+        if (n > 0) f.write(", ");
+        if (arg === null) f.write("<nil>");
+        else {
+          f.write(`${typeName(arg)}=`);
+          this.printArg(arg, "v");
+        }
+      });
+      f.write(")");
+    }
+  }
+
+  /** %#v and %+v are flagless formats of their own: sharp and plus move to sharpV and plusV. */
+  private verbV(): void {
+    const flags = this.fmt.f;
+    flags.sharpV = flags.sharp;
+    flags.sharp = false;
+    flags.plusV = flags.plus;
+    flags.plus = false;
+  }
+
+  /** argNumber: an explicit `[n]` at i, if any. */
+  private argNumber(argNum: number, format: string, i: number, numArgs: number): [number, number, boolean] {
+    if (format.length <= i || format[i] !== "[") return [argNum, i, false];
+    this.reordered = true;
+    const [index, wid, ok] = parseArgNumber(format, i);
+    if (ok && index >= 0 && index < numArgs) return [index, i + wid, true];
+    this.goodArgNum = false;
+    return [argNum, i + wid, ok];
+  }
+}
+
+/** parsenum: a decimal number at start, refused (and the rest of the format with it) past a million. */
+function parsenum(s: string, start: number, end: number): [number, boolean, number] {
+  if (start >= end) return [0, false, end];
+  let num = 0;
+  let isnum = false;
+  let i = start;
+  for (; i < end; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) break;
+    if (tooLarge(num)) return [0, false, end];
+    num = num * 10 + d;
+    isnum = true;
+  }
+  return [num, isnum, i];
+}
+
+/** parseArgNumber: `[n]` at `at`: its zero-based index, its length, and whether it is one. */
+function parseArgNumber(format: string, at: number): [number, number, boolean] {
+  if (format.length - at < 3) return [0, 1, false];
+  for (let i = at + 1; i < format.length; i++) {
+    if (format[i] === "]") {
+      const [width, ok, newi] = parsenum(format, at + 1, i);
+      if (!ok || newi !== i) return [0, i - at + 1, false];
+      return [width - 1, i - at + 1, true];
+    }
+  }
+  return [0, 1, false];
+}
+
+/** intFromArg: a `*` width or precision from an int argument. */
+function intFromArg(a: readonly FmtArg[], argNum: number): [number, boolean, number] {
+  if (argNum >= a.length) return [0, false, argNum];
+  const arg = a[argNum] as FmtArg;
+  const integer = arg === null ? undefined : integerOf(arg);
+  let num = 0;
+  let isInt = false;
+  if (integer && (integer.signed || integer.value <= BigInt(Number.MAX_SAFE_INTEGER))) {
+    num = Number(integer.value);
+    isInt = true;
+  }
+  if (tooLarge(num)) return [0, false, argNum + 1];
+  return [num, isInt, argNum + 1];
+}
+
+/** fmt.Sprintf; `charge` is told of what widths and precisions build before it is built. */
+export function sprintf(format: string, args: readonly FmtArg[], charge: Charge = free): string {
+  const p = new Printer(charge);
+  p.doPrintf(format, args);
+  return p.out;
+}
+
+/** fmt.Sprint (doPrint): spaces between operands when neither is a string. */
+export function sprint(args: readonly FmtArg[], charge: Charge = free): string {
+  let out = "";
+  let prevString = false;
+  for (let n = 0; n < args.length; n++) {
+    const arg = args[n] as FmtArg;
+    const isString = typeof arg === "string";
+    if (n > 0 && !isString && !prevString) out += " ";
+    out += formatValue(arg, charge);
+    prevString = isString;
+  }
+  return out;
+}
+
+/** fmt.Sprintln: spaces between all operands, and a newline. */
+export const sprintln = (args: readonly FmtArg[], charge: Charge = free): string =>
+  `${args.map((a) => formatValue(a, charge)).join(" ")}\n`;
+
+/** fmt's %v of one argument (an interface value read out of a container is printed as what it holds). */
+export function formatValue(v: FmtArg | Boxed, charge: Charge = free): string {
+  if (v instanceof Boxed) return formatValue(v.value, charge);
   switch (typeof v) {
     case "string":
       return v;
@@ -69,268 +455,10 @@ export function formatValue(v: FmtArg | Boxed): string {
     case "boolean":
       return v ? "true" : "false";
   }
-  if (v instanceof GoFloat || v instanceof GoComplex) return formattedNumber(v);
-  if (v instanceof GoUint) return String(v.value);
-  if (Array.isArray(v)) return `[${v.map(formatValue).join(" ")}]`;
-  if (isMap(v))
-    return `map[${sortedKeys(v)
-      .map((k) => `${k}:${formatValue(v[k] ?? null)}`)
-      .join(" ")}]`;
-  throw new Unsupported("printing this value");
+  const p = new Printer(charge);
+  p.printArg(v, "v");
+  return p.out;
 }
 
-/** fmt's %s of a value: composites element by element, non-strings as `%!s(int=1)`. */
-function formatS(v: FmtArg | Boxed): string {
-  if (v instanceof Boxed) return formatS(v.value);
-  if (v === null) return "<nil>";
-  if (typeof v === "string") return v;
-  if (Array.isArray(v)) return `[${v.map(formatS).join(" ")}]`;
-  if (isMap(v))
-    return `map[${sortedKeys(v)
-      .map((k) => `${k}:${formatS(v[k] ?? null)}`)
-      .join(" ")}]`;
-  return `%!s(${typeName(v)}=${formatValue(v)})`;
-}
-
-/** fmt's %s of a reflect.Value (Go's messages format values with %s). */
-export const formatValueS = (v: GoValue): string => formatS(v);
-
-const isStringArg = (a: FmtArg): boolean => typeof a === "string";
-
-/** fmt.Sprint: spaces between operands when neither is a string. */
-export function sprint(args: readonly FmtArg[]): string {
-  let out = "";
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as FmtArg;
-    if (i > 0 && !isStringArg(a) && !isStringArg(args[i - 1] as FmtArg)) out += " ";
-    out += formatValue(a);
-  }
-  return out;
-}
-
-/** fmt.Sprintln: spaces between all operands, and a newline. */
-export const sprintln = (args: readonly FmtArg[]): string => `${args.map(formatValue).join(" ")}\n`;
-
-/** Charges the work of building a string of `units` characters before it is built (see costs.ts). */
-export type Charge = (units: number) => void;
-const free: Charge = () => {};
-
-interface Spec {
-  charge: Charge;
-  minus: boolean;
-  plus: boolean;
-  zero: boolean;
-  width: number | undefined;
-  precision: number | undefined;
-}
-
-const runeCount = (s: string): number => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
-
-function pad(s: string, spec: Spec, zeroAllowed: boolean): string {
-  if (spec.width === undefined) return s;
-  const n = runeCount(s);
-  if (n >= spec.width) return s;
-  const fill = spec.width - n;
-  // A width is the one place a few characters of format build a long string: paid before it is built.
-  spec.charge(fill);
-  if (spec.minus) return s + " ".repeat(fill);
-  if (spec.zero && zeroAllowed) {
-    const signed = s[0] === "-" || s[0] === "+";
-    return signed ? s[0] + "0".repeat(fill) + s.slice(1) : "0".repeat(fill) + s;
-  }
-  return " ".repeat(fill) + s;
-}
-
-function truncateRunes(s: string, precision: number | undefined): string {
-  if (precision === undefined) return s;
-  let out = "";
-  let n = 0;
-  for (const ch of s) {
-    if (n++ >= precision) break;
-    out += ch;
-  }
-  return out;
-}
-
-const plainSpec = (spec: Spec) =>
-  !spec.minus && !spec.plus && !spec.zero && spec.width === undefined && spec.precision === undefined;
-
-function badVerb(verb: string, arg: FmtArg, spec: Spec): string {
-  if (!plainSpec(spec)) throw new Unsupported(`%!${verb} with flags`);
-  if (arg === null) return `%!${verb}(<nil>)`;
-  return `%!${verb}(${typeName(arg)}=${formatValue(arg)})`;
-}
-
-const isComposite = (a: FmtArg) => Array.isArray(a) || isMap(a);
-
-function formatInteger(v: number, spec: Spec, radix: number, upper: boolean): string {
-  if (spec.precision !== undefined) throw new Unsupported("integer precision");
-  let digits = Math.abs(v).toString(radix);
-  if (upper) digits = digits.toUpperCase();
-  const sign = v < 0 ? "-" : spec.plus ? "+" : "";
-  return pad(sign + digits, spec, true);
-}
-
-function hexOfString(s: string, upper: boolean, spec: Spec): string {
-  if (spec.precision !== undefined || spec.plus || spec.zero) throw new Unsupported("%x flags");
-  let hex = Buffer.from(s, "utf8").toString("hex");
-  if (upper) hex = hex.toUpperCase();
-  return pad(hex, spec, false);
-}
-
-/**
- * strconv.FormatFloat(x, 'f', precision, 64): the exact binary value rounded to `precision` decimals,
- * a tie to even (JavaScript's toFixed rounds a tie up). Very large or long results are not modelled.
- */
-function formatFixed(x: number, precision: number): string {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "+Inf" : "-Inf";
-  if (Math.abs(x) >= 1e21 || precision > 20) throw new Unsupported("%f of a large value or precision");
-  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
-  const magnitude = Math.abs(x);
-  let fixed = magnitude.toFixed(precision);
-  // A tie when the exact expansion continues with 5 and then only zeros: round to even instead of up.
-  const long = magnitude.toFixed(Math.min(100, precision + 60));
-  const rest = long.slice(long.length - (Math.min(100, precision + 60) - precision));
-  if (/^50*$/.test(rest)) {
-    const down = long.slice(0, long.length - rest.length).replace(/\.$/, "");
-    const lastDigit = Number(down.replace(".", "").slice(-1));
-    if (lastDigit % 2 === 0) fixed = down;
-  }
-  return `${sign}${fixed}`;
-}
-
-function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
-  // fmt prints a slice element by element, each with the verb and its flags: `[%!d(string=a)]`.
-  if (arg instanceof GoStrings) return `[${arg.map((s) => formatOne(verb, s, spec)).join(" ")}]`;
-  if (spec.plus && verb !== "d") throw new Unsupported(`%+${verb}`);
-  if (spec.zero && verb !== "d" && verb !== "x" && verb !== "X") throw new Unsupported(`%0${verb}`);
-  if (verb === "v") {
-    if (spec.zero) throw new Unsupported("%0v");
-    if ((typeof arg === "number" || arg instanceof GoFloat) && spec.precision !== undefined)
-      throw new Unsupported("%.Nv");
-    // fmt applies a width or precision to each element of a map or list, not to the whole.
-    if (arg !== null && isComposite(arg) && (spec.width !== undefined || spec.precision !== undefined))
-      throw new Unsupported("%v of a composite with a width or precision");
-    return pad(
-      truncateRunes(formatValue(arg), typeof arg === "string" ? spec.precision : undefined),
-      spec,
-      false,
-    );
-  }
-  if (arg !== null && isComposite(arg)) throw new Unsupported(`%${verb} of a composite`);
-  switch (verb) {
-    case "f":
-    case "F":
-      if (arg instanceof GoFloat) return pad(formatFixed(arg.value, spec.precision ?? 6), spec, false);
-      if (typeof arg === "number" || typeof arg === "string" || typeof arg === "boolean" || arg === null)
-        return badVerb(verb, arg, spec);
-      throw new Unsupported(`%${verb} of this value`);
-    case "s":
-      if (typeof arg === "string") return pad(truncateRunes(arg, spec.precision), spec, false);
-      return badVerb(verb, arg, spec);
-    case "q":
-      if (typeof arg === "string") {
-        spec.charge(costs.quotedChar * arg.length);
-        return pad(goQuote(arg, spec.precision), spec, false);
-      }
-      if (typeof arg === "number" || arg instanceof GoUint) throw new Unsupported("%q of an integer");
-      return badVerb(verb, arg, spec);
-    case "d":
-      if (typeof arg === "number") return formatInteger(arg, spec, 10, false);
-      if (arg instanceof GoUint) return formatInteger(arg.value, spec, 10, false);
-      return badVerb(verb, arg, spec);
-    case "t":
-      if (typeof arg === "boolean") return pad(arg ? "true" : "false", spec, false);
-      return badVerb(verb, arg, spec);
-    case "x":
-    case "X":
-      if (typeof arg === "number") return formatInteger(arg, spec, 16, verb === "X");
-      if (arg instanceof GoUint) return formatInteger(arg.value, spec, 16, verb === "X");
-      if (typeof arg === "string") return hexOfString(arg, verb === "X", spec);
-      if (typeof arg === "boolean" || arg === null) return badVerb(verb, arg, spec);
-      throw new Unsupported(`%${verb} of a float`);
-  }
-  throw new Unsupported(`the verb %${verb}`);
-}
-
-/**
- * fmt.Sprintf for the verbs described above. `charge` is told of the padding a width adds before it
- * is made; the caller pays for the rest (the format read, the text built) by their lengths.
- */
-export function sprintf(format: string, args: readonly FmtArg[], charge: Charge = free): string {
-  let out = "";
-  let argNum = 0;
-  let i = 0;
-  while (i < format.length) {
-    const percent = format.indexOf("%", i);
-    if (percent < 0) {
-      out += format.slice(i);
-      break;
-    }
-    out += format.slice(i, percent);
-    i = percent + 1;
-    const spec: Spec = {
-      charge,
-      minus: false,
-      plus: false,
-      zero: false,
-      width: undefined,
-      precision: undefined,
-    };
-    for (; i < format.length; i++) {
-      const c = format[i];
-      if (c === "-") {
-        spec.minus = true;
-        spec.zero = false;
-      } else if (c === "+") spec.plus = true;
-      else if (c === "0") spec.zero = !spec.minus;
-      else if (c === "#" || c === " ") throw new Unsupported(`the flag ${c}`);
-      else break;
-    }
-    if (format[i] === "[" || format[i] === "*") throw new Unsupported("argument indexes and * widths");
-    const width = /^\d+/.exec(format.slice(i, i + 8));
-    if (width) {
-      if (width[0].length > 6) throw new Unsupported("a large width");
-      spec.width = Number(width[0]);
-      i += width[0].length;
-    }
-    if (format[i] === ".") {
-      i++;
-      if (format[i] === "[" || format[i] === "*") throw new Unsupported("argument indexes and * precisions");
-      const precision = /^\d*/.exec(format.slice(i, i + 8)) as RegExpExecArray;
-      if (precision[0].length > 6) throw new Unsupported("a large precision");
-      spec.precision = Number(precision[0] || "0");
-      i += precision[0].length;
-    }
-    if (i >= format.length) {
-      out += "%!(NOVERB)";
-      break;
-    }
-    const verb = String.fromCodePoint(format.codePointAt(i) as number);
-    i += verb.length;
-    if (verb === "%") {
-      if (!plainSpec(spec)) throw new Unsupported("%% with flags");
-      out += "%";
-      continue;
-    }
-    if (argNum >= args.length) {
-      if (!"vsdqtxX".includes(verb)) throw new Unsupported(`the verb %${verb}`);
-      out += `%!${verb}(MISSING)`;
-      continue;
-    }
-    out += formatOne(verb, args[argNum++] as FmtArg, spec);
-  }
-  if (argNum < args.length) {
-    out += "%!(EXTRA ";
-    out += args
-      .slice(argNum)
-      .map((a) => (a === null ? "<nil>" : `${typeName(a)}=${formatValue(a)}`))
-      .join(", ");
-    out += ")";
-  }
-  return out;
-}
+/** fmt's %s of a value (Go's messages format values with %s). */
+export const formatValueS = (v: GoValue): string => sprintf("%s", [v]);

@@ -132,7 +132,12 @@ export function isPrint(r: number): boolean {
   return known === 1;
 }
 
-const quoteRune = (r: number): string => {
+/** strconv's appendEscapedRune: one code point inside `quote`, ASCII only (QuoteToASCII) or not. */
+function escapeRune(r: number, quote: number, asciiOnly: boolean): string {
+  if (r === quote || r === 92) return `\\${String.fromCharCode(r)}`;
+  // A lone surrogate is U+FFFD in Go (its JSON decoder and its rune conversion both make it so).
+  if (isSurrogate(r) || r > maxRune || r < 0) r = 0xfffd;
+  if (asciiOnly ? r < 0x80 && isPrint(r) : isPrint(r)) return String.fromCodePoint(r);
   switch (r) {
     case 7:
       return "\\a";
@@ -148,22 +153,17 @@ const quoteRune = (r: number): string => {
       return "\\t";
     case 11:
       return "\\v";
-    case 34:
-      return '\\"';
-    case 92:
-      return "\\\\";
   }
-  if (isPrint(r)) return String.fromCodePoint(r);
-  // A lone surrogate is U+FFFD in Go (its JSON decoder and its rune conversion both make it so),
-  // which is printable.
-  if (isSurrogate(r)) return "\ufffd";
   if (r < 0x20 || r === 0x7f) return `\\x${r.toString(16).padStart(2, "0")}`;
   if (r < 0x10000) return `\\u${r.toString(16).padStart(4, "0")}`;
   return `\\U${r.toString(16).padStart(8, "0")}`;
-};
+}
 
-/** fmt's %q (strconv.Quote); with `precision`, %.Nq: the first N characters only. */
-export function goQuote(s: string, precision?: number): string {
+/**
+ * fmt's %q (strconv.Quote, or QuoteToASCII with `asciiOnly`); with `precision`, %.Nq: the first N
+ * characters only.
+ */
+export function goQuote(s: string, precision?: number, asciiOnly = false): string {
   // Printable ASCII, the common case, needs only its quotes and backslashes escaped.
   if ((precision === undefined || precision >= s.length) && /^[\x20-\x7e]*$/.test(s))
     return `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
@@ -171,14 +171,39 @@ export function goQuote(s: string, precision?: number): string {
   let n = 0;
   for (const ch of s) {
     if (precision !== undefined && n >= precision) break;
-    out += quoteRune(ch.codePointAt(0) as number);
+    out += escapeRune(ch.codePointAt(0) as number, 34, asciiOnly);
     n++;
   }
   return `${out}"`;
 }
 
+/** strconv.QuoteRune (or QuoteRuneToASCII): `'a'`, `'\\n'`, `'�'` for what is no valid code point. */
+export const goQuoteRune = (r: number, asciiOnly: boolean): string => `'${escapeRune(r, 39, asciiOnly)}'`;
+
+/** strconv.CanBackquote: no control character but tab, no backquote, no U+FEFF (a lone surrogate is Go's valid U+FFFD). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: CanBackquote refuses exactly these.
+const notBackquotable = /[\x00-\x08\x0a-\x1f\x7f`\ufeff]/;
+export const canBackquote = (s: string): boolean => !notBackquotable.test(s);
+
 /** fmt's %#U: `U+0021 '!'` (the character only when printable). */
 export function goUnicode(r: number): string {
   const hex = `U+${r.toString(16).toUpperCase().padStart(4, "0")}`;
   return isPrint(r) ? `${hex} '${String.fromCodePoint(r)}'` : hex;
+}
+
+/** A string's length in code points, as Go's utf8.RuneCountInString counts it (a lone surrogate is one U+FFFD). */
+export function runeCount(value: string): number {
+  let count = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    // A surrogate pair is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
 }

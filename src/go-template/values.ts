@@ -29,9 +29,13 @@ export class GoUint {
  * interfaces: `index` and `range` give them as they are.
  */
 export class GoStrings extends Array<string> {
+  /** A nil slice (no default): `%#v` prints `[]string(nil)`, an empty one `[]string{}`. */
+  nil = false;
+
   static holding(items: readonly string[] | undefined): GoStrings {
     const list = new GoStrings();
     if (items) list.push(...items);
+    else list.nil = true;
     return list;
   }
 }

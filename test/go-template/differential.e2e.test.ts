@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { jsonKind, outputJsonKinds, type PrintedValue, parseTemplate } from "../../src/go-template/index.js";
+import { fmtDifferential, generateFmt } from "../support/differential/fmt.js";
 import { describeDisagreements, Random } from "../support/differential/random.js";
 import { generateTemplate, templateDifferential } from "../support/differential/template.js";
 import { type TemplateAnswer, useGoOracle, withoutGo } from "../support/go-oracle.js";
@@ -69,6 +70,16 @@ describe("text/template: src/go-template against Go", { skip: withoutGo }, () =>
     const run = await templateDifferential(oracle.current, execCases);
     assert.equal(run.disagreements.length, 0, describeDisagreements(run));
     assert.ok(run.unsupported <= 10, `${run.unsupported} cases not modelled`);
+  });
+
+  it("Go's fmt: 2,000 generated printf formats and arguments agree, and only %p and %w of a map or list are not modelled", async () => {
+    const random = new Random(43);
+    const run = await fmtDifferential(
+      oracle.current,
+      Array.from({ length: 2000 }, () => generateFmt(random)),
+    );
+    assert.equal(run.disagreements.length, 0, describeDisagreements(run));
+    assert.ok(run.unsupported <= 20, `${run.unsupported} cases not modelled`);
   });
 
   it("1,000 programs from Go's template grammar (npm run fuzz:oracle runs more)", async () => {

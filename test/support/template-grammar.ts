@@ -157,8 +157,35 @@ const rawString = fc
 
 const verbs = fc.oneof(
   { weight: 12, arbitrary: fc.constantFrom("v", "s", "d", "q", "t", "x", "X", "%") },
-  { weight: 1, arbitrary: fc.constantFrom("e", "f", "g", "c", "b", "o", "U", "T", "p", "z", "!") },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      "e",
+      "E",
+      "f",
+      "F",
+      "g",
+      "G",
+      "c",
+      "b",
+      "o",
+      "O",
+      "U",
+      "T",
+      "p",
+      "w",
+      "z",
+      "!",
+    ),
+  },
 );
+
+/** A width or precision: a number, `*` (taken from the arguments), or an explicit argument index. */
+const sizeOrStar = (size: fc.Arbitrary<number>) =>
+  fc.oneof(
+    { weight: 8, arbitrary: size.map(String) },
+    { weight: 1, arbitrary: fc.constantFrom("*", "[1]*", "[2]*", "[9]*") },
+  );
 
 function formatDirective(heavy: boolean): fc.Arbitrary<string> {
   const size = heavy
@@ -167,13 +194,14 @@ function formatDirective(heavy: boolean): fc.Arbitrary<string> {
   return fc
     .record({
       flags: fc.array(fc.constantFrom("-", "-", "+", "+", "0", "0", "#", " "), { maxLength: 2 }),
-      width: fc.option(size, { freq: 2 }),
-      precision: fc.option(size, { freq: 3 }),
+      index: fc.option(fc.constantFrom("[1]", "[2]", "[3]", "[0]", "[x]"), { freq: 8 }),
+      width: fc.option(sizeOrStar(size), { freq: 2 }),
+      precision: fc.option(sizeOrStar(size), { freq: 3 }),
       verb: verbs,
     })
     .map(
-      ({ flags, width, precision, verb }) =>
-        `%${flags.join("")}${width ?? ""}${precision === null ? "" : `.${precision}`}${verb}`,
+      ({ flags, index, width, precision, verb }) =>
+        `%${flags.join("")}${width ?? ""}${precision === null ? "" : `.${precision}`}${index ?? ""}${verb}`,
     );
 }
 
@@ -408,7 +436,17 @@ function grammar(options: GrammarOptions): Grammar {
 function costly(body: fc.Arbitrary<Item[]>): fc.Arbitrary<Item> {
   const count = fc.constantFrom("20", "1000", "100000", "999999");
   const width = fc.constantFrom("100", "10000", "999999");
-  const fn = fc.constantFrom("js", "urlquery", "html", "print", "len", 'printf "%s"');
+  const fn = fc.constantFrom(
+    "js",
+    "urlquery",
+    "html",
+    "print",
+    "len",
+    'printf "%s"',
+    'printf "%.999999s"',
+    'printf "%q"',
+    'printf "% x"',
+  );
   return fc.oneof(
     fc.record({ count, body }).map(
       ({ count: n, body: b }): Item => ({
@@ -424,6 +462,19 @@ function costly(body: fc.Arbitrary<Item[]>): fc.Arbitrary<Item> {
         text: `{{range ${n}}}{{$x := ${f} (printf "%${w}d" 1)}}{{end}}`,
       }),
     ),
+    // What a precision or a `*` width builds: zeros, digits, a float's expansion, a code point's hex.
+    fc
+      .record({
+        count,
+        width,
+        format: fc.constantFrom("%.Wd", "%.Wf", "%W.We", "%.WU", "%*d", "%-*.*x", "%.Wg"),
+      })
+      .map(
+        ({ count: n, width: w, format }): Item => ({
+          t: "text",
+          text: `{{range ${n}}}{{$x := printf "${format.replaceAll("W", w)}" ${w} 2.5}}{{$y := printf "%e %.${w}f" 5e-324 1e308}}{{end}}`,
+        }),
+      ),
   );
 }
 

@@ -19,11 +19,12 @@ import {
   type TemplateAnalysis,
 } from "../../go-template/index.js";
 import { jsonKind } from "../../go-template/json-kind.js";
-import { type GoMap, GoStrings, type Value as GoValue, Unsupported } from "../../go-template/values.js";
+import { type GoMap, Unsupported } from "../../go-template/values.js";
 import { LruCache } from "../../memo/lru-cache.js";
 import { generatedSchemaUrl } from "../../schema/generated-schema.js";
 import type { JsonSchema } from "../../schema/schema-source.js";
 import { installInputAt, installInputErrors } from "./install-inputs.js";
+import { templateConfig } from "./template-data.js";
 
 const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";
 
@@ -921,8 +922,10 @@ class Runner {
   private operatorData(): { helm: GoMap; namespace: GoMap; custom: GoMap } | null {
     if (this.data !== undefined) return this.data;
     this.data = null;
-    const config = this.configData();
-    if (!config) return null;
+    const built = templateConfig(this.module);
+    if (!built) return null;
+    const { config } = built;
+    this.opaque = built.opaque;
     const custom = { config };
     const helm = this.module.spec.helm;
     if (!helm) {
@@ -958,30 +961,5 @@ class Runner {
     }
     this.data = { helm: known ? { ...first, namespace } : first, namespace: first, custom };
     return this.data;
-  }
-
-  private configData(): GoMap | null {
-    const values = this.module.spec.config ?? {};
-    const config: GoMap = {};
-    for (const item of this.module.config ?? []) {
-      const given: unknown = Object.hasOwn(values, item.alias) ? values[item.alias] : undefined;
-      let value: GoValue;
-      if (item.integer) {
-        value = typeof given === "number" ? Math.trunc(given) : (item.integer.default ?? 0);
-        // A Go int beyond 2^53 is not held exactly here: the templates reading it are not decided.
-        if (!Number.isSafeInteger(value)) {
-          this.opaque ??= new Set();
-          this.opaque.add(item.alias);
-          continue;
-        }
-      } else if (item.boolean) value = typeof given === "boolean" ? given : (item.boolean.default ?? false);
-      else if (item.string) value = typeof given === "string" ? given : (item.string.default ?? "");
-      else if (item.option) value = typeof given === "string" ? given : (item.option.default ?? "");
-      // GetValidatedConfig refuses any value given (a JSON list is never a []string): the default renders.
-      else if (item.multipleOptions) value = GoStrings.holding(item.multipleOptions.default);
-      else return null;
-      config[item.alias] = value as GoMap[string];
-    }
-    return config;
   }
 }

@@ -3,10 +3,12 @@ import { addonValuesDifferential, generateAddonValues } from "./addon-values.js"
 import { celDifferential, generateCel } from "./cel.js";
 import { configMapDifferential, generateConfigMapData } from "./configmap.js";
 import { cronDifferential, generateCron } from "./cron.js";
+import { fmtDifferential, generateFmt } from "./fmt.js";
 import { generateModule, moduleDifferential } from "./module.js";
 import { generateNumber, numberDifferential } from "./numbers.js";
 import type { DifferentialRun, Random } from "./random.js";
 import { generateTemplate, templateDifferential } from "./template.js";
+import { generateTemplateDataModule, templateDataDifferential } from "./template-data.js";
 import { generateUrl, urlDifferential } from "./url.js";
 import { generateYamlDocument, yamlDifferential } from "./yaml.js";
 
@@ -29,5 +31,7 @@ export const families: Family[] = [
   family({ name: "addon-values", generate: generateAddonValues, run: addonValuesDifferential }),
   family({ name: "cel", generate: generateCel, run: celDifferential }),
   family({ name: "templates", generate: generateTemplate, run: templateDifferential }),
+  family({ name: "fmt", generate: generateFmt, run: fmtDifferential }),
+  family({ name: "template-data", generate: generateTemplateDataModule, run: templateDataDifferential }),
   family({ name: "modules", generate: generateModule, run: moduleDifferential }),
 ];
