@@ -3,8 +3,8 @@
 // modules for the browser. What differs from the CLI is only at the bundle's edges:
 // - Node's built-ins the engine imports are replaced by stand-ins (src/playground/node/): the files the
 //   engine reads (schema sources, generated schemas, the example addon-operator module tree) are embedded
-//   here and read from memory; crypto is Web Crypto and @noble/hashes' SHA-256; Buffer is the `buffer`
-//   package.
+//   here and read from memory; crypto is Web Crypto and @noble/hashes' SHA-256; node:buffer is the
+//   `buffer` package (the engine imports Buffer where it uses it; the build refuses a module that does not).
 // - ajv compiles no code in the page: every schema the engine compiles (each kind's generated schema,
 //   its editor schema, and every list-items and map-values part the structure gate may check on its
 //   own) is compiled here into ajv's standalone code, with the options src/validation/structure.ts
@@ -165,6 +165,18 @@ function playgroundPlugin(validators: string): Plugin {
       plugin.onResolve({ filter: /^(ajv|ajv-formats)$/ }, (args) => ({
         path: join(root, `src/playground/${args.path}.ts`),
       }));
+      // The engine imports Buffer where it uses it (node:buffer, the `buffer` package here): a module
+      // that used Node's global one would fail only in the page, so the build refuses it.
+      plugin.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
+        const text = readFileSync(args.path, "utf8");
+        if (/\bBuffer\./.test(text) && !/import \{[^}]*\bBuffer\b[^}]*\} from "node:buffer"/.test(text))
+          return {
+            errors: [
+              { text: `${relative(root, args.path)} uses Buffer without importing it from node:buffer` },
+            ],
+          };
+        return undefined;
+      });
       plugin.onResolve({ filter: /^virtual:/ }, (args) => ({ path: args.path, namespace: "virtual" }));
       plugin.onLoad({ filter: /.*/, namespace: "virtual" }, (args) => ({
         contents: virtual[args.path] ?? "",
@@ -203,7 +215,6 @@ const result = await build({
   write: false,
   logLevel: "warning",
   define: { "import.meta.url": JSON.stringify(`file://${virtualRoot}/src/bundle/app.js`) },
-  inject: [join(root, "src/playground/node/buffer-global.ts")],
   plugins: [playgroundPlugin(writeValidators())],
 });
 const [bundle] = result.outputFiles;

@@ -4,6 +4,7 @@
  * precision for %s/%v/%q) and fmt's error forms (`%!d(string=x)`, `%!d(MISSING)`, `%!(EXTRA ...)`,
  * `%!(NOVERB)`); anything else throws Unsupported rather than guess.
  */
+import { Buffer } from "node:buffer";
 import { costs } from "./costs.js";
 import { goQuote } from "./go-strings.js";
 import {
