@@ -136,7 +136,10 @@ function findingItem(finding: Finding): HTMLLIElement {
   rule.textContent = finding.rule;
   item.append(rule, " ");
   // `validating-webhook/module.config-value`: the rule reference has an anchor for each webhook rule.
-  const ruleId = /(?:^|\/)([a-z0-9-]+\.[a-z0-9.-]+)$/.exec(finding.rule)?.[1];
+  // A CRD's CEL rule names its rule at the end of the message: `... (rule module.source)`.
+  const ruleId =
+    /(?:^|\/)([a-z0-9-]+\.[a-z0-9.-]+)$/.exec(finding.rule)?.[1] ??
+    /\(rule ([a-z0-9-]+\.[a-z0-9.-]+)\)$/.exec(finding.message)?.[1];
   if (ruleId) {
     const docs = document.createElement("a");
     docs.href = `${rulesDocs}#${ruleId}`;

@@ -262,6 +262,14 @@ describe("the playground, in a real Chromium", () => {
     withScreenshot("examples", async () => {
       const first = await readVerdict(page);
       assert.equal(first.verdict, "denied");
+      // Each finding of a rule links to the rule's entry in the rule reference.
+      const links = await page.evaluate<string[]>(
+        `[...document.querySelectorAll("#findings li a")].map((a) => a.href)`,
+      );
+      assert.deepEqual(links, [
+        "https://github.com/forkspacer/module-admission/blob/main/docs/rules.md#module.config-value",
+        "https://github.com/forkspacer/module-admission/blob/main/docs/rules.md#module.unknown-field",
+      ]);
       assert.ok(first.findings.some((finding) => finding.rule === "validating-webhook/module.config-value"));
       const names = await page.evaluate<string[]>(
         `[...document.querySelectorAll("#example option")].map((option) => option.textContent)`,
