@@ -420,6 +420,11 @@ describe("the playground, in a real Chromium", () => {
         example.dispatchEvent(new Event("change"));
       })()`);
       await settled(page);
+      // Its findings are the CRD's CEL rules': each names its rule in its message, and links to it.
+      const links = await page.evaluate<string[]>(
+        `[...document.querySelectorAll("#findings li a")].map((a) => a.hash)`,
+      );
+      assert.deepEqual(links, ["#module.source", "#module.release-name"]);
       const screenshot = await page.screenshot();
       writeFileSync(join(shots, "playground.png"), screenshot);
       // The README's image, replaced only when asked to (the file is committed).
