@@ -35,6 +35,7 @@ export const layerOrder = [
   "offline",
   "reports",
   "cli",
+  "playground",
 ] as const;
 
 /** An import of one module by another, by their folders under src/ (`.` for a file directly in src/). */

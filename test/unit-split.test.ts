@@ -30,6 +30,8 @@ const starters = [
   "support/yaml-language-server",
   "support/keep-alive-load",
   "support/go-oracle",
+  "support/chromium",
+  "support/playground",
 ];
 
 function testFiles(dir: string): string[] {

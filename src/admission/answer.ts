@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { boundWarnings, limits, truncate } from "../base/limits.js";
 import {
   boundErrors,

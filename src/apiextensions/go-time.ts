@@ -1,3 +1,5 @@
+import { Buffer } from "node:buffer";
+
 /**
  * Go's `time.Parse(time.RFC3339, value)` as far as whether it fails and with which message: how
  * metav1.Time reads a timestamp (`metadata.creationTimestamp`, an embedded resource's too), and the

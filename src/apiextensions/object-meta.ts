@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { type FieldError, goValue } from "../admission/field-errors.js";
 import { FieldPath } from "../base/field-path.js";
 import {

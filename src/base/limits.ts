@@ -1,3 +1,5 @@
+import { Buffer } from "node:buffer";
+
 /**
  * The service's operating bounds: what one request may be, what one review may cost, what one answer
  * may say, the numbers an operator sizing the webhook needs (docs/operations.md lists them). The API

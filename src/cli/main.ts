@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<Definition>> = {
   "install-crds": async () => (await import("./install-crds.js")).installCrdsDefinition,
   "lint-modules": async () => (await import("./lint-modules.js")).lintModulesDefinition,
   audit: async () => (await import("./audit.js")).auditDefinition,
+  playground: async () => (await import("./playground.js")).playgroundDefinition,
 };
 
 const output: Output = {

@@ -6,6 +6,7 @@
  * scheme) is such an error: `first path segment in URL cannot contain colon`. Go works on bytes: the
  * text is read as a byte string (one character per UTF-8 byte), and quoted back as Go quotes bytes.
  */
+import { Buffer } from "node:buffer";
 import { goQuote } from "../go-template/go-strings.js";
 import { parseAddr } from "./netip.js";
 

@@ -11,6 +11,7 @@
  * nest as deep as Go allows (`maxExecDepth`, then Go's own error) whatever JavaScript's stack holds;
  * the only recursion left is into parenthesized pipelines, which the parser bounds (maxNestingDepth).
  */
+import { Buffer } from "node:buffer";
 import type { WorkBudget } from "../budget/work-budget.js";
 import { costs } from "./costs.js";
 import { formatValue } from "./fmt.js";

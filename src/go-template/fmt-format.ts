@@ -4,6 +4,7 @@
  * can make long (a width's padding, a precision's zeros or digits, a string's hex) is charged before
  * it is built; the caller charges the rest by the length of what it got.
  */
+import { Buffer } from "node:buffer";
 import { costs } from "./costs.js";
 import { expansionDigits, type FloatFormat, formatFloatGo } from "./ftoa.js";
 import { canBackquote, goQuote, goQuoteRune, isPrint, runeCount } from "./go-strings.js";

@@ -3,6 +3,7 @@
  * in values.ts. Each charges the work it does by the sizes it reads and builds (see `costs` in
  * exec.ts), and charges before it builds whatever a few characters of template could make long.
  */
+import { Buffer } from "node:buffer";
 import { costs } from "./costs.js";
 import { type Charge, type FmtArg, formatValue, formatValueS, sprint, sprintf, sprintln } from "./fmt.js";
 import { isPrint } from "./go-strings.js";

@@ -1,3 +1,5 @@
+import { Buffer } from "node:buffer";
+
 /**
  * Go's string literal rules as text/template/parse uses them: strconv.Unquote and UnquoteChar for
  * string, raw string and character constants, and fmt's %q and %#U for error messages.

@@ -1,3 +1,5 @@
+import { Buffer } from "node:buffer";
+
 /**
  * Go's time.ParseDuration (time/format.go), with its error texts: robfig/cron's `@every` reads its
  * duration with it, and so does cel-go's `duration()`. A signed sequence of decimal numbers, each with

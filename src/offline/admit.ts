@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { randomInt } from "node:crypto";
 import { fitVerdict, moreErrors } from "../admission/answer.js";
 import { causeType, type FieldError, formatFieldError } from "../admission/field-errors.js";

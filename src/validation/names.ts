@@ -1,3 +1,5 @@
+import { Buffer } from "node:buffer";
+
 /** Name rules from apimachinery's validation package and Helm, with their messages. */
 
 const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
