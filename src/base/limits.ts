@@ -62,6 +62,12 @@ export const limits = {
   /** The API server keeps at most 4 KiB of warnings per request (and drops those over 120 characters). */
   warningBytes: 4096,
   warningChars: 120,
+  /**
+   * A manifest file `validate` reads: many objects of at most 3 MiB each, and far more than any
+   * repository's manifests hold (the largest CRD bundles are a few MiB); past it the file is reported,
+   * not read, so a file a pull request adds cannot fill the CI runner's memory.
+   */
+  manifestFileBytes: 32 * 1024 * 1024,
   /** The serialized AdmissionReview; beyond it the answer is a short code 500 denial. */
   answerBytes: 1024 * 1024,
 } as const;

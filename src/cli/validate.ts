@@ -3,13 +3,8 @@ import { Command, Option } from "commander";
 import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
-import {
-  InputError,
-  isResourceList,
-  manifestFiles,
-  readInput,
-  type SkippedDirectory,
-} from "../offline/manifests.js";
+import { InputError, manifestFiles, readInput, type SkippedDirectory } from "../offline/manifest-files.js";
+import { isResourceList } from "../offline/manifests.js";
 import {
   type Batch,
   type BatchResult,
@@ -244,7 +239,12 @@ function readAll(
   const unreadable: InputError[] = [];
   for (const path of paths) {
     try {
-      for (const file of manifestFiles([path], (skipped) => notRead.push(skipped))) {
+      const files = manifestFiles(
+        [path],
+        (skipped) => notRead.push(skipped),
+        (error) => unreadable.push(error),
+      );
+      for (const file of files) {
         const name = file === "-" ? stdinName : file;
         try {
           inputs.push({ file: name, text: readInput(file, readStdin) });
