@@ -57,10 +57,10 @@ function emptyObjects() {
 
 function templateLinks() {
   const template = kedaTemplate() as unknown as Editable;
-  // Links that are not surely valid (the CEL precheck's pattern): each is parsed as a URL.
+  // Links the rule refuses, changed by the update: an error for each in both objects.
   template.spec.resources = Array.from({ length: 25_000 }, (_, i) => ({
     name: `r${i}`,
-    link: `https://example.com/manifests/${i}.yaml?a=%zz#${"x".repeat(20)}`,
+    link: `ftp://example.com/manifests/${i}.yaml`,
   }));
   const old = structuredClone(template);
   old.spec.resources = template.spec.resources.map((r: { name: string; link: string }) => ({
@@ -86,11 +86,19 @@ function twoObjectUpdate() {
   return { path: "/validate-batch-forkspacer-com-v1-module", body: moduleReview(next, old) };
 }
 
+/** For reference: a review of the same size whose rules have little to do (one 3 MB string). */
+function floorOf3Mb() {
+  const module = helmModule() as unknown as Editable;
+  module.metadata.annotations = { note: "x".repeat(3_000_000) };
+  return { path: "/validate-batch-forkspacer-com-v1-module", body: moduleReview(module) };
+}
+
 const attacks: Record<string, () => { path: string; body: unknown }> = {
+  "reference: one 3 MB string": floorOf3Mb,
   "did-you-mean, 2,000 aliases x 50 keys": didYouMean,
   "600,000 cron items": cronItems,
   "1,040,000 empty objects": emptyObjects,
-  "ModuleTemplate UPDATE, 2 x 25,000 links": templateLinks,
+  "ModuleTemplate UPDATE, 2 x 25,000 bad links": templateLinks,
   "UPDATE of 3.0 MB new + 1.2 MB old": twoObjectUpdate,
 };
 
