@@ -1,9 +1,4 @@
-import {
-  byRule,
-  type FieldErrorList,
-  fieldError,
-  moreItems,
-} from "../../admission/field-errors.js";
+import { byRule, type FieldErrorList, fieldError, moreItems } from "../../admission/field-errors.js";
 import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
