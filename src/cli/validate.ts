@@ -1,9 +1,14 @@
-import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
-import { InputError, manifestFiles, readInput, type SkippedDirectory } from "../offline/manifest-files.js";
+import {
+  InputError,
+  manifestFiles,
+  readBounded,
+  readInput,
+  type SkippedDirectory,
+} from "../offline/manifest-files.js";
 import { isResourceList } from "../offline/manifests.js";
 import {
   type Batch,
@@ -29,7 +34,8 @@ export interface CliIo {
 }
 
 export const processIo: CliIo = {
-  readStdin: () => readFileSync(0, "utf8"),
+  // Bounded as a file is: `-f - < /dev/zero` is refused at the bound, not read until memory runs out.
+  readStdin: () => readBounded(0, "-"),
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   interactive: process.stderr.isTTY === true,

@@ -135,6 +135,35 @@ function reasonOf(error: NodeJS.ErrnoException): string {
   return error.message;
 }
 
+const tooLarge = (file: string) =>
+  new InputError(
+    file,
+    undefined,
+    `larger than the ${limits.manifestFileBytes} bytes validate reads from one file: not read`,
+  );
+
+/**
+ * The text behind `fd`, into one buffer sized from `sizeHint` and doubled as it fills (a file that
+ * grows meanwhile, a pipe), up to `limits.manifestFileBytes`: past it an InputError.
+ */
+export function readBounded(fd: number, file: string, sizeHint = 64 * 1024): string {
+  const max = limits.manifestFileBytes;
+  let buffer = Buffer.allocUnsafe(Math.min(sizeHint, max) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > max) throw tooLarge(file);
+      const grown = Buffer.allocUnsafe(Math.min(length * 2, max + 1));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+  }
+  return buffer.toString("utf8", 0, length);
+}
+
 /**
  * A manifest file's text. Only a regular file is read (opened without waiting, so a fifo is found
  * and not waited on; a device such as /dev/zero, which never ends, is not read), and only up to
@@ -145,6 +174,7 @@ export function readInput(file: string, readStdin: () => string): string {
     try {
       return readStdin();
     } catch (error) {
+      if (error instanceof InputError) throw error;
       throw new InputError(file, undefined, (error as Error).message);
     }
   }
@@ -158,25 +188,8 @@ export function readInput(file: string, readStdin: () => string): string {
     const stat = fstatSync(fd);
     if (!stat.isFile())
       throw new InputError(file, undefined, `${kindOf(stat)}, not a regular file: not read`);
-    const max = limits.manifestFileBytes;
-    const tooLarge = () =>
-      new InputError(file, undefined, `larger than the ${max} bytes validate reads from one file: not read`);
-    if (stat.size > max) throw tooLarge();
-    // One buffer, sized from the file; a file that grows meanwhile is read up to the bound.
-    let buffer = Buffer.allocUnsafe(stat.size + 1);
-    let length = 0;
-    for (;;) {
-      if (length === buffer.length) {
-        if (length > max) throw tooLarge();
-        const grown = Buffer.allocUnsafe(Math.min(length * 2, max + 1));
-        buffer.copy(grown, 0, 0, length);
-        buffer = grown;
-      }
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    return buffer.toString("utf8", 0, length);
+    if (stat.size > limits.manifestFileBytes) throw tooLarge(file);
+    return readBounded(fd, file, stat.size);
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError(file, undefined, (error as Error).message);

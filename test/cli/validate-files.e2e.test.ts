@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -77,6 +86,31 @@ describe("validate on a tree holding special files, links and a 1 MB line (issue
     assert.ok(!run.stdout.includes("do-not-read"));
     // good.yaml, the link to it inside the tree, and the object above the long line.
     assert.equal(summary.checked, 3);
+    assert.ok(peakMiB < 256, `${peakMiB} MiB`);
+  });
+
+  it("reads standard input up to the bound a file has: `-f - < /dev/zero` is a finding, exit 2", (t) => {
+    const zero = openSync("/dev/zero", "r");
+    const peakFile = join(mkdtempSync(join(tmpdir(), "validate-rss-")), "max-rss");
+    const run = spawnSync(
+      process.execPath,
+      ["--import", maxRss, buildCommand(), "validate", "-f", "-", "-o", "json"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, MAX_RSS_FILE: peakFile },
+        stdio: [zero, "pipe", "pipe"],
+        timeout: 300_000,
+      },
+    );
+    closeSync(zero);
+    const peakMiB = Number(readFileSync(peakFile, "utf8")) / 1024;
+    t.diagnostic(`exit ${run.status}, peak RSS ${peakMiB.toFixed(0)} MiB`);
+    assert.equal(run.status, 2, run.stderr);
+    const findings = (JSON.parse(run.stdout) as { findings: Finding[] }).findings;
+    assert.deepEqual(
+      findings.map((f) => f.message),
+      [`larger than the ${32 * 1024 * 1024} bytes validate reads from one file: not read`],
+    );
     assert.ok(peakMiB < 256, `${peakMiB} MiB`);
   });
 });
