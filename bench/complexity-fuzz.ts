@@ -9,6 +9,7 @@ import {
   type FuzzKind,
   fuzzKinds,
   type Growth,
+  grown,
   growthsOf,
   type Measurement,
   measure,
@@ -17,6 +18,7 @@ import {
 } from "../test/support/complexity-fuzz.js";
 import { corpusPath } from "../test/support/corpus.js";
 import { buildCommand, startServe } from "../test/support/serve-process.js";
+import { bareParseMs, cpuSeconds } from "./process-stats.js";
 import { runGrammarFuzz } from "./template-grammar-fuzz.js";
 
 /**
@@ -31,7 +33,9 @@ import { runGrammarFuzz } from "./template-grammar-fuzz.js";
  *
  * `--live N`: then the N costliest reviews and every one over its bound again, each sent to the built
  * `serve` (its heap at 200 MiB, as in the chart's 256 Mi pod) with a clean review sent beside it:
- * how long the clean review waited, and the server's resident memory over its level before.
+ * how long the clean review waited, and the server's resident memory over its level before; then
+ * each alone, as a CREATE and as an UPDATE, its CPU as the process spends it (all threads) against
+ * max(100 ms, 4 x a bare JSON.parse of its body) (issue 41).
  *
  * Then the template grammar fuzz of issue 32 (bench/template-grammar-fuzz.ts): `--templates N`
  * generated templates (default 100,000) in Modules, each review under the same bounds. `--only fields`
@@ -231,6 +235,34 @@ async function live(chosen: typeof all): Promise<void> {
       `  ${m.kind} ${m.field} × ${m.n} (${(body.length / mib).toFixed(2)} MiB): ${wellFormed ? "answered" : `status ${reply.status}`} in ${attackMs.toFixed(0)} ms, clean review beside ${cleanMs.toFixed(0)} ms (${cleanReply.status}), RSS +${(growth / mib).toFixed(0)} MiB`,
     );
   }
+  // The issue-41 bound: each review's CPU as the process spends it (every thread, from /proc), against
+  // max(100 ms, 4 x a bare JSON.parse of its body here), as a CREATE and as an UPDATE (from the
+  // kind's base object). Sent alone, one after the other; the kernel counts in 10 ms ticks.
+  console.log("\nProcess CPU per review (all threads) against max(100 ms, 4 x JSON.parse of the body):");
+  let overProcessBound = 0;
+  for (const m of chosen) {
+    const kind = m.fuzzKind;
+    const path = webhookPath(kind.kind, "validate");
+    const object = grown(kind, m.growth, m.n);
+    for (const operation of ["CREATE", "UPDATE"] as const) {
+      const review = kind.review(object);
+      // An UPDATE from the kind's base object: the body stays within the cap as the grown CREATE's does.
+      if (operation === "UPDATE" && review.request)
+        Object.assign(review.request, { operation, oldObject: kind.base() });
+      const body = JSON.stringify(review);
+      const cpuBefore = cpuSeconds(serve.child.pid as number);
+      const reply = await post(path, body);
+      const processMs = (cpuSeconds(serve.child.pid as number) - cpuBefore) * 1000;
+      const parseMs = bareParseMs(body);
+      const bound = Math.max(100, 4 * parseMs);
+      if (processMs > bound) overProcessBound++;
+      console.log(
+        `  ${m.kind} ${m.field} × ${m.n} ${operation} (${(body.length / mib).toFixed(2)} MiB): ${processMs.toFixed(0)} ms, JSON.parse ${parseMs.toFixed(1)} ms, bound ${bound.toFixed(0)} ms${processMs > bound ? " OVER" : ""} (${reply.status})`,
+      );
+    }
+  }
+  console.log(`Over the process bound: ${overProcessBound}`);
+  if (overProcessBound > 0) process.exitCode = 1;
   const alive = serve.child.exitCode === null;
   console.log(
     `Worst clean review beside: ${worstClean.toFixed(0)} ms (bound 250); worst RSS growth ${(worstGrowth / mib).toFixed(0)} MiB (bound 150); server ${alive ? "alive" : "DIED"}`,

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { manifestFiles, parseManifests } from "../../src/offline/manifests.js";
+import { manifestFiles } from "../../src/offline/manifest-files.js";
+import { parseManifests } from "../../src/offline/manifests.js";
 
 /**
  * The offline baseline: reads and parses every manifest under a directory as `validate` does, with

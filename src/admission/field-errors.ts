@@ -59,6 +59,14 @@ export function omittedErrors(count: number): FieldError {
   return { type: "tooMany", field: FieldPath.empty, detail: `... and ${count} more errors`, omitted: count };
 }
 
+/**
+ * The one error that stands for the items of a list past the first `limits.listErrors` errors: a
+ * million wrong items must not cost a million errors.
+ */
+export function moreItems(path: FieldPath, count: number, what: string): FieldError {
+  return { type: "invalid", field: path, detail: `${count} more items are ${what}` };
+}
+
 const withValue = (type: FieldErrorType) => (path: FieldPath, value: unknown, detail?: string) =>
   ({ type, field: path, value, detail }) satisfies FieldError;
 const withoutValue = (type: FieldErrorType) => (path: FieldPath, detail?: string) =>

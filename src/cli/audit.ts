@@ -50,7 +50,7 @@ function auditOptions(): Command {
       "server-side apply the reports (field manager module-admission) and delete this tool's reports the run no longer has; exit 0 once written",
     )
     .option("--kubeconfig <FILE>", "cluster access (default $KUBECONFIG, ~/.kube/config, then in-cluster)")
-    .option("--chunk-size <N>", "objects per list request, as kubectl", "500")
+    .option("--chunk-size <N>", "objects per list request (kubectl: 500)", "100")
     .option(
       "--request-timeout <T>",
       "each request to the API server, as kubectl's: 30s, 2m, 1h or seconds; 0 waits forever",
@@ -62,7 +62,7 @@ function auditOptions(): Command {
         "most 10000 results.\n" +
         "\nExit status:\n  0  every object admitted (or --apply wrote the reports)\n  1  an object is denied\n" +
         "  2  usage error, the cluster refused, or the API server broke a bound (no answer in time, a repeated\n" +
-        "     continue token or one over 16 KiB, one object over 8 MiB decompressed, a page over --chunk-size\n" +
+        "     continue token or one over 16 KiB, one object over 4 MiB decompressed, a page over --chunk-size\n" +
         "     objects, objects out of namespace order for policy reports): one line says which",
     );
 }

@@ -1,15 +1,15 @@
-import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
 import {
   InputError,
-  isResourceList,
   manifestFiles,
+  readBounded,
   readInput,
   type SkippedDirectory,
-} from "../offline/manifests.js";
+} from "../offline/manifest-files.js";
+import { isResourceList } from "../offline/manifests.js";
 import {
   type Batch,
   type BatchResult,
@@ -34,7 +34,8 @@ export interface CliIo {
 }
 
 export const processIo: CliIo = {
-  readStdin: () => readFileSync(0, "utf8"),
+  // Bounded as a file is: `-f - < /dev/zero` is refused at the bound, not read until memory runs out.
+  readStdin: () => readBounded(0, "-"),
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   interactive: process.stderr.isTTY === true,
@@ -244,7 +245,12 @@ function readAll(
   const unreadable: InputError[] = [];
   for (const path of paths) {
     try {
-      for (const file of manifestFiles([path], (skipped) => notRead.push(skipped))) {
+      const files = manifestFiles(
+        [path],
+        (skipped) => notRead.push(skipped),
+        (error) => unreadable.push(error),
+      );
+      for (const file of files) {
         const name = file === "-" ? stdinName : file;
         try {
           inputs.push({ file: name, text: readInput(file, readStdin) });

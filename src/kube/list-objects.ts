@@ -27,11 +27,17 @@ export interface ListBounds {
   /** Each request, from connecting to the last byte; 0: none (kubectl's --request-timeout). */
   timeoutMs: number;
   /**
-   * Bytes of one page's JSON, after decompression: what a page holds as text, and (up to about 20
-   * times that, for JSON of empty objects) as objects. A page over it is asked for again with half as
-   * many objects, down to one; one object over it ends the listing.
+   * Bytes of one page's JSON, after decompression, read into one buffer. A page over it is asked for
+   * again with half as many objects, down to one; one object over it ends the listing.
    */
   maxPageBytes: number;
+  /**
+   * JSON values (objects, arrays, scalars) of a page of more than one object: what a page costs once
+   * parsed, 20 to 60 bytes each, whatever its bytes (JSON of empty arrays is 3 bytes a value). A page
+   * over it is asked for again with half as many objects; one object is held to `maxPageBytes` alone,
+   * so that any object the API server stores can be read.
+   */
+  maxPageValues: number;
   /** Pages of one listing. */
   maxPages: number;
   /** Characters of one continue token. */
@@ -41,7 +47,9 @@ export interface ListBounds {
 export const defaultListBounds: ListBounds = {
   timeoutMs: 60_000,
   // The API server stores objects of at most 3 MiB (1.5 MiB with etcd's default request limit).
-  maxPageBytes: 8 * 1024 * 1024,
+  maxPageBytes: 4 * 1024 * 1024,
+  // A real page of 100 Modules holds about 10,000.
+  maxPageValues: 200_000,
   maxPages: 10_000,
   maxContinueChars: 16 * 1024,
 };
@@ -138,7 +146,7 @@ async function getJson(
   const text = await new Promise<string>((resolve, reject) => {
     const send = url.protocol === "http:" ? httpRequest : httpsRequest;
     const req = send(url, options, (res) => {
-      readBody(res, bounds.maxPageBytes, url.pathname, objects).then((body) => {
+      readBody(res, bounds, url.pathname, objects).then((body) => {
         const status = res.statusCode ?? 0;
         if (status >= 400)
           reject(new ListError(`${statusMessage(body, url.pathname)} (HTTP ${status})`, status));
@@ -168,34 +176,76 @@ async function getJson(
   }
 }
 
-/** The body as text, decompressed when gzip, refused past `maxBytes` of it (a bomb stops there). */
-function readBody(res: IncomingMessage, maxBytes: number, path: string, objects: number): Promise<string> {
+/**
+ * The body as text, decompressed when gzip, into one buffer (sized from Content-Length, else grown by
+ * doubling): however the API server chunks it, a page costs its bytes (kept as a list of chunks, one
+ * 2 MB page sent a byte at a time took 3 GB). Refused past `maxBytes`, or past `maxValues` JSON values
+ * when the page holds more than one object (a bomb stops there).
+ */
+function readBody(res: IncomingMessage, bounds: ListBounds, path: string, objects: number): Promise<string> {
   return new Promise((resolve, reject) => {
+    const maxBytes = bounds.maxPageBytes;
     const gzip = /\bgzip\b/i.test(String(res.headers["content-encoding"] ?? ""));
     const stream = gzip ? res.pipe(createGunzip()) : res;
-    const chunks: Buffer[] = [];
+    const declared = gzip ? Number.NaN : Number(res.headers["content-length"]);
+    let buffer = Buffer.allocUnsafe(
+      Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, maxBytes) : 64 * 1024,
+    );
     let bytes = 0;
+    const values = objects === 1 ? undefined : new JsonValueCount();
+    const what = objects === 1 ? "one object" : `one page (${objects} objects)`;
+    const refuse = (reason: string) => {
+      res.destroy();
+      stream.destroy();
+      reject(
+        new PageTooLarge(
+          `the API server sent ${reason} for ${what} of ${path}${gzip ? " (decompressed)" : ""}`,
+        ),
+      );
+    };
     stream.on("data", (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > maxBytes) {
-        res.destroy();
-        stream.destroy();
-        const what = objects === 1 ? "one object" : `one page (${objects} objects)`;
-        reject(
-          new PageTooLarge(
-            `the API server sent more than ${maxBytes / 1024 / 1024} MiB for ${what} of ${path}${gzip ? " (decompressed)" : ""}`,
-          ),
+      if (bytes + chunk.length > maxBytes) return refuse(`more than ${maxBytes / 1024 / 1024} MiB`);
+      if (values && values.add(chunk) > bounds.maxPageValues)
+        return refuse(`more than ${bounds.maxPageValues} JSON values`);
+      if (bytes + chunk.length > buffer.length) {
+        const grown = Buffer.allocUnsafe(
+          Math.min(Math.max(buffer.length * 2, bytes + chunk.length), maxBytes),
         );
-        return;
+        buffer.copy(grown, 0, 0, bytes);
+        buffer = grown;
       }
-      chunks.push(chunk);
+      chunk.copy(buffer, bytes);
+      bytes += chunk.length;
     });
-    stream.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    stream.once("end", () => resolve(buffer.toString("utf8", 0, bytes)));
     // Cut off before its end (the request's timeout destroys it): settled by the request's error.
     stream.once("close", () => reject(new ListError(`the answer to ${path} was cut off`)));
     stream.once("error", (error: Error) => reject(new ListError(`reading ${path}: ${error.message}`)));
     if (gzip) res.once("error", (error: Error) => reject(new ListError(`reading ${path}: ${error.message}`)));
   });
+}
+
+/**
+ * Counts the values of JSON text as it arrives in chunks: each `{`, `[` and `,` outside strings starts
+ * one (an over-count by at most one per container), one state carried across chunks.
+ */
+class JsonValueCount {
+  private count = 0;
+  private inString = false;
+  private escaped = false;
+
+  add(chunk: Buffer): number {
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i] as number;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (byte === 0x5c) this.escaped = true;
+        else if (byte === 0x22) this.inString = false;
+      } else if (byte === 0x22) this.inString = true;
+      else if (byte === 0x7b || byte === 0x5b || byte === 0x2c) this.count++;
+    }
+    return this.count;
+  }
 }
 
 /** The API server's Status message, on one line; or what the body is, when it is no Status. */

@@ -1,25 +1,10 @@
-import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { load as loadYaml } from "js-yaml";
 import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
 import { FieldPath } from "../base/field-path.js";
+import { InputError } from "./manifest-files.js";
 import { type LineTree, lineAlong, scanBlockYaml } from "./yaml-lines.js";
 import { readPlainBlockYaml } from "./yaml-plain-block.js";
 import { type ReadingDifference, readDocument, type YamlReader } from "./yaml-readings.js";
-
-/**
- * Input the user named that cannot be read or parsed: a finding at its file (and line), the other
- * files still checked, and `validate` exits 2.
- */
-export class InputError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    readonly reason: string,
-  ) {
-    super(`${line === undefined ? file : `${file}:${line}`}: ${reason}`);
-  }
-}
 
 /** One object read from a manifest file, with what it takes to point at its fields. */
 export interface Manifest {
@@ -32,78 +17,6 @@ export interface Manifest {
   lineOf(field?: FieldPath): number;
   /** Scalars kubectl (YAML 1.1) and GitOps tools (YAML 1.2) read differently, with paths in the object. */
   readings: ReadingDifference[];
-}
-
-const manifestExtensions = /\.(ya?ml|json)$/i;
-
-/** A directory a walk leaves out, and why. */
-export interface SkippedDirectory {
-  path: string;
-  why: string;
-}
-
-/**
- * Why a directory met in a walk holds no manifests to read: dependencies, git's own files, and a Helm
- * chart's templates (Go templates, not YAML: render them with `helm template` and validate that). A
- * directory named as an argument is read whatever its name.
- */
-function notManifests(dir: string, name: string): string | undefined {
-  if (name === "node_modules") return "npm dependencies";
-  if (name === ".git") return "git's own files";
-  if (name === "templates" && existsSync(join(dir, "Chart.yaml"))) {
-    return "a Helm chart's templates: validate `helm template` output instead";
-  }
-  return undefined;
-}
-
-/**
- * The files behind `-f` arguments: files as given, directories walked for *.yaml, *.yml and *.json,
- * leaving out (and telling `onSkip`) the directories that hold no manifests.
- */
-export function manifestFiles(
-  paths: string[],
-  onSkip: (skipped: SkippedDirectory) => void = () => {},
-): string[] {
-  return paths.flatMap((path) => {
-    if (path === "-") return [path];
-    let stat: ReturnType<typeof statSync>;
-    try {
-      stat = statSync(path);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new InputError(
-        path,
-        undefined,
-        code === "ENOENT" ? "no such file or directory" : (error as Error).message,
-      );
-    }
-    if (!stat.isDirectory()) return [path];
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(path, { withFileTypes: true });
-    } catch (error) {
-      throw new InputError(path, undefined, (error as Error).message);
-    }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    return entries.flatMap((entry) => {
-      const child = join(path, entry.name);
-      if (entry.isDirectory()) {
-        const why = notManifests(path, entry.name);
-        if (why === undefined) return manifestFiles([child], onSkip);
-        onSkip({ path: child, why });
-        return [];
-      }
-      return manifestExtensions.test(entry.name) ? [child] : [];
-    });
-  });
-}
-
-export function readInput(file: string, readStdin: () => string): string {
-  try {
-    return file === "-" ? readStdin() : readFileSync(file, "utf8");
-  } catch (error) {
-    throw new InputError(file, undefined, (error as Error).message);
-  }
 }
 
 /** A document of nothing but markers, comments and blank lines: no object, as kubectl reads it. */

@@ -13,6 +13,25 @@
  */
 import { parseYaml } from "../addon-operator/yaml.js";
 import { FieldPath } from "../base/field-path.js";
+import {
+  alt,
+  chars,
+  is,
+  LinearScan,
+  lineAfter,
+  lineBefore,
+  not,
+  optional,
+  type Pattern,
+  plus,
+  range,
+  repeat,
+  type ScanWork,
+  seq,
+  star,
+  union,
+  word,
+} from "../regex/linear-scan.js";
 
 export type YamlReader = "gitops" | "kubectl";
 export const yamlReaders: readonly YamlReader[] = ["gitops", "kubectl"];
@@ -32,20 +51,68 @@ export interface ReadingDifference {
  * number, null and boolean keys into text its own way); a `-` alone in a flow collection; any explicit
  * `!!` tag. Checked against the Go libraries by test/addon-operator/yaml-differential.e2e.test.ts.
  */
-const mayDiffer = new RegExp(
-  [
-    /(?:^|[:\-[{,])[ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|=|<<|[-+]?0[0-9_bBoOxX][-+]?[0-9a-fA-F_]*|[-+.0-9][0-9a-zA-Z_.+-]*_[0-9a-zA-Z_.+-]*|[-+]?[0-9]+:[0-9:.]*|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)|[0-9]{4}-[0-9]{1,2}-[0-9][^,\]}#\n]*)[ \t]*(?=$|[,\]}#]|:(?:[ \t]|$))/
-      .source,
-    // A map key starting like a number, a null or boolean word in any case, or an empty (null) key.
-    // A `-` before a blank is a list item's indicator, not a key's sign: `- name:` is an ordinary key
-    // in a list item (the key after it is matched from the `-`).
-    /(?:^|[-[{,])[ \t]*(?:(?:-(?![ \t])|[+.0-9~])[^:\n]*|null|true|false|yes|no|on|off)?[ \t]*:(?:[ \t]|$)/
-      .source,
-    /[[,][ \t]*-[ \t]*[,\]}]/.source,
-    /!!/.source,
-  ].join("|"),
-  "im",
-);
+const mayDiffer = new LinearScan(mayDifferPattern());
+
+/**
+ * The scan, as a regex (multiline, ignoring case) it reads:
+ *
+ *     (?:^|[:\-[{,])[ \t]*(?:[yn]|yes|no|on|off|=|<<|[-+]?0[0-9_box][-+]?[0-9a-f_]*
+ *       |[-+.0-9][0-9a-z_.+-]*_[0-9a-z_.+-]*|[-+]?[0-9]+:[0-9:.]*|[-+]?\.(?:inf|nan)
+ *       |[0-9]{4}-[0-9]{1,2}-[0-9][^,\]}#\n]*)[ \t]*(?=$|[,\]}#]|:(?:[ \t]|$))
+ *     |(?:^|[-[{,])[ \t]*(?:(?:-(?![ \t])|[+.0-9~])[^:\n]*|null|true|false|yes|no|on|off)?[ \t]*:(?:[ \t]|$)
+ *     |[[,][ \t]*-[ \t]*[,\]}]
+ *     |!!
+ *
+ * Run as such by JavaScript's backtracking engine it took 13 s on a line of 60,000 blanks (and was
+ * quadratic on lines of `-1` or `,1` too); as a LinearScan it reads each character once. The second
+ * line's map key: a key starting like a number, a null or boolean word, or an empty (null) key; a `-`
+ * before a blank is a list item's indicator, not a key's sign (`- name:` is an ordinary key in a list
+ * item, matched from the `-`).
+ */
+function mayDifferPattern(): Pattern {
+  const blanks = star(is(chars(" \t")));
+  const digit = range("0", "9");
+  const digits = (min: number, max: number) => repeat(is(digit), min, max);
+  const words = (...list: string[]) => alt(...list.map((w) => word(w, true)));
+  const sign = optional(is(chars("-+")));
+  const numberish = union(digit, range("a", "z"), range("A", "Z"), chars("_.+-"));
+  const scalar = alt(
+    is(chars("yn", true)),
+    words("yes", "no", "on", "off", "=", "<<"),
+    seq(
+      sign,
+      word("0"),
+      is(union(digit, chars("_box", true))),
+      sign,
+      star(is(union(digit, chars("abcdef_", true)))),
+    ),
+    seq(is(union(chars("-+."), digit)), star(is(numberish)), word("_"), star(is(numberish))),
+    seq(sign, plus(is(digit)), word(":"), star(is(union(digit, chars(":."))))),
+    seq(sign, word("."), words("inf", "nan")),
+    seq(digits(4, 4), word("-"), digits(1, 2), word("-"), is(digit), star(is(not(chars(",]}#\n"))))),
+  );
+  const keyEnd = seq(word(":"), is(union(chars(" \t"), lineAfter)));
+  const notColon = not(chars(":\n"));
+  const key = alt(
+    // `-(?![ \t])[^:\n]*[ \t]*:` without the look-ahead: right before the colon, or on to a non-blank.
+    seq(word("-"), optional(seq(is(not(chars(": \t\n"))), star(is(notColon)), blanks))),
+    seq(is(union(chars("+.~"), digit)), star(is(notColon)), blanks),
+    seq(words("null", "true", "false", "yes", "no", "on", "off"), blanks),
+    seq(),
+  );
+  return alt(
+    seq(
+      is(union(lineBefore, chars(":-[{,"))),
+      blanks,
+      scalar,
+      blanks,
+      alt(is(union(lineAfter, chars(",]}#"))), keyEnd),
+    ),
+    seq(is(union(lineBefore, chars("-[{,"))), blanks, key, keyEnd),
+    seq(is(chars("[,")), blanks, word("-"), blanks, is(chars(",]}"))),
+    word("!!"),
+  );
+}
 
 export interface Readings {
   /** The document as the chosen reader reads it; undefined when the cheap scan found nothing to differ. */
@@ -59,8 +126,8 @@ export interface Readings {
  * Whether the cheap scan finds anything in the text the readings may read differently; if not,
  * js-yaml's value stands for both (test/offline/yaml-fast-path.test.ts holds it to the readings).
  */
-export function mayReadDifferently(text: string): boolean {
-  return mayDiffer.test(text);
+export function mayReadDifferently(text: string, work?: ScanWork): boolean {
+  return mayDiffer.test(text, work);
 }
 
 /** Both readings of one YAML document, when they may differ. */

@@ -71,6 +71,29 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     assert.deepEqual(await warnings(kedaTemplate(), kedaTemplate()), []);
   });
 
+  it("builds at most 50 link errors per list, the rest counted in one (issue 41)", async () => {
+    // An UPDATE of 25,000 bad links in each object: 100,000 errors built and ratcheted before
+    // (200-460 ms of CPU for 2.1 MB); the causes show what was built.
+    const withLinks = (suffix: string) => {
+      const template = kedaTemplate();
+      template.spec.resources = Array.from({ length: 25_000 }, (_, i) => ({
+        name: `r${i}`,
+        link: `ftp://example.com/${i}${suffix}`,
+      }));
+      return template;
+    };
+    const causes = await denial(withLinks(""), withLinks(".old"));
+    assert.equal(causes.length, 51, causes.slice(-3).join("\n"));
+    assert.deepEqual(
+      causes.slice(0, 2).map((cause) => cause.split(":")[0]),
+      ["spec.resources[0].link", "spec.resources[1].link"],
+    );
+    assert.equal(
+      causes.at(-1),
+      "spec.resources: Invalid value: 24950 more items are not absolute http, https or oci URLs",
+    );
+  });
+
   it("denies what Kyma's CRD denies: no descriptor, bad version, moduleName and channel", async () => {
     const template = kedaTemplate();
     delete (template.spec as Partial<ModuleTemplateSpec>).descriptor;

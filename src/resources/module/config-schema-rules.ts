@@ -1,4 +1,4 @@
-import { byRule, type FieldError, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
+import { byRule, type FieldErrorList, fieldError, moreItems } from "../../admission/field-errors.js";
 import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
@@ -460,14 +460,6 @@ function duplicates(list: string[], path: FieldPath): FieldErrorList {
   });
   if (more > 0) errors.push(moreItems(path, more, "duplicates"));
   return errors;
-}
-
-/**
- * The one error that stands for the items of a list past the first `limits.listErrors` errors: a
- * million wrong items must not cost a million errors.
- */
-export function moreItems(path: FieldPath, count: number, what: string): FieldError {
-  return { type: "invalid", field: path, detail: `${count} more items are ${what}` };
 }
 
 /** CEL: a config item's `type` whose named int fields hold something CEL does not see as an int. */

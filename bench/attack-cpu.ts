@@ -1,0 +1,171 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { Agent, request } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { helmModule } from "../test/support/modules.js";
+import { kedaTemplate, templateReview } from "../test/support/moduletemplates.js";
+import { admissionReview } from "../test/support/reviews.js";
+import { buildCommand, startServe } from "../test/support/serve-process.js";
+import { workspace } from "../test/support/workspaces.js";
+import { bareParseMs, cpuSeconds } from "./process-stats.js";
+
+/**
+ * `npm run bench:attacks`: issue 41's costliest reviews, each sent to the built `serve` (its heap as
+ * the chart's pod), measured as the process's CPU (every thread: TLS, parsing, the worker, GC) per
+ * review, against the bound the issue states: max(100 ms, 4 x a bare JSON.parse of the body), the
+ * parse timed in this process (the least of five). Each review is sent `--times` times (the kernel
+ * counts CPU in 10 ms ticks) and the mean is reported. Exit 1 when one is over its bound.
+ */
+const times = Number(process.argv.find((a) => a.startsWith("--times="))?.slice(8) ?? 5);
+const mib = 1024 * 1024;
+
+// biome-ignore lint/suspicious/noExplicitAny: the attacks' objects are edited field by field
+type Editable = Record<string, any>;
+
+const moduleReview = (object: unknown, oldObject?: unknown) =>
+  admissionReview({
+    operation: oldObject ? "UPDATE" : "CREATE",
+    object,
+    ...(oldObject ? { oldObject } : {}),
+  });
+
+function didYouMean() {
+  const module = helmModule() as unknown as Editable;
+  module.config = Array.from({ length: 2000 }, (_, i) => ({
+    name: `N${i}`,
+    alias: `setting${i}x`,
+    boolean: {},
+  }));
+  module.spec.config = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`settimg${i}y`, true]));
+  return { path: "/validate-batch-forkspacer-com-v1-module", body: moduleReview(module) };
+}
+
+function cronItems() {
+  const ws = workspace() as Editable;
+  ws.spec.autoHibernation = { enabled: true, schedule: `${Array(600_000).fill("1").join(",")} * * * *` };
+  return {
+    path: "/validate-batch-forkspacer-com-v1-workspace",
+    body: admissionReview({ operation: "CREATE", object: ws, kind: "Workspace", resource: "workspaces" }),
+  };
+}
+
+function emptyObjects() {
+  const module = helmModule() as unknown as Editable;
+  module.spec.helm.values = [{ raw: { x: Array.from({ length: 1_040_000 }, () => ({})) } }];
+  return { path: "/validate-batch-forkspacer-com-v1-module", body: moduleReview(module) };
+}
+
+function templateLinks() {
+  const template = kedaTemplate() as unknown as Editable;
+  // Links the rule refuses, changed by the update: an error for each in both objects.
+  template.spec.resources = Array.from({ length: 25_000 }, (_, i) => ({
+    name: `r${i}`,
+    link: `ftp://example.com/manifests/${i}.yaml`,
+  }));
+  const old = structuredClone(template);
+  old.spec.resources = template.spec.resources.map((r: { name: string; link: string }) => ({
+    ...r,
+    link: `${r.link}?v=1`,
+  }));
+  return {
+    path: "/validate-operator-kyma-project-io-v1beta2-moduletemplate",
+    body: templateReview({ operation: "UPDATE", object: template, oldObject: old }),
+  };
+}
+
+function twoObjectUpdate() {
+  // A CRD-valid UPDATE of 4.3 MB: new 3.0 MB, old 1.2 MB, of chart values (strings).
+  const values = (bytes: number) =>
+    Object.fromEntries(
+      Array.from({ length: Math.floor(bytes / 120) }, (_, i) => [`key${i}`, "v".repeat(100)]),
+    );
+  const next = helmModule() as unknown as Editable;
+  next.spec.helm.values = [{ raw: values(3.0 * 1e6) }];
+  const old = helmModule() as unknown as Editable;
+  old.spec.helm.values = [{ raw: values(1.2 * 1e6) }];
+  return { path: "/validate-batch-forkspacer-com-v1-module", body: moduleReview(next, old) };
+}
+
+/** For reference: a review of the same size whose rules have little to do (one 3 MB string). */
+function floorOf3Mb() {
+  const module = helmModule() as unknown as Editable;
+  module.metadata.annotations = { note: "x".repeat(3_000_000) };
+  return { path: "/validate-batch-forkspacer-com-v1-module", body: moduleReview(module) };
+}
+
+function denseUpdate(newBytes: number, oldBytes: number) {
+  // Both objects of empty objects, the densest JSON: what a worker's heap holds at worst.
+  const of = (bytes: number) => {
+    const module = helmModule() as unknown as Editable;
+    module.spec.helm.values = [{ raw: { x: Array.from({ length: Math.floor(bytes / 3) }, () => ({})) } }];
+    return module;
+  };
+  return () => ({
+    path: "/validate-batch-forkspacer-com-v1-module",
+    body: moduleReview(of(newBytes), of(oldBytes)),
+  });
+}
+
+const attacks: Record<string, () => { path: string; body: unknown }> = {
+  "reference: one 3 MB string": floorOf3Mb,
+  "did-you-mean, 2,000 aliases x 50 keys": didYouMean,
+  "600,000 cron items": cronItems,
+  "1,040,000 empty objects": emptyObjects,
+  "ModuleTemplate UPDATE, 2 x 25,000 bad links": templateLinks,
+  "UPDATE of 3.0 MB new + 1.2 MB old": twoObjectUpdate,
+  "UPDATE of empty objects, 3.0 MB new + 1.2 MB old": denseUpdate(3.0e6, 1.2e6),
+  "UPDATE of empty objects, 1.5 MB new + 1.5 MB old": denseUpdate(1.5e6, 1.5e6),
+};
+
+const certDir = mkdtempSync(join(tmpdir(), "module-admission-attacks-"));
+const serve = await startServe(
+  ["--port", "0", "--cert-dir", certDir, "--metrics-port", "0"],
+  1,
+  buildCommand(),
+  ["--max-old-space-size=200"],
+);
+const pid = serve.child.pid as number;
+const agent = new Agent({ ca: readFileSync(join(certDir, "ca.crt")), keepAlive: true });
+const post = (path: string, body: string) =>
+  new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port: serve.port, method: "POST", path, agent, servername: "localhost" },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on("error", reject);
+    req.setHeader("content-type", "application/json");
+    req.end(body);
+  });
+
+let over = 0;
+for (const [name, make] of Object.entries(attacks)) {
+  if (process.env.ONLY && !name.includes(process.env.ONLY)) continue;
+  const { path, body } = make();
+  const text = JSON.stringify(body);
+  const parseMs = bareParseMs(text);
+  await post(path, text); // warm: the kind's checkers compiled
+  const before = cpuSeconds(pid);
+  let verdict = "";
+  for (let i = 0; i < times; i++) {
+    const reply = await post(path, text);
+    const response = reply.status === 200 ? JSON.parse(reply.text).response : undefined;
+    verdict = response
+      ? response.allowed
+        ? "allowed"
+        : `denied: ${String(response.status?.message ?? "").slice(0, process.env.FULL ? 600 : 100)}`
+      : `status ${reply.status}`;
+  }
+  const cpuMs = ((cpuSeconds(pid) - before) * 1000) / times;
+  const bound = Math.max(100, 4 * parseMs);
+  if (cpuMs > bound) over++;
+  console.log(
+    `${name} (${(text.length / mib).toFixed(2)} MiB): ${cpuMs.toFixed(0)} ms process CPU per review, JSON.parse ${parseMs.toFixed(1)} ms, bound ${bound.toFixed(0)} ms${cpuMs > bound ? " OVER" : ""}; ${verdict}`,
+  );
+}
+agent.destroy();
+serve.child.kill("SIGKILL");
+process.exitCode = over > 0 ? 1 : 0;
