@@ -2,13 +2,8 @@ import { Command, Option } from "commander";
 import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
-import {
-  InputError,
-  manifestFiles,
-  readBounded,
-  readInput,
-  type SkippedDirectory,
-} from "../offline/manifest-files.js";
+import { InputError } from "../offline/input-error.js";
+import { manifestFiles, readBounded, readInput, type SkippedDirectory } from "../offline/manifest-files.js";
 import { isResourceList } from "../offline/manifests.js";
 import {
   type Batch,

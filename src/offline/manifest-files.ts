@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import {
   closeSync,
   constants,
@@ -13,20 +14,7 @@ import {
 } from "node:fs";
 import { join, relative } from "node:path";
 import { limits } from "../base/limits.js";
-
-/**
- * Input the user named that cannot be read or parsed: a finding at its file (and line), the other
- * files still checked, and `validate` exits 2.
- */
-export class InputError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    readonly reason: string,
-  ) {
-    super(`${line === undefined ? file : `${file}:${line}`}: ${reason}`);
-  }
-}
+import { InputError } from "./input-error.js";
 
 const manifestExtensions = /\.(ya?ml|json)$/i;
 

@@ -1,7 +1,7 @@
 import { load as loadYaml } from "js-yaml";
 import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
 import { FieldPath } from "../base/field-path.js";
-import { InputError } from "./manifest-files.js";
+import { InputError } from "./input-error.js";
 import { type LineTree, lineAlong, scanBlockYaml } from "./yaml-lines.js";
 import { readPlainBlockYaml } from "./yaml-plain-block.js";
 import { type ReadingDifference, readDocument, type YamlReader } from "./yaml-readings.js";

@@ -6,9 +6,9 @@ import { addonConfigMapNamespace, admitAddonConfigMap, type OfflineAddonOperator
 import { admitOffline, type OfflineVerdict, type Problem } from "./admit.js";
 import { findingOf } from "./finding-of.js";
 import { inputBoundProblem } from "./input-bounds.js";
+import { InputError } from "./input-error.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "./kinds.js";
 import { lookupNotMade, lookups, lookupsFromObjects, type NotChecked } from "./lookups.js";
-import { InputError } from "./manifest-files.js";
 import { type Manifest, parseManifests } from "./manifests.js";
 import { admitNatively } from "./native-admission.js";
 import type { Summary } from "./summary.js";
