@@ -65,6 +65,7 @@ export function formatValue(v: FmtArg | Boxed): string {
     case "string":
       return v;
     case "number":
+    case "bigint":
       return String(v);
     case "boolean":
       return v ? "true" : "false";
@@ -167,9 +168,9 @@ function badVerb(verb: string, arg: FmtArg, spec: Spec): string {
 
 const isComposite = (a: FmtArg) => Array.isArray(a) || isMap(a);
 
-function formatInteger(v: number, spec: Spec, radix: number, upper: boolean): string {
+function formatInteger(v: number | bigint, spec: Spec, radix: number, upper: boolean): string {
   if (spec.precision !== undefined) throw new Unsupported("integer precision");
-  let digits = Math.abs(v).toString(radix);
+  let digits = (v < 0 ? -v : v).toString(radix);
   if (upper) digits = digits.toUpperCase();
   const sign = v < 0 ? "-" : spec.plus ? "+" : "";
   return pad(sign + digits, spec, true);
@@ -240,7 +241,7 @@ function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
       if (typeof arg === "number" || arg instanceof GoUint) throw new Unsupported("%q of an integer");
       return badVerb(verb, arg, spec);
     case "d":
-      if (typeof arg === "number") return formatInteger(arg, spec, 10, false);
+      if (typeof arg === "number" || typeof arg === "bigint") return formatInteger(arg, spec, 10, false);
       if (arg instanceof GoUint) return formatInteger(arg.value, spec, 10, false);
       return badVerb(verb, arg, spec);
     case "t":
@@ -248,7 +249,8 @@ function formatOne(verb: string, arg: FmtArg, spec: Spec): string {
       return badVerb(verb, arg, spec);
     case "x":
     case "X":
-      if (typeof arg === "number") return formatInteger(arg, spec, 16, verb === "X");
+      if (typeof arg === "number" || typeof arg === "bigint")
+        return formatInteger(arg, spec, 16, verb === "X");
       if (arg instanceof GoUint) return formatInteger(arg.value, spec, 16, verb === "X");
       if (typeof arg === "string") return hexOfString(arg, verb === "X", spec);
       if (typeof arg === "boolean" || arg === null) return badVerb(verb, arg, spec);

@@ -84,10 +84,11 @@ export const templateRules = [
 ];
 
 /**
- * What a template reading a config integer beyond 2^53 is told: the webhook holds numbers as doubles,
- * so such a value is not known exactly, and the template is not executed (a documented limit).
+ * What a template reading a config value beyond Go's int range is told: the operator's int(v) of it is
+ * undefined in Go, so the template is not executed (a documented limit).
  */
-export const bigIntegerNotChecked = "an integer beyond 2^53 (not held exactly here): not checked";
+export const bigIntegerNotChecked =
+  "a value beyond Go's int range (int() of it is undefined in Go): not checked";
 
 /** The one function the operator adds to Go's built-ins (api/v1/module_types.go, getTemplateFuncMap). */
 const operatorFunctions = ["randBase62"];
@@ -747,7 +748,7 @@ class Runner {
   private plainMemo: Map<string, Execution> | undefined;
   private outputKindMemo: Map<string, JsonKind> | undefined;
   /**
-   * Config aliases left out of the data: integers beyond 2^53 (not held exactly here). Templates that
+   * Config aliases left out of the data: values beyond Go's int (int() of them undefined). Templates that
    * read them are not decided; the others are, so one such item hides no other template's failure.
    */
   private opaque: Set<string> | undefined;
@@ -861,7 +862,7 @@ class Runner {
     return kind;
   }
 
-  /** A config alias the template reads whose integer is beyond 2^53 (opaque), if any. */
+  /** A config alias the template reads whose value is beyond Go's int (opaque), if any. */
   private readsBigInteger(analysis: TemplateAnalysis): string | undefined {
     if (this.opaque === undefined) return undefined;
     for (const { path } of analysis.fields)
@@ -967,9 +968,15 @@ class Runner {
       const given: unknown = Object.hasOwn(values, item.alias) ? values[item.alias] : undefined;
       let value: GoValue;
       if (item.integer) {
-        value = typeof given === "number" ? Math.trunc(given) : (item.integer.default ?? 0);
-        // A Go int beyond 2^53 is not held exactly here: the templates reading it are not decided.
-        if (!Number.isSafeInteger(value)) {
+        // A value is read as a float64 (encoding/json into map[string]any) and made an int with int(v);
+        // the default is the Go int the operator decoded exactly (a bigint beyond 2^53-1).
+        const read: number | bigint =
+          typeof given === "number" || typeof given === "bigint"
+            ? goInt(Number(given))
+            : (item.integer.default ?? 0);
+        value = read;
+        // int(v) of a float64 beyond int64 is undefined in Go: the templates reading it are not decided.
+        if (Number.isNaN(read)) {
           this.opaque ??= new Set();
           this.opaque.add(item.alias);
           continue;
@@ -984,4 +991,11 @@ class Runner {
     }
     return config;
   }
+}
+
+/** Go's int(v) of a float64: truncated; NaN where Go leaves it undefined (beyond int64). */
+function goInt(v: number): number | bigint {
+  if (!Number.isFinite(v) || v >= 2 ** 63 || v < -(2 ** 63)) return Number.NaN;
+  const whole = Math.trunc(v);
+  return Number.isSafeInteger(whole) ? whole : BigInt(whole);
 }
