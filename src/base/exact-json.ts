@@ -82,6 +82,34 @@ export function writeJson(value: unknown, indent?: number): string {
   return text.replaceAll(`"${mark}"`, () => marked[at++] as string);
 }
 
+/**
+ * The value with each bigint as the double nearest it, copied only where it holds one: for checks
+ * that know JavaScript numbers alone (Ajv), where an int64 beyond 2^53-1 is an integer all the same.
+ */
+export function bigintsAsNumbers(value: unknown, depth = 0): unknown {
+  if (typeof value === "bigint") return Number(value);
+  if (value === null || typeof value !== "object" || depth > 1000) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = bigintsAsNumbers(value[i], depth + 1);
+      if (item === value[i]) continue;
+      copy ??= value.slice();
+      copy[i] = item;
+    }
+    return copy ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(record)) {
+    const item = bigintsAsNumbers(record[key], depth + 1);
+    if (item === record[key]) continue;
+    copy ??= Object.defineProperties({}, Object.getOwnPropertyDescriptors(record));
+    Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+  }
+  return copy ?? value;
+}
+
 function containsBigint(value: unknown, depth: number): boolean {
   if (typeof value === "bigint") return true;
   if (value === null || typeof value !== "object" || depth > 1000) return false;

@@ -63,11 +63,18 @@ export function mayReadDifferently(text: string): boolean {
   return mayDiffer.test(text);
 }
 
-/** Both readings of one YAML document, when they may differ. */
+/**
+ * A number js-yaml would not read as the API server comes to: an integer of 16 digits or more (beyond
+ * 2^53-1 a double is not exact) or one with an exponent (`9.2e18` reaches the server as an int64). The
+ * readings read such a document: their integers are exact.
+ */
+const longNumber = /\d{16}|[\d.][eE][-+]?\d/;
+
+/** Both readings of one YAML document, when they may differ (or it holds a long number). */
 export function readDocument(text: string, reader: YamlReader): Readings {
-  if (!mayReadDifferently(text)) return { differences: [] };
-  const kubectl = parseYaml(text, "sigs");
-  const gitops = parseYaml(text, "kyaml");
+  if (!mayReadDifferently(text) && !longNumber.test(text)) return { differences: [] };
+  const kubectl = parseYaml(text, "sigs", undefined, "json");
+  const gitops = parseYaml(text, "kyaml", undefined, "json");
   const chosen = reader === "kubectl" ? kubectl : gitops;
   if (!("value" in chosen)) {
     // The other reader's problem stays with it: js-yaml's value is the GitOps reading's fallback.

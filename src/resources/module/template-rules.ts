@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { errorRules, type Native, type RuleId, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { writeJson } from "../../base/exact-json.js";
 import { FieldPath } from "../../base/field-path.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
@@ -802,7 +803,7 @@ class Runner {
   ): Set<JsonKind> {
     const cost = printedLength(output, resolve);
     // Small outputs are checked directly; large ones are memoized by the output's parts.
-    const key = cost >= 4096 ? `${namespacePass ? "n" : "h"}${JSON.stringify(output)}` : undefined;
+    const key = cost >= 4096 ? `${namespacePass ? "n" : "h"}${writeJson(output)}` : undefined;
     if (key !== undefined) this.budget.charge(key.length, "checking this template's output");
     const known = key === undefined ? undefined : this.kindMemo?.get(key);
     if (known !== undefined) return known;
@@ -831,7 +832,7 @@ class Runner {
       if (part.kind !== "field" || resolve(part.path).kind !== "text") return { kind: "unknown" };
     }
     const cost = printedLength(output, resolve);
-    const key = cost >= 4096 ? `${data}${JSON.stringify(output)}` : undefined;
+    const key = cost >= 4096 ? `${data}${writeJson(output)}` : undefined;
     if (key !== undefined) this.budget.charge(key.length, "checking this template's output");
     const known = key === undefined ? undefined : this.plainMemo?.get(key);
     if (known !== undefined) return known;
