@@ -285,9 +285,16 @@ function numberCheck(
   }
 }
 
-/** strconv.FormatFloat(f, 'f', -1, 64): every digit, never an exponent. */
+/**
+ * strconv.FormatFloat(f, 'f', -1, 64): the shortest digits that read back as the float, never an
+ * exponent (-2^63 is -9223372036854776000, which no int64 holds: kube-apiserver 1.37 refuses it).
+ */
 function goDecimal(value: number): string {
-  if (Number.isInteger(value)) return BigInt(value).toString();
+  if (Number.isInteger(value)) {
+    const [mantissa = "", exponent = "0"] = value.toExponential().split("e");
+    const digits = mantissa.replace(/^-/, "").replace(".", "");
+    return `${value < 0 ? "-" : ""}${digits.padEnd(Number(exponent) + 1, "0")}`;
+  }
   return value.toFixed(20).replace(/0+$/, "");
 }
 

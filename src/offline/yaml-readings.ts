@@ -64,11 +64,12 @@ export function mayReadDifferently(text: string): boolean {
 }
 
 /**
- * A number js-yaml would not read as the API server comes to: an integer of 16 digits or more (beyond
- * 2^53-1 a double is not exact) or one with an exponent (`9.2e18` reaches the server as an int64). The
- * readings read such a document: their integers are exact.
+ * A number js-yaml would not read as the API server comes to: a run of 16 digits (beyond 2^53-1 a
+ * double is not exact), or a whole scalar with an exponent (`9.2e18` reaches the server as an int64;
+ * `sha256:1e3f…` is no number). The readings read such a document: their integers are exact. Linear:
+ * each quantifier is followed by a class it does not overlap.
  */
-const longNumber = /\d{16}|[\d.][eE][-+]?\d/;
+const longNumber = /\d{16}|(?:^|:[ \t]|-[ \t]|[[{,])[ \t]*[-+]?[\d.]+[eE][-+]?\d+[ \t]*(?:$|[,\]}#])/m;
 
 /** Both readings of one YAML document, when they may differ (or it holds a long number). */
 export function readDocument(text: string, reader: YamlReader): Readings {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { asSentByClient, readJson, writeJson } from "../../src/base/exact-json.js";
+import { asSentByClient, hasLongDigitRun, readJson, writeJson } from "../../src/base/exact-json.js";
 
 /** JSON.parse's value with every bigint as the number it rounds to: what the exact reader adds to. */
 const rounded = (value: unknown): unknown =>
@@ -63,6 +63,21 @@ describe("readJson: numbers as apimachinery's JSON decoding reads them", () => {
           return error instanceof SyntaxError;
         },
       );
+  });
+});
+
+describe("hasLongDigitRun", () => {
+  it("finds a run of 16 digits wherever it lies, as /\\d{16}/ does", () => {
+    const text = fc.array(fc.oneof(fc.constantFrom("x", ",", '"'), fc.stringMatching(/^[0-9]{1,20}$/)), {
+      maxLength: 30,
+    });
+    fc.assert(
+      fc.property(text, (parts) => {
+        const joined = parts.join("");
+        assert.equal(hasLongDigitRun(joined), /\d{16}/.test(joined), joined);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
