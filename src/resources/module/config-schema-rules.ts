@@ -399,8 +399,12 @@ function intFields(spec: Record<string, unknown>, path: FieldPath): FieldErrorLi
   return errors;
 }
 
-/** Whether a number (a float64: int64s beyond 2^53-1 are bigints) is beyond Go's int (int64). */
-export const beyondGoInt = (value: number): boolean => value >= 2 ** 63 || value < -(2 ** 63);
+/**
+ * Whether a number (a float64: int64s beyond 2^53-1 are bigints) is beyond Go's int (int64) as the
+ * operator receives it: the API server writes a float64 with its shortest digits, and -2^63 as a float
+ * is written -9223372036854776000, which no int64 holds.
+ */
+export const beyondGoInt = (value: number): boolean => value >= 2 ** 63 || value <= -(2 ** 63);
 
 /** An int64 as read: a number, or a bigint beyond 2^53-1 (the generated types say number). */
 type Int64 = number | bigint;
