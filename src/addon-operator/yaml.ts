@@ -12,6 +12,7 @@ import {
   type Tags,
   visit,
 } from "yaml";
+import { asSentByClient, int64Max, int64Value } from "../base/exact-json.js";
 import {
   GoResolveError,
   GoTimestamp,
@@ -121,7 +122,20 @@ const options: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOption
  */
 export type ParseCharge = (chars: number) => void;
 
-export function parseYaml(text: string, dialect: YamlDialect, charge?: ParseCharge): ParsedYaml {
+/**
+ * How numbers come out: `float` (the default), every number a JavaScript number; `json`, as the API
+ * server reads them once a Go client has written the YAML's value as JSON (src/base/exact-json.ts):
+ * an int64 exactly (a bigint beyond 2^53-1), a uint64 above it a float64, an integral float64 within
+ * int64 an int64 (Go writes it with every digit).
+ */
+export type YamlNumbers = "float" | "json";
+
+export function parseYaml(
+  text: string,
+  dialect: YamlDialect,
+  charge?: ParseCharge,
+  numbers: YamlNumbers = "float",
+): ParsedYaml {
   // Twice the limit: up to there the parser is cheap and the conversion below names the path.
   const tooDeep = nestingBeyond(text, 2 * maxDepth);
   if (tooDeep !== undefined) return { problem: `nesting deeper than ${maxDepth} levels`, line: tooDeep };
@@ -157,7 +171,7 @@ export function parseYaml(text: string, dialect: YamlDialect, charge?: ParseChar
     return { problem: message };
   }
   try {
-    return { value: toPlain(js, dialect, [], 0) };
+    return { value: toPlain(js, dialect, [], 0, numbers) };
   } catch (error) {
     if (error instanceof PlainError) return { problem: error.message };
     throw error;
@@ -357,7 +371,13 @@ const describeKey = (key: unknown): string =>
       ? key.json
       : (JSON.stringify(key) ?? String(key));
 
-function toPlain(value: unknown, dialect: YamlDialect, path: string[], depth: number): unknown {
+function toPlain(
+  value: unknown,
+  dialect: YamlDialect,
+  path: string[],
+  depth: number,
+  numbers: YamlNumbers,
+): unknown {
   if (depth > maxDepth) throw new PlainError(`nesting deeper than ${maxDepth} levels ${where(path)}`);
   if (value instanceof Map) {
     const map = emptyMap();
@@ -369,22 +389,24 @@ function toPlain(value: unknown, dialect: YamlDialect, path: string[], depth: nu
           `map key ${describeKey(rawKey)} ${where(path)} is not a string: addon-operator's JSON conversion fails`,
         );
       }
-      map[key] = toPlain(item, dialect, [...path, key], depth + 1);
+      map[key] = toPlain(item, dialect, [...path, key], depth + 1, numbers);
     }
     return map;
   }
   if (Array.isArray(value)) {
-    return value.map((item, index) => toPlain(item, dialect, [...path, String(index)], depth + 1));
+    return value.map((item, index) => toPlain(item, dialect, [...path, String(index)], depth + 1, numbers));
   }
   if (value instanceof Uint8Array) return new TextDecoder().decode(value);
   if (value instanceof GoTimestamp) return value.json;
-  if (typeof value === "bigint") return Number(value);
+  if (typeof value === "bigint")
+    return numbers === "json" && value <= int64Max ? int64Value(value) : Number(value);
+  if (typeof value === "number" && numbers === "json" && Number.isFinite(value)) return asSentByClient(value);
   if (typeof value === "number" && !Number.isFinite(value)) {
     throw new PlainError(
       `${String(value)} ${where(path)} has no JSON form: addon-operator's JSON conversion fails`,
     );
   }
   if (value instanceof Set)
-    return toPlain(new Map([...value].map((item) => [item, null])), dialect, path, depth);
+    return toPlain(new Map([...value].map((item) => [item, null])), dialect, path, depth, numbers);
   return value;
 }

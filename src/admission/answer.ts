@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { writeJson } from "../base/exact-json.js";
 import { boundWarnings, limits, truncate } from "../base/limits.js";
 import {
   boundErrors,
@@ -65,7 +66,7 @@ export function fitVerdict(
   if (verdict.patch.length === 0) return withFit(request.uid, { shown });
   let patchJson: string;
   try {
-    patchJson = JSON.stringify(verdict.patch);
+    patchJson = writeJson(verdict.patch);
   } catch (error) {
     return { shown, unfit: notSerializable(error) };
   }

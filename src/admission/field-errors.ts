@@ -194,8 +194,8 @@ export function goErrorBody(error: FieldError): string {
 /** A bad value as apimachinery prints it: Go's `%q`, `%v`, or its JSON. */
 export function goValue(value: unknown): string {
   if (typeof value === "string") return goQuote(value);
-  if (typeof value === "number")
-    return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? String(value) : goFloat(value);
+  // A number beyond 2^53-1 is a float64 (an int64 beyond it is a bigint: src/base/exact-json.ts).
+  if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : goFloat(value);
   if (typeof value === "bigint" || typeof value === "boolean") return String(value);
   return goJson(value);
 }

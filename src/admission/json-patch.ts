@@ -1,3 +1,4 @@
+import { writeJson } from "../base/exact-json.js";
 /** An RFC 6902 operation; only the three a diff needs. */
 export type PatchOperation =
   | { op: "add"; path: string; value: unknown }
@@ -33,5 +34,5 @@ export function diffToPatch(before: unknown, after: unknown, path = ""): PatchOp
     }
     return ops;
   }
-  return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ op: "replace", path, value: after }];
+  return writeJson(before) === writeJson(after) ? [] : [{ op: "replace", path, value: after }];
 }

@@ -1,11 +1,14 @@
-/** A decoded JSON value's JSON type, as Go decodes it: an integer literal that fits is an int64. */
+/**
+ * A decoded JSON value's JSON type, as Go decodes it: an integer literal that fits is an int64
+ * (src/base/exact-json.ts).
+ */
 export function jsonKind(
   value: unknown,
 ): "integer" | "number" | "string" | "boolean" | "array" | "object" | "null" {
   if (value === null || value === undefined) return "null";
   if (typeof value === "bigint") return "integer";
-  if (typeof value === "number")
-    return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? "integer" : "number";
+  // A number beyond 2^53-1 is a float64: the readers hold an int64 beyond it as a bigint.
+  if (typeof value === "number") return Number.isSafeInteger(value) ? "integer" : "number";
   if (typeof value === "string") return "string";
   if (typeof value === "boolean") return "boolean";
   return Array.isArray(value) ? "array" : "object";

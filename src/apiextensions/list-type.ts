@@ -1,5 +1,6 @@
 import { type FieldError, fieldError, omittedErrors } from "../admission/field-errors.js";
 import { own } from "../admission/own-property.js";
+import { writeJson } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
 import type { JsonSchema } from "../schema/schema-source.js";
@@ -148,7 +149,7 @@ function canonicalJson(value: unknown): string {
     const keys = Object.keys(value).sort();
     return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
   }
-  return JSON.stringify(value ?? null);
+  return writeJson(value ?? null);
 }
 
 /** apimachinery's Duplicate: the value as Go prints a bad value (`%q`, `%v`, JSON for a map). */

@@ -178,6 +178,7 @@ function decodeValue(
     case "bool":
       return typeof value === "boolean" ? value : mismatch("bool");
     case "int64":
+      if (typeof value === "bigint") return value;
       if (typeof value !== "number") return mismatch("int64");
       if (!Number.isInteger(value) || Math.abs(value) >= 2 ** 63)
         return mismatch("int64", `number ${goNumberText(value)}`);
@@ -242,7 +243,7 @@ function jsonName(value: unknown): string {
   if (value === null) return "null";
   if (typeof value === "object") return "object";
   if (typeof value === "boolean") return "bool";
-  return typeof value === "number" ? "number" : "string";
+  return typeof value === "number" || typeof value === "bigint" ? "number" : "string";
 }
 
 /** A number's JSON text as Go decoded it (`1.5`, `1e+20`). */

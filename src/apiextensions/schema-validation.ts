@@ -1,4 +1,5 @@
 import { type FieldError, omittedErrors } from "../admission/field-errors.js";
+import { writeJson } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
 import { goRequestUriError } from "../go-net-url/parse.js";
@@ -250,26 +251,33 @@ function numberCheck(
       errors.add(steps, () => ({ type: "invalid", field: FieldPath.root("<nil>"), value: "", detail }));
     }
   }
-  const number = Number(value);
+  // Compared exactly: JavaScript compares a bigint with a number by their values.
   if (typeof schema.minimum === "number") {
     const exclusive = schema.exclusiveMinimum === true;
-    if (exclusive ? number <= schema.minimum : number < schema.minimum) {
+    if (exclusive ? value <= schema.minimum : value < schema.minimum) {
       const detail = `${path()} in body should be greater than ${exclusive ? "" : "or equal to "}${schema.minimum}`;
       errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     }
   }
   if (typeof schema.maximum === "number") {
     const exclusive = schema.exclusiveMaximum === true;
-    if (exclusive ? number >= schema.maximum : number > schema.maximum) {
+    if (exclusive ? value >= schema.maximum : value > schema.maximum) {
       const detail = `${path()} in body should be less than ${exclusive ? "" : "or equal to "}${schema.maximum}`;
       errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     }
   }
 }
 
-/** strconv.FormatFloat(f, 'f', -1, 64): every digit, never an exponent. */
+/**
+ * strconv.FormatFloat(f, 'f', -1, 64): the shortest digits that read back as the float, never an
+ * exponent (-2^63 is -9223372036854776000, which no int64 holds: kube-apiserver 1.37 refuses it).
+ */
 function goDecimal(value: number): string {
-  if (Number.isInteger(value)) return BigInt(value).toString();
+  if (Number.isInteger(value)) {
+    const [mantissa = "", exponent = "0"] = value.toExponential().split("e");
+    const digits = mantissa.replace(/^-/, "").replace(".", "");
+    return `${value < 0 ? "-" : ""}${digits.padEnd(Number(exponent) + 1, "0")}`;
+  }
   return value.toFixed(20).replace(/0+$/, "");
 }
 
@@ -285,7 +293,7 @@ function enumCheck(schema: JsonSchema, value: unknown, steps: Steps, errors: Err
 function enumMatches(option: unknown, value: unknown): boolean {
   if (typeof option === "number" || typeof option === "bigint")
     return Number(option) === Number(value) && jsonKind(value) !== "string";
-  return JSON.stringify(option) === JSON.stringify(value);
+  return writeJson(option) === writeJson(value);
 }
 
 function objectCheck(schema: JsonSchema, value: Record<string, unknown>, steps: Steps, errors: Errors): void {

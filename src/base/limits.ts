@@ -121,7 +121,7 @@ export function boundedJson(value: unknown, max: number): string {
         write(item);
       }
       add("}");
-    } else add(JSON.stringify(node) ?? "null");
+    } else add(typeof node === "bigint" ? String(node) : (JSON.stringify(node) ?? "null"));
   };
   write(value);
   const json = parts.join("");

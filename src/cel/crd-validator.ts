@@ -2,6 +2,7 @@ import { type CelInput, type CelResult, celEnv, celError, isCelError, parse, pla
 import { RE2JS } from "@bufbuild/re2";
 import { type FieldError, formatFieldError } from "../admission/field-errors.js";
 import { own } from "../admission/own-property.js";
+import { writeJson } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { LruCache } from "../memo/lru-cache.js";
 import { Correlated } from "../schema/correlation.js";
@@ -248,7 +249,7 @@ function correlatedItems(schema: JsonSchema, value: unknown[], oldValue: unknown
   const keys = schema["x-kubernetes-list-map-keys"] as string[] | undefined;
   if (schema["x-kubernetes-list-type"] !== "map" || !keys || !Array.isArray(oldValue)) return [];
   const identity = (item: unknown) =>
-    JSON.stringify(keys.map((key) => (item as Record<string, unknown> | null)?.[key]));
+    writeJson(keys.map((key) => (item as Record<string, unknown> | null)?.[key]));
   const byKey = new Map<string, unknown>();
   for (const item of oldValue) if (!byKey.has(identity(item))) byKey.set(identity(item), item);
   return value.map((item) => byKey.get(identity(item)));

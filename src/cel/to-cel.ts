@@ -35,11 +35,13 @@ function convert(
   converted: Map<object, CelInput>,
   formats: boolean,
 ): CelInput {
+  // An int64 beyond 2^53-1 is read as a bigint (src/base/exact-json.ts): a double in a `number` field.
+  if (typeof value === "bigint") return schema?.type === "number" ? Number(value) : value;
   if (typeof value === "number") {
     if (schema?.type === "integer" && Number.isInteger(value)) return BigInt(value);
-    // A free-form value (no type): the API server decodes an integral JSON number as int64 when it fits.
-    if (schema?.type === undefined && Number.isInteger(value) && Math.abs(value) < 2 ** 63)
-      return BigInt(value);
+    // A free-form value (no type): the API server decodes an integral JSON number as int64 when it
+    // fits; one beyond 2^53-1 read as a number is a float64.
+    if (schema?.type === undefined && Number.isSafeInteger(value)) return BigInt(value);
     return value;
   }
   if (typeof value === "string" && schema?.type === "string")

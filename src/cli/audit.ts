@@ -1,5 +1,6 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { Command, Option } from "commander";
+import { writeJson } from "../base/exact-json.js";
 import type { Finding } from "../base/finding.js";
 import { apiErrorMessage, httpStatus } from "../kube/api-errors.js";
 import { findClusterAccess } from "../kube/config.js";
@@ -222,7 +223,7 @@ function findingSink(output: OutputFormat, io: AuditIo): { add(findings: Finding
     return {
       add: (findings) => {
         for (const finding of findings) {
-          io.out(`${first ? "" : ","}\n    ${JSON.stringify(finding, null, 2).replaceAll("\n", "\n    ")}`);
+          io.out(`${first ? "" : ","}\n    ${writeJson(finding, 2).replaceAll("\n", "\n    ")}`);
           first = false;
         }
       },

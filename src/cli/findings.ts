@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { writeJson } from "../base/exact-json.js";
 import type { Finding } from "../base/finding.js";
 import type { Summary } from "../offline/summary.js";
 import { ruleHelp } from "./rule-help.js";
@@ -34,9 +35,9 @@ export function formatFindings(
   const { findings, summary } = report;
   if (format === "json") {
     const failed = report.failed === undefined ? {} : { executionSuccessful: !report.failed };
-    return `${JSON.stringify({ findings, ...(summary ? { summary } : {}), ...failed }, null, 2)}\n`;
+    return `${writeJson({ findings, ...(summary ? { summary } : {}), ...failed }, 2)}\n`;
   }
-  if (format === "sarif") return `${JSON.stringify(toSarif(report, toolName), null, 2)}\n`;
+  if (format === "sarif") return `${writeJson(toSarif(report, toolName), 2)}\n`;
   return findings.map(findingLine).join("");
 }
 

@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
+import { writeJson } from "../base/exact-json.js";
 import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
 import { InputError } from "../offline/input-error.js";
 import { manifestFiles, readBounded, readInput, type SkippedDirectory } from "../offline/manifest-files.js";
@@ -267,11 +268,11 @@ function render(result: BatchResult, format: ReportFormat): string {
   if (format === "junit") return formatJunit("module-admission validate", junitCases(result));
   const report = { findings, summary, failed, baseDir: process.cwd() };
   if (format === "json" && mutations.length > 0) {
-    return `${JSON.stringify({ findings, mutations, summary, executionSuccessful: !failed }, null, 2)}\n`;
+    return `${writeJson({ findings, mutations, summary, executionSuccessful: !failed }, 2)}\n`;
   }
   if (format !== "text") return formatFindings(report, format);
   const patches = mutations.map(
-    (m: Mutation) => `${m.file}:${m.line}: ${m.object}: mutating webhook patch: ${JSON.stringify(m.patch)}\n`,
+    (m: Mutation) => `${m.file}:${m.line}: ${m.object}: mutating webhook patch: ${writeJson(m.patch)}\n`,
   );
   return formatFindings(report, format) + patches.join("") + summaryLine(summary);
 }

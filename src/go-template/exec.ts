@@ -320,6 +320,8 @@ class State implements CallContext {
         this.errorf(`can't use ${formatValue(value)} to iterate over more than one variable`);
       frame.count = Math.max(0, typeof value === "number" ? value : value.value);
       if (value instanceof GoUint) frame.uint = value.type;
+    } else if (typeof value === "bigint") {
+      throw new Unsupported("range over an int beyond 2^53-1");
     } else if (value !== undefined) {
       this.errorf(`range can't iterate over ${formatValue(value)}`);
     }

@@ -29,7 +29,7 @@ const free: Charge = () => {};
 
 const isComposite = (v: GoValue): v is GoMapOrList =>
   typeof v === "object" && !(v instanceof GoFloat || v instanceof GoComplex || v instanceof GoUint);
-type GoMapOrList = Exclude<GoValue, string | number | boolean | GoFloat | GoComplex | GoUint>;
+type GoMapOrList = Exclude<GoValue, string | number | bigint | boolean | GoFloat | GoComplex | GoUint>;
 
 /**
  * The Go integer a value holds, as fmt reads it: an int (signed) or a uint8 or uint (unsigned).
@@ -37,6 +37,7 @@ type GoMapOrList = Exclude<GoValue, string | number | boolean | GoFloat | GoComp
  */
 function integerOf(v: GoValue): { value: bigint; signed: boolean } | undefined {
   if (typeof v === "number") return { value: BigInt(v), signed: true };
+  if (typeof v === "bigint") return { value: v, signed: true };
   if (v instanceof GoUint) return { value: BigInt(v.value), signed: false };
   return undefined;
 }
@@ -451,6 +452,7 @@ export function formatValue(v: FmtArg | Boxed, charge: Charge = free): string {
     case "string":
       return v;
     case "number":
+    case "bigint":
       return String(v);
     case "boolean":
       return v ? "true" : "false";

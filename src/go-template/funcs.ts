@@ -55,6 +55,8 @@ export function isTrue(v: Value): boolean {
       return v.length > 0;
     case "number":
       return v !== 0;
+    case "bigint":
+      return true; // only ints beyond 2^53-1 are bigints
     case "boolean":
       return v;
   }
@@ -195,7 +197,7 @@ type Kind = "invalid" | "bool" | "int" | "uint" | "float" | "complex" | "string"
 
 function basicKind(v: Value): Kind {
   if (typeof v === "boolean") return "bool";
-  if (typeof v === "number") return "int";
+  if (typeof v === "number" || typeof v === "bigint") return "int";
   if (typeof v === "string") return "string";
   if (v instanceof GoUint) return "uint";
   if (v instanceof GoFloat) return "float";
@@ -203,8 +205,16 @@ function basicKind(v: Value): Kind {
   return "invalid";
 }
 
-const numeric = (v: Value): number =>
-  typeof v === "number" ? v : v instanceof GoUint || v instanceof GoFloat ? v.value : Number.NaN;
+const numeric = (v: Value): number | bigint =>
+  typeof v === "number" || typeof v === "bigint"
+    ? v
+    : v instanceof GoUint || v instanceof GoFloat
+      ? v.value
+      : Number.NaN;
+
+/** Two numbers of one kind equal: an int held as a bigint and one held as a number compare by value. */
+const sameNumber = (x: number | bigint, y: number | bigint): boolean =>
+  typeof x === typeof y ? x === y : !(x < y || x > y);
 
 /** Two strings compared: paid by the shorter one's length (what a comparison reads at most). */
 function chargeCompare(a: Value, b: Value, context: CallContext): void {
@@ -221,7 +231,7 @@ function eq(arg1: Value, rest: Value[], context: CallContext): boolean {
     let truth = false;
     if (k1 !== k2) {
       if ((k1 === "int" && k2 === "uint") || (k1 === "uint" && k2 === "int"))
-        truth = numeric(a) === numeric(b);
+        truth = sameNumber(numeric(a), numeric(b));
       else if (a !== undefined && b !== undefined) throw new GoError("incompatible types for comparison");
     } else if (k1 === "complex") {
       const x = a as GoComplex;
@@ -231,7 +241,7 @@ function eq(arg1: Value, rest: Value[], context: CallContext): boolean {
       chargeCompare(a, b, context);
       truth = a === b;
     } else if (k1 !== "invalid") {
-      truth = numeric(a) === numeric(b);
+      truth = sameNumber(numeric(a), numeric(b));
     } else if (a === undefined || b === undefined) {
       truth = a === b;
     } else {
@@ -288,13 +298,13 @@ function length(item: Value, context: CallContext): number {
 }
 
 function indexArg(index: Value, cap: number): number {
-  let x: number;
-  if (typeof index === "number") x = index;
+  let x: number | bigint;
+  if (typeof index === "number" || typeof index === "bigint") x = index;
   else if (index instanceof GoUint) x = index.value;
   else if (index === undefined) throw new GoError("cannot index slice/array with nil");
   else throw new GoError(`cannot index slice/array with type ${typeName(index)}`);
   if (x < 0 || x > cap) throw new GoError(`index out of range: ${x}`);
-  return x;
+  return Number(x);
 }
 
 /** Whether a string is ASCII (where byte and UTF-16 indexes agree), paid by its length. */

@@ -1,8 +1,9 @@
 /**
  * Go values as the template executor models them: only the types the Forkspacer operator's data and
  * text/template's built-ins can produce. A JS string is a Go string, a boolean a bool, a number an
- * int (always a safe integer), a plain object a map[string]any, an array a []any; the classes
- * below stand for the rest. `undefined` is the invalid reflect.Value (a missing map key, untyped nil).
+ * int (always a safe integer), a bigint an int beyond 2^53-1 (an int64 the operator decoded from the
+ * Module exactly: a config integer's default), a plain object a map[string]any, an array a []any;
+ * the classes below stand for the rest. `undefined` is the invalid reflect.Value (a missing map key, untyped nil).
  */
 export class GoFloat {
   constructor(readonly value: number) {}
@@ -50,7 +51,16 @@ export class Boxed {
 }
 
 export type GoMap = { [key: string]: GoValue | null };
-export type GoValue = string | number | boolean | GoFloat | GoComplex | GoUint | GoMap | (GoValue | null)[];
+export type GoValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | GoFloat
+  | GoComplex
+  | GoUint
+  | GoMap
+  | (GoValue | null)[];
 /** A reflect.Value: a Go value, a boxed one, or invalid (undefined). */
 export type Value = GoValue | Boxed | undefined;
 
@@ -78,6 +88,7 @@ export function typeName(v: GoValue | Boxed): string {
     case "string":
       return "string";
     case "number":
+    case "bigint":
       return "int";
     case "boolean":
       return "bool";
@@ -150,6 +161,7 @@ export const sortedKeysKnown = (m: GoMap): boolean => sortedKeysOf.has(m);
  * integers are ints), any other number a float64. Used for test data and differential runs.
  */
 export function fromJson(v: unknown): GoValue | null {
+  if (typeof v === "bigint") return v;
   if (typeof v === "number") {
     if (Number.isSafeInteger(v)) return v;
     if (Number.isInteger(v) && Math.abs(v) < 2 ** 63) throw new Unsupported("an integer beyond 2^53");

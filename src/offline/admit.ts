@@ -12,6 +12,7 @@ import { type Warning, warningField, warningRule, warningText } from "../admissi
 import type { ServerWarning } from "../apiextensions/custom-resource.js";
 import { goKeyOrder } from "../apiextensions/decode.js";
 import { decodeObjectMeta } from "../apiextensions/object-meta.js";
+import { writeJson } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
 import { WorkBudget } from "../budget/work-budget.js";
@@ -101,7 +102,7 @@ async function judge(
   }
   const body = sentBy(client, object, kind.source.crd.scope === "Namespaced");
   // kubectl's body carries the manifest twice (the last-applied annotation): it may pass 3 MiB alone.
-  if (Buffer.byteLength(JSON.stringify(body)) > limits.objectBytes)
+  if (Buffer.byteLength(writeJson(body)) > limits.objectBytes)
     return refuse(`Request entity too large: limit is ${limits.objectBytes}`, "RequestEntityTooLarge");
   const decoded = kind.server.decode(body, client === "kubectl");
   if (decoded.error !== undefined || !decoded.object) return refuse(decoded.error ?? "cannot be decoded");

@@ -12,6 +12,7 @@
  * in both, and js-yaml's value stands.
  */
 import { parseYaml } from "../addon-operator/yaml.js";
+import { hasLongDigitRun } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import {
   alt,
@@ -130,11 +131,23 @@ export function mayReadDifferently(text: string, work?: ScanWork): boolean {
   return mayDiffer.test(text, work);
 }
 
-/** Both readings of one YAML document, when they may differ. */
+/**
+ * A number js-yaml would not read as the API server comes to: a run of 16 digits (beyond 2^53-1 a
+ * double is not exact), or a whole scalar with an exponent (`9.2e18` reaches the server as an int64;
+ * `sha256:1e3f…` is no number). The readings read such a document: their integers are exact. Cheap
+ * checks first (1 ms for 3,000 Modules, 2 MB; the whole-scalar pattern alone took 6.5); the pattern is
+ * linear: each quantifier is followed by a class it does not overlap.
+ */
+const mayHoldExponent = /[eE][-+]?\d/;
+const exponentNumber = /(?:^|:[ \t]|-[ \t]|[[{,])[ \t]*[-+]?[\d.]+[eE][-+]?\d+[ \t]*(?:$|[,\]}#])/m;
+const longNumber = (text: string): boolean =>
+  hasLongDigitRun(text) || (mayHoldExponent.test(text) && exponentNumber.test(text));
+
+/** Both readings of one YAML document, when they may differ (or it holds a long number). */
 export function readDocument(text: string, reader: YamlReader): Readings {
-  if (!mayReadDifferently(text)) return { differences: [] };
-  const kubectl = parseYaml(text, "sigs");
-  const gitops = parseYaml(text, "kyaml");
+  if (!mayReadDifferently(text) && !longNumber(text)) return { differences: [] };
+  const kubectl = parseYaml(text, "sigs", undefined, "json");
+  const gitops = parseYaml(text, "kyaml", undefined, "json");
   const chosen = reader === "kubectl" ? kubectl : gitops;
   if (!("value" in chosen)) {
     // The other reader's problem stays with it: js-yaml's value is the GitOps reading's fallback.

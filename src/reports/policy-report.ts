@@ -1,3 +1,4 @@
+import { writeJson } from "../base/exact-json.js";
 import type { Problem } from "../offline/admit.js";
 
 /**
@@ -124,7 +125,7 @@ export class ScopeResults {
   add(object: AuditedObject): void {
     for (const result of objectResults(object, this.timestamp)) {
       if (this.notListed === 0) {
-        this.bytes += JSON.stringify(result).length;
+        this.bytes += writeJson(result).length;
         if (this.bytes <= maxReportBytes) {
           this.results.push(result);
           continue;

@@ -12,6 +12,7 @@ import {
 import type { RuleActions } from "../admission/rule-actions.js";
 import type { ReviewVerdict } from "../admission/verdict.js";
 import { warningRule } from "../admission/warning.js";
+import { readJson } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits, truncate } from "../base/limits.js";
 import { type ReviewEnvelope, scanEnvelope } from "./review-envelope.js";
@@ -118,7 +119,7 @@ export function judgeOf(
     }
     let parsedBody: unknown;
     try {
-      parsedBody = JSON.parse(text);
+      parsedBody = readJson(text);
     } catch (error) {
       return jsonAnswer(400, { error: `request body is not valid JSON: ${(error as Error).message}` });
     }

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { type FieldError, fieldError, omittedErrors } from "../admission/field-errors.js";
+import { bigintsAsNumbers } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
 import { WorkBudget } from "../budget/work-budget.js";
@@ -64,10 +65,13 @@ export function structureChecker(
     if (object !== null && typeof object === "object") verdicts.set(object, verdict);
     return verdict;
   };
-  function checkUncached(object: unknown, budget: WorkBudget): StructureVerdict {
+  function checkUncached(given: unknown, budget: WorkBudget): StructureVerdict {
     const checkers = compiled ?? compile();
     // The first pass stops at the first error: a valid object costs one walk, and no list of errors.
-    if (checkers.quick(object)) return { errors: [], unknownFields: [], shape: [] };
+    if (checkers.quick(given)) return { errors: [], unknownFields: [], shape: [] };
+    // Ajv knows no bigint (an int64 beyond 2^53-1): checked again with them as numbers.
+    const object = bigintsAsNumbers(given);
+    if (object !== given && checkers.quick(object)) return { errors: [], unknownFields: [], shape: [] };
     const verdict: StructureVerdict = { errors: [], unknownFields: [], shape: [] };
     // Long lists and big maps are cut to the shape problems' bound for the full check (which lists
     // every error); what was cut is checked entry by entry, its errors counted and let go, so that

@@ -1,5 +1,6 @@
 import { Agent, type RequestOptions, request } from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
+import { readJson, writeJson } from "../../src/base/exact-json.js";
 
 /** One answer of the API server: its status, its Warning headers (decoded), its body (parsed). */
 export interface ApiAnswer {
@@ -82,7 +83,7 @@ export function apiClient(kubeconfigPath: string, parallel = 8): ApiClient {
             const text = Buffer.concat(chunks).toString("utf8");
             let parsed: unknown = text;
             try {
-              parsed = JSON.parse(text);
+              parsed = readJson(text);
             } catch {}
             resolve({
               status: response.statusCode ?? 0,
@@ -92,7 +93,7 @@ export function apiClient(kubeconfigPath: string, parallel = 8): ApiClient {
           });
         });
         call.on("error", reject);
-        call.end(body === undefined ? undefined : JSON.stringify(body));
+        call.end(body === undefined ? undefined : writeJson(body));
       });
     } finally {
       release();

@@ -1,16 +1,20 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import type { Client } from "../../src/offline/client.js";
 import { offlineKinds } from "../../src/offline/kinds.js";
 import { parseManifests } from "../../src/offline/manifests.js";
+import { builtCli, builtFindings } from "../support/built-cli.js";
 import { registerChartWebhooks, startLocalServe } from "../support/chart-webhooks.js";
 import { useControlPlane } from "../support/control-plane.js";
 import { withoutCorpus } from "../support/corpus.js";
 import { withoutGo } from "../support/go-tools.js";
 import { type ApiClient, apiClient } from "./api-client.js";
 import { caseInputs, corpusInputs, type Input, labelAdded } from "./inputs.js";
-import { kubectlApply, validateAsKubectl } from "./kubectl.js";
+import { edgeCases, edgeLiterals } from "./int64-edges.js";
+import { type KubectlOutcome, kubectlApply, validateAsKubectl } from "./kubectl.js";
 import {
   createNamespaces,
   createProbes,
@@ -174,5 +178,35 @@ describe("validate and kube-apiserver 1.37 with serve: the same verdicts", {
       0,
       report([...creates.unexplained, ...updates.unexplained]),
     );
+  });
+
+  it("int64 edges (issue 43): each edge literal as an integer's default, its bounds and a spec.config value, through the real kubectl and the built validate --yaml kubectl", async (t) => {
+    const cases = edgeCases(edgeLiterals(2, Number(process.env.MODULE_ADMISSION_DIFF_SEED ?? 43)));
+    const dir = mkdtempSync(join(tmpdir(), "int64-"));
+    const fileOf = (i: number) => join(dir, `case-${String(i).padStart(3, "0")}.yaml`);
+    for (const [i, c] of cases.entries()) writeFileSync(fileOf(i), c.text);
+    const run = builtCli(["validate", "--yaml", "kubectl", "-o", "json", dir]);
+    assert.ok(run.status === 0 || run.status === 1, run.stderr);
+    const findings = builtFindings(run);
+    const offline = cases.map((_, i) => {
+      const errors = findings.filter((f) => f.file === fileOf(i) && f.severity === "error");
+      return { admitted: errors.length === 0, causes: errors.map((f) => f.message).sort() };
+    });
+    const server: KubectlOutcome[] = [];
+    for (let i = 0; i < cases.length; i += 4)
+      server.push(...(await Promise.all(cases.slice(i, i + 4).map((c) => kubectlApply(plane(), c.text)))));
+    const differences: string[] = [];
+    cases.forEach((c, i) => {
+      const real = server[i] as KubectlOutcome;
+      const ours = offline[i] as { admitted: boolean; causes: string[] };
+      const causes = real.errors.map((line) => line.replace(/ \(rule [^)]+\)$/, "")).sort();
+      if (real.admitted !== ours.admitted || JSON.stringify(causes) !== JSON.stringify(ours.causes))
+        differences.push(
+          `${c.name}: kubectl ${JSON.stringify(real.errors)}, validate ${JSON.stringify(ours.causes)}`,
+        );
+    });
+    const denied = server.filter((s) => !s.admitted).length;
+    t.diagnostic(`${cases.length} cases (${denied} denied by the API server): ${differences.length} differ`);
+    assert.deepEqual(differences, []);
   });
 });

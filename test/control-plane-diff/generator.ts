@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { int64Value, writeJson } from "../../src/base/exact-json.js";
 import type { OfflineKind } from "../../src/offline/kinds.js";
 import type { JsonSchema } from "../../src/schema/schema-source.js";
 import type { Input } from "./inputs.js";
@@ -57,11 +58,18 @@ function arbitrary(schema: Schema, depth = 0): fc.Arbitrary<Json> {
   switch (schema.type) {
     case "string":
       return stringArbitrary(schema);
-    case "integer":
-      return fc.integer({
+    case "integer": {
+      const small = fc.integer({
         min: typeof schema.minimum === "number" ? schema.minimum : -20,
         max: typeof schema.maximum === "number" ? schema.maximum : 20,
       });
+      // An unbounded integer now and then at int64's edges (held exactly, as bigints beyond 2^53-1).
+      if (typeof schema.minimum === "number" || typeof schema.maximum === "number") return small;
+      return fc.oneof(
+        { arbitrary: small, weight: 5 },
+        { arbitrary: fc.constantFrom(...int64Edges), weight: 1 },
+      );
+    }
     case "number":
       return fc.double({ min: -20, max: 20, noNaN: true, noDefaultInfinity: true });
     case "boolean":
@@ -103,11 +111,11 @@ function arrayArbitrary(schema: Schema, depth: number): fc.Arbitrary<Json> {
     return fc.uniqueArray(item, {
       minLength,
       maxLength,
-      selector: (value) => JSON.stringify(keys.map((key) => (value as Record<string, Json>)?.[key])),
+      selector: (value) => writeJson(keys.map((key) => (value as Record<string, Json>)?.[key])),
     });
   }
   if (schema["x-kubernetes-list-type"] === "set") {
-    return fc.uniqueArray(item, { minLength, maxLength, selector: (value) => JSON.stringify(value) });
+    return fc.uniqueArray(item, { minLength, maxLength, selector: (value) => writeJson(value) });
   }
   return fc.array(item, { minLength, maxLength });
 }
@@ -206,6 +214,17 @@ function chooser(seed: number) {
 
 type Choice = ReturnType<typeof chooser>;
 
+/** int64's edges and 2^53's, each an int64 (a bigint beyond 2^53-1). */
+const int64Edges = [2n ** 63n - 1n, -(2n ** 63n), 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 53n - 1n].map(
+  (n) => int64Value(n) as unknown as Json,
+);
+
+/**
+ * Numbers beyond int64, which the API server reads as float64s (JSON.stringify writes them with every
+ * digit, as Go does): no integer field holds them.
+ */
+const beyondInt64 = [2 ** 63, -(2 ** 63) - 2048, 2 ** 64, -(2 ** 64)];
+
 /** Mutations a single step from valid: each changes `object` in place and says what it did, or fails. */
 const mutations: Record<
   string,
@@ -224,6 +243,15 @@ const mutations: Record<
     };
     setAt(object, node.path, other[String(node.schema?.type)] ?? 1.5);
     return `${node.path.join(".")} of another type`;
+  },
+  int64(object, schema, choose) {
+    const node = choose.pick(
+      nodes(schema, object).filter((n) => n.path.length > 0 && n.schema?.type === "integer"),
+    );
+    if (!node) return undefined;
+    const value = choose.pick(beyondInt64) as number;
+    setAt(object, node.path, value);
+    return `${node.path.join(".")} a float64 ${value} (beyond int64)`;
   },
   bound(object, schema, choose) {
     const bounded = nodes(schema, object).filter(

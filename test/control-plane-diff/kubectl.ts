@@ -1,3 +1,4 @@
+import { readJson } from "../../src/base/exact-json.js";
 import { admitOffline } from "../../src/offline/admit.js";
 import { kindOf, type OfflineKind } from "../../src/offline/kinds.js";
 import { parseManifests } from "../../src/offline/manifests.js";
@@ -21,7 +22,7 @@ export async function kubectlApply(plane: ControlPlane, text: string): Promise<K
   const lines = run.stderr.split("\n");
   const warnings = lines.filter((line) => line.startsWith("Warning: ")).map((line) => line.slice(9));
   if (run.code === 0) {
-    return { admitted: true, errors: [], warnings, object: JSON.parse(run.stdout) };
+    return { admitted: true, errors: [], warnings, object: readJson(run.stdout) as Record<string, unknown> };
   }
   const rest = lines.filter((line) => line !== "" && !line.startsWith("Warning: "));
   const invalid = /^The \S+ "[^"]*" is invalid: (.*)$/.exec(rest[0] ?? "");

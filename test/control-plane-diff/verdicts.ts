@@ -1,3 +1,4 @@
+import { writeJson } from "../../src/base/exact-json.js";
 import { admitOffline, type OfflineVerdict } from "../../src/offline/admit.js";
 import type { Client } from "../../src/offline/client.js";
 import { sentBy } from "../../src/offline/client.js";
@@ -86,7 +87,7 @@ export function fromAnswer(answer: ApiAnswer): Verdict {
   }
   return {
     allowed: false,
-    refused: `${answer.status} ${status.reason ?? ""}: ${status.message ?? JSON.stringify(answer.body)}`,
+    refused: `${answer.status} ${status.reason ?? ""}: ${status.message ?? writeJson(answer.body)}`,
     causes: [],
     warnings: answer.warnings,
   };
@@ -140,8 +141,8 @@ export function differences(probe: Pick<Probe, "object">, server: Verdict, offli
   lines.push(...multisetDifference("cause", server.causes.map(mask), offline.causes.map(mask)));
   lines.push(...multisetDifference("warning", server.warnings.map(mask), offline.warnings.map(mask)));
   if (server.allowed && offline.allowed) {
-    const serverStored = JSON.stringify(sortedKeys(storedView(server.stored, probe)));
-    const offlineStored = JSON.stringify(sortedKeys(storedView(offline.stored, probe)));
+    const serverStored = writeJson(sortedKeys(storedView(server.stored, probe)));
+    const offlineStored = writeJson(sortedKeys(storedView(offline.stored, probe)));
     if (mask(serverStored) !== mask(offlineStored))
       lines.push(`stored object: server ${mask(serverStored)}\n  validate ${mask(offlineStored)}`);
   }

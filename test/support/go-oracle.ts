@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:c
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before } from "node:test";
+import { writeJson } from "../../src/base/exact-json.js";
 import { addonOracleTool, ensureBuilt, goBinary, oracleTool, withoutGo } from "./go-tools.js";
 
 /**
@@ -132,7 +133,7 @@ class OracleProcess {
   ask(op: string, fields: object): Promise<unknown> {
     if (this.exited) return Promise.reject(this.exited);
     const id = this.nextId++;
-    const line = `${JSON.stringify({ id, op, ...fields })}\n`;
+    const line = `${writeJson({ id, op, ...fields })}\n`;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.child.stdin.write(line);

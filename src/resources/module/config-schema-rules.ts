@@ -380,9 +380,8 @@ function multipleOptionsRules(
 
 /**
  * The Go int fields of a config item (an integer's default, min and max; a multipleOptions' min and
- * max) whose number no int64 holds. The review's JSON was read into doubles: a number that became
- * exactly ±2^63 may have been int64's own extreme (9223372036854775807 reads as 2^63), so only one
- * certainly beyond the range is refused.
+ * max) whose number no int64 holds: a number read as a float64 beyond int64 (an int64 beyond 2^53-1
+ * is read exactly, as a bigint, and fits).
  */
 function intFields(spec: Record<string, unknown>, path: FieldPath): FieldErrorList {
   const errors: FieldErrorList = [];
@@ -401,12 +400,16 @@ function intFields(spec: Record<string, unknown>, path: FieldPath): FieldErrorLi
 }
 
 /**
- * Whether a number the review's JSON held can be no Go int (int64). A double that is exactly ±2^63 may
- * have been int64's own extreme (9223372036854775807 reads as 2^63): it is not counted beyond.
+ * Whether a number (a float64: int64s beyond 2^53-1 are bigints) is beyond Go's int (int64) as the
+ * operator receives it: the API server writes a float64 with its shortest digits, and -2^63 as a float
+ * is written -9223372036854776000, which no int64 holds.
  */
-export const beyondGoInt = (value: number): boolean => value > 2 ** 63 || value < -(2 ** 63);
+export const beyondGoInt = (value: number): boolean => value >= 2 ** 63 || value <= -(2 ** 63);
 
-function minNotAboveMax(spec: { min?: number; max?: number }, path: FieldPath): FieldErrorList {
+/** An int64 as read: a number, or a bigint beyond 2^53-1 (the generated types say number). */
+type Int64 = number | bigint;
+
+function minNotAboveMax(spec: { min?: Int64; max?: Int64 }, path: FieldPath): FieldErrorList {
   if (spec.min === undefined || spec.max === undefined || spec.min <= spec.max) return [];
   return byRule("module.config-min-max", [
     fieldError.invalid(path.child("min"), spec.min, `must be less than or equal to max (${spec.max})`),
@@ -414,12 +417,14 @@ function minNotAboveMax(spec: { min?: number; max?: number }, path: FieldPath): 
 }
 
 /** A value of an integer item against the item's min and max; shared with the spec.config rules. */
-export function integerBounds(value: number, spec: IntegerConfig, path: FieldPath): FieldErrorList {
-  if (spec.min !== undefined && value < spec.min) {
-    return [fieldError.invalid(path, value, `must be greater than or equal to ${spec.min}`)];
+export function integerBounds(value: Int64, spec: IntegerConfig, path: FieldPath): FieldErrorList {
+  // Compared exactly: JavaScript compares a bigint with a number by their values.
+  const { min, max } = spec as { min?: Int64; max?: Int64 };
+  if (min !== undefined && value < min) {
+    return [fieldError.invalid(path, value, `must be greater than or equal to ${min}`)];
   }
-  if (spec.max !== undefined && value > spec.max) {
-    return [fieldError.invalid(path, value, `must be less than or equal to ${spec.max}`)];
+  if (max !== undefined && value > max) {
+    return [fieldError.invalid(path, value, `must be less than or equal to ${max}`)];
   }
   return [];
 }

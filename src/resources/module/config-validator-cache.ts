@@ -1,3 +1,4 @@
+import { writeJson } from "../../base/exact-json.js";
 import { FieldPath } from "../../base/field-path.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
@@ -80,7 +81,7 @@ export function configValidator(items: ConfigItem[], budget: WorkBudget = new Wo
   budget.charge(compiledItemUnits * items.length, "compiling the config schema", configPath);
   const copy = structuredClone(items);
   const validator = compileConfigValidator(copy);
-  const bytes = JSON.stringify(items).length * 16;
+  const bytes = writeJson(items).length * 16;
   // A schema too large to share the cache with others is not kept.
   if (bytes > cacheBytesLimit / 4) return validator;
   const entry: Entry = { shape: shapeOf(copy), validator, bytes };

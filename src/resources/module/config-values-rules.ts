@@ -316,17 +316,21 @@ function valueRules(item: ConfigItem, compiled: ReturnType<typeof compileAll>[nu
   const rule = (id: RuleId, errors: FieldErrorList) => byRule(id, errors);
   const integer = item.integer;
   if (integer) {
-    return (value, path) => {
-      if (typeof value !== "number") return rule("module.config-value", [typeError(path, value, "integer")]);
+    return (given, path) => {
+      if (typeof given !== "number" && typeof given !== "bigint")
+        return rule("module.config-value", [typeError(path, given, "integer")]);
+      // The operator reads spec.config with encoding/json into map[string]any: every number a float64
+      // (9223372036854775807 becomes 2^63, 9007199254740993 becomes 9007199254740992).
+      const value = Number(given);
       if (!Number.isInteger(value)) {
         const detail = `must be a whole number (the operator would silently use ${Math.trunc(value)})`;
-        return rule("module.config-whole-number", [fieldError.invalid(path, value, detail)]);
+        return rule("module.config-whole-number", [fieldError.invalid(path, given, detail)]);
       }
       // The operator converts the JSON number with int(v): beyond int64 Go leaves the result undefined.
       if (value >= 2 ** 63 || value < -(2 ** 63)) {
-        const detail =
-          "must be within Go's int range, -2^63 to 2^63-1 (the operator's int() of it is undefined)";
-        return rule("module.config-value", [fieldError.invalid(path, value, detail)]);
+        const read = typeof given === "bigint" ? ", which the operator reads as the float64 2^63" : "";
+        const detail = `must be within Go's int range, -2^63 to 2^63-1${read} (the operator's int() of it is undefined)`;
+        return rule("module.config-value", [fieldError.invalid(path, given, detail)]);
       }
       return rule("module.config-value", integerBounds(value, integer, path));
     };

@@ -13,7 +13,7 @@ import { type GoMap, GoStrings, type Value as GoValue } from "../../go-template/
  */
 export interface TemplateConfig {
   config: GoMap;
-  /** Aliases left out: integers beyond 2^53 (not held exactly here); templates reading them are not decided. */
+  /** Aliases left out: values beyond Go's int (int() of them is undefined in Go); templates reading them are not decided. */
   opaque: Set<string> | undefined;
 }
 
@@ -26,14 +26,20 @@ export function templateConfig(module: Module): TemplateConfig | null {
     const given: unknown = Object.hasOwn(values, item.alias) ? values[item.alias] : undefined;
     let value: GoValue;
     if (item.integer) {
-      value = typeof given === "number" ? Math.trunc(given) : (item.integer.default ?? 0);
-      // A Go int beyond 2^53 is not held exactly here: the templates reading it are not decided.
-      if (!Number.isSafeInteger(value)) {
+      // A value is read as a float64 (encoding/json into map[string]any) and made an int with int(v);
+      // the default is the Go int the operator decoded exactly (a bigint beyond 2^53-1).
+      const read: number | bigint =
+        typeof given === "number" || typeof given === "bigint"
+          ? goInt(Number(given))
+          : (item.integer.default ?? 0);
+      // int(v) of a float64 beyond int64 is undefined in Go: the templates reading it are not decided.
+      if (typeof read === "number" && Number.isNaN(read)) {
         opaque ??= new Set();
         opaque.add(item.alias);
         delete config[item.alias];
         continue;
       }
+      value = read;
     } else if (item.boolean) value = typeof given === "boolean" ? given : (item.boolean.default ?? false);
     else if (item.string) value = typeof given === "string" ? given : (item.string.default ?? "");
     else if (item.option) value = typeof given === "string" ? given : (item.option.default ?? "");
@@ -44,4 +50,11 @@ export function templateConfig(module: Module): TemplateConfig | null {
     opaque?.delete(item.alias);
   }
   return { config, opaque };
+}
+
+/** Go's int(v) of a float64: truncated; NaN where Go leaves it undefined (beyond int64). */
+function goInt(v: number): number | bigint {
+  if (!Number.isFinite(v) || v >= 2 ** 63 || v < -(2 ** 63)) return Number.NaN;
+  const whole = Math.trunc(v);
+  return Number.isSafeInteger(whole) ? whole : BigInt(whole);
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { errorRules, type Native, type RuleId, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
+import { writeJson } from "../../base/exact-json.js";
 import { FieldPath } from "../../base/field-path.js";
 import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
@@ -85,10 +86,11 @@ export const templateRules = [
 ];
 
 /**
- * What a template reading a config integer beyond 2^53 is told: the webhook holds numbers as doubles,
- * so such a value is not known exactly, and the template is not executed (a documented limit).
+ * What a template reading a config value beyond Go's int range is told: the operator's int(v) of it is
+ * undefined in Go, so the template is not executed (a documented limit).
  */
-export const bigIntegerNotChecked = "an integer beyond 2^53 (not held exactly here): not checked";
+export const bigIntegerNotChecked =
+  "a value beyond Go's int range (int() of it is undefined in Go): not checked";
 
 /** The one function the operator adds to Go's built-ins (api/v1/module_types.go, getTemplateFuncMap). */
 const operatorFunctions = ["randBase62"];
@@ -748,7 +750,7 @@ class Runner {
   private plainMemo: Map<string, Execution> | undefined;
   private outputKindMemo: Map<string, JsonKind> | undefined;
   /**
-   * Config aliases left out of the data: integers beyond 2^53 (not held exactly here). Templates that
+   * Config aliases left out of the data: values beyond Go's int (int() of them undefined). Templates that
    * read them are not decided; the others are, so one such item hides no other template's failure.
    */
   private opaque: Set<string> | undefined;
@@ -802,7 +804,7 @@ class Runner {
   ): Set<JsonKind> {
     const cost = printedLength(output, resolve);
     // Small outputs are checked directly; large ones are memoized by the output's parts.
-    const key = cost >= 4096 ? `${namespacePass ? "n" : "h"}${JSON.stringify(output)}` : undefined;
+    const key = cost >= 4096 ? `${namespacePass ? "n" : "h"}${writeJson(output)}` : undefined;
     if (key !== undefined) this.budget.charge(key.length, "checking this template's output");
     const known = key === undefined ? undefined : this.kindMemo?.get(key);
     if (known !== undefined) return known;
@@ -831,7 +833,7 @@ class Runner {
       if (part.kind !== "field" || resolve(part.path).kind !== "text") return { kind: "unknown" };
     }
     const cost = printedLength(output, resolve);
-    const key = cost >= 4096 ? `${data}${JSON.stringify(output)}` : undefined;
+    const key = cost >= 4096 ? `${data}${writeJson(output)}` : undefined;
     if (key !== undefined) this.budget.charge(key.length, "checking this template's output");
     const known = key === undefined ? undefined : this.plainMemo?.get(key);
     if (known !== undefined) return known;
@@ -862,7 +864,7 @@ class Runner {
     return kind;
   }
 
-  /** A config alias the template reads whose integer is beyond 2^53 (opaque), if any. */
+  /** A config alias the template reads whose value is beyond Go's int (opaque), if any. */
   private readsBigInteger(analysis: TemplateAnalysis): string | undefined {
     if (this.opaque === undefined) return undefined;
     for (const { path } of analysis.fields)

@@ -1,5 +1,6 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
+import { writeJson } from "../../base/exact-json.js";
 import { FieldPath } from "../../base/field-path.js";
 import { objectRule, quoted } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
@@ -52,7 +53,7 @@ export function validateIdentityUpdate(
       fieldError.invalid(
         specPath.child(field),
         after,
-        `field is immutable (was ${JSON.stringify(before)}): a new version is a new ModuleTemplate, named <moduleName>-<version>`,
+        `field is immutable (was ${writeJson(before)}): a new version is a new ModuleTemplate, named <moduleName>-<version>`,
       ),
     );
   }

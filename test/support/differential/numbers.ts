@@ -1,3 +1,4 @@
+import { readJson } from "../../../src/base/exact-json.js";
 import { beyondGoInt } from "../../../src/resources/module/config-schema-rules.js";
 import type { GoOracle } from "../go-oracle.js";
 import type { DifferentialRun, Random } from "./random.js";
@@ -6,7 +7,8 @@ import type { DifferentialRun, Random } from "./random.js";
  * JSON numbers as the Forkspacer operator decodes them (test/oracles/numbers.go) against what the
  * project makes of the same JSON: the float64 Go reads (JavaScript's double must be the same), Go's
  * int(v) of it where the operator truncates a config value (Math.trunc, within int64), and whether a
- * config item's int field can hold it (config-schema-rules' beyondGoInt). Texts are as the API server
+ * config item's int field can hold it (the number read exactly by readJson, config-schema-rules'
+ * beyondGoInt). Texts are as the API server
  * writes numbers: int64 in decimal, others as Go's shortest float.
  */
 export function generateNumber(random: Random): string {
@@ -50,21 +52,18 @@ export async function numberDifferential(
       run.disagreements.push({ input: text, go, ts: "a number" });
       return;
     }
-    const value = JSON.parse(text) as number;
+    // Read as the review is read (readJson): an int64 beyond 2^53-1 exactly, as a bigint.
+    const read = readJson(text) as number | bigint;
+    const value = Number(read);
     const problems: string[] = [];
     if (!Object.is(Number(go.float), value)) problems.push(`float64 ${go.float}, JavaScript ${value}`);
     if (Math.abs(value) < 2 ** 63 && BigInt(go.truncated ?? "") !== BigInt(Math.trunc(value)))
       problems.push(`int(v) ${go.truncated}, Math.trunc ${Math.trunc(value)}`);
-    // A whole number in int64 decodes into an int; the port refuses only what certainly cannot.
-    if (Number.isInteger(value) && beyondGoInt(value) && go.intError === undefined)
+    // An int field holds exactly the int64 literals, which are read as int64s (numbers or bigints).
+    const beyond = typeof read === "number" && Number.isInteger(read) && beyondGoInt(read);
+    if (beyond && go.intError === undefined)
       problems.push(`the port refuses ${text} for an int field, Go decodes it`);
-    if (
-      /^-?\d+$/.test(text) &&
-      !beyondGoInt(value) &&
-      go.intError !== undefined &&
-      value !== 2 ** 63 &&
-      value !== -(2 ** 63)
-    )
+    if (/^-?\d+$/.test(text) && !beyond && go.intError !== undefined)
       problems.push(`Go refuses ${text} for an int field (${go.intError}), the port admits it`);
     if (problems.length > 0) run.disagreements.push({ input: text, go, ts: problems });
   });
