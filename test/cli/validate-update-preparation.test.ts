@@ -2,12 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { manifestDir, validateCli } from "../support/cli.js";
-import { kedaReleaseMeta } from "../support/modulereleasemetas.js";
-import { helmModule } from "../support/modules.js";
-import { kedaTemplate } from "../support/moduletemplates.js";
-import { workspace } from "../support/workspaces.js";
-
-type Json = Record<string, unknown> & { metadata: Record<string, unknown> };
+import { unplacedObjects } from "../support/unplaced-objects.js";
 
 /**
  * `validate --old` prepares both objects of an UPDATE as the API server holds them (issue 43): the old
@@ -28,18 +23,7 @@ describe("validate --old: the old object as stored, in the request's namespace",
   });
 
   it("objects of every namespaced kind without a namespace, updated: judged in --namespace (default: default), said in the summary", async () => {
-    const unplaced = (object: object): Json => {
-      const copy = structuredClone(object) as Json;
-      delete copy.metadata.namespace;
-      return copy;
-    };
-    const module = helmModule();
-    module.spec.workspace = { name: "dev-environment" };
-    const objects = [workspace(), module, kedaTemplate(), kedaReleaseMeta()].map(unplaced);
-    const labelled = objects.map((object) => ({
-      ...object,
-      metadata: { ...object.metadata, labels: { ...(object.metadata.labels as object), team: "platform" } },
-    }));
+    const { objects, labelled } = unplacedObjects();
     const dir = manifestDir({ "old.yaml": objects, "new.yaml": labelled });
     const files = ["--old", join(dir, "old.yaml"), join(dir, "new.yaml")];
     const inNamespace = await validateCli(["--namespace", "kcp-system", ...files, "-o", "json"]);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import type { Module } from "../../src/generated/module.js";
 import { builtCli, builtFindings } from "../support/built-cli.js";
-import { registerChartWebhooks, startLocalServe } from "../support/chart-webhooks.js";
+import { registerServeWithoutLookups } from "../support/chart-webhooks.js";
 import { manifestDir } from "../support/cli.js";
 import { useControlPlane } from "../support/control-plane.js";
 import { withoutGo } from "../support/go-tools.js";
@@ -25,16 +25,7 @@ describe("what the operator builds after admission: serve in the real API server
   const plane = useControlPlane();
 
   before(async () => {
-    const serve = await startLocalServe(plane(), [
-      "--workspace-check",
-      "off",
-      "--moduletemplate-check",
-      "off",
-    ]);
-    await registerChartWebhooks(plane(), serve, {
-      forkspacer: { mode: "replace" },
-      kyma: { webhook: { enabled: true } },
-    });
+    await registerServeWithoutLookups(plane());
   });
 
   /** A dry-run create through the API server (and so serve's webhooks): its exit code and words. */
