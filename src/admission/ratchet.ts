@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { FieldPath } from "../base/field-path.js";
+import { FieldPath, type PathStep } from "../base/field-path.js";
 import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
+import { childSchema, oldIndexOf, sameValue } from "../schema/correlation.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
@@ -9,15 +11,23 @@ import { fitWarning, type Warning } from "./warning.js";
 /**
  * Whether two errors are the same problem for ratcheting: where, what kind, why, and the offending
  * value. A changed invalid value is a new problem, as in the API server's CRD validation ratcheting
- * (KEP-4008), which spares only values the update left unchanged.
+ * (KEP-4008), which spares only values the update left unchanged. A detail that names the error's own
+ * field (apiextensions' `spec.channels[0].channel in body should match ...`) is compared with that
+ * field left out: an item a reorder moved keeps its problem at another index.
  */
 function sameProblem(error: FieldError, other: FieldError): boolean {
   return (
-    error.field.toString() === other.field.toString() &&
     error.type === other.type &&
-    (error.detail ?? "") === (other.detail ?? "") &&
+    ownDetail(error) === ownDetail(other) &&
     isDeepStrictEqual(offendingValue(error), offendingValue(other))
   );
+}
+
+/** An error's detail with its own field path taken out. */
+function ownDetail(error: FieldError): string {
+  const detail = error.detail ?? "";
+  const field = error.field.toString();
+  return field === "" ? detail : detail.replaceAll(field, "\u0000");
 }
 
 /** The value an error names; none and undefined alike. */
@@ -43,14 +53,17 @@ export function unchangedAt(object: unknown, oldObject: unknown, field: FieldPat
 
 /**
  * The errors of the new object split into those the update introduced and those it did not: an error
- * is old when the old object had the same one (field, type, detail, offending value) and the update
- * left the value at its field unchanged, as KEP-4008 spares only unchanged values.
+ * is old when the old object had the same one (type, detail, offending value) at the same value, the
+ * old item a list item corresponds to (`schema`'s list types: map lists by their keys, as the API
+ * server correlates them), and the update left that value unchanged, as KEP-4008 spares only
+ * unchanged values.
  */
 export function splitByOld(
   errors: FieldErrorList,
   oldErrors: FieldErrorList,
   object: unknown,
   oldObject: unknown,
+  schema?: JsonSchema,
 ): { introduced: FieldErrorList; preexisting: FieldErrorList } {
   // A multiset: each problem the old object had spares one occurrence in the new one. Problems are
   // looked up by field first: an object has few errors, and the full comparison runs only within one.
@@ -63,11 +76,11 @@ export function splitByOld(
   const introduced: FieldErrorList = [];
   const preexisting: FieldErrorList = [];
   for (const error of errors) {
-    // Where the value stood in the old object: a list reordered around an item moved it, unchanged.
-    const field = whereInOld(object, oldObject, error.field);
-    const candidates = spare.get(field.toString());
-    const match = candidates?.findIndex((old) => sameProblem({ ...error, field }, old)) ?? -1;
-    if (match >= 0 && isDeepStrictEqual(valueAt(object, error.field), valueAt(oldObject, field))) {
+    // Where the value stood in the old object: a list reordered around an item moved it.
+    const old = whereInOld(object, oldObject, error.field, schema);
+    const candidates = old && spare.get(old.field.toString());
+    const match = candidates?.findIndex((candidate) => sameProblem(error, candidate)) ?? -1;
+    if (old?.unchanged && match >= 0) {
       candidates?.splice(match, 1);
       preexisting.push(error);
     } else {
@@ -81,40 +94,54 @@ export function splitByOld(
 const searchedItems = 1000;
 
 /**
- * The field an error names, with each list index along it changed to the index the same item (deep
- * equal) has in the old object, when it is not at the same index there: an UPDATE that only reorders
- * a list (Kyma's spec.resources or spec.channels, a map list keyed by name) leaves each item as it was.
+ * The field an error names, with each list index along it changed to the index of the corresponding
+ * old item (`oldIndexOf`: by keys in a map list, by value in any other), and whether the value there
+ * (or at the nearest container both objects have) is unchanged; undefined when a map list's item is
+ * new. An UPDATE that only reorders a list (Kyma's spec.resources or spec.channels, map lists keyed by
+ * name and channel) leaves each item as it was.
  */
-function whereInOld(object: unknown, oldObject: unknown, field: FieldPath): FieldPath {
+function whereInOld(
+  object: unknown,
+  oldObject: unknown,
+  field: FieldPath,
+  schema: JsonSchema | undefined,
+): { field: FieldPath; unchanged: boolean } | undefined {
   let now = object;
   let before = oldObject;
+  let at = schema;
   let moved = false;
-  const steps = field.steps.map((step) => {
-    if (step.as !== "index" || !Array.isArray(now) || !Array.isArray(before)) {
-      const name = step.as === "index" ? String(step.index) : step.name;
-      now = stepInto(now, name);
-      before = stepInto(before, name);
-      return step;
+  let reached = true;
+  const steps: PathStep[] = [];
+  for (const step of field.steps) {
+    if (!reached) {
+      steps.push(step);
+      continue;
     }
-    const item: unknown = now[step.index];
-    let index = step.index;
-    if (!isDeepStrictEqual(before[index], item) && before.length <= searchedItems) {
-      const found = before.findIndex((old) => isDeepStrictEqual(old, item));
-      if (found >= 0) index = found;
+    let oldStep = step;
+    if (step.as === "index" && Array.isArray(now) && Array.isArray(before)) {
+      const index = oldIndexOf(now, before, step.index, at, searchedItems);
+      if (index === undefined) return undefined;
+      if (index !== step.index) {
+        moved = true;
+        oldStep = { as: "index", index };
+      }
     }
-    now = item;
-    before = before[index];
-    if (index === step.index) return step;
-    moved = true;
-    return { as: "index" as const, index };
-  });
-  return moved ? FieldPath.empty.along(steps) : field;
+    const name = step.as === "index" ? step.index : step.name;
+    const oldName = oldStep.as === "index" ? oldStep.index : oldStep.name;
+    if (hasMember(now, name) && hasMember(before, oldName)) {
+      now = (now as Record<string | number, unknown>)[name];
+      before = (before as Record<string | number, unknown>)[oldName];
+      at = childSchema(at, name);
+    } else {
+      reached = false;
+    }
+    steps.push(oldStep);
+  }
+  return { field: moved ? FieldPath.empty.along(steps) : field, unchanged: sameValue(now, before, at) };
 }
 
-function stepInto(value: unknown, name: string): unknown {
-  return value !== null && typeof value === "object" && Object.hasOwn(value, name)
-    ? (value as Record<string, unknown>)[name]
-    : undefined;
+function hasMember(value: unknown, name: string | number): boolean {
+  return value !== null && typeof value === "object" && Object.hasOwn(value, name);
 }
 
 type KubeObject = Record<string, unknown>;
@@ -155,7 +182,13 @@ export async function ratchetUpdate(
 ): Promise<RatchetedVerdict> {
   if (stateErrors.length === 0) return { errors: [], warnings: [], spared: [] };
   const oldErrors = await oldStateErrors(validator, request, stateErrors, budget);
-  const { introduced, preexisting } = splitByOld(stateErrors, oldErrors, request.object, request.oldObject);
+  const { introduced, preexisting } = splitByOld(
+    stateErrors,
+    oldErrors,
+    request.object,
+    request.oldObject,
+    validator.schema?.(),
+  );
   const warnings = preexisting.map((error): Warning => {
     const message = fitWarning(`already invalid before this update: ${formatFieldError(error)}`);
     return { message, field: error.field, ...(error.rule ? { rule: error.rule } : {}) };

@@ -1,4 +1,5 @@
 import type { WorkBudget } from "../budget/work-budget.js";
+import type { JsonSchema } from "../schema/schema-source.js";
 import type { FieldErrorList } from "./field-errors.js";
 import type { AdmissionRequest } from "./review.js";
 import type { RuleDeclaration } from "./rule-catalogue.js";
@@ -42,6 +43,12 @@ export interface Validator<T> {
     request: AdmissionRequest,
     budget?: WorkBudget,
   ): Verdict | Promise<Verdict>;
+  /**
+   * The object's schema with its list types (`x-kubernetes-list-type`, `-list-map-keys`), as its CRD
+   * has them: ratcheting finds the old item a new list item corresponds to through it (map lists by
+   * their keys, as the API server correlates them). Without it, list items are followed by value.
+   */
+  schema?(): JsonSchema;
   /**
    * Warnings for an update admitted although problems the old object had remain, beyond the one per
    * problem: what those problems mean for this update (addon-operator ignores a whole ConfigMap).

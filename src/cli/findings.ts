@@ -60,6 +60,11 @@ export function summaryLine(summary: Summary): string {
     `${skippedTotal} skipped${skipped.length > 0 ? ` (no schema: ${skipped.join(", ")})` : ""}`,
     ...(summary.unreadable > 0 ? [`${count(summary.unreadable, "input")} unreadable`] : []),
     ...(summary.client ? [`judged ${summary.client}`] : []),
+    ...(summary.withoutNamespace
+      ? [
+          `${count(summary.withoutNamespace.objects, "object")} without a namespace judged in ${summary.withoutNamespace.namespace} (--namespace)`,
+        ]
+      : []),
   ];
   const notes = (summary.notChecked ?? []).map(
     (note) => `not checked: ${note.check} (${count(note.objects, "object")}): ${note.reason}\n`,

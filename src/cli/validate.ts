@@ -61,6 +61,7 @@ interface ValidateOptions {
   globalHooksDir?: string;
   addonConfigmap?: string;
   policies?: boolean;
+  namespace?: string;
 }
 
 /** The `validate` command's definition: its help is generated from it. */
@@ -109,6 +110,10 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
       "--addon-configmap <NS/NAME>",
       "as serve's flag: the ConfigMap addon-operator reads (one without a namespace is judged as in NS)",
       "addon-operator/addon-operator",
+    )
+    .option(
+      "-n, --namespace <NS>",
+      "the namespace of objects whose manifest names none, on create and update, as kubectl's --namespace (default: default)",
     )
     .option("--stdin-filename <path>", "the file name findings give to stdin (default <stdin>)")
     .option("--krm", "answer as a KRM function: a ResourceList with results (also when stdin is one)")
@@ -167,6 +172,7 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
     yamlReader: options.yaml,
     ...(addonOperator ? { addonOperator } : {}),
     policies: options.policies === true,
+    ...(options.namespace ? { namespace: options.namespace } : {}),
   };
   const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
   let done = 0;

@@ -76,8 +76,9 @@ export async function admitOffline(
   oldObject?: unknown,
   ruleActions?: RuleActions,
   client: Client = "gitops",
+  namespace = defaultNamespace,
 ): Promise<OfflineVerdict> {
-  const verdict = await judge(kind, object, oldObject, ruleActions, client);
+  const verdict = await judge(kind, object, oldObject, ruleActions, client, namespace);
   return { ...verdict, warnings: recordedWarnings(verdict.warnings) };
 }
 
@@ -88,6 +89,7 @@ async function judge(
   oldObject?: unknown,
   ruleActions?: RuleActions,
   client: Client = "gitops",
+  requestNamespace = defaultNamespace,
 ): Promise<OfflineVerdict> {
   const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
   const refuse = (message: string, type = "BadRequest"): OfflineVerdict => {
@@ -122,12 +124,13 @@ async function judge(
     }
   }
   // A namespace that is no DNS label can never exist: the API server answers that it is not found.
-  const namespace = namespaceOf(kind, decoded.object);
+  const namespace = namespaceOf(kind, decoded.object, requestNamespace);
   if (namespace !== undefined && dns1123LabelProblems(namespace).length > 0)
     return refuse(`namespaces ${JSON.stringify(namespace)} not found`, "NotFound");
-  // The old object as the cluster holds it: stored under whatever the CRD and webhooks were then.
-  const previous = isRecord(oldObject) ? kind.server.decode(oldObject, false).object : undefined;
-  const created = previous === undefined ? withServerNamespace(kind, decoded.object) : decoded.object;
+  // The request's namespace, on CREATE as on UPDATE: kubectl's (or a GitOps tool's) for a manifest that
+  // names none, the old object's too (it is stored where the update goes).
+  const created = withServerNamespace(kind, decoded.object, namespace);
+  const previous = isRecord(oldObject) ? storedAs(kind, oldObject, namespace) : undefined;
   const request = admissionRequest(kind, created, previous);
   const mutation = judgeMutation(kind.kind, request);
   const mutated = verdictProblems("mutating-webhook", kind.kind, request, mutation);
@@ -164,18 +167,54 @@ async function judge(
   return { ...verdict, allowed, ...(allowed ? { stored: current } : {}) };
 }
 
-/** The namespace a namespaced object is created in: its own, else kubectl's and the server's default. */
-function namespaceOf(kind: OfflineKind, object: Record<string, unknown>): string | undefined {
+/** kubectl's namespace when neither the manifest nor `--namespace` names one. */
+export const defaultNamespace = "default";
+
+/** The namespace a namespaced object is created in: its own, else the request's (kubectl's). */
+function namespaceOf(
+  kind: OfflineKind,
+  object: Record<string, unknown>,
+  requestNamespace: string,
+): string | undefined {
   if (kind.source.crd.scope !== "Namespaced") return undefined;
   const metadata = isRecord(object.metadata) ? object.metadata : {};
-  return typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : "default";
+  return typeof metadata.namespace === "string" && metadata.namespace !== ""
+    ? metadata.namespace
+    : requestNamespace;
 }
 
-/** The request's namespace (`default` when the manifest names none), set before the webhooks see it. */
-function withServerNamespace(kind: OfflineKind, object: Record<string, unknown>): Record<string, unknown> {
+/** The request's namespace set where the manifest names none, as the API server sets it before the webhooks. */
+function withServerNamespace(
+  kind: OfflineKind,
+  object: Record<string, unknown>,
+  namespace: string | undefined,
+): Record<string, unknown> {
   const metadata = { ...(isRecord(object.metadata) ? object.metadata : {}) };
-  if (kind.source.crd.scope === "Namespaced" && !metadata.namespace) metadata.namespace = "default";
+  if (kind.source.crd.scope === "Namespaced" && !metadata.namespace && namespace !== undefined)
+    metadata.namespace = namespace;
   return { ...object, metadata };
+}
+
+/**
+ * The old object as the cluster holds it: decoded under whatever the CRD was then, in the update's
+ * namespace, and created through the mutating webhook (its patch decoded and defaulted again), as it was
+ * when stored. A managed Workspace's manifest without `connection` is stored with the connection the
+ * webhook sets; judged against the manifest as written, every update of it would change that field.
+ */
+function storedAs(
+  kind: OfflineKind,
+  oldObject: Record<string, unknown>,
+  namespace: string | undefined,
+): Record<string, unknown> | undefined {
+  const decoded = kind.server.decode(oldObject, false).object;
+  if (decoded === undefined) return undefined;
+  const old = withServerNamespace(kind, decoded, namespace);
+  const { patch } = judgeMutation(kind.kind, admissionRequest(kind, old, undefined));
+  if (patch.length === 0) return old;
+  return goKeyOrder(pruneAndDefault(kind.crdSchema, applyPatch(old, patch)).object) as Record<
+    string,
+    unknown
+  >;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface Summary {
   warned: number;
   /** The client whose request was judged (`validate --yaml`), when it matters. */
   client?: string;
+  /** Objects of namespaced kinds whose manifest names no namespace: judged in this one (`--namespace`). */
+  withoutNamespace?: { namespace: string; objects: number };
   /** Checks serve makes that this run could not (cluster lookups, a ConfigMap without --modules-dir). */
   notChecked?: NotChecked[];
   /** Directories a walk left out (node_modules, .git, a Helm chart's templates), with why. */

@@ -3,7 +3,7 @@ import type { RuleActions } from "../admission/rule-actions.js";
 import { type Finding, findingField, type ResourceRef } from "../base/finding.js";
 import { defaultAddonConfigMap } from "../resources/addon-operator-configmap/index.js";
 import { addonConfigMapNamespace, admitAddonConfigMap, type OfflineAddonOperator } from "./addon-operator.js";
-import { admitOffline, type OfflineVerdict, type Problem } from "./admit.js";
+import { admitOffline, defaultNamespace, type OfflineVerdict, type Problem } from "./admit.js";
 import { findingOf } from "./finding-of.js";
 import { inputBoundProblem } from "./input-bounds.js";
 import { InputError } from "./input-error.js";
@@ -42,6 +42,8 @@ export interface Batch {
   addonOperator?: OfflineAddonOperator;
   /** `--policies`: the native admission policies' verdict instead of the webhook's. */
   policies?: boolean;
+  /** `--namespace`: where an object whose manifest names no namespace goes, as kubectl's (default `default`). */
+  namespace?: string;
 }
 
 export interface Mutation {
@@ -268,9 +270,14 @@ async function validateManifest(
     }
     return key;
   }
+  if (kind && kind.source.crd.scope === "Namespaced" && !namespaceIn(manifest.object)) {
+    const namespace = batch.namespace ?? defaultNamespace;
+    const unset = result.summary.withoutNamespace;
+    result.summary.withoutNamespace = { namespace, objects: (unset?.objects ?? 0) + 1 };
+  }
   const verdict = await admit(manifest.object, kind, addonNamespace, previous, batch);
   if (kind && batch.clusterObjects === undefined)
-    countLookupsNotMade(manifest.object, kind, previous, result);
+    countLookupsNotMade(manifest.object, kind, previous, batch, result);
   result.denied ||= !verdict.allowed;
   result.summary.checked++;
   if (!verdict.allowed) result.summary.denied++;
@@ -299,12 +306,14 @@ async function admit(
   batch: Batch,
 ): Promise<OfflineVerdict> {
   // addon-operator's ConfigMap is one object: its old version given with or without its namespace.
+  const namespace = batch.namespace ?? defaultNamespace;
   const old =
     addonNamespace === undefined
-      ? previous.get(identity(object))
+      ? oldVersionOf(object, previous, namespace)
       : (previous.get(identity(object, addonNamespace)) ?? previous.get(identity(object, "")));
   if (kind && batch.policies) return admitNatively(kind, object, old, batch.ruleActions);
-  if (kind) return admitOffline(kind, object, old, batch.ruleActions, batch.yamlReader ?? "gitops");
+  if (kind)
+    return admitOffline(kind, object, old, batch.ruleActions, batch.yamlReader ?? "gitops", namespace);
   // biome-ignore lint/style/noNonNullAssertion: only ConfigMap/addon-operator reaches here without a kind
   return admitAddonConfigMap(batch.addonOperator!, addonNamespace!, object, old, batch.ruleActions);
 }
@@ -314,9 +323,11 @@ function countLookupsNotMade(
   object: Record<string, unknown>,
   kind: OfflineKind,
   previous: Map<string, unknown>,
+  batch: Batch,
   result: BatchResult,
 ): void {
-  const operation = previous.has(identity(object)) ? "UPDATE" : "CREATE";
+  const operation =
+    oldVersionOf(object, previous, batch.namespace ?? defaultNamespace) === undefined ? "CREATE" : "UPDATE";
   for (const lookup of lookups) {
     if (lookup.kind !== kind.kind.kind || !lookup.applies(object, operation)) continue;
     noteNotChecked(result, lookupNotMade(lookup));
@@ -344,6 +355,25 @@ function isAddonOperatorConfigMap(object: Record<string, unknown>): boolean {
 }
 
 /** Objects are matched to their previous versions by apiVersion, kind, namespace and name. */
+/**
+ * The --old version of an object: the one of the same apiVersion, kind, namespace and name, where a
+ * manifest that names no namespace is in the request's (`namespace`), on either side.
+ */
+function oldVersionOf(object: Record<string, unknown>, previous: Map<string, unknown>, namespace: string) {
+  const own = namespaceIn(object);
+  return (
+    previous.get(identity(object)) ??
+    (own === undefined ? previous.get(identity(object, namespace)) : undefined) ??
+    (own === namespace ? previous.get(identity(object, "")) : undefined)
+  );
+}
+
+/** The namespace a manifest names, if it names one. */
+function namespaceIn(object: Record<string, unknown>): string | undefined {
+  const namespace = (object.metadata as { namespace?: unknown } | undefined)?.namespace;
+  return typeof namespace === "string" && namespace !== "" ? namespace : undefined;
+}
+
 function identity(object: Record<string, unknown>, namespace?: string): string {
   const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
   const ns = namespace ?? metadata.namespace ?? "";

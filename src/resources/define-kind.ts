@@ -4,7 +4,8 @@ import type { Defaulter, Focus, ResourceKind, Verdict } from "../admission/resou
 import type { AdmissionRequest } from "../admission/review.js";
 import type { RuleDeclaration, RuleId } from "../admission/rule-catalogue.js";
 import { WorkBudget } from "../budget/work-budget.js";
-import { generatedSchemaUrl } from "../schema/generated-schema.js";
+import { generatedSchemaUrl, schemaSourceUrl } from "../schema/generated-schema.js";
+import { inlineRefs, type JsonSchema, loadSchemaSource } from "../schema/schema-source.js";
 import { behindStructureGate, onReadableSpecs } from "../validation/readable.js";
 import { structureChecker } from "../validation/structure.js";
 
@@ -27,6 +28,8 @@ interface SchemaKind {
   version: string;
   kind: string;
   checkStructure: ReturnType<typeof structureChecker>;
+  /** The schema source's schema, references inlined: the list types ratcheting correlates items by. */
+  schema(): JsonSchema;
 }
 
 // One per schema source however often a kind is built (with each process's lookups): one compilation.
@@ -43,6 +46,16 @@ function readSchemaKind(name: string): SchemaKind {
     version: apiVersion.slice(slash + 1),
     kind: schema.properties.kind.const,
     checkStructure: structureChecker(schema),
+    // Read on the first ratcheted UPDATE only: a CREATE, or an UPDATE without errors, never needs it.
+    schema: once(() => inlineRefs(loadSchemaSource(schemaSourceUrl(name)).schema)),
+  };
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
   };
 }
 
@@ -126,7 +139,7 @@ export interface KindDefinition<T, S> {
  * is what makes an object one, and the protocol layer sees a `ResourceKind` of anything.
  */
 export function defineKind<T, S = unknown>(definition: KindDefinition<T, S>): ResourceKind {
-  const { checkStructure, ...identity } = schemaKind(definition.schema);
+  const { checkStructure, schema, ...identity } = schemaKind(definition.schema);
   const declarations = [
     ...gateRules(definition.schema, identity.kind, definition.schemaUpstream, definition.schemaEnforcement),
     ...definition.rules,
@@ -159,6 +172,7 @@ export function defineKind<T, S = unknown>(definition: KindDefinition<T, S>): Re
           ),
       }),
       ...(definition.whileInvalid && { whileInvalid: definition.whileInvalid }),
+      schema,
     },
     ...(definition.defaulter && { defaulter: definition.defaulter }),
   };

@@ -182,3 +182,82 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
+
+/** The keys of a map list (`x-kubernetes-list-type: map`), or undefined for any other list. */
+export function mapListKeys(schema: JsonSchema | undefined): string[] | undefined {
+  const keys = schema?.["x-kubernetes-list-map-keys"];
+  if (schema?.["x-kubernetes-list-type"] !== "map" || !Array.isArray(keys) || keys.length === 0)
+    return undefined;
+  return keys.every((key) => typeof key === "string") ? (keys as string[]) : undefined;
+}
+
+/** The schema of a property or map value `name`, or of a list's items (`index`); undefined past the schema. */
+export function childSchema(schema: JsonSchema | undefined, step: string | number): JsonSchema | undefined {
+  return typeof step === "number" ? itemsSchema(schema) : propertySchema(schema, step);
+}
+
+/**
+ * The index in the old list of the new list's item `index`, for ratcheting a webhook's errors: in a map
+ * list, the old item with the same keys, as the API server correlates them (none when the keys are new:
+ * the item is new, whatever it holds; of items whose keys repeat, which a rule may refuse, the n-th
+ * with those keys is the n-th); in any other list (atomic, set, or a list no schema describes), the
+ * same index when the item there is unchanged, else the first equal item (an unchanged item a reorder
+ * moved), else the same index. Lists are searched within their first `searched` items.
+ */
+export function oldIndexOf(
+  list: readonly unknown[],
+  oldList: readonly unknown[],
+  index: number,
+  schema: JsonSchema | undefined,
+  searched: number,
+): number | undefined {
+  const item = list[index];
+  const keys = mapListKeys(schema);
+  if (keys) {
+    const key = isRecord(item) ? compositeKey(item, keys) : undefined;
+    if (key === undefined) return undefined;
+    const keyOf = (value: unknown) => (isRecord(value) ? compositeKey(value, keys) : undefined);
+    let rank = 0;
+    for (let at = 0; at < index && at < searched; at++) if (keyOf(list[at]) === key) rank++;
+    let first: number | undefined;
+    for (let at = 0; at < oldList.length && at < searched; at++) {
+      if (keyOf(oldList[at]) !== key) continue;
+      first ??= at;
+      if (rank-- === 0) return at;
+    }
+    return first;
+  }
+  const items = itemsSchema(schema);
+  if (index < oldList.length && sameValue(item, oldList[index], items)) return index;
+  const found = oldList.findIndex((old, at) => at < searched && sameValue(item, old, items));
+  return found >= 0 ? found : index;
+}
+
+/**
+ * Whether an update left a value unchanged, as the API server compares correlated values: map lists item
+ * by item through their keys (a reorder changes nothing), any other list in order, objects by member.
+ */
+export function sameValue(value: unknown, oldValue: unknown, schema: JsonSchema | undefined): boolean {
+  if (value === oldValue) return true;
+  if (value === null || oldValue === null || typeof value !== "object" || typeof oldValue !== "object")
+    return (value ?? null) === (oldValue ?? null);
+  if (Array.isArray(value) || Array.isArray(oldValue)) {
+    if (!Array.isArray(value) || !Array.isArray(oldValue) || value.length !== oldValue.length) return false;
+    const keys = mapListKeys(schema);
+    const items = itemsSchema(schema);
+    if (!keys) return value.every((item, i) => sameValue(item, oldValue[i], items));
+    const old = new OldItems(oldValue, keys);
+    return value.every((item) => {
+      const before = old.get(item);
+      return before !== undefined && sameValue(item, before, items);
+    });
+  }
+  const record = value as Record<string, unknown>;
+  const oldRecord = oldValue as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length !== Object.keys(oldRecord).length) return false;
+  return keys.every(
+    (key) =>
+      Object.hasOwn(oldRecord, key) && sameValue(record[key], oldRecord[key], propertySchema(schema, key)),
+  );
+}

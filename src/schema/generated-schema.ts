@@ -7,3 +7,8 @@
 export function generatedSchemaUrl(name: string): URL {
   return new URL(`../../schemas/dist/${name}.schema.json`, import.meta.url);
 }
+
+/** A schema source, `schemas/<name>.yaml`, found as `generatedSchemaUrl` finds the generated schema. */
+export function schemaSourceUrl(name: string): URL {
+  return new URL(`../../schemas/${name}.yaml`, import.meta.url);
+}

@@ -54,10 +54,14 @@ export function loadSchemaSources(schemasDir: string): SchemaSource[] {
   return readdirSync(schemasDir)
     .filter((file) => file.endsWith(".yaml"))
     .sort()
-    .map((file) => {
-      const parsed = loadYaml(readFileSync(join(schemasDir, file), "utf8")) as Omit<SchemaSource, "name">;
-      return { name: basename(file, ".yaml"), crd: parsed.crd, schema: parsed.schema };
-    });
+    .map((file) => loadSchemaSource(join(schemasDir, file)));
+}
+
+/** One schema source, `<name>.yaml`. */
+export function loadSchemaSource(file: string | URL): SchemaSource {
+  const parsed = loadYaml(readFileSync(file, "utf8")) as Omit<SchemaSource, "name">;
+  const name = basename(typeof file === "string" ? file : file.pathname, ".yaml");
+  return { name, crd: parsed.crd, schema: parsed.schema };
 }
 
 /**

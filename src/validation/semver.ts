@@ -54,3 +54,21 @@ function compareIdentifiers(a: string, b: string): number {
   if (aNumeric !== bNumeric) return aNumeric ? -1 : 1;
   return a === b ? 0 : a < b ? -1 : 1;
 }
+
+/** Go's math.MaxUint64: the largest segment Masterminds/semver's strconv.ParseUint reads. */
+const maxUint64 = 2n ** 64n - 1n;
+
+/**
+ * What github.com/Masterminds/semver/v3's NewVersion (lifecycle-manager's parse of a module version)
+ * says of a semantic version: undefined when it parses it, else its error. Of the versions `parseSemver`
+ * reads, it refuses those with a major, minor or patch above Go's uint64 (test/kyma-oracle proves it).
+ */
+export function mastermindsParseError(text: string): string | undefined {
+  const version = parseSemver(text);
+  if (!version) return undefined;
+  for (const part of ["major", "minor", "patch"] as const) {
+    if (version[part] > maxUint64)
+      return `error parsing version segment: strconv.ParseUint: parsing ${JSON.stringify(String(version[part]))}: value out of range`;
+  }
+  return undefined;
+}

@@ -9,6 +9,8 @@ import type { RuleId } from "../../src/admission/rule-catalogue.js";
 import { FieldPath } from "../../src/base/field-path.js";
 import type { Module } from "../../src/generated/module.js";
 import { moduleKind } from "../../src/resources/module/index.js";
+import { createModuleReleaseMetaKind } from "../../src/resources/modulereleasemeta/index.js";
+import { kedaReleaseMeta, releaseMetaReview } from "../support/modulereleasemetas.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
 
@@ -129,6 +131,67 @@ function moduleOf(state: State): Module {
   if (module.spec.helm) module.spec.helm.releaseName = state.releaseName;
   return module;
 }
+
+describe("ratcheting the items of a map list by their keys (issue 46)", () => {
+  const kind = createModuleReleaseMetaKind();
+  /** Keda's release meta whose channels are these [channel, version] pairs. */
+  const meta = (...channels: [string, string][]) => {
+    const object = kedaReleaseMeta();
+    object.spec.channels = channels.map(([channel, version]) => ({ channel, version }));
+    return object;
+  };
+  const judged = async (object: unknown, oldObject: unknown) => {
+    const request = releaseMetaReview({ operation: "UPDATE", object, oldObject }).request;
+    assert.ok(request);
+    return validate(kind, request);
+  };
+  // `Regular` breaks today's pattern: a channel stored before it.
+  const stored = meta(["regular", "1.2.0"], ["Regular", "1.2.0"], ["fast", "1.3.0"]);
+
+  it("an update that only reorders the channels, inserts or removes others around the bad one: admitted", async () => {
+    for (const channels of [
+      [
+        ["Regular", "1.2.0"],
+        ["fast", "1.3.0"],
+        ["regular", "1.2.0"],
+      ],
+      [
+        ["fast", "1.3.0"],
+        ["regular", "1.2.0"],
+        ["Regular", "1.2.0"],
+      ],
+      [
+        ["beta", "1.4.0"],
+        ["regular", "1.2.0"],
+        ["fast", "1.3.0"],
+        ["Regular", "1.2.0"],
+      ],
+      [
+        ["Regular", "1.2.0"],
+        ["fast", "1.3.0"],
+      ],
+    ] as [string, string][][]) {
+      const answer = await judged(meta(...channels), stored);
+      assert.equal(answer.allowed, true, `${JSON.stringify(channels)}: ${answer.status?.message}`);
+      assert.ok(answer.warnings?.some((w) => w.startsWith("already invalid before this update")));
+    }
+  });
+
+  it("the bad item moved with another of its fields changed: its unchanged key is still spared", async () => {
+    const moved = meta(["fast", "1.3.0"], ["regular", "1.2.0"], ["Regular", "1.4.0"]);
+    assert.equal((await judged(moved, stored)).allowed, true);
+  });
+
+  it("the bad item's key changed to another bad one: a new item, denied naming it at its index", async () => {
+    const changed = meta(["fast", "1.3.0"], ["Reguler", "1.2.0"], ["regular", "1.2.0"]);
+    const answer = await judged(changed, stored);
+    assert.equal(answer.allowed, false);
+    assert.deepEqual(
+      answer.status?.details?.causes?.map((cause) => cause.field),
+      ["spec.channels[1].channel"],
+    );
+  });
+});
 
 describe("ratcheting, as a property", () => {
   it("denied(update) ⇔ the update gives a field an invalid value it did not have, or changes the release name", async () => {

@@ -26,6 +26,33 @@ describe("validate: Kyma ModuleReleaseMetas offline (CRD and CEL rule, downgrade
     );
   });
 
+  it("denies a channel or mandatory version lifecycle-manager's semver library cannot parse, with its message (issue 43)", async () => {
+    const mandatory = kedaReleaseMeta();
+    mandatory.metadata = { name: "mandatory", namespace: "kcp-system" };
+    mandatory.spec.channels = undefined;
+    mandatory.spec.mandatory = { version: "18446744073709551616.0.0" };
+    const dir = manifestDir({
+      "mrm.yaml": [
+        kedaReleaseMeta({ regular: "1.0.18446744073709551616", fast: "1.0.18446744073709551615" }),
+        mandatory,
+      ],
+    });
+    const run = await validateCli(["-f", join(dir, "mrm.yaml"), "-o", "json"]);
+    assert.equal(run.status, 1, run.stdout);
+    const errors = jsonFindings(run).filter((finding) => finding.severity === "error");
+    assert.deepEqual(
+      errors.map((finding) => [finding.rule, finding.field]),
+      [
+        ["validating-webhook/modulereleasemeta.version", "spec.channels[0].version"],
+        ["validating-webhook/modulereleasemeta.version", "spec.mandatory.version"],
+      ],
+    );
+    assert.match(
+      errors[0]?.message ?? "",
+      /could not handle channel skew as descriptor from template contains invalid version \(Masterminds\/semver: error parsing version segment: strconv\.ParseUint: parsing "18446744073709551616": value out of range\)/,
+    );
+  });
+
   it("denies a channel downgrade against --old", async () => {
     const dir = manifestDir({
       "new.yaml": [kedaReleaseMeta({ regular: "1.1.0" })],

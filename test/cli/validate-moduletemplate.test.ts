@@ -13,6 +13,7 @@ describe("validate: Kyma ModuleTemplates too", () => {
   it("admits a valid template and denies a bad one with the ModuleTemplate rules, on their lines", async () => {
     const bad = kedaTemplate();
     if (bad.spec.info?.icons?.[0]) bad.spec.info.icons[0].link = "not-a-url";
+    bad.spec.resources = [{ name: "rawManifest", link: "/keda-manager.yaml" }];
     bad.metadata = {
       ...bad.metadata,
       name: "keda-bad",
@@ -28,7 +29,17 @@ describe("validate: Kyma ModuleTemplates too", () => {
       run.stdout,
     );
     assert.ok(
-      errors.some((finding) => finding.message.startsWith("spec.info.icons[0].link: ")),
+      errors.some((finding) => finding.message.startsWith("spec.resources[0].link: ")),
+      run.stdout,
+    );
+    // spec.info's links only warn (moduletemplate.info-link): lifecycle-manager never reads them.
+    assert.ok(
+      jsonFindings(run).some(
+        (finding) =>
+          finding.severity === "warning" &&
+          finding.rule === "validating-webhook/moduletemplate.info-link" &&
+          finding.message.startsWith("spec.info.icons[0].link: "),
+      ),
       run.stdout,
     );
     assert.ok(

@@ -176,7 +176,7 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     ]);
   });
 
-  it("denies relative links and repeated names in icons and resources", async () => {
+  it("denies relative resource links and repeated names in icons and resources; spec.info's links only warn", async () => {
     const template = kedaTemplate();
     template.spec.info = {
       repository: "https://github.com/kyma-project/keda-manager",
@@ -192,12 +192,18 @@ describe("ModuleTemplate webhook over HTTPS", () => {
     ];
     const absolute = "must be an absolute http, https or oci URL, e.g. https://example.com/path";
     assert.deepEqual(await denial(template), [
-      `spec.info.documentation: Invalid value: "docs/README.md": ${absolute}`,
       'spec.info.icons[1].name: Duplicate value: "icon"',
-      `spec.info.icons[1].link: Invalid value: "/b.svg": ${absolute}`,
       'spec.resources[1].name: Duplicate value: "rawManifest"',
       `spec.resources[1].link: Invalid value: "/manifest.yaml": ${absolute}`,
     ]);
+    // lifecycle-manager never reads spec.info: its links warn (moduletemplate.info-link), documentation "" too.
+    template.spec.info.documentation = "";
+    template.spec.info.icons = [{ name: "icon", link: "/b.svg" }];
+    template.spec.resources = [{ name: "rawManifest", link: "https://example.com/manifest.yaml" }];
+    assert.deepEqual(
+      (await warnings(template)).map((warning) => warning.split(":")[0]),
+      ["spec.info.documentation", "spec.info.icons[0].link"],
+    );
   });
 
   it("takes beta and internal in any case, warns about other values, and ignores sync and mandatory-module", async () => {

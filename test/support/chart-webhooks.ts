@@ -126,6 +126,19 @@ export async function registerChartWebhooks(
   };
 }
 
+/**
+ * A `serve` without its cluster lookups (the Workspace and ModuleTemplate checks off: lookups of other
+ * objects are what `validate` does not do), registered as the chart's webhooks in the plane's API server
+ * for the Forkspacer kinds (replace mode) and Kyma's.
+ */
+export async function registerServeWithoutLookups(plane: ControlPlane): Promise<RegisteredWebhooks> {
+  const serve = await startLocalServe(plane, ["--workspace-check", "off", "--moduletemplate-check", "off"]);
+  return registerChartWebhooks(plane, serve, {
+    forkspacer: { mode: "replace" },
+    kyma: { webhook: { enabled: true } },
+  });
+}
+
 /** Server-side applies the project's CRDs (the optional ones too) and waits until they are Established. */
 export async function installProjectCrds(plane: ControlPlane, includeOptional = true): Promise<void> {
   const crds = projectCrds(schemasDir, includeOptional);

@@ -106,6 +106,14 @@ export const addonOracleTool: GoTool = {
   firstBuild: "about 2 minutes on 2 cores, once per version",
 };
 
+/** What lifecycle-manager's semver library (Masterminds/semver, at its go.mod's version) says of versions. */
+export const kymaOracleTool: GoTool = {
+  name: "oracle-kyma",
+  module: "kyma-oracle",
+  packages: ["module-admission/test/kyma-oracle"],
+  firstBuild: "a few seconds, once per version",
+};
+
 /** Every Go tool `npm test` builds before the tests start. */
 export const goTools: GoTool[] = [
   controlPlaneTool,
@@ -113,6 +121,7 @@ export const goTools: GoTool[] = [
   policyTypecheckTool,
   oracleTool,
   addonOracleTool,
+  kymaOracleTool,
 ];
 
 /** Where built tools are kept: MODULE_ADMISSION_GO_CACHE, else the user's cache folder. */

@@ -68,10 +68,24 @@ export const installInputRules = errorRules({
       callWhen: present("object.spec.helm.existingRelease"),
     },
   },
+  "module.custom-image-whitespace": {
+    summary: "a custom module's image with leading or trailing whitespace, as written or as rendered",
+    realSystem:
+      "the API server refuses the runner Pod (spec.containers[0].image: must not have leading or trailing whitespace): the install fails",
+    upstream:
+      "forkspacer/forkspacer v0.1.24 pkg/manager/custom.go (the runner Pod's image); kubernetes pkg/apis/core/validation/validation.go, validateContainerCommon",
+    native: { by: "webhook", why: rendered, callWhen: present("object.spec.custom") },
+  },
 });
 
-/** The fields whose rendered value the install reads, by their path in spec.helm. */
-export type InstallInput = "git.repo" | "git.revision" | "namespace" | "repo.url" | "repo.chart";
+/** The fields whose rendered value the install reads, by their path in spec.helm and spec.custom. */
+export type InstallInput =
+  | "git.repo"
+  | "git.revision"
+  | "namespace"
+  | "repo.url"
+  | "repo.chart"
+  | "custom.image";
 
 const inputOf: Record<string, InstallInput> = {
   "spec.helm.chart.git.repo": "git.repo",
@@ -79,7 +93,15 @@ const inputOf: Record<string, InstallInput> = {
   "spec.helm.namespace": "namespace",
   "spec.helm.chart.repo.url": "repo.url",
   "spec.helm.chart.repo.chart": "repo.chart",
+  "spec.custom.image": "custom.image",
 };
+
+/**
+ * Go's unicode.IsSpace at an end of the text: what strings.TrimSpace takes off, as the API server's Pod
+ * validation compares (JavaScript's \s differs: it has U+FEFF, and lacks U+0085).
+ */
+const goSpaceAtEnd =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 
 export const installInputAt = (path: FieldPath): InstallInput | undefined => inputOf[path.toString()];
 
@@ -116,6 +138,16 @@ export function installInputErrors(
       const detail = `${as}${problem} (Helm creates this namespace, and the API server refuses the name)`;
       return byRule("module.helm-namespace", [fieldError.invalid(path, shown, detail)]);
     }
+    case "custom.image":
+      // Blank, the image is no image at all: module.custom-image (or, rendered, the Pod's Required value).
+      if (!goSpaceAtEnd.test(value) || (!rendered && value.trim() === "")) return [];
+      return byRule("module.custom-image-whitespace", [
+        fieldError.invalid(
+          path,
+          shown,
+          `${as}must not have leading or trailing whitespace (the API server refuses the runner Pod with this image)`,
+        ),
+      ]);
     case "repo.url":
     case "repo.chart":
       if (value !== "") return [];

@@ -118,6 +118,12 @@ export function validateSpec(spec: ModuleSpec, sent: unknown = spec): FieldError
         fieldError.required(specPath.child("custom").child("image"), "no container can run without an image"),
       ]),
     );
+  } else if (spec.custom && !hasTemplate(spec.custom.image)) {
+    // Written literally (a template is checked as it renders: template-rules).
+    const { image } = spec.custom;
+    errors.push(
+      ...installInputErrors("custom.image", specPath.child("custom").child("image"), image, image, false),
+    );
   }
   return errors;
 }

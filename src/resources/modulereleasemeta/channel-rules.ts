@@ -4,7 +4,7 @@ import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
 import { itemRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
-import { parseSemver, type SemVer } from "../../validation/semver.js";
+import { mastermindsParseError, parseSemver, type SemVer } from "../../validation/semver.js";
 import { coreEqual, coreLess, isSemver, oldChannel } from "./versions-cel.js";
 
 /**
@@ -27,6 +27,56 @@ function channelChange(found: (version: string, previous: string) => string): Po
 /** More channels than the policies are sure to compare with the old ones within the cost limit (64). */
 const manyChannels =
   "(has(object.spec) && has(object.spec.channels) && object.spec.channels.size() > 64) || (request.operation == 'UPDATE' && has(oldObject.spec) && has(oldObject.spec.channels) && oldObject.spec.channels.size() > 64)";
+
+/** A version with a segment of 20 digits or more: one Go's uint64 may not hold (call the webhook). */
+const longSegment = (version: string) => `${version}.matches('[0-9]{20}')`;
+
+/** Versions lifecycle-manager's semver library cannot parse. */
+export const versionRules = errorRules({
+  "modulereleasemeta.version": {
+    summary: "a channel's or the mandatory version that lifecycle-manager's semver library cannot parse",
+    realSystem:
+      "its version check (Masterminds/semver NewVersion) fails on it: every Kyma with the module reports it in error",
+    upstream:
+      "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/regular.go:197-260 (markInvalidSkewUpdate: semver.NewVersion); github.com/Masterminds/semver/v3 v3.5.0 (lifecycle-manager's go.mod)",
+    native: {
+      by: "webhook",
+      why: "a number beyond Go's uint64 in a version: CEL's integers are int64 and the version a string",
+      callWhen: `has(object.spec) && ((has(object.spec.channels) && object.spec.channels.exists(c, has(c.version) && ${longSegment("c.version")})) || (has(object.spec.mandatory) && has(object.spec.mandatory.version) && ${longSegment("object.spec.mandatory.version")}))`,
+    },
+  },
+});
+
+/** lifecycle-manager's error when a template's version does not parse (regular.go, markInvalidSkewUpdate). */
+const skewError =
+  "module template update not allowed: could not handle channel skew as descriptor from template contains invalid version";
+
+/**
+ * Channel and mandatory versions lifecycle-manager cannot parse (rule modulereleasemeta.version): a
+ * major, minor or patch above Go's uint64, which the CRD's pattern admits, with its library's message.
+ */
+export function validateVersions(spec: ModuleReleaseMetaSpec | undefined): FieldErrorList {
+  const found: [FieldPath, string][] = (spec?.channels ?? []).map((entry, i) => [
+    channelsPath.index(i).child("version"),
+    entry.version,
+  ]);
+  const mandatory = spec?.mandatory?.version;
+  if (mandatory !== undefined)
+    found.push([FieldPath.root("spec").child("mandatory").child("version"), mandatory]);
+  const errors: FieldErrorList = [];
+  for (const [path, version] of found) {
+    const problem = typeof version === "string" ? mastermindsParseError(version) : undefined;
+    if (problem !== undefined)
+      errors.push(
+        fieldError.invalid(
+          path,
+          version,
+          `lifecycle-manager cannot parse it: ${skewError} (Masterminds/semver: ${problem}): every Kyma with the module installed reports it in error`,
+        ),
+      );
+  }
+  return byRule("modulereleasemeta.version", errors);
+}
 
 /** Channel versions on UPDATE, as lifecycle-manager compares an installed module's version. */
 export const channelRules = [

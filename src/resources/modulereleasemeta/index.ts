@@ -7,7 +7,7 @@ import { FieldPath } from "../../base/field-path.js";
 import { objectRule, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { defineKind, type GateRuleIds } from "../define-kind.js";
-import { channelRules, validateChannelUpdate } from "./channel-rules.js";
+import { channelRules, validateChannelUpdate, validateVersions, versionRules } from "./channel-rules.js";
 import { mandatoryDowngradeWarnings, resolutionRules, resolutionWarnings } from "./resolution-warnings.js";
 import { type ModuleTemplateLookup, templateExistsRules, validateTemplatesExist } from "./template-rules.js";
 
@@ -33,7 +33,13 @@ const nameRules = warningRules({
   },
 });
 
-const moduleReleaseMetaRules = [...templateExistsRules, ...channelRules, ...resolutionRules, ...nameRules];
+const moduleReleaseMetaRules = [
+  ...templateExistsRules,
+  ...channelRules,
+  ...versionRules,
+  ...resolutionRules,
+  ...nameRules,
+];
 
 // The kind's rule ids, so that its emit sites accept only these (src/admission/rule-catalogue.ts).
 declare module "../../admission/rule-catalogue.js" {
@@ -69,7 +75,7 @@ export function createModuleReleaseMetaKind(
     schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
     rules: moduleReleaseMetaRules,
     state: (readable, request) => ({
-      errors: templateRules(readable, request),
+      errors: [...validateVersions(readable.spec), ...templateRules(readable, request)],
       warnings: [
         ...ruleWarnings("modulereleasemeta.name", nameWarnings(readable)),
         ...ruleWarnings(

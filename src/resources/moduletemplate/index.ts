@@ -6,7 +6,7 @@ import type { ModuleTemplate, ModuleTemplateSpec } from "../../generated/modulet
 import { defineKind, type GateRuleIds } from "../define-kind.js";
 import { dataRules, validateData } from "./data-rules.js";
 import { labelRules, labelWarnings, validateClusterScopedAnnotation } from "./label-rules.js";
-import { linkRules, validateLinks } from "./link-rules.js";
+import { infoLinkRules, infoLinkWarnings, linkRules, validateLinks } from "./link-rules.js";
 import { nameRules, validateNameMatchesSpec } from "./name-rules.js";
 import { identityRules, validateIdentityUpdate } from "./update-rules.js";
 import { templateWarningRules, templateWarnings } from "./warnings.js";
@@ -16,6 +16,7 @@ const moduleTemplateRules = [
   ...nameRules,
   ...dataRules,
   ...linkRules,
+  ...infoLinkRules,
   ...identityRules,
   ...templateWarningRules,
 ];
@@ -42,6 +43,7 @@ function validateModuleTemplate(template: ModuleTemplate, budget: WorkBudget): V
   ];
   const warnings = [
     ...ruleWarnings("moduletemplate.labels", labelWarnings(template.metadata, spec.moduleName)),
+    ...ruleWarnings("moduletemplate.info-link", infoLinkWarnings(spec)),
     ...templateWarnings(template),
   ];
   return { errors, warnings };

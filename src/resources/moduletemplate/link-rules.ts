@@ -1,5 +1,5 @@
 import { byRule, type FieldErrorList, fieldError, moreItems } from "../../admission/field-errors.js";
-import { errorRules } from "../../admission/rule-catalogue.js";
+import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
 import { limits } from "../../base/limits.js";
 import { WorkBudget } from "../../budget/work-budget.js";
@@ -7,12 +7,17 @@ import { celString } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { absoluteHttpUrlProblem } from "../../validation/urls.js";
 
-// Every link, as CEL lists (an absent field gives none).
-const linkFields = [
+// The links of spec.info and of spec.resources, as CEL lists (an absent field gives none).
+const infoLinkFields = [
   "(has(object.spec) && has(object.spec.info) ? [object.spec.info.repository, object.spec.info.documentation] : [])",
   "(has(object.spec) && has(object.spec.info) && has(object.spec.info.icons) ? object.spec.info.icons.map(i, i.link) : [])",
+];
+const resourceLinkFields = [
   "(has(object.spec) && has(object.spec.resources) ? object.spec.resources.map(r, r.link) : [])",
 ];
+/** The webhook is called for a link that is not surely valid among `fields`. */
+const notSurelyValid = (fields: string[]) =>
+  `[${fields.join(", ")}].exists(links, links.exists(link, !link.matches(${celString(surelyValidLink)})))`;
 // No "--" in a label: "xn--" labels are punycode, which WHATWG decodes and may refuse.
 const surelyValidLink =
   "^[hH][tT][tT][pP][sS]?://([A-Za-z0-9]+(-[A-Za-z0-9]+)*[.])*[A-Za-z]([A-Za-z0-9]*(-[A-Za-z0-9]+)*)?(:[0-9]{1,4})?([/?#][!-~]*)?$";
@@ -20,8 +25,8 @@ const surelyValidLink =
 /** Links shown and fetched from `spec.info` and `spec.resources`, and their names. */
 export const linkRules = errorRules({
   "moduletemplate.link": {
-    summary: "a link that is not an absolute http(s) or oci URL",
-    realSystem: "shows and fetches the links; its CRD has format: uri on resource links only",
+    summary: "a resource link (spec.resources) that is not an absolute http(s) or oci URL",
+    realSystem: "the resources are fetched by their links; its CRD has format: uri on them",
     stricter: "a relative path has nothing to resolve against",
     upstream:
       "kyma-project/lifecycle-manager@c5b83f1 api/v1beta2/moduletemplate_types.go:188-194 (format=uri), 145-165",
@@ -30,7 +35,7 @@ export const linkRules = errorRules({
       why: "WHATWG URL parsing (URL.canParse): CEL's url() is Go's url.Parse, which accepts other URLs",
       // Called for a link that is not surely valid: every link of that shape is an absolute http(s) URL
       // WHATWG accepts (a last label starting with a letter is no IPv4 address; a port below 10000).
-      callWhen: `[${linkFields.join(", ")}].exists(links, links.exists(link, !link.matches(${celString(surelyValidLink)})))`,
+      callWhen: notSurelyValid(resourceLinkFields),
     },
   },
   "moduletemplate.unique-name": {
@@ -41,6 +46,23 @@ export const linkRules = errorRules({
     native: {
       by: "schema",
       why: "Kyma's CRD keeps spec.resources and spec.info.icons as maps keyed by name (x-kubernetes-list-type: map)",
+    },
+  },
+});
+
+/** spec.info's links: shown by Kyma's UIs, never read by lifecycle-manager. */
+export const infoLinkRules = warningRules({
+  "moduletemplate.info-link": {
+    summary:
+      "a spec.info link (repository, documentation, an icon) that is not an absolute http(s) or oci URL",
+    realSystem:
+      "lifecycle-manager never reads spec.info and the API server stores any string: only Kyma's UIs show a broken link",
+    upstream:
+      "kyma-project/lifecycle-manager@c5b83f1 api/v1beta2/moduletemplate_types.go:145-165 (spec.info)",
+    native: {
+      by: "webhook",
+      why: "WHATWG URL parsing (URL.canParse): CEL's url() is Go's url.Parse, which accepts other URLs",
+      callWhen: notSurelyValid(infoLinkFields),
     },
   },
 });
@@ -60,9 +82,9 @@ export function validateLinks(
   const errors: FieldErrorList = [];
   const infoPath = specPath.child("info");
   if (spec.info) {
-    errors.push(...linkErrors(spec.info.repository, infoPath.child("repository")));
-    errors.push(...linkErrors(spec.info.documentation, infoPath.child("documentation")));
-    errors.push(...namedLinkErrors(spec.info.icons ?? [], infoPath.child("icons"), budget));
+    // Their links only warn (infoLinkWarnings); a repeated icon name the API server refuses as well.
+    const icons = namedLinkErrors(spec.info.icons ?? [], infoPath.child("icons"), budget);
+    errors.push(...icons.filter((error) => error.rule === "moduletemplate.unique-name"));
   }
   errors.push(...namedLinkErrors(spec.resources ?? [], specPath.child("resources"), budget));
   return errors;
@@ -115,7 +137,31 @@ function namedLinkErrors(
   return errors;
 }
 
-function linkErrors(link: string, path: FieldPath): FieldErrorList {
-  const problem = absoluteHttpUrlProblem(link);
-  return problem ? byRule("moduletemplate.link", [fieldError.invalid(path, link, problem)]) : [];
+/**
+ * spec.info's links that are not absolute http(s) or oci URLs (rule moduletemplate.info-link): warnings,
+ * as lifecycle-manager never reads spec.info (`documentation: ""` is stored and changes nothing).
+ */
+export function infoLinkWarnings(spec: Partial<ModuleTemplateSpec>): { message: string; field: FieldPath }[] {
+  const info = spec.info;
+  if (!info) return [];
+  const infoPath = specPath.child("info");
+  const links: [FieldPath, string | undefined][] = [
+    [infoPath.child("repository"), info.repository],
+    [infoPath.child("documentation"), info.documentation],
+    ...(info.icons ?? []).map((icon, i): [FieldPath, string] => [
+      infoPath.child("icons").index(i).child("link"),
+      icon.link,
+    ]),
+  ];
+  return links.flatMap(([field, link]) => {
+    const problem = typeof link === "string" ? absoluteHttpUrlProblem(link) : undefined;
+    return problem === undefined
+      ? []
+      : [
+          {
+            field,
+            message: `${field}: ${JSON.stringify(link)}: ${problem}: Kyma's UIs cannot open it (lifecycle-manager does not read it)`,
+          },
+        ];
+  });
 }

@@ -7,6 +7,7 @@ import type { Workspace, WorkspaceSpec } from "../../generated/workspace.js";
 import { defineKind, type GateRuleIds } from "../define-kind.js";
 import type { WorkspaceLookup } from "../lookups.js";
 import { applyWorkspaceDefaults } from "./defaults.js";
+import { managedClusterRules, validateManagedName } from "./managed-cluster.js";
 import { validateWorkspaceSpec, workspaceSpecRules } from "./spec-rules.js";
 import { validateWorkspaceUpdate, workspaceUpdateRules } from "./update-rules.js";
 
@@ -25,7 +26,7 @@ const fromRules = errorRules({
   },
 });
 
-const workspaceRules = [...workspaceSpecRules, ...fromRules, ...workspaceUpdateRules];
+const workspaceRules = [...workspaceSpecRules, ...managedClusterRules, ...fromRules, ...workspaceUpdateRules];
 
 // The kind's rule ids, so that its emit sites accept only these (src/admission/rule-catalogue.ts).
 declare module "../../admission/rule-catalogue.js" {
@@ -52,6 +53,7 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
     rules: workspaceRules,
     state: (workspace, request, _focus, budget) => {
       const errors = validateWorkspaceSpec(workspace.spec, budget);
+      errors.push(...validateManagedName(workspace.spec.type, workspace.metadata?.name ?? request.name));
       const from = workspace.spec.from;
       if (request.operation === "CREATE" && from && workspaceExists) {
         const namespace = from.namespace || "default";

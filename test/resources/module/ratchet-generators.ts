@@ -211,6 +211,9 @@ const customViolations: Violation[] = [
   v("module.custom-image", "image", (m) => {
     m.spec.custom.image = " ";
   }),
+  v("module.custom-image-whitespace", "image", (m) => {
+    m.spec.custom.image = "my-registry/custom-app:v1.0.0 ";
+  }),
   v("module.schema", "permissions", (m) => {
     m.spec.custom.permissions = "workspace";
   }),

@@ -28,6 +28,10 @@ const releaseMetaViolations: Violation[] = [
   v("modulereleasemeta.template-exists", "channel1", (m) => {
     m.spec.channels[1].version = "1.9.0";
   }),
+  // A version lifecycle-manager's semver library cannot parse (its template cannot exist either).
+  v("modulereleasemeta.version", "channel1", (m) => {
+    m.spec.channels[1].version = "1.3.18446744073709551616";
+  }),
   updateOnly("modulereleasemeta.channel-downgrade", "channel0", (m) => {
     m.spec.channels[0].version = "1.1.0";
   }),

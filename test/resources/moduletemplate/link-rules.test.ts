@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validateLinks } from "../../../src/resources/moduletemplate/link-rules.js";
+import { validate } from "../../../src/admission/handler.js";
+import { moduleTemplateKind } from "../../../src/resources/moduletemplate/index.js";
+import { infoLinkWarnings, validateLinks } from "../../../src/resources/moduletemplate/link-rules.js";
 import { matchErrors } from "../../support/match-errors.js";
-import { kedaTemplate } from "../../support/moduletemplates.js";
+import { kedaTemplate, templateReview } from "../../support/moduletemplates.js";
 
 describe("links and names in spec.info and spec.resources", () => {
   it("accepts the valid template", () => {
@@ -15,7 +17,7 @@ describe("links and names in spec.info and spec.resources", () => {
     assert.deepEqual(validateLinks(spec), []);
   });
 
-  it("denies every link that is not an absolute http(s) URL, and repeated names, all at once", () => {
+  it("denies every resource link that is not an absolute http(s) URL, and repeated names, all at once; spec.info's links only warn", () => {
     const { spec } = kedaTemplate();
     spec.info = {
       repository: "github.com/kyma-project/keda-manager",
@@ -29,18 +31,28 @@ describe("links and names in spec.info and spec.resources", () => {
       { name: "rawManifest", link: "https://example.com/manifest.yaml" },
       { name: "rawManifest", link: "https://exa mple.com/x" },
     ];
-    const absolute = "must be an absolute http, https or oci URL, e.g. https://example.com/path";
     const link = (field: string, value: string, detail: string) =>
       ({ type: "invalid", field, rule: "moduletemplate.link", value, detail }) as const;
     const unique = (field: string, value: string) =>
       ({ type: "duplicate", field, rule: "moduletemplate.unique-name", value }) as const;
     matchErrors(validateLinks(spec), [
-      link("spec.info.repository", "github.com/kyma-project/keda-manager", absolute),
-      link("spec.info.documentation", "/docs/keda", absolute),
       unique("spec.info.icons[1].name", "icon"),
-      link("spec.info.icons[1].link", "ftp://example.com/b.svg", absolute),
       unique("spec.resources[1].name", "rawManifest"),
       link("spec.resources[1].link", "https://exa mple.com/x", "must be a valid URL"),
     ]);
+    assert.deepEqual(
+      infoLinkWarnings(spec).map((warning) => warning.field.toString()),
+      ["spec.info.repository", "spec.info.documentation", "spec.info.icons[1].link"],
+    );
+  });
+
+  it('admits spec.info.documentation "" with a warning: lifecycle-manager never reads spec.info (issue 43)', async () => {
+    const template = kedaTemplate();
+    template.spec.info = { ...template.spec.info, documentation: "" } as typeof template.spec.info;
+    const request = templateReview({ operation: "CREATE", object: template }).request;
+    assert.ok(request);
+    const answer = await validate(moduleTemplateKind, request);
+    assert.equal(answer.allowed, true, answer.status?.message);
+    assert.ok(answer.warnings?.some((warning) => warning.startsWith('spec.info.documentation: "": ')));
   });
 });

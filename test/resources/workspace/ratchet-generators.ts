@@ -31,6 +31,11 @@ const workspaceViolations: Violation[] = [
   v("workspace.kubeconfig-secret", ["connection", "type"], (w) => {
     w.spec.connection = { type: "kubeconfig" };
   }),
+  // A managed Workspace stored before its name was checked: its cluster's namespace cannot exist.
+  v("workspace.managed-name", ["type", "name"], (w) => {
+    w.spec.type = "managed";
+    w.metadata.name = "team.a";
+  }),
   // Checked on CREATE only, as the operator does: on UPDATE only the change of spec.from is refused.
   v("workspace.from", "from", (w) => {
     w.spec.from = { name: "gone", namespace: "default" };
