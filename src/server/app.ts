@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { limits } from "../base/limits.js";
 import type { Logger } from "./log.js";
 import type { WebhookMetrics } from "./metrics.js";
-import { readBody } from "./read-body.js";
+import { bodyPieces, readBody } from "./read-body.js";
 import type { Reviewer } from "./reviews.js";
 
 export interface AppOptions {
@@ -42,8 +42,9 @@ export function createApp(options: AppOptions): RequestListener {
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     if (reviewer.paths.has(path)) {
       if (req.method !== "POST") {
-        req.resume();
-        sendJson(res, options, 405, { error: `${req.method} is not allowed; admission reviews are POSTed` });
+        answerUnread(req, res, options, 405, {
+          error: `${req.method} is not allowed; admission reviews are POSTed`,
+        });
         return;
       }
       const finished = options.metrics?.started(path);
@@ -57,8 +58,9 @@ export function createApp(options: AppOptions): RequestListener {
       );
       return;
     }
-    req.resume();
-    if (req.method === "GET" && path === "/healthz") {
+    if (hasBody(req)) {
+      answerUnread(req, res, options, 404, { error: `no webhook at ${JSON.stringify(path)}` });
+    } else if (req.method === "GET" && path === "/healthz") {
       sendText(res, options, 200, "ok");
     } else if (req.method === "GET" && path === "/readyz") {
       const ready = !draining && reviewer.isReady() && (options.isReady?.() ?? true);
@@ -94,14 +96,19 @@ async function serveReview(
   const started = process.hrtime.bigint();
   const contentType = req.headers["content-type"] ?? "";
   if (!isJson(contentType)) {
-    req.resume();
-    return sendJson(res, options, 400, {
+    return answerUnread(req, res, options, 400, {
       error: `Content-Type must be application/json, got ${JSON.stringify(contentType)}`,
     });
   }
   const body = await readBody(req, limits.bodyBytes);
   if ("tooLarge" in body)
     return refuseUnread(req, res, `request body exceeds ${limits.bodyBytes} bytes (7 MiB)`);
+  if ("tooFragmented" in body)
+    return closeUnread(req, res, 413, {
+      error: `request body arrives in more than ${bodyPieces.free} pieces and one per ${bodyPieces.bytesEach} bytes (chunks or TLS records); send it with Content-Length or in larger chunks`,
+    });
+  if ("overBudget" in body)
+    return closeUnread(req, res, 429, { error: "the webhook is over its memory budget" });
   // A review whose client is gone by the time a worker is free (the API server gave up) is not judged.
   const answer = await options.reviewer.review(path, body.bytes, () => res.destroyed);
   sendBytes(res, options, answer.status, answer.body);
@@ -129,8 +136,34 @@ async function serveReview(
  * 1000000000000000` got a reset, never the 413.
  */
 function refuseUnread(req: IncomingMessage, res: ServerResponse, message: string): number {
-  const text = JSON.stringify({ error: message });
-  res.writeHead(413, {
+  return closeUnread(req, res, 413, { error: message });
+}
+
+/**
+ * An answer to a request whose body is never read (a method or path that takes none, a body that is
+ * no JSON): with a body, answered at once and the connection closed (a lingering close), so that no
+ * byte of it is read beyond the linger's bound, whatever its Content-Length; without one, as usual.
+ */
+function answerUnread(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: AppOptions,
+  status: number,
+  body: unknown,
+): number {
+  if (hasBody(req)) return closeUnread(req, res, status, body);
+  return sendJson(res, options, status, body);
+}
+
+/** Whether a request says it has a body (Content-Length over 0, or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+function closeUnread(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): number {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
     connection: "close",
@@ -148,7 +181,7 @@ function refuseUnread(req: IncomingMessage, res: ServerResponse, message: string
     if (dropped > linger.bytes) cut();
   });
   req.resume();
-  return 413;
+  return status;
 }
 
 /** How much of a refused body is read and dropped after the 413, at most. */
