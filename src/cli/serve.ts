@@ -6,6 +6,7 @@ import { type ReviewLogging, reviewLoggings } from "../server/app.js";
 import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
 import { startHttpsServer } from "../server/https-server.js";
 import { jsonLogger } from "../server/log.js";
+import { MemoryBudget } from "../server/memory-budget.js";
 import {
   registryCollector,
   reportToClusterPrimary,
@@ -15,7 +16,13 @@ import {
 import { runPrimary } from "../server/node-cluster.js";
 import { collect, type Outcome, optionValues, parseOptionValues } from "./command.js";
 import { prepareClusterFeatures } from "./serve-cluster.js";
-import { defaultPool, type PoolSettings, startReviewWorkers } from "./serve-reviews.js";
+import {
+  checkMemoryBudget,
+  defaultMemoryBudgetMb,
+  defaultPool,
+  type PoolSettings,
+  startReviewWorkers,
+} from "./serve-reviews.js";
 
 /** `serve`'s options: its help and its parsing both come from here. */
 function serveOptions(): Command {
@@ -50,6 +57,11 @@ function serveOptions(): Command {
       "--review-deadline-ms <MS>",
       "how long one review may take: one that takes longer is denied (rule webhook.work-budget) and its worker replaced",
       String(defaultPool.deadlineMs),
+    )
+    .option(
+      "--memory-budget <MiB>",
+      "what the review workers' heaps and the request bodies in flight may hold together; a review past it is answered 429 at once (the chart: resources.limits.memory less 128 MiB)",
+      String(defaultMemoryBudgetMb),
     )
     .option(
       "--drain-seconds <S>",
@@ -112,6 +124,8 @@ export interface ServeFlags {
   workers: number;
   /** The review workers of each process. */
   pool: PoolSettings;
+  /** `--memory-budget`, in MiB: each process's. */
+  memoryBudgetMb: number;
   drainMs: number;
   graceMs: number;
   kubeconfig?: string;
@@ -146,6 +160,7 @@ function parsedFlags(values: Values): ServeFlags {
       heapMb: number(values, "worker-heap-mb", { integer: true, min: 16, max: 16_384 }),
       deadlineMs: number(values, "review-deadline-ms", { integer: true, min: 10, max: 60_000 }),
     },
+    memoryBudgetMb: number(values, "memory-budget", { integer: true, min: 64, max: 1_048_576 }),
     drainMs: number(values, "drain-seconds", {}) * 1000,
     graceMs: number(values, "grace-seconds", {}) * 1000,
     kubeconfig: values.kubeconfig as string | undefined,
@@ -228,6 +243,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
 
 /** The webhook in this process (the only one, or one worker of several). */
 async function serveProcess(flags: ServeFlags): Promise<void> {
+  // Refused before anything starts: a budget the workers alone would fill.
+  checkMemoryBudget(flags.memoryBudgetMb, flags.pool);
   const clusterFeatures = await prepareClusterFeatures({
     kubeconfig: flags.kubeconfig,
     workspaceCheck: flags.workspaceCheck,
@@ -267,6 +284,7 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     logReviews: flags.logReviews,
     drainMs: flags.drainMs,
     graceMs: flags.graceMs,
+    budget: new MemoryBudget(flags.memoryBudgetMb * 1024 * 1024, () => reviewer.workersMemory()),
   });
   clusterFeatures.attach(running.server);
   let metricsServer: { port: number; close(): Promise<void> } | undefined;

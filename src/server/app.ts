@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { limits } from "../base/limits.js";
 import type { Logger } from "./log.js";
+import type { MemoryBudget } from "./memory-budget.js";
 import type { WebhookMetrics } from "./metrics.js";
 import { bodyPieces, readBody } from "./read-body.js";
-import type { Reviewer } from "./reviews.js";
+import type { Reviewer, ReviewReport } from "./reviews.js";
 
 export interface AppOptions {
   /** Where reviews are judged: the webhook paths, and bytes in, bytes out. */
@@ -16,6 +17,8 @@ export interface AppOptions {
   metrics?: WebhookMetrics;
   /** Which reviews get a log line (default: denied). */
   logReviews?: ReviewLogging;
+  /** What request bodies may hold together; a review whose body does not fit is answered 429. */
+  budget?: MemoryBudget;
 }
 
 /**
@@ -100,23 +103,32 @@ async function serveReview(
       error: `Content-Type must be application/json, got ${JSON.stringify(contentType)}`,
     });
   }
-  const body = await readBody(req, limits.bodyBytes);
-  if ("tooLarge" in body)
-    return refuseUnread(req, res, `request body exceeds ${limits.bodyBytes} bytes (7 MiB)`);
-  if ("tooFragmented" in body)
-    return closeUnread(req, res, 413, {
-      error: `request body arrives in more than ${bodyPieces.free} pieces and one per ${bodyPieces.bytesEach} bytes (chunks or TLS records); send it with Content-Length or in larger chunks`,
-    });
-  if ("overBudget" in body)
-    return closeUnread(req, res, 429, { error: "the webhook is over its memory budget" });
-  // A review whose client is gone by the time a worker is free (the API server gave up) is not judged.
-  const answer = await options.reviewer.review(path, body.bytes, () => res.destroyed);
-  sendBytes(res, options, answer.status, answer.body);
-  const { report } = answer;
-  if (!report) return answer.status;
+  // The body's bytes count against the budget until its answer is sent.
+  const share = options.budget?.share();
+  try {
+    const body = await readBody(req, limits.bodyBytes, share);
+    if ("tooLarge" in body)
+      return refuseUnread(req, res, `request body exceeds ${limits.bodyBytes} bytes (7 MiB)`);
+    if ("tooFragmented" in body)
+      return closeUnread(req, res, 413, {
+        error: `request body arrives in more than ${bodyPieces.free} pieces and one per ${bodyPieces.bytesEach} bytes (chunks or TLS records); send it with Content-Length or in larger chunks`,
+      });
+    if ("overBudget" in body) return closeUnread(req, res, 429, { error: options.budget?.refusal() });
+    // A review whose client is gone by the time a worker is free (the API server gave up) is not judged.
+    const answer = await options.reviewer.review(path, body.bytes, () => res.destroyed);
+    sendBytes(res, options, answer.status, answer.body);
+    if (answer.report) reported(answer.report, path, started, options);
+    return answer.status;
+  } finally {
+    share?.release();
+  }
+}
+
+/** A judged review's metrics and log line. */
+function reported(report: ReviewReport, path: string, started: bigint, options: AppOptions): void {
   options.metrics?.reviewed(report);
   const logging = options.logReviews ?? "denied";
-  if (logging === "none" || (logging === "denied" && report.allowed)) return answer.status;
+  if (logging === "none" || (logging === "denied" && report.allowed)) return;
   options.log({
     msg: "admission review",
     path,
@@ -124,7 +136,6 @@ async function serveReview(
     allowed: report.allowed,
     durationMs: Number(process.hrtime.bigint() - started) / 1e6,
   });
-  return answer.status;
 }
 
 /**

@@ -7,6 +7,7 @@ import { continueWithin, createApp, type ReviewLogging } from "./app.js";
 import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";
 import type { Logger } from "./log.js";
+import type { MemoryBudget } from "./memory-budget.js";
 import type { WebhookMetrics } from "./metrics.js";
 import type { Reviewer } from "./reviews.js";
 import { tlsPolicy } from "./tls-policy.js";
@@ -41,6 +42,8 @@ export interface ServeOptions {
   timeouts?: Partial<typeof defaultTimeouts>;
   /** Open connections at most (`limits.connections`). */
   maxConnections?: number;
+  /** What request bodies may hold together (`serve --memory-budget`); unbounded when absent. */
+  budget?: MemoryBudget;
 }
 
 export interface RunningServer {
@@ -73,6 +76,7 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
     isDraining: () => draining,
     metrics: options.metrics,
     logReviews: options.logReviews,
+    budget: options.budget,
   });
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
   const server = createServer(

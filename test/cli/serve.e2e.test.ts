@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseServeFlags } from "../../src/cli/serve.js";
+import { checkMemoryBudget } from "../../src/cli/serve-reviews.js";
 import { httpGet, sample } from "../support/metrics-text.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
@@ -33,6 +34,17 @@ describe("module-admission serve", () => {
       /--worker-heap-mb: "8" is not an integer from 16/,
     );
     assert.throws(() => parseServeFlags(["--review-deadline-ms", "1.5"]), /--review-deadline-ms/);
+    assert.throws(
+      () => parseServeFlags(["--memory-budget", "1Gi"]),
+      /--memory-budget: "1Gi" is not an integer/,
+    );
+    // The workers alone would fill it: refused before anything starts, naming the flags to change.
+    const { pool } = parseServeFlags(["--review-workers", "4"]);
+    assert.throws(
+      () => checkMemoryBudget(384, pool),
+      /--memory-budget: 384 MiB is less than 4 review workers at their heap limit \(--review-workers 4, --worker-heap-mb 96: 128 MiB each\), one on standby and one 7 MiB review need \(551 MiB\)/,
+    );
+    checkMemoryBudget(384, parseServeFlags([]).pool);
     assert.deepEqual(parseServeFlags(["--metrics-bind-address", "127.0.0.1:9090"]).metrics, {
       host: "127.0.0.1",
       port: 9090,
@@ -55,6 +67,7 @@ describe("module-admission serve", () => {
       metrics: { port: 8080 },
       workers: 1,
       pool: { size: 2, heapMb: 96, deadlineMs: 1000 },
+      memoryBudgetMb: 384,
       drainMs: 15000,
       graceMs: 25000,
       kubeconfig: undefined,
