@@ -293,6 +293,7 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
       flags.metrics.port,
       registryCollector(metrics.registry),
       flags.metrics.host,
+      running.readiness,
     );
     jsonLogger({
       msg: `metrics on http://localhost:${metricsServer.port}/metrics`,

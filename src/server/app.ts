@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { limits } from "../base/limits.js";
 import type { Logger } from "./log.js";
 import type { MemoryBudget } from "./memory-budget.js";
-import type { WebhookMetrics } from "./metrics.js";
+import type { Readiness, WebhookMetrics } from "./metrics.js";
 import { bodyPieces, readBody } from "./read-body.js";
 import type { Reviewer, ReviewReport } from "./reviews.js";
 
@@ -39,8 +39,8 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
  */
 export function createApp(options: AppOptions): RequestListener {
   const { reviewer } = options;
+  const readiness = readinessOf(options);
   return (req, res) => {
-    const draining = options.isDraining?.() ?? false;
     // The API server appends ?timeout=10s to webhook URLs.
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     if (reviewer.paths.has(path)) {
@@ -66,11 +66,22 @@ export function createApp(options: AppOptions): RequestListener {
     } else if (req.method === "GET" && path === "/healthz") {
       sendText(res, options, 200, "ok");
     } else if (req.method === "GET" && path === "/readyz") {
-      const ready = !draining && reviewer.isReady() && (options.isReady?.() ?? true);
-      sendText(res, options, ready ? 200 : 503, ready ? "ok" : draining ? "shutting down" : "not ready");
+      const { ready, text } = readiness();
+      sendText(res, options, ready ? 200 : 503, text);
     } else {
       sendJson(res, options, 404, { error: `no webhook at ${JSON.stringify(path)}` });
     }
+  };
+}
+
+/** What /readyz says, on this listener and the metrics one: not while draining, nor before the workers and caches are. */
+export function readinessOf(
+  options: Pick<AppOptions, "reviewer" | "isReady" | "isDraining">,
+): () => Readiness {
+  return () => {
+    if (options.isDraining?.()) return { ready: false, text: "shutting down" };
+    const ready = options.reviewer.isReady() && (options.isReady?.() ?? true);
+    return { ready, text: ready ? "ok" : "not ready" };
   };
 }
 
