@@ -99,6 +99,8 @@ interface Slot {
   standby: boolean;
   /** Its thread has exited: its memory is the process's again. */
   exited: boolean;
+  /** When the pool ended it (performance.now()). */
+  endedAt?: number;
   /** The worker thread's CPU time, where it can be read. */
   cpu?: ThreadCpuClock;
   job?: Job;
@@ -216,8 +218,9 @@ export class ReviewPool implements Reviewer {
 
   /**
    * `size` workers taking reviews and one on standby: an ended worker's place is taken by the standby
-   * at once, and a new standby starts; so a review that ends its worker holds up no other review while
-   * its replacement starts.
+   * at once, and a new standby starts once the ended worker's thread has exited; so a review that ends
+   * its worker holds up no other review while its replacement starts, and there are never more
+   * threads than `size` and the standby, whose memory the budget reserves.
    */
   private fill(): void {
     if (this.closed) return;
@@ -229,9 +232,12 @@ export class ReviewPool implements Reviewer {
         serving++;
       }
     }
-    for (; serving < this.options.size; serving++) this.spawn(false);
     const standby = this.options.standby ?? true;
-    if (standby && !this.slots.some((slot) => !slot.ended && slot.standby)) this.spawn(true);
+    const threadsAtMost = this.options.size + (standby ? 1 : 0);
+    let threads = live.length + this.exiting.size;
+    for (; serving < this.options.size && threads < threadsAtMost; serving++, threads++) this.spawn(false);
+    const hasStandby = live.some((slot) => slot.standby);
+    if (standby && !hasStandby && threads < threadsAtMost) this.spawn(true);
     this.dispatch();
   }
 
@@ -264,7 +270,14 @@ export class ReviewPool implements Reviewer {
     });
     worker.on("exit", (code) => {
       slot.exited = true;
-      this.exiting.delete(slot);
+      if (this.exiting.delete(slot)) {
+        this.options.log({
+          msg: "an ended review worker has exited: its memory is returned and its place filled",
+          exitedAfterMs: Math.round(performance.now() - (slot.endedAt ?? 0)),
+        });
+        this.fill();
+        return;
+      }
       this.exited(slot, code);
     });
   }
@@ -395,6 +408,7 @@ export class ReviewPool implements Reviewer {
     this.settle(slot, this.unfinished(slot, job, `${this.options.deadlineMs} ms of CPU per review`));
     this.takeBack(slot, true);
     if (!slot.exited) this.exiting.add(slot);
+    slot.endedAt = performance.now();
     void slot.worker.terminate();
     this.replace(slot);
   }
