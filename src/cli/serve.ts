@@ -230,12 +230,10 @@ export async function serve(flags: ServeFlags): Promise<void> {
     if (flags.selfSignedSecret === undefined) {
       await ensureCertDirLogged(flags.certDir, serviceDnsNames(flags.service, flags.namespace), jsonLogger);
     }
-    await runPrimary({
-      workers: flags.workers,
-      metrics: flags.metrics,
-      graceMs: flags.graceMs,
-      log: jsonLogger,
-    });
+    // The primary listens on the metrics port only.
+    const primary = () =>
+      runPrimary({ workers: flags.workers, metrics: flags.metrics, graceMs: flags.graceMs, log: jsonLogger });
+    await (flags.metrics ? listenOnMetrics(flags.metrics, primary) : primary());
     return;
   }
   await serveProcess(flags);
@@ -274,26 +272,26 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
   // Nothing is recorded when nothing serves it (--metrics-bind-address 0).
   const metrics = flags.metrics ? new WebhookMetrics() : undefined;
   if (metrics && cluster.isWorker) reportToClusterPrimary(metrics);
-  const running = await startHttpsServer({
-    port: flags.port,
-    certDir: flags.certDir,
-    reviewer,
-    log: jsonLogger,
-    isReady: clusterFeatures.isReady,
-    metrics,
-    logReviews: flags.logReviews,
-    drainMs: flags.drainMs,
-    graceMs: flags.graceMs,
-    budget: new MemoryBudget(flags.memoryBudgetMb * 1024 * 1024, () => reviewer.workersMemory()),
-  });
+  const running = await listenOn(`--port ${flags.port}`, "--port", () =>
+    startHttpsServer({
+      port: flags.port,
+      certDir: flags.certDir,
+      reviewer,
+      log: jsonLogger,
+      isReady: clusterFeatures.isReady,
+      metrics,
+      logReviews: flags.logReviews,
+      drainMs: flags.drainMs,
+      graceMs: flags.graceMs,
+      budget: new MemoryBudget(flags.memoryBudgetMb * 1024 * 1024, () => reviewer.workersMemory()),
+    }),
+  );
   clusterFeatures.attach(running.server);
   let metricsServer: { port: number; close(): Promise<void> } | undefined;
   if (cluster.isPrimary && flags.metrics && metrics) {
-    metricsServer = await startMetricsServer(
-      flags.metrics.port,
-      registryCollector(metrics.registry),
-      flags.metrics.host,
-      running.readiness,
+    const { host, port } = flags.metrics;
+    metricsServer = await listenOnMetrics(flags.metrics, () =>
+      startMetricsServer(port, registryCollector(metrics.registry), host, running.readiness),
     );
     jsonLogger({
       msg: `metrics on http://localhost:${metricsServer.port}/metrics`,
@@ -322,6 +320,30 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     });
     stopped(await finishInFlight(running.server, flags.graceMs));
   });
+}
+
+/**
+ * A listener started, or an error that names the flag that moves it: `listen EADDRINUSE :::8080`
+ * alone does not say which of serve's two ports is taken, nor what to change.
+ */
+async function listenOn<T>(what: string, flag: string, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE")
+      throw new Error(`${what} is already in use (listen EADDRINUSE): choose another with ${flag}`);
+    if (code === "EACCES")
+      throw new Error(
+        `${what} may not be listened on by this user (listen EACCES): choose another with ${flag}`,
+      );
+    throw error;
+  }
+}
+
+function listenOnMetrics<T>(metrics: { host?: string; port: number }, start: () => Promise<T>): Promise<T> {
+  const where = `${metrics.host ? `${metrics.host}:` : ""}${metrics.port}`;
+  return listenOn(`metrics port ${where}`, "--metrics-port (or --metrics-bind-address)", start);
 }
 
 /** Stops accepting, closes idle connections, and waits for busy ones up to `graceMs`: true when all ended. */

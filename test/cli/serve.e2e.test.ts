@@ -102,29 +102,41 @@ describe("module-admission serve", () => {
     assert.throws(() => parseServeFlags(["--rule-action", "module.source"]), /RULE-ID=deny\|warn\|off/);
   });
 
-  it("exits 2 with the reason when its metrics port is taken, instead of serving on half-started", async () => {
+  it("exits 2 naming the flag that moves it when its port or its metrics port is taken, instead of serving half-started", async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
     const { port } = holder.address() as AddressInfo;
-    try {
-      const result = spawnSync(
+    const serve = (ports: string[]) =>
+      spawnSync(
         process.execPath,
         [
           "--import",
           "tsx",
           "src/cli/main.ts",
           "serve",
-          "--port",
-          "0",
           "--cert-dir",
           mkdtempSync(join(tmpdir(), "serve-taken-")),
-          "--metrics-bind-address",
-          `127.0.0.1:${port}`,
+          ...ports,
         ],
         { encoding: "utf8", timeout: 60_000 },
       );
-      assert.equal(result.status, 2, result.stderr);
-      assert.match(result.stderr, /module-admission: listen EADDRINUSE/);
+    try {
+      const metrics = serve(["--port", "0", "--metrics-bind-address", `127.0.0.1:${port}`]);
+      assert.equal(metrics.status, 2, metrics.stderr);
+      assert.match(
+        metrics.stderr,
+        new RegExp(
+          `module-admission: metrics port 127.0.0.1:${port} is already in use \\(listen EADDRINUSE\\): choose another with --metrics-port \\(or --metrics-bind-address\\)`,
+        ),
+      );
+      const webhook = serve(["--port", String(port), "--metrics-bind-address", "0"]);
+      assert.equal(webhook.status, 2, webhook.stderr);
+      assert.match(
+        webhook.stderr,
+        new RegExp(
+          `module-admission: --port ${port} is already in use \\(listen EADDRINUSE\\): choose another with --port`,
+        ),
+      );
     } finally {
       holder.close();
     }
