@@ -4,19 +4,16 @@ import { linger } from "../../src/server/app.js";
 import { bodyPieces } from "../../src/server/read-body.js";
 import {
   chunked,
+  cleanReview,
+  jsonType,
   padded,
   rawRequest,
   requestHead,
   sendEndlessBody,
   type Target,
+  validatePath,
 } from "../support/attacker.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
-import { helmModule } from "../support/modules.js";
-import { admissionReview } from "../support/reviews.js";
-
-const validatePath = "/validate-batch-forkspacer-com-v1-module";
-const json = { "Content-Type": "application/json" };
-const review = () => JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
 
 /**
  * What a server may let in of a body it does not read: the linger's bytes, and the socket buffers
@@ -39,8 +36,8 @@ describe("intake: a body is read only where a review is, into one buffer, in bou
   it("refuses a review sent as a million one-byte chunks with 413, without reading it all", async () => {
     const answer = await rawRequest(
       target,
-      requestHead("POST", validatePath, { ...json, "Transfer-Encoding": "chunked" }),
-      chunked(padded(review(), 1_000_000), 1),
+      requestHead("POST", validatePath, { ...jsonType, "Transfer-Encoding": "chunked" }),
+      chunked(padded(cleanReview(), 1_000_000), 1),
     );
     assert.equal(answer.status, 413);
     assert.match(answer.body, /more than 1024 pieces/);
@@ -51,10 +48,10 @@ describe("intake: a body is read only where a review is, into one buffer, in bou
       [4, bodyPieces.free],
       [1024, 2_000_000],
     ] as const) {
-      const body = padded(review(), Math.max(bytes, Buffer.byteLength(review())));
+      const body = padded(cleanReview(), Math.max(bytes, Buffer.byteLength(cleanReview())));
       const answer = await rawRequest(
         target,
-        requestHead("POST", validatePath, { ...json, "Transfer-Encoding": "chunked" }),
+        requestHead("POST", validatePath, { ...jsonType, "Transfer-Encoding": "chunked" }),
         chunked(body, size),
       );
       assert.equal(answer.status, 200, `${size}-byte chunks: ${answer.body}`);
@@ -65,7 +62,7 @@ describe("intake: a body is read only where a review is, into one buffer, in bou
   for (const [what, head] of [
     ["GET /healthz", requestHead("GET", "/healthz", { "Content-Length": 1e12 })],
     ["GET on the webhook path", requestHead("GET", validatePath, { "Content-Length": 1e12 })],
-    ["POST to an unknown path", requestHead("POST", "/nowhere", { ...json, "Content-Length": 1e12 })],
+    ["POST to an unknown path", requestHead("POST", "/nowhere", { ...jsonType, "Content-Length": 1e12 })],
     ["a review that is not JSON", requestHead("POST", validatePath, { "Content-Length": 1e12 })],
     // One chunk of 4 GiB, its bytes following.
     ["a chunked GET", `${requestHead("GET", "/readyz", { "Transfer-Encoding": "chunked" })}ffffffff\r\n`],

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { limits } from "../../src/base/limits.js";
+import { peakRssMiB } from "../support/abuse.js";
 import { eventually } from "../support/eventually.js";
 import { customModule, helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
@@ -41,12 +42,6 @@ function renderedMillions() {
 const clean = () => JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
 
 let built: string | undefined;
-
-/** A process's peak resident memory so far (VmHWM), in MiB. */
-function peakRssMiB(pid: number | undefined): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024);
-}
 
 /** `serve` as the chart runs it (compiled, a 200 MiB main heap), with `args` for its review workers. */
 async function startIsolatedServe(args: string[]) {

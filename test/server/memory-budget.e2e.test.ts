@@ -3,7 +3,9 @@ import { after, before, describe, it } from "node:test";
 import { workerMemoryMb } from "../../src/server/review-pool.js";
 import {
   chunked,
+  cleanReview,
   firstAnswer,
+  jsonType,
   openRaw,
   padded,
   type RawConnection,
@@ -11,14 +13,10 @@ import {
   requestHead,
   sendEndlessBody,
   type Target,
+  validatePath,
 } from "../support/attacker.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
-import { helmModule } from "../support/modules.js";
-import { admissionReview } from "../support/reviews.js";
 
-const validatePath = "/validate-batch-forkspacer-com-v1-module";
-const json = { "Content-Type": "application/json" };
-const review = () => JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
 const MiB = 1024 * 1024;
 
 /** One review worker (no standby) at its heap limit, and `bodiesMb` for request bodies. */
@@ -36,7 +34,7 @@ describe("memory budget: past it, a review is answered 429 at once and nothing g
   after(() => server.close());
 
   it("refuses a body declared larger than the room left with 429 naming the budget, reading none of it", async () => {
-    const head = requestHead("POST", validatePath, { ...json, "Content-Length": 6 * MiB });
+    const head = requestHead("POST", validatePath, { ...jsonType, "Content-Length": 6 * MiB });
     const outcome = await sendEndlessBody(target, head, 6 * MiB);
     assert.match(outcome.answer, /^HTTP\/1\.1 429 /);
     assert.match(outcome.answer, new RegExp(`--memory-budget ${budgetMb(5)} MiB`));
@@ -47,8 +45,8 @@ describe("memory budget: past it, a review is answered 429 at once and nothing g
   it("stops reading a chunked body once it outgrows the room, with 429", async () => {
     const answer = await rawRequest(
       target,
-      requestHead("POST", validatePath, { ...json, "Transfer-Encoding": "chunked" }),
-      chunked(padded(review(), 6 * MiB), 64 * 1024),
+      requestHead("POST", validatePath, { ...jsonType, "Transfer-Encoding": "chunked" }),
+      chunked(padded(cleanReview(), 6 * MiB), 64 * 1024),
     );
     assert.equal(answer.status, 429);
     assert.match(answer.body, /memory budget/);
@@ -56,8 +54,8 @@ describe("memory budget: past it, a review is answered 429 at once and nothing g
   });
 
   it("holds two 2 MiB bodies in 5 MiB, answers six more 429 at once, judges the two and a clean one, gives every byte back", async () => {
-    const large = padded(review(), 2 * MiB);
-    const head = requestHead("POST", validatePath, { ...json, "Content-Length": large.length });
+    const large = padded(cleanReview(), 2 * MiB);
+    const head = requestHead("POST", validatePath, { ...jsonType, "Content-Length": large.length });
     const connections = await Promise.all(Array.from({ length: 8 }, () => openRaw(target)));
     const answered: RawConnection[] = [];
     // Heads only: a body that fits waits for its bytes, one that does not is answered at once.
@@ -80,7 +78,7 @@ describe("memory budget: past it, a review is answered 429 at once and nothing g
       assert.equal(JSON.parse(answer.body).response.allowed, true);
     }
     for (const connection of connections) connection.socket.destroy();
-    const clean = await server.post(validatePath, review());
+    const clean = await server.post(validatePath, cleanReview());
     assert.equal(clean.json.response.allowed, true);
     assert.equal(server.budget?.held, 0);
   });

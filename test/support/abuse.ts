@@ -3,7 +3,9 @@ import { request as httpRequest } from "node:http";
 import { limits } from "../../src/base/limits.js";
 import {
   chunked,
+  cleanReview,
   firstAnswer,
+  jsonType,
   openRaw,
   padded,
   type RawConnection,
@@ -11,12 +13,8 @@ import {
   requestHead,
   sendEndlessBody,
   type Target,
+  validatePath,
 } from "./attacker.js";
-import { helmModule } from "./modules.js";
-import { admissionReview } from "./reviews.js";
-
-const validatePath = "/validate-batch-forkspacer-com-v1-module";
-const json = { "Content-Type": "application/json" };
 
 /** A small seeded generator (mulberry32): a failing round is replayed from its seed. */
 export function random(seed: number): (below: number) => number {
@@ -48,15 +46,13 @@ export function probe(port: number, path = "/readyz"): Promise<number> {
   });
 }
 
-const cleanReview = () => JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
-
 /** A clean review on a fresh connection: whether it was answered 200 and admitted, and how long it took. */
 export async function cleanReviewAnswered(target: Target): Promise<{ admitted: boolean; ms: number }> {
   const started = performance.now();
   const body = Buffer.from(cleanReview());
   const answer = await rawRequest(
     target,
-    requestHead("POST", validatePath, { ...json, "Content-Length": body.length }),
+    requestHead("POST", validatePath, { ...jsonType, "Content-Length": body.length }),
     body,
   ).catch(() => ({ status: 0, body: "" }));
   const admitted = answer.status === 200 && JSON.parse(answer.body).response.allowed === true;
@@ -76,14 +72,14 @@ const attacks = {
   chunkFlood: (target: Target) =>
     rawRequest(
       target,
-      requestHead("POST", validatePath, { ...json, "Transfer-Encoding": "chunked" }),
+      requestHead("POST", validatePath, { ...jsonType, "Transfer-Encoding": "chunked" }),
       floodBody(),
     ),
   /** A clean review in chunks of a random size. */
   chunkSizes: (target: Target, pick: (below: number) => number) =>
     rawRequest(
       target,
-      requestHead("POST", validatePath, { ...json, "Transfer-Encoding": "chunked" }),
+      requestHead("POST", validatePath, { ...jsonType, "Transfer-Encoding": "chunked" }),
       chunked(padded(cleanReview(), 1 + pick(200_000)), 1 + pick(4096)),
     ),
   /** A review of the largest size, padded. */
@@ -91,7 +87,7 @@ const attacks = {
     const body = padded(cleanReview(), limits.bodyBytes);
     return rawRequest(
       target,
-      requestHead("POST", validatePath, { ...json, "Content-Length": body.length }),
+      requestHead("POST", validatePath, { ...jsonType, "Content-Length": body.length }),
       body,
     );
   },
@@ -106,7 +102,7 @@ const attacks = {
     ][pick(5)] as [string, string];
     return sendEndlessBody(
       target,
-      requestHead(method, path, { ...json, "Content-Length": 1e12 }),
+      requestHead(method, path, { ...jsonType, "Content-Length": 1e12 }),
       16 * 1024 * 1024,
     );
   },
@@ -115,7 +111,7 @@ const attacks = {
     const connection = await openRaw(target);
     const body = Buffer.from(cleanReview());
     const one = Buffer.concat([
-      Buffer.from(requestHead("POST", validatePath, { ...json, "Content-Length": body.length })),
+      Buffer.from(requestHead("POST", validatePath, { ...jsonType, "Content-Length": body.length })),
       body,
     ]);
     connection.socket.write(Buffer.concat(Array(2 + pick(30)).fill(one)));
@@ -185,7 +181,7 @@ export async function abuseRound(
       const connection = await openRaw(target).catch(() => undefined);
       if (!connection) continue;
       connection.socket.write(
-        requestHead("POST", validatePath, { ...json, "Content-Length": 1 + pick(limits.bodyBytes) }),
+        requestHead("POST", validatePath, { ...jsonType, "Content-Length": 1 + pick(limits.bodyBytes) }),
       );
       connection.socket.write(Buffer.alloc(pick(64 * 1024), " "));
       held.push(connection);

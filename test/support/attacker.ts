@@ -1,4 +1,14 @@
 import { connect, type TLSSocket } from "node:tls";
+import { helmModule } from "./modules.js";
+import { admissionReview } from "./reviews.js";
+
+/** The Module validating webhook's path, and the header a review is sent with. */
+export const validatePath = "/validate-batch-forkspacer-com-v1-module";
+export const jsonType = { "Content-Type": "application/json" };
+
+/** A clean Module review as the API server sends it, as JSON. */
+export const cleanReview = () =>
+  JSON.stringify(admissionReview({ operation: "CREATE", object: helmModule() }));
 
 /** Where an attacker connects: the server's port, and the CA its certificate is checked against. */
 export interface Target {
