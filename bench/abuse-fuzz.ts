@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { abuseRound, cleanReviewAnswered, peakRssMiB, probe } from "../test/support/abuse.js";
+import { jsonType, rawRequest, requestHead } from "../test/support/attacker.js";
 import { buildCommand, startServe } from "../test/support/serve-process.js";
+import { stallingReviews } from "../test/support/stalling-reviews.js";
 
 /**
  * `npm run fuzz:abuse`: issue 41's abuse harness, long. The built `serve` under the chart's memory
@@ -67,6 +69,18 @@ for (let round = 0; round < Number(values.rounds); round++) {
     partial: 50,
     largest: 20,
   });
+  // One of issue 32's stalling reviews per round: some run into the deadline and end their worker,
+  // whose exit after its end is measured below.
+  const stalling = stallingReviews();
+  const { kind, review } = stalling[(seed + round) % stalling.length] as (typeof stalling)[number];
+  const stallingPath = `/validate-${kind === "ModuleTemplate" ? "operator-kyma-project-io-v1beta2" : "batch-forkspacer-com-v1"}-${kind.toLowerCase()}`;
+  const stallingBody = Buffer.from(JSON.stringify(review));
+  const stalled = await rawRequest(
+    target,
+    requestHead("POST", stallingPath, { ...jsonType, "Content-Length": stallingBody.length }),
+    stallingBody,
+  );
+  check(`round ${round}: stalling review answered`, stalled.status === 200);
   const peak = peakRssMiB(serve.child.pid);
   console.log(
     `round ${round} (seed ${seed + round}): ${JSON.stringify(outcome.sent)}; peak RSS ${peak} MiB; clean ${outcome.admitted}/${outcome.clean} in ${outcome.cleanMs.map((ms) => ms.toFixed(0)).join(",")} ms; probes ${outcome.probesAnswered}/${outcome.probes}`,

@@ -49,7 +49,7 @@ export function openRaw(target: Target): Promise<RawConnection> {
       new Promise<void>((done) => {
         const check = () => {
           if (!pattern.test(text) && !closedYet) return;
-          socket.off("data", check);
+          socket.off("data", check).off("close", check);
           done();
         };
         socket.on("data", check);
@@ -84,13 +84,23 @@ export async function sendEndlessBody(
   const piece = Buffer.alloc(64 * 1024, " ");
   let sent = 0;
   while (!connection.isClosed() && sent < maxBytes) {
-    if (!connection.socket.write(piece))
-      await new Promise((resolve) => connection.socket.once("drain", resolve).once("close", resolve));
+    if (!connection.socket.write(piece)) await drainedOrClosed(connection.socket);
     sent += piece.length;
   }
   const closed = connection.isClosed();
   connection.socket.destroy();
   return { sent, answer: connection.received(), closed };
+}
+
+/** Resolves once the socket can take more, or has closed; its listeners removed either way. */
+function drainedOrClosed(socket: TLSSocket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off("drain", done).off("close", done);
+      resolve();
+    };
+    socket.on("drain", done).on("close", done);
+  });
 }
 
 /** `body` as a chunked body in chunks of `size` bytes (the last may be shorter), ended. */
@@ -121,7 +131,7 @@ export async function firstAnswer(connection: RawConnection): Promise<{ status: 
   await new Promise<void>((done) => {
     const check = () => {
       if (!whole(connection.received()) && !connection.isClosed()) return;
-      connection.socket.off("data", check);
+      connection.socket.off("data", check).off("close", check);
       done();
     };
     connection.socket.on("data", check);
