@@ -53,6 +53,13 @@ export const limits = {
    */
   connections: 512,
   /**
+   * Reviews waiting for a review worker at most; one more is answered 429 at once. Their bytes count
+   * against the memory budget (`serve --memory-budget`); this bounds how long the last one waits: a
+   * review costs about a millisecond of a worker, so 128 behind two workers wait well under the API
+   * server's timeout, while reviews that run to their deadline are shed rather than queued for minutes.
+   */
+  queuedReviews: 128,
+  /**
    * User regular expressions (RE2), as RE2's own `max_mem`: instructions of one compiled pattern (Go
    * accepts up to about 3.3 million; real patterns use tens), of all the patterns of one schema
    * together (compiling them costs about 100 ms), and characters of a value matched against one.

@@ -1,10 +1,11 @@
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RuleActions } from "../admission/rule-actions.js";
+import { limits } from "../base/limits.js";
 import type { NameCache } from "../kube/name-cache.js";
 import type { AddonOperatorFlags } from "../resources/addon-operator-configmap/index.js";
 import type { Logger } from "../server/log.js";
-import { ReviewPool } from "../server/review-pool.js";
+import { ReviewPool, workerMemoryMb } from "../server/review-pool.js";
 
 /** The cluster caches the kinds read, by the name their changes are sent under. */
 export interface ClusterLookups {
@@ -38,6 +39,32 @@ export interface PoolSettings {
  * timeout (5 s), so that a review ended by it is still answered.
  */
 export const defaultPool: PoolSettings = { size: 2, heapMb: 96, deadlineMs: 1_000 };
+
+/**
+ * `serve --memory-budget`'s default, in MiB: the chart's 512 MiB memory limit less the process's base
+ * (`processBaseMb`: Node, the main thread's heap, TLS; 124 MiB measured, the workers' share taken
+ * out). The chart derives the flag from resources.limits.memory the same way.
+ */
+export const processBaseMb = 128;
+export const defaultMemoryBudgetMb = 512 - processBaseMb;
+
+/**
+ * The smallest budget for these workers: each judging worker at its heap limit, the one on standby
+ * idle, and room for one largest body. A smaller one is refused at start, naming the flags.
+ */
+export function checkMemoryBudget(totalMb: number, pool: PoolSettings): void {
+  const neededMb =
+    pool.size * workerMemoryMb(pool.heapMb, true) +
+    workerMemoryMb(pool.heapMb, false) +
+    limits.bodyBytes / MiB;
+  if (totalMb < neededMb) {
+    throw new Error(
+      `--memory-budget: ${totalMb} MiB is less than ${pool.size} review workers at their heap limit (--review-workers ${pool.size}, --worker-heap-mb ${pool.heapMb}: ${workerMemoryMb(pool.heapMb, true)} MiB each), one on standby and one ${limits.bodyBytes / MiB} MiB review need (${neededMb} MiB): raise --memory-budget or lower --review-workers or --worker-heap-mb`,
+    );
+  }
+}
+
+const MiB = 1024 * 1024;
 
 /** The worker's module beside this one: TypeScript when run from the sources, JavaScript when built. */
 const workerEntry = new URL(`./serve-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);

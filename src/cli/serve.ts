@@ -6,6 +6,7 @@ import { type ReviewLogging, reviewLoggings } from "../server/app.js";
 import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
 import { startHttpsServer } from "../server/https-server.js";
 import { jsonLogger } from "../server/log.js";
+import { MemoryBudget } from "../server/memory-budget.js";
 import {
   registryCollector,
   reportToClusterPrimary,
@@ -15,7 +16,13 @@ import {
 import { runPrimary } from "../server/node-cluster.js";
 import { collect, type Outcome, optionValues, parseOptionValues } from "./command.js";
 import { prepareClusterFeatures } from "./serve-cluster.js";
-import { defaultPool, type PoolSettings, startReviewWorkers } from "./serve-reviews.js";
+import {
+  checkMemoryBudget,
+  defaultMemoryBudgetMb,
+  defaultPool,
+  type PoolSettings,
+  startReviewWorkers,
+} from "./serve-reviews.js";
 
 /** `serve`'s options: its help and its parsing both come from here. */
 function serveOptions(): Command {
@@ -50,6 +57,11 @@ function serveOptions(): Command {
       "--review-deadline-ms <MS>",
       "how long one review may take: one that takes longer is denied (rule webhook.work-budget) and its worker replaced",
       String(defaultPool.deadlineMs),
+    )
+    .option(
+      "--memory-budget <MiB>",
+      "what the review workers' heaps and the request bodies in flight may hold together; a review past it is answered 429 at once (the chart: resources.limits.memory less 128 MiB)",
+      String(defaultMemoryBudgetMb),
     )
     .option(
       "--drain-seconds <S>",
@@ -112,6 +124,8 @@ export interface ServeFlags {
   workers: number;
   /** The review workers of each process. */
   pool: PoolSettings;
+  /** `--memory-budget`, in MiB: each process's. */
+  memoryBudgetMb: number;
   drainMs: number;
   graceMs: number;
   kubeconfig?: string;
@@ -146,6 +160,7 @@ function parsedFlags(values: Values): ServeFlags {
       heapMb: number(values, "worker-heap-mb", { integer: true, min: 16, max: 16_384 }),
       deadlineMs: number(values, "review-deadline-ms", { integer: true, min: 10, max: 60_000 }),
     },
+    memoryBudgetMb: number(values, "memory-budget", { integer: true, min: 64, max: 1_048_576 }),
     drainMs: number(values, "drain-seconds", {}) * 1000,
     graceMs: number(values, "grace-seconds", {}) * 1000,
     kubeconfig: values.kubeconfig as string | undefined,
@@ -215,12 +230,10 @@ export async function serve(flags: ServeFlags): Promise<void> {
     if (flags.selfSignedSecret === undefined) {
       await ensureCertDirLogged(flags.certDir, serviceDnsNames(flags.service, flags.namespace), jsonLogger);
     }
-    await runPrimary({
-      workers: flags.workers,
-      metrics: flags.metrics,
-      graceMs: flags.graceMs,
-      log: jsonLogger,
-    });
+    // The primary listens on the metrics port only.
+    const primary = () =>
+      runPrimary({ workers: flags.workers, metrics: flags.metrics, graceMs: flags.graceMs, log: jsonLogger });
+    await (flags.metrics ? listenOnMetrics(flags.metrics, primary) : primary());
     return;
   }
   await serveProcess(flags);
@@ -228,6 +241,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
 
 /** The webhook in this process (the only one, or one worker of several). */
 async function serveProcess(flags: ServeFlags): Promise<void> {
+  // Refused before anything starts: a budget the workers alone would fill.
+  checkMemoryBudget(flags.memoryBudgetMb, flags.pool);
   const clusterFeatures = await prepareClusterFeatures({
     kubeconfig: flags.kubeconfig,
     workspaceCheck: flags.workspaceCheck,
@@ -257,24 +272,26 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
   // Nothing is recorded when nothing serves it (--metrics-bind-address 0).
   const metrics = flags.metrics ? new WebhookMetrics() : undefined;
   if (metrics && cluster.isWorker) reportToClusterPrimary(metrics);
-  const running = await startHttpsServer({
-    port: flags.port,
-    certDir: flags.certDir,
-    reviewer,
-    log: jsonLogger,
-    isReady: clusterFeatures.isReady,
-    metrics,
-    logReviews: flags.logReviews,
-    drainMs: flags.drainMs,
-    graceMs: flags.graceMs,
-  });
+  const running = await listenOn(`--port ${flags.port}`, "--port", () =>
+    startHttpsServer({
+      port: flags.port,
+      certDir: flags.certDir,
+      reviewer,
+      log: jsonLogger,
+      isReady: clusterFeatures.isReady,
+      metrics,
+      logReviews: flags.logReviews,
+      drainMs: flags.drainMs,
+      graceMs: flags.graceMs,
+      budget: new MemoryBudget(flags.memoryBudgetMb * 1024 * 1024, () => reviewer.workersMemory()),
+    }),
+  );
   clusterFeatures.attach(running.server);
   let metricsServer: { port: number; close(): Promise<void> } | undefined;
   if (cluster.isPrimary && flags.metrics && metrics) {
-    metricsServer = await startMetricsServer(
-      flags.metrics.port,
-      registryCollector(metrics.registry),
-      flags.metrics.host,
+    const { host, port } = flags.metrics;
+    metricsServer = await listenOnMetrics(flags.metrics, () =>
+      startMetricsServer(port, registryCollector(metrics.registry), host, running.readiness),
     );
     jsonLogger({
       msg: `metrics on http://localhost:${metricsServer.port}/metrics`,
@@ -303,6 +320,30 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     });
     stopped(await finishInFlight(running.server, flags.graceMs));
   });
+}
+
+/**
+ * A listener started, or an error that names the flag that moves it: `listen EADDRINUSE :::8080`
+ * alone does not say which of serve's two ports is taken, nor what to change.
+ */
+async function listenOn<T>(what: string, flag: string, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE")
+      throw new Error(`${what} is already in use (listen EADDRINUSE): choose another with ${flag}`);
+    if (code === "EACCES")
+      throw new Error(
+        `${what} may not be listened on by this user (listen EACCES): choose another with ${flag}`,
+      );
+    throw error;
+  }
+}
+
+function listenOnMetrics<T>(metrics: { host?: string; port: number }, start: () => Promise<T>): Promise<T> {
+  const where = `${metrics.host ? `${metrics.host}:` : ""}${metrics.port}`;
+  return listenOn(`metrics port ${where}`, "--metrics-port (or --metrics-bind-address)", start);
 }
 
 /** Stops accepting, closes idle connections, and waits for busy ones up to `graceMs`: true when all ended. */

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { limits } from "../base/limits.js";
 import type { Logger } from "./log.js";
-import type { WebhookMetrics } from "./metrics.js";
-import { readBody } from "./read-body.js";
-import type { Reviewer } from "./reviews.js";
+import type { MemoryBudget } from "./memory-budget.js";
+import type { Readiness, WebhookMetrics } from "./metrics.js";
+import { bodyPieces, readBody } from "./read-body.js";
+import type { Reviewer, ReviewReport } from "./reviews.js";
 
 export interface AppOptions {
   /** Where reviews are judged: the webhook paths, and bytes in, bytes out. */
@@ -16,6 +17,8 @@ export interface AppOptions {
   metrics?: WebhookMetrics;
   /** Which reviews get a log line (default: denied). */
   logReviews?: ReviewLogging;
+  /** What request bodies may hold together; a review whose body does not fit is answered 429. */
+  budget?: MemoryBudget;
 }
 
 /**
@@ -36,14 +39,15 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
  */
 export function createApp(options: AppOptions): RequestListener {
   const { reviewer } = options;
+  const readiness = readinessOf(options);
   return (req, res) => {
-    const draining = options.isDraining?.() ?? false;
     // The API server appends ?timeout=10s to webhook URLs.
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     if (reviewer.paths.has(path)) {
       if (req.method !== "POST") {
-        req.resume();
-        sendJson(res, options, 405, { error: `${req.method} is not allowed; admission reviews are POSTed` });
+        answerUnread(req, res, options, 405, {
+          error: `${req.method} is not allowed; admission reviews are POSTed`,
+        });
         return;
       }
       const finished = options.metrics?.started(path);
@@ -57,15 +61,27 @@ export function createApp(options: AppOptions): RequestListener {
       );
       return;
     }
-    req.resume();
-    if (req.method === "GET" && path === "/healthz") {
+    if (hasBody(req)) {
+      answerUnread(req, res, options, 404, { error: `no webhook at ${JSON.stringify(path)}` });
+    } else if (req.method === "GET" && path === "/healthz") {
       sendText(res, options, 200, "ok");
     } else if (req.method === "GET" && path === "/readyz") {
-      const ready = !draining && reviewer.isReady() && (options.isReady?.() ?? true);
-      sendText(res, options, ready ? 200 : 503, ready ? "ok" : draining ? "shutting down" : "not ready");
+      const { ready, text } = readiness();
+      sendText(res, options, ready ? 200 : 503, text);
     } else {
       sendJson(res, options, 404, { error: `no webhook at ${JSON.stringify(path)}` });
     }
+  };
+}
+
+/** What /readyz says, on this listener and the metrics one: not while draining, nor before the workers and caches are. */
+export function readinessOf(
+  options: Pick<AppOptions, "reviewer" | "isReady" | "isDraining">,
+): () => Readiness {
+  return () => {
+    if (options.isDraining?.()) return { ready: false, text: "shutting down" };
+    const ready = options.reviewer.isReady() && (options.isReady?.() ?? true);
+    return { ready, text: ready ? "ok" : "not ready" };
   };
 }
 
@@ -94,22 +110,36 @@ async function serveReview(
   const started = process.hrtime.bigint();
   const contentType = req.headers["content-type"] ?? "";
   if (!isJson(contentType)) {
-    req.resume();
-    return sendJson(res, options, 400, {
+    return answerUnread(req, res, options, 400, {
       error: `Content-Type must be application/json, got ${JSON.stringify(contentType)}`,
     });
   }
-  const body = await readBody(req, limits.bodyBytes);
-  if ("tooLarge" in body)
-    return refuseUnread(req, res, `request body exceeds ${limits.bodyBytes} bytes (7 MiB)`);
-  // A review whose client is gone by the time a worker is free (the API server gave up) is not judged.
-  const answer = await options.reviewer.review(path, body.bytes, () => res.destroyed);
-  sendBytes(res, options, answer.status, answer.body);
-  const { report } = answer;
-  if (!report) return answer.status;
+  // The body's bytes count against the budget until its answer is sent.
+  const share = options.budget?.share();
+  try {
+    const body = await readBody(req, limits.bodyBytes, share);
+    if ("tooLarge" in body)
+      return refuseUnread(req, res, `request body exceeds ${limits.bodyBytes} bytes (7 MiB)`);
+    if ("tooFragmented" in body)
+      return closeUnread(req, res, 413, {
+        error: `request body arrives in more than ${bodyPieces.free} pieces and one per ${bodyPieces.bytesEach} bytes (chunks or TLS records); send it with Content-Length or in larger chunks`,
+      });
+    if ("overBudget" in body) return closeUnread(req, res, 429, { error: options.budget?.refusal() });
+    // A review whose client is gone by the time a worker is free (the API server gave up) is not judged.
+    const answer = await options.reviewer.review(path, body.bytes, () => res.destroyed);
+    sendBytes(res, options, answer.status, answer.body);
+    if (answer.report) reported(answer.report, path, started, options);
+    return answer.status;
+  } finally {
+    share?.release();
+  }
+}
+
+/** A judged review's metrics and log line. */
+function reported(report: ReviewReport, path: string, started: bigint, options: AppOptions): void {
   options.metrics?.reviewed(report);
   const logging = options.logReviews ?? "denied";
-  if (logging === "none" || (logging === "denied" && report.allowed)) return answer.status;
+  if (logging === "none" || (logging === "denied" && report.allowed)) return;
   options.log({
     msg: "admission review",
     path,
@@ -117,7 +147,6 @@ async function serveReview(
     allowed: report.allowed,
     durationMs: Number(process.hrtime.bigint() - started) / 1e6,
   });
-  return answer.status;
 }
 
 /**
@@ -129,8 +158,34 @@ async function serveReview(
  * 1000000000000000` got a reset, never the 413.
  */
 function refuseUnread(req: IncomingMessage, res: ServerResponse, message: string): number {
-  const text = JSON.stringify({ error: message });
-  res.writeHead(413, {
+  return closeUnread(req, res, 413, { error: message });
+}
+
+/**
+ * An answer to a request whose body is never read (a method or path that takes none, a body that is
+ * no JSON): with a body, answered at once and the connection closed (a lingering close), so that no
+ * byte of it is read beyond the linger's bound, whatever its Content-Length; without one, as usual.
+ */
+function answerUnread(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: AppOptions,
+  status: number,
+  body: unknown,
+): number {
+  if (hasBody(req)) return closeUnread(req, res, status, body);
+  return sendJson(res, options, status, body);
+}
+
+/** Whether a request says it has a body (Content-Length over 0, or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+function closeUnread(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): number {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
     connection: "close",
@@ -148,7 +203,7 @@ function refuseUnread(req: IncomingMessage, res: ServerResponse, message: string
     if (dropped > linger.bytes) cut();
   });
   req.resume();
-  return 413;
+  return status;
 }
 
 /** How much of a refused body is read and dropped after the 413, at most. */

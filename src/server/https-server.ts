@@ -1,13 +1,13 @@
-import type { IncomingMessage } from "node:http";
 import { createServer, type Server } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
-import type { TLSSocket } from "node:tls";
+import type { AddressInfo } from "node:net";
 import { limits } from "../base/limits.js";
-import { continueWithin, createApp, type ReviewLogging } from "./app.js";
+import { continueWithin, createApp, type ReviewLogging, readinessOf } from "./app.js";
 import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";
+import { limitConnections } from "./connection-limit.js";
 import type { Logger } from "./log.js";
-import type { WebhookMetrics } from "./metrics.js";
+import type { MemoryBudget } from "./memory-budget.js";
+import type { Readiness, WebhookMetrics } from "./metrics.js";
 import type { Reviewer } from "./reviews.js";
 import { tlsPolicy } from "./tls-policy.js";
 
@@ -41,11 +41,15 @@ export interface ServeOptions {
   timeouts?: Partial<typeof defaultTimeouts>;
   /** Open connections at most (`limits.connections`). */
   maxConnections?: number;
+  /** What request bodies may hold together (`serve --memory-budget`); unbounded when absent. */
+  budget?: MemoryBudget;
 }
 
 export interface RunningServer {
   server: Server;
   port: number;
+  /** What /readyz says (the metrics listener answers it too). */
+  readiness(): Readiness;
   /** Stops at once, cutting open connections (tests, errors). */
   close(): Promise<void>;
   /**
@@ -66,14 +70,16 @@ export interface RunningServer {
  */
 export async function startHttpsServer(options: ServeOptions): Promise<RunningServer> {
   let draining = false;
-  const app = createApp({
+  const appOptions = {
     reviewer: options.reviewer,
     log: options.log,
     isReady: options.isReady,
     isDraining: () => draining,
     metrics: options.metrics,
     logReviews: options.logReviews,
-  });
+    budget: options.budget,
+  };
+  const app = createApp(appOptions);
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
   const server = createServer(
     {
@@ -90,7 +96,11 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
   server.keepAliveTimeout = timeouts.keepAliveMs;
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = timeouts.requestMs;
-  limitConnections(server, options.maxConnections ?? limits.connections, timeouts.silentMs);
+  limitConnections(server, {
+    max: options.maxConnections ?? limits.connections,
+    silentMs: timeouts.silentMs,
+    secure: true,
+  });
   server.on("checkContinue", continueWithin(app, limits.bodyBytes));
   const reloader = watchCertificates(
     options.certDir,
@@ -112,6 +122,7 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
   return {
     server,
     port: (server.address() as AddressInfo).port,
+    readiness: readinessOf(appOptions),
     close: async () => {
       draining = true;
       server.close();
@@ -129,45 +140,6 @@ export async function startHttpsServer(options: ServeOptions): Promise<RunningSe
       return shuttingDown;
     },
   };
-}
-
-/**
- * At most `max` open connections, none of them silent for long. A connection that has sent no byte of
- * a request `silentMs` after its TLS handshake is closed (the handshake itself is bounded by the same
- * time). At the cap, a new connection takes the place of the oldest one that has not yet sent a whole
- * request's headers, if any, else it is refused: connections trickling their headers (each may take
- * the header timeout) can then not keep new ones out.
- */
-function limitConnections(server: Server, max: number, silentMs: number): void {
-  const open = new Set<Socket>();
-  // Handshaken connections without a request yet, oldest first.
-  const unproven = new Set<TLSSocket>();
-  server.on("connection", (socket: Socket) => {
-    if (open.size >= max) {
-      const oldest = unproven.values().next().value;
-      if (oldest === undefined) {
-        socket.destroy();
-        return;
-      }
-      unproven.delete(oldest);
-      oldest.destroy();
-    }
-    open.add(socket);
-    socket.once("close", () => open.delete(socket));
-  });
-  server.on("secureConnection", (socket: TLSSocket) => {
-    unproven.add(socket);
-    const timer = setTimeout(() => {
-      if (socket.bytesRead === 0) socket.destroy();
-    }, silentMs).unref();
-    socket.once("close", () => {
-      clearTimeout(timer);
-      unproven.delete(socket);
-    });
-  });
-  const proven = (req: IncomingMessage) => unproven.delete(req.socket as TLSSocket);
-  server.on("request", proven);
-  server.on("checkContinue", proven);
 }
 
 async function shutdown(

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { AggregatorRegistry, Counter, Gauge, Registry } from "prom-client";
 import { type Warning, warningRule } from "../admission/warning.js";
+import { limitConnections } from "./connection-limit.js";
+import { defaultTimeouts } from "./https-server.js";
 import { CounterSeries, PathHistogram } from "./path-series.js";
 import { ruleLabel } from "./rule-label.js";
 
@@ -214,23 +216,54 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/** GET /metrics in the Prometheus text format over plain HTTP, as controller-runtime's metrics endpoint. */
+/** What /readyz says: ready or not, and why. */
+export interface Readiness {
+  ready: boolean;
+  /** "ok", or why not ("shutting down", "not ready"). */
+  text: string;
+}
+
+/** Connections the metrics listener keeps at most: scrapers and the kubelet's probes need a few. */
+const metricsConnections = 64;
+
+/**
+ * GET /metrics in the Prometheus text format over plain HTTP, as controller-runtime's metrics endpoint,
+ * and the health probes, /healthz and /readyz (`readiness`), on this listener of their own, as
+ * controller-runtime's health probe address: a probe never waits behind review traffic, and its
+ * connection always gets in (`limitConnections`). A request with a body is answered and its
+ * connection closed, its body unread.
+ */
 export async function startMetricsServer(
   port: number,
   collect: () => Promise<{ contentType: string; body: string }>,
   host?: string,
+  readiness: () => Readiness = () => ({ ready: true, text: "ok" }),
 ): Promise<MetricsServer> {
   const server = createServer((req, res) => {
-    if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") {
+    const path = req.url?.split("?")[0];
+    const withBody =
+      req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+    if (withBody) res.setHeader("connection", "close");
+    if (req.method !== "GET" || withBody) {
+      res.writeHead(405, { "content-type": "text/plain" }).end("only GET is served here\n");
+    } else if (path === "/healthz") {
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    } else if (path === "/readyz") {
+      const { ready, text } = readiness();
+      res.writeHead(ready ? 200 : 503, { "content-type": "text/plain" }).end(text);
+    } else if (path !== "/metrics") {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found; metrics are at /metrics\n");
-      return;
+    } else {
+      collect().then(
+        ({ contentType, body }) => res.writeHead(200, { "content-type": contentType }).end(body),
+        (error) =>
+          res.writeHead(500, { "content-type": "text/plain" }).end(`collecting metrics failed: ${error}\n`),
+      );
     }
-    collect().then(
-      ({ contentType, body }) => res.writeHead(200, { "content-type": contentType }).end(body),
-      (error) =>
-        res.writeHead(500, { "content-type": "text/plain" }).end(`collecting metrics failed: ${error}\n`),
-    );
   });
+  server.headersTimeout = defaultTimeouts.headersMs;
+  server.requestTimeout = defaultTimeouts.requestMs;
+  limitConnections(server, { max: metricsConnections, silentMs: defaultTimeouts.silentMs, secure: false });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

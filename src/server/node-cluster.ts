@@ -20,11 +20,22 @@ export interface PrimaryOptions {
  */
 export async function runPrimary(options: PrimaryOptions): Promise<void> {
   const aggregator = new AggregatorRegistry();
+  let stopping = false;
+  let listening = 0;
+  // The probes on the metrics listener: ready while every worker listens (each answers its own
+  // /readyz on the HTTPS port too) and none is stopping.
+  const readiness = () =>
+    stopping
+      ? { ready: false, text: "shutting down" }
+      : listening >= options.workers
+        ? { ready: true, text: "ok" }
+        : { ready: false, text: "not ready" };
   const metricsServer = options.metrics
     ? await startMetricsServer(
         options.metrics.port,
         async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }),
         options.metrics.host,
+        readiness,
       )
     : undefined;
   if (metricsServer) {
@@ -33,10 +44,13 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
       metricsPort: metricsServer.port,
     });
   }
-  let stopping = false;
   const listened = new WeakSet<Worker>();
-  cluster.on("listening", (worker) => listened.add(worker));
+  cluster.on("listening", (worker) => {
+    listened.add(worker);
+    listening++;
+  });
   cluster.on("exit", (worker, code, signal) => {
+    if (listened.has(worker)) listening--;
     if (stopping) return;
     if (!listened.has(worker)) {
       options.log({ level: "error", msg: "a worker exited before serving; stopping", code, signal });

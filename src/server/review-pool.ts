@@ -1,5 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
+import { limits } from "../base/limits.js";
 import type { Logger } from "./log.js";
 import { ReviewClaims } from "./review-claims.js";
 import { ReviewNote } from "./review-note.js";
@@ -62,6 +63,8 @@ export interface ReviewPoolOptions {
   greeting?: () => unknown[];
   /** Keep a worker on standby (default true); tests that end no worker save its start. */
   standby?: boolean;
+  /** Reviews waiting for a worker at most (`limits.queuedReviews`); one more is answered 429. */
+  maxQueued?: number;
 }
 
 interface Job {
@@ -94,6 +97,10 @@ interface Slot {
   ready: boolean;
   /** Started and kept idle, to take an ended worker's place at once (a start costs about 0.7 s of CPU). */
   standby: boolean;
+  /** Its thread has exited: its memory is the process's again. */
+  exited: boolean;
+  /** When the pool ended it (performance.now()). */
+  endedAt?: number;
   /** The worker thread's CPU time, where it can be read. */
   cpu?: ThreadCpuClock;
   job?: Job;
@@ -119,6 +126,8 @@ interface Slot {
 export class ReviewPool implements Reviewer {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
+  /** Workers ended whose threads have not exited yet: their memory is still held. */
+  private readonly exiting = new Set<Slot>();
   private nextId = 1;
   private nextHandOver = 1;
   private closed = false;
@@ -156,10 +165,34 @@ export class ReviewPool implements Reviewer {
 
   review(path: string, body: Uint8Array, isGone?: () => boolean): Promise<ReviewAnswer> {
     if (this.closed) return Promise.resolve(unavailable());
+    const maxQueued = this.options.maxQueued ?? limits.queuedReviews;
+    if (this.queue.length >= maxQueued) {
+      return Promise.resolve(
+        jsonAnswer(429, {
+          error: `the webhook's review queue is full (${maxQueued} reviews waiting for a worker); retry later`,
+        }),
+      );
+    }
     return new Promise((resolve) => {
       this.queue.push({ id: this.nextId++, path, body, resolve, isGone });
       this.dispatch();
     });
+  }
+
+  /**
+   * What the workers may hold now, for the memory budget: each one that judges (or was ended and has
+   * not exited) its heap limit and more (`workerMemoryMb`), the one on standby as it idles.
+   */
+  workersMemory(): { bytes: number; what: string } {
+    const threads = [...this.slots.filter((slot) => !slot.ended), ...this.exiting];
+    const judging = threads.filter((slot) => !slot.standby).length;
+    const { heapMb } = this.options;
+    const mb =
+      judging * workerMemoryMb(heapMb, true) + (threads.length - judging) * workerMemoryMb(heapMb, false);
+    return {
+      bytes: mb * 1024 * 1024,
+      what: `${judging} review workers of ${heapMb} MiB heap (${workerMemoryMb(heapMb, true)} MiB each)${threads.length > judging ? " and one on standby" : ""}`,
+    };
   }
 
   /** Sends state to every worker (and, through `greeting`, to every fresh one). */
@@ -185,8 +218,9 @@ export class ReviewPool implements Reviewer {
 
   /**
    * `size` workers taking reviews and one on standby: an ended worker's place is taken by the standby
-   * at once, and a new standby starts; so a review that ends its worker holds up no other review while
-   * its replacement starts.
+   * at once, and a new standby starts once the ended worker's thread has exited; so a review that ends
+   * its worker holds up no other review while its replacement starts, and there are never more
+   * threads than `size` and the standby, whose memory the budget reserves.
    */
   private fill(): void {
     if (this.closed) return;
@@ -198,9 +232,12 @@ export class ReviewPool implements Reviewer {
         serving++;
       }
     }
-    for (; serving < this.options.size; serving++) this.spawn(false);
     const standby = this.options.standby ?? true;
-    if (standby && !this.slots.some((slot) => !slot.ended && slot.standby)) this.spawn(true);
+    const threadsAtMost = this.options.size + (standby ? 1 : 0);
+    let threads = live.length + this.exiting.size;
+    for (; serving < this.options.size && threads < threadsAtMost; serving++, threads++) this.spawn(false);
+    const hasStandby = live.some((slot) => slot.standby);
+    if (standby && !hasStandby && threads < threadsAtMost) this.spawn(true);
     this.dispatch();
   }
 
@@ -213,7 +250,17 @@ export class ReviewPool implements Reviewer {
       { settings: options.workerData, note: note.memory, claims: claims.memory } satisfies WorkerStart,
       options.heapMb,
     );
-    const slot: Slot = { worker, note, claims, ahead: [], slow: false, ready: false, standby, ended: false };
+    const slot: Slot = {
+      worker,
+      note,
+      claims,
+      ahead: [],
+      slow: false,
+      ready: false,
+      standby,
+      ended: false,
+      exited: false,
+    };
     this.slots.push(slot);
     for (const state of options.greeting?.() ?? [])
       worker.postMessage({ type: "state", state } satisfies ToWorker);
@@ -221,7 +268,18 @@ export class ReviewPool implements Reviewer {
     worker.on("error", (error) => {
       slot.error = error;
     });
-    worker.on("exit", (code) => this.exited(slot, code));
+    worker.on("exit", (code) => {
+      slot.exited = true;
+      if (this.exiting.delete(slot)) {
+        this.options.log({
+          msg: "an ended review worker has exited: its memory is returned and its place filled",
+          exitedAfterMs: Math.round(performance.now() - (slot.endedAt ?? 0)),
+        });
+        this.fill();
+        return;
+      }
+      this.exited(slot, code);
+    });
   }
 
   private heard(slot: Slot, message: FromWorker): void {
@@ -349,6 +407,8 @@ export class ReviewPool implements Reviewer {
     });
     this.settle(slot, this.unfinished(slot, job, `${this.options.deadlineMs} ms of CPU per review`));
     this.takeBack(slot, true);
+    if (!slot.exited) this.exiting.add(slot);
+    slot.endedAt = performance.now();
     void slot.worker.terminate();
     this.replace(slot);
   }
@@ -441,6 +501,17 @@ const minRestartDelayMs = 1_000;
  * worker than its whole old generation uses; a review's short-lived objects fit in far less.
  */
 const youngGenerationMb = 8;
+
+/**
+ * What a worker holds beyond its heap limit (the young generation, its isolate's code and builtins,
+ * its thread): an idle worker of `serve` measured 31 MiB of RSS on the 2-core development machine.
+ */
+const workerOverheadMb = 32;
+
+/** A review worker's memory, in MiB: at its heap limit while it judges, its overhead while it idles on standby. */
+export function workerMemoryMb(heapMb: number, judging: boolean): number {
+  return judging ? heapMb + workerOverheadMb : workerOverheadMb;
+}
 
 /** The wall time a review may take, however little CPU it got: three times its deadline, and 2 s more at least. */
 export function wallLimitMs(deadlineMs: number): number {

@@ -15,6 +15,7 @@ import { warningRule } from "../admission/warning.js";
 import { readJson } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits, truncate } from "../base/limits.js";
+import { heapOutgrownBy } from "./parse-cost.js";
 import { type ReviewEnvelope, scanEnvelope } from "./review-envelope.js";
 import { ruleLabel } from "./rule-label.js";
 
@@ -112,10 +113,19 @@ export function judgeOf(
     const route = routes.get(path);
     if (!route) return jsonAnswer(404, { error: `no webhook at ${JSON.stringify(path)}` });
     const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
-    if (onJudging && text.length > envelopeFirstChars) {
+    // A parse that would fill half the worker's heap is not begun (`heapOutgrownBy`): denied for its uid.
+    const outgrownHeapMb = heapOutgrownBy(body);
+    if ((onJudging && text.length > envelopeFirstChars) || outgrownHeapMb !== undefined) {
       // Its parse may outgrow the worker's heap: known by its uid before, it is answered even then.
       const envelope = scanEnvelope(text);
-      if (envelope) onJudging(reviewInProgress(route.kind, envelope));
+      const review = envelope && reviewInProgress(route.kind, envelope);
+      if (review) onJudging?.(review);
+      if (outgrownHeapMb !== undefined) {
+        const limit = `${outgrownHeapMb} MiB of memory per review`;
+        return review
+          ? overBudgetAnswer(review, limit)
+          : jsonAnswer(400, { error: `reading the request exceeds the webhook's work budget (${limit})` });
+      }
     }
     let parsedBody: unknown;
     try {

@@ -160,15 +160,41 @@ describe("Deployment, Service and PodDisruptionBudget", { skip: withoutGo }, () 
     );
   });
 
-  test("probes: liveness and startup on /healthz, readiness on /readyz, over HTTPS", () => {
-    const container = find(manifests, "Deployment").spec.template.spec.containers[0];
-    for (const [probe, path] of [
-      ["livenessProbe", "/healthz"],
-      ["startupProbe", "/healthz"],
-      ["readinessProbe", "/readyz"],
+  test("probes: liveness and startup on /healthz, readiness on /readyz, on the metrics listener (HTTPS when it is off)", async () => {
+    const probes = (rendered: Manifest[]) => {
+      const container = find(rendered, "Deployment").spec.template.spec.containers[0];
+      return ["livenessProbe", "startupProbe", "readinessProbe"].map((probe) => container[probe].httpGet);
+    };
+    assert.deepEqual(probes(manifests), [
+      { path: "/healthz", port: "metrics", scheme: "HTTP" },
+      { path: "/healthz", port: "metrics", scheme: "HTTP" },
+      { path: "/readyz", port: "metrics", scheme: "HTTP" },
+    ]);
+    assert.deepEqual(probes(await render({ metricsBindAddress: "0" })), [
+      { path: "/healthz", port: "https", scheme: "HTTPS" },
+      { path: "/healthz", port: "https", scheme: "HTTPS" },
+      { path: "/readyz", port: "https", scheme: "HTTPS" },
+    ]);
+  });
+
+  test("--memory-budget: resources.limits.memory less 128 MiB, in MiB, whatever the quantity's unit", async () => {
+    const budget = (rendered: Manifest[]) =>
+      args(rendered).filter((arg: string) => arg.startsWith("--memory-budget"));
+    assert.deepEqual(budget(manifests), ["--memory-budget=384"]);
+    for (const [memory, expected] of [
+      ["1Gi", "--memory-budget=896"],
+      [536870912, "--memory-budget=384"],
+      ["600M", "--memory-budget=444"],
     ] as const) {
-      assert.deepEqual(container[probe].httpGet, { path, port: "https", scheme: "HTTPS" }, probe);
+      assert.deepEqual(
+        budget(await render({ resources: { limits: { memory } } })),
+        [expected],
+        String(memory),
+      );
     }
+    // Without a memory limit (null removes the default), serve's own default holds.
+    assert.deepEqual(budget(await render({ resources: { limits: { memory: null } } })), []);
+    await assert.rejects(render({ resources: { limits: { memory: "lots" } } }), /resources.limits.memory/);
   });
 
   test("topology spread, PDB and Service select exactly the chart's pods", () => {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseServeFlags } from "../../src/cli/serve.js";
+import { checkMemoryBudget } from "../../src/cli/serve-reviews.js";
 import { httpGet, sample } from "../support/metrics-text.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
@@ -33,6 +34,17 @@ describe("module-admission serve", () => {
       /--worker-heap-mb: "8" is not an integer from 16/,
     );
     assert.throws(() => parseServeFlags(["--review-deadline-ms", "1.5"]), /--review-deadline-ms/);
+    assert.throws(
+      () => parseServeFlags(["--memory-budget", "1Gi"]),
+      /--memory-budget: "1Gi" is not an integer/,
+    );
+    // The workers alone would fill it: refused before anything starts, naming the flags to change.
+    const { pool } = parseServeFlags(["--review-workers", "4"]);
+    assert.throws(
+      () => checkMemoryBudget(384, pool),
+      /--memory-budget: 384 MiB is less than 4 review workers at their heap limit \(--review-workers 4, --worker-heap-mb 96: 128 MiB each\), one on standby and one 7 MiB review need \(551 MiB\)/,
+    );
+    checkMemoryBudget(384, parseServeFlags([]).pool);
     assert.deepEqual(parseServeFlags(["--metrics-bind-address", "127.0.0.1:9090"]).metrics, {
       host: "127.0.0.1",
       port: 9090,
@@ -55,6 +67,7 @@ describe("module-admission serve", () => {
       metrics: { port: 8080 },
       workers: 1,
       pool: { size: 2, heapMb: 96, deadlineMs: 1000 },
+      memoryBudgetMb: 384,
       drainMs: 15000,
       graceMs: 25000,
       kubeconfig: undefined,
@@ -89,29 +102,41 @@ describe("module-admission serve", () => {
     assert.throws(() => parseServeFlags(["--rule-action", "module.source"]), /RULE-ID=deny\|warn\|off/);
   });
 
-  it("exits 2 with the reason when its metrics port is taken, instead of serving on half-started", async () => {
+  it("exits 2 naming the flag that moves it when its port or its metrics port is taken, instead of serving half-started", async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
     const { port } = holder.address() as AddressInfo;
-    try {
-      const result = spawnSync(
+    const serve = (ports: string[]) =>
+      spawnSync(
         process.execPath,
         [
           "--import",
           "tsx",
           "src/cli/main.ts",
           "serve",
-          "--port",
-          "0",
           "--cert-dir",
           mkdtempSync(join(tmpdir(), "serve-taken-")),
-          "--metrics-bind-address",
-          `127.0.0.1:${port}`,
+          ...ports,
         ],
         { encoding: "utf8", timeout: 60_000 },
       );
-      assert.equal(result.status, 2, result.stderr);
-      assert.match(result.stderr, /module-admission: listen EADDRINUSE/);
+    try {
+      const metrics = serve(["--port", "0", "--metrics-bind-address", `127.0.0.1:${port}`]);
+      assert.equal(metrics.status, 2, metrics.stderr);
+      assert.match(
+        metrics.stderr,
+        new RegExp(
+          `module-admission: metrics port 127.0.0.1:${port} is already in use \\(listen EADDRINUSE\\): choose another with --metrics-port \\(or --metrics-bind-address\\)`,
+        ),
+      );
+      const webhook = serve(["--port", String(port), "--metrics-bind-address", "0"]);
+      assert.equal(webhook.status, 2, webhook.stderr);
+      assert.match(
+        webhook.stderr,
+        new RegExp(
+          `module-admission: --port ${port} is already in use \\(listen EADDRINUSE\\): choose another with --port`,
+        ),
+      );
     } finally {
       holder.close();
     }

@@ -57,3 +57,34 @@ describe("review pool: a review handed ahead never waits behind a slow one", { t
     assert.equal(Atomics.load(new Int32Array(judged), 0), 7);
   });
 });
+
+describe("review pool: the queue is bounded in count (issue 41)", { timeout: 120_000 }, () => {
+  it("answers a review past maxQueued 429 at once, naming the bound, and judges the queued ones", async () => {
+    const release = new SharedArrayBuffer(4);
+    const pool = await ReviewPool.start({
+      entry,
+      workerData: { release, judged: new SharedArrayBuffer(4) } satisfies BlockingWorkerData,
+      size: 1,
+      heapMb: 64,
+      deadlineMs: 60_000,
+      log: () => {},
+      standby: false,
+      maxQueued: 2,
+    });
+    try {
+      const send = (name: string, block = false) =>
+        pool.review("/review", new TextEncoder().encode(JSON.stringify({ name, block })));
+      // In one turn: the blocked one to the worker, one ahead of it, two queued, the fifth over the bound.
+      const sent = [send("blocked", true), send("ahead"), send("queued 1"), send("queued 2"), send("over")];
+      const over = await sent[4];
+      assert.equal(over?.status, 429);
+      assert.match(Buffer.from(over?.body ?? []).toString(), /review queue is full \(2 reviews waiting/);
+      Atomics.store(new Int32Array(release), 0, 1);
+      Atomics.notify(new Int32Array(release), 0);
+      const statuses = (await Promise.all(sent.slice(0, 4))).map((answer) => answer.status);
+      assert.deepEqual(statuses, [200, 200, 200, 200]);
+    } finally {
+      await pool.close();
+    }
+  });
+});

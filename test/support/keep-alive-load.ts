@@ -21,6 +21,8 @@ export function keepAliveLoad(options: {
   body: string;
   clients: number;
   probeMs: number;
+  /** Where readiness is probed over plain HTTP (the metrics listener, as the chart's kubelet does); else the HTTPS port. */
+  probePort?: number;
 }): { started: Promise<void>; quiet: Promise<void>; stop(): Promise<LoadOutcome> } {
   const worker = new Worker(workerCode, { eval: true, workerData: options });
   const started = new Promise<void>((resolve) => worker.once("message", () => resolve()));
@@ -51,7 +53,8 @@ export function keepAliveLoad(options: {
 const workerCode = `
 const { workerData, parentPort } = require("node:worker_threads");
 const { Agent, request } = require("node:https");
-const { port, ca, path, body, clients, probeMs } = workerData;
+const http = require("node:http");
+const { port, ca, path, body, clients, probeMs, probePort } = workerData;
 const agent = new Agent({ ca, keepAlive: true, maxSockets: clients });
 const outcome = { answered: 0, lost: [] };
 let routedAway = false;
@@ -70,9 +73,19 @@ function send(method, path, body, via) {
 }
 let failures = 0;
 let probe;
+function probeHttp() {
+  return new Promise((resolve) => {
+    const req = http.request({ host: "127.0.0.1", port: probePort, path: "/readyz", agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+    });
+    req.on("error", (error) => resolve(String(error)));
+    req.end();
+  });
+}
 function probeLater() {
   probe = setTimeout(async () => {
-    const status = await send("GET", "/readyz", undefined, false);
+    const status = probePort ? await probeHttp() : await send("GET", "/readyz", undefined, false);
     if (status !== 200 && ++failures === 2) setTimeout(() => { routedAway = true; }, probeMs);
     else probeLater();
   }, probeMs);

@@ -14,10 +14,13 @@ import type { AddonOperatorFlags } from "../../src/resources/addon-operator-conf
 import { ensureCertDir, serviceDnsNames } from "../../src/server/certificates.js";
 import { type RunningServer, type ServeOptions, startHttpsServer } from "../../src/server/https-server.js";
 import { silentLogger } from "../../src/server/log.js";
+import { MemoryBudget } from "../../src/server/memory-budget.js";
 import { inThreadReviewer, type Reviewer } from "../../src/server/reviews.js";
 
 export interface LiveServer {
   running: RunningServer;
+  /** The memory budget, when `memoryBudgetMb` was given. */
+  budget?: MemoryBudget;
   certDir: string;
   /** The generated CA: clients verify the server against it, as the API server does with caBundle. */
   ca: string;
@@ -42,6 +45,8 @@ export type LiveServerOptions = Partial<Omit<ServeOptions, "port" | "host" | "re
   /** The cluster caches the workers get copies of (`prepareClusterFeatures`' lookups). */
   lookups?: ClusterLookups;
   addonOperator?: AddonOperatorFlags;
+  /** `serve --memory-budget`, in MiB (with serve's review workers): unbounded unless given. */
+  memoryBudgetMb?: number;
 };
 
 /**
@@ -55,10 +60,17 @@ export async function startLiveServer(
 ): Promise<LiveServer> {
   const certDir = options.certDir ?? mkdtempSync(join(tmpdir(), "module-admission-test-"));
   await ensureCertDir(certDir, serviceDnsNames("module-admission", "module-admission"));
-  const { ruleActions = new Map(), pool = {}, lookups, addonOperator, ...serveOptions } = options;
+  const {
+    ruleActions = new Map(),
+    pool = {},
+    lookups,
+    addonOperator,
+    memoryBudgetMb,
+    ...serveOptions
+  } = options;
   const { standby = false, ...poolSettings } = pool;
-  const reviewer: Reviewer = kinds
-    ? inThreadReviewer(kinds, { ruleActions })
+  const workers = kinds
+    ? undefined
     : await startReviewWorkers({
         ruleActions,
         addonOperator,
@@ -67,6 +79,11 @@ export async function startLiveServer(
         standby,
         log: serveOptions.log ?? silentLogger,
       });
+  const reviewer: Reviewer = workers ?? inThreadReviewer(kinds ?? [], { ruleActions });
+  const budget =
+    workers && memoryBudgetMb !== undefined
+      ? new MemoryBudget(memoryBudgetMb * 1024 * 1024, () => workers.workersMemory())
+      : undefined;
   const running = await startHttpsServer({
     log: silentLogger,
     ...serveOptions,
@@ -74,6 +91,7 @@ export async function startLiveServer(
     host: "127.0.0.1",
     certDir,
     reviewer,
+    budget,
   });
   const ca = readFileSync(join(certDir, "ca.crt"), "utf8");
   const agent = new Agent({ ca, keepAlive: true, servername: "localhost" });
@@ -101,6 +119,7 @@ export async function startLiveServer(
     });
   return {
     running,
+    budget,
     certDir,
     ca,
     post: (path, body, headers = { "content-type": "application/json" }) =>

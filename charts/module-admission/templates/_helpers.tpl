@@ -243,3 +243,37 @@ Arguments: the root context, the kind, "validate" or "mutate".
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/*
+serve --memory-budget, in MiB: resources.limits.memory less the process's base of 128 MiB (Node, the
+main thread's heap, TLS; docs/operations.md, "Memory budget"); empty without a memory limit (serve's
+default then holds).
+*/}}
+{{- define "module-admission.memoryBudgetMb" -}}
+{{- $limit := (.Values.resources.limits | default dict).memory -}}
+{{- if $limit -}}
+{{- $text := toString $limit -}}
+{{- if kindIs "float64" $limit -}}{{- $text = printf "%.0f" $limit -}}{{- end -}}
+{{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" $text -}}
+{{- $suffix := trimPrefix $number $text -}}
+{{- $units := dict "" 1 "k" 1000 "M" 1000000 "G" 1000000000 "T" 1000000000000 "Ki" 1024 "Mi" 1048576 "Gi" 1073741824 "Ti" 1099511627776 -}}
+{{- if or (not $number) (not (hasKey $units $suffix)) -}}
+{{- fail (printf "resources.limits.memory: %q is not a memory quantity the chart reads (a number, with k, M, G, T, Ki, Mi, Gi or Ti)" $text) -}}
+{{- end -}}
+{{- sub (div (mulf (float64 $number) (get $units $suffix) | int64) 1048576) 128 -}}
+{{- end -}}
+{{- end }}
+
+{{/*
+Where the kubelet probes: the metrics listener (plain HTTP, its own connections: a probe never waits
+behind review traffic nor is kept out by its connections), or the HTTPS port when metrics are off.
+*/}}
+{{- define "module-admission.probePort" -}}
+{{- if ne (toString .Values.metricsBindAddress) "0" -}}
+port: metrics
+scheme: HTTP
+{{- else -}}
+port: https
+scheme: HTTPS
+{{- end -}}
+{{- end }}
