@@ -100,7 +100,7 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
     )
     .option(
       "--cluster-objects <FILE|DIR>",
-      "what the cluster holds (Workspaces, ModuleTemplates): the lookups serve makes (spec.workspace, spec.from, a release meta's templates) are made against them and the input's own objects; without it they are not made, and the summary names them (repeatable)",
+      "what the cluster holds (Workspaces, ModuleTemplates): the lookups serve makes (spec.workspace, spec.from, a release meta's templates) are made against them and the input's own objects; without it only the input's own answer them, and the summary names the lookups they could not answer (repeatable)",
       collect,
     )
     .option(

@@ -7,7 +7,7 @@ import { admitOffline, type OfflineVerdict, type Problem } from "./admit.js";
 import { findingOf } from "./finding-of.js";
 import { inputBoundProblem } from "./input-bounds.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "./kinds.js";
-import { lookupNotMade, lookups, lookupsFromObjects, type NotChecked } from "./lookups.js";
+import { lookupNotMade, lookups, lookupsFromInput, lookupsFromObjects, type NotChecked } from "./lookups.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
 import { admitNatively } from "./native-admission.js";
 import type { Summary } from "./summary.js";
@@ -85,15 +85,13 @@ export async function validateBatch(
   const parsed = batch.inputs.map((input) => parseInput(input, batch.yamlReader));
   const given = batch.clusterObjects?.map((input) => parseInput(input, batch.yamlReader));
   // Lookups answered from the --cluster-objects files and the input's own objects (a Workspace applied
-  // with its Modules exists when they are admitted).
-  const kinds =
-    given === undefined
-      ? offlineKinds()
-      : offlineKinds(
-          lookupsFromObjects(
-            [...given, ...parsed].flatMap((p) => p.manifests.map((manifest) => manifest.object)),
-          ),
-        );
+  // with its Modules exists when they are admitted); without --cluster-objects, from the input's alone,
+  // and a lookup they cannot answer is named as not checked.
+  const objectsOf = (inputs: ParsedInput[]) => inputs.flatMap((p) => p.manifests.map((m) => m.object));
+  const fromInput = given === undefined ? lookupsFromInput(objectsOf(parsed)) : undefined;
+  const kinds = offlineKinds(
+    fromInput?.dependencies ?? lookupsFromObjects(objectsOf([...(given ?? []), ...parsed])),
+  );
   const previous = new Map(
     batch.old
       .flatMap((input) => parseManifests(input.file, input.text, batch.yamlReader))
@@ -132,6 +130,7 @@ export async function validateBatch(
     result.summary.objects += manifests.length;
     for (const manifest of manifests) {
       await judgeManifest(manifest, kinds, previous, batch, result);
+      if (fromInput?.takeUnanswered()) notLookedUp(manifest.object, kinds, previous, result);
       onProgress(input.text.length / manifests.length);
     }
     if (manifests.length === 0) onProgress(input.text.length);
@@ -268,8 +267,6 @@ async function validateManifest(
     return key;
   }
   const verdict = await admit(manifest.object, kind, addonNamespace, previous, batch);
-  if (kind && batch.clusterObjects === undefined)
-    countLookupsNotMade(manifest.object, kind, previous, result);
   result.denied ||= !verdict.allowed;
   result.summary.checked++;
   if (!verdict.allowed) result.summary.denied++;
@@ -308,13 +305,18 @@ async function admit(
   return admitAddonConfigMap(batch.addonOperator!, addonNamespace!, object, old, batch.ruleActions);
 }
 
-/** The lookups serve would have made for this object, which validate could not (no --cluster-objects). */
-function countLookupsNotMade(
+/**
+ * The lookups serve would have made for this object, which validate could not (no --cluster-objects,
+ * and the input does not hold what they look for).
+ */
+function notLookedUp(
   object: Record<string, unknown>,
-  kind: OfflineKind,
+  kinds: OfflineKind[],
   previous: Map<string, unknown>,
   result: BatchResult,
 ): void {
+  const kind = kindOf(kinds, object);
+  if (!kind) return;
   const operation = previous.has(identity(object)) ? "UPDATE" : "CREATE";
   for (const lookup of lookups) {
     if (lookup.kind !== kind.kind.kind || !lookup.applies(object, operation)) continue;
