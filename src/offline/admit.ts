@@ -17,6 +17,7 @@ import { WorkBudget } from "../budget/work-budget.js";
 import { dns1123LabelProblems } from "../validation/names.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
+import { withCelRule } from "./cel-rule.js";
 import { type Client, sentBy } from "./client.js";
 import type { OfflineKind } from "./kinds.js";
 import { recordedWarnings } from "./server-warnings.js";
@@ -147,8 +148,8 @@ async function judge(
   );
 
   const strategy = kind.server.validate(current, previous);
-  verdict.errors.push(...strategy.errors.map(({ stage, error }) => problem(stage, error)));
-  verdict.warnings.push(...strategy.warnings.map(serverWarning));
+  verdict.errors.push(...strategy.errors.map(({ stage, error }) => withCelRule(kind, problem(stage, error))));
+  verdict.warnings.push(...strategy.warnings.map((warning) => withCelRule(kind, serverWarning(warning))));
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
 
   // One object, one budget, as one review has.

@@ -193,7 +193,7 @@ describe("validate: inputs", () => {
         .map((f) => [f.rule, f.message]),
       [
         [
-          "cel/FieldValueInvalid",
+          "cel/module.release-name-immutable",
           "spec.helm.releaseName: Invalid value: field is immutable once set (rule module.release-name-immutable)",
         ],
         // The webhook's module.release-name-immutable finds the same: reported once.
