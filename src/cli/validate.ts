@@ -150,7 +150,9 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
   const krm =
     options.krm === true ||
     (inputs.length === 1 && inputs[0]?.file === stdinName && isKrmInput(inputs[0].text));
-  if (inputs.length === 0 && read.unreadable.length === 0) {
+  // A commit that changes only chart templates hands the hook nothing else: nothing to do, said so.
+  const onlyTemplates = inputs.length === 0 && read.notRead.some((left) => left.file === true);
+  if (inputs.length === 0 && read.unreadable.length === 0 && !onlyTemplates) {
     io.stderr(
       `module-admission validate: nothing to check: no *.yaml, *.yml or *.json files in ${paths.join(", ")}\n`,
     );
@@ -186,12 +188,12 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
   }
   io.stdout(render(result, options.output));
   const { summary } = result;
-  if (summary.objects === 0 && !result.failed) {
+  if (summary.objects === 0 && !result.failed && !onlyTemplates) {
     const named = paths.map((path) => (path === "-" ? "stdin" : path)).join(", ");
     io.stderr(`module-admission validate: nothing to check: no objects in ${named}\n`);
     return exitStatus.usage;
   }
-  if (summary.checked === 0 && !result.failed) {
+  if (summary.checked === 0 && !result.failed && !onlyTemplates) {
     io.stderr(
       `module-admission validate: nothing checked: none of the ${summary.objects} objects is of a kind validate knows (${knownKinds()})\n`,
     );

@@ -1,5 +1,5 @@
 import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { load as loadYaml } from "js-yaml";
 import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
 import { FieldPath } from "../base/field-path.js";
@@ -36,10 +36,12 @@ export interface Manifest {
 
 const manifestExtensions = /\.(ya?ml|json)$/i;
 
-/** A directory a walk leaves out, and why. */
+/** A directory a walk leaves out, or a file named that is no manifest, and why. */
 export interface SkippedDirectory {
   path: string;
   why: string;
+  /** A file named (a hook passes a chart template it was given), not a directory. */
+  file?: true;
 }
 
 /**
@@ -54,6 +56,20 @@ function notManifests(dir: string, name: string): string | undefined {
     return "a Helm chart's templates: validate `helm template` output instead";
   }
   return undefined;
+}
+
+/**
+ * Whether a file named is a Helm chart's template (under `templates/` beside a `Chart.yaml`, at any
+ * depth): a pre-commit hook passes every changed `*.yaml`, and a walk would have left it out.
+ */
+function isChartTemplate(file: string): boolean {
+  let dir = dirname(resolve(file));
+  for (;;) {
+    const parent = dirname(dir);
+    if (basename(dir) === "templates" && existsSync(join(parent, "Chart.yaml"))) return true;
+    if (parent === dir) return false;
+    dir = parent;
+  }
 }
 
 /**
@@ -77,7 +93,11 @@ export function manifestFiles(
         code === "ENOENT" ? "no such file or directory" : (error as Error).message,
       );
     }
-    if (!stat.isDirectory()) return [path];
+    if (!stat.isDirectory()) {
+      if (!isChartTemplate(path)) return [path];
+      onSkip({ path, why: "a Helm chart's template: validate `helm template` output instead", file: true });
+      return [];
+    }
     let entries: Dirent[];
     try {
       entries = readdirSync(path, { withFileTypes: true });

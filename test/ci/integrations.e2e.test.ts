@@ -3,6 +3,8 @@ import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
+  cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -135,6 +137,30 @@ describe("action.yml (composite)", () => {
       ],
       24,
     );
+  });
+
+  test("the Build step bundles the CLI into the action's checkout, which both runs of the Validate step then run", () => {
+    // The action's checkout as `npm ci --omit=dev` leaves it: the package's files and its dependencies.
+    const checkout = mkdtempSync(join(tmpdir(), "action-checkout-"));
+    for (const path of ["bin", "src", "schemas", "package.json"])
+      cpSync(join(root, path), join(checkout, path), { recursive: true });
+    symlinkSync(join(root, "node_modules"), join(checkout, "node_modules"));
+    const build = run("bash", ["-e", "-c", step("Build module-admission").run], {
+      env: { GITHUB_ACTION_PATH: checkout },
+    });
+    assert.equal(build.code, 0, build.stderr);
+    assert.ok(existsSync(join(checkout, "dist", "cli", "main.js")), "dist/cli/main.js written");
+    const validate = run("bash", ["-e", "-c", step("validate").run], {
+      cwd: root,
+      env: {
+        INPUT_PATHS: "examples/modules\n",
+        SARIF_FILE: join(checkout, "out.sarif"),
+        GITHUB_ACTION_PATH: checkout,
+        GITHUB_OUTPUT: join(checkout, "github-output"),
+      },
+    });
+    assert.equal(validate.code, 0, validate.stderr);
+    assert.match(validate.stdout, /redis\.yaml:48: Module default\/redis: spec\.config\.replicas/);
   });
 
   test("several paths, one per line, all admitted: exit-code 0 and the job passes", () => {

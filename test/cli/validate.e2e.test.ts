@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import AjvDraft04 from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { dump } from "js-yaml";
+import { builtCli } from "../support/built-cli.js";
 import { jsonFindings, manifestDir, validateCli } from "../support/cli.js";
 import { customModule, helmModule } from "../support/modules.js";
 
@@ -80,6 +81,32 @@ describe("validate: inputs", () => {
     const run = await validateCli(["-f", "-"], multiDocument);
     assert.equal(run.status, 1);
     assert.match(run.stdout, /^<stdin>:\d+: Module default\/redis: spec\.config\.replicas: /m);
+  });
+
+  it("leaves out a Helm chart's template named as a file (a hook passes it), as a walk does, and says so", () => {
+    const dir = manifestDir({ "module.yaml": [customModule()] });
+    mkdirSync(join(dir, "chart", "templates", "nested"), { recursive: true });
+    writeFileSync(join(dir, "chart", "Chart.yaml"), "apiVersion: v2\nname: web\nversion: 0.1.0\n");
+    const template = join(dir, "chart", "templates", "nested", "deployment.yaml");
+    writeFileSync(template, "metadata:\n  name: {{ .Release.Name }}\n{{- if .Values.x }}\n{{- end }}\n");
+    const alone = builtCli(["validate", template]);
+    assert.equal(alone.status, 0, alone.stderr);
+    assert.equal(alone.stderr, "");
+    assert.match(
+      alone.stdout,
+      new RegExp(
+        `^not read: ${template} \\(a Helm chart's template: validate \`helm template\` output instead\\)$`,
+        "m",
+      ),
+    );
+    const beside = builtCli(["validate", "-o", "json", template, join(dir, "module.yaml")]);
+    assert.equal(beside.status, 0, beside.stderr);
+    assert.equal(JSON.parse(beside.stdout).summary.checked, 1);
+    // Not a chart's: a templates/ folder without a Chart.yaml beside it is read.
+    const plain = manifestDir({ "x.yaml": "a: {{ b }}\n" });
+    mkdirSync(join(plain, "templates"));
+    writeFileSync(join(plain, "templates", "x.yaml"), "a: [\n");
+    assert.equal(builtCli(["validate", join(plain, "templates", "x.yaml")]).status, 2);
   });
 
   it("walks directories for .yaml, .yml and .json files only", async () => {
