@@ -64,6 +64,7 @@ interface ValidateOptions {
   globalHooksDir?: string;
   addonConfigmap?: string;
   policies?: boolean;
+  kustomization?: string;
 }
 
 /** The `validate` command's definition: its help is generated from it. */
@@ -114,6 +115,10 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
       "addon-operator/addon-operator",
     )
     .option("--stdin-filename <path>", "the file name findings give to stdin (default <stdin>)")
+    .option(
+      "--kustomization <DIR>",
+      "the directory a kustomize build was made from: objects with kustomize's origin annotation (buildMetadata: [originAnnotations]) are placed in their source files, whose paths start there (default .)",
+    )
     .option("--krm", "answer as a KRM function: a ResourceList with results (also when stdin is one)")
     .option(
       "--policies",
@@ -172,6 +177,7 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
     yamlReader: options.yaml,
     ...(addonOperator ? { addonOperator } : {}),
     policies: options.policies === true,
+    ...(options.kustomization === undefined ? {} : { kustomization: options.kustomization }),
   };
   const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
   let done = 0;

@@ -10,6 +10,7 @@ import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "./kinds.js";
 import { lookupNotMade, lookups, lookupsFromInput, lookupsFromObjects, type NotChecked } from "./lookups.js";
 import { InputError, type Manifest, parseManifests } from "./manifests.js";
 import { admitNatively } from "./native-admission.js";
+import { originPlacer } from "./origins.js";
 import type { Summary } from "./summary.js";
 import type { YamlReader } from "./yaml-readings.js";
 
@@ -41,6 +42,11 @@ export interface Batch {
   addonOperator?: OfflineAddonOperator;
   /** `--policies`: the native admission policies' verdict instead of the webhook's. */
   policies?: boolean;
+  /**
+   * `--kustomization`: the directory kustomize built, which its origin annotations' paths start from
+   * (default `.`): an object that has one is placed in its source file.
+   */
+  kustomization?: string;
 }
 
 export interface Mutation {
@@ -118,6 +124,7 @@ export async function validateBatch(
       client: clientNames[batch.yamlReader ?? "gitops"],
     },
   };
+  const placeInSource = originPlacer(batch.kustomization ?? ".", batch.yamlReader ?? "gitops");
   for (const { input, manifests, error } of parsed) {
     if (error) {
       // One broken file is a finding at its line; every other file is still checked.
@@ -129,7 +136,7 @@ export async function validateBatch(
     }
     result.summary.objects += manifests.length;
     for (const manifest of manifests) {
-      await judgeManifest(manifest, kinds, previous, batch, result);
+      await judgeManifest(placeInSource(manifest), kinds, previous, batch, result);
       if (fromInput?.takeUnanswered()) notLookedUp(manifest.object, kinds, previous, result);
       onProgress(input.text.length / manifests.length);
     }

@@ -258,6 +258,54 @@ describe("GitOps examples", { skip: withoutGo }, () => {
     assert.equal(plugin.spec.discover.fileName, "kustomization.yaml");
   });
 
+  test("kubectl kustomize with origin annotations piped in: findings at the source file's lines (text, JSON, SARIF)", () => {
+    const repo = mkdtempSync(join(tmpdir(), "kustomize-origin-"));
+    kustomization(join(repo, "base"), [redis, customApp]);
+    mkdirSync(join(repo, "overlays", "prod"), { recursive: true });
+    writeFileSync(
+      join(repo, "overlays", "prod", "kustomization.yaml"),
+      "resources:\n  - ../../base\nnamePrefix: prod-\nbuildMetadata: [originAnnotations]\n",
+    );
+    const built = run("kubectl", ["kustomize", "overlays/prod"], { cwd: repo });
+    assert.equal(built.code, 0, built.stderr);
+    assert.match(built.stdout, /config\.kubernetes\.io\/origin: \|\n\s+path: \.\.\/\.\.\/base\/redis\.yaml/);
+    const validate = (args: string[]) =>
+      spawnSync(
+        process.execPath,
+        [buildCommand(), "validate", "-", "--kustomization", "overlays/prod", ...args],
+        {
+          cwd: repo,
+          input: built.stdout,
+          encoding: "utf8",
+        },
+      );
+    // The line of spec.config.replicas in base/redis.yaml, as the source has it (renamed prod-redis).
+    const line = readFileSync(join(root, redis), "utf8").split("\n").indexOf("    replicas: 7") + 1;
+    const text = validate([]);
+    assert.equal(text.status, 1, text.stderr);
+    assert.match(
+      text.stdout,
+      new RegExp(`^base/redis\\.yaml:${line}: Module default/prod-redis: spec\\.config\\.replicas`, "m"),
+    );
+    const json = JSON.parse(validate(["-o", "json"]).stdout);
+    const replicas = json.findings.find((f: Anything) => f.message.startsWith("spec.config.replicas"));
+    assert.deepEqual([replicas.file, replicas.line], ["base/redis.yaml", line]);
+    const sarif = JSON.parse(validate(["-o", "sarif"]).stdout);
+    const error = sarif.runs[0].results.find((r: Anything) => r.level === "error");
+    assert.deepEqual(error.locations[0].physicalLocation, {
+      artifactLocation: { uri: "base/redis.yaml", uriBaseId: "SRCROOT" },
+      region: { startLine: line },
+    });
+    // Without origin annotations, the lines of the build's output on stdin.
+    const plain = run("kubectl", ["kustomize", "base"], { cwd: repo });
+    const unannotated = spawnSync(process.execPath, [buildCommand(), "validate", "-"], {
+      cwd: repo,
+      input: plain.stdout,
+      encoding: "utf8",
+    });
+    assert.match(unannotated.stdout, /^<stdin>:\d+: Module default\/redis: spec\.config\.replicas/m);
+  });
+
   test("Flux CI workflow: the render step (real kubectl kustomize), then the action on its output", () => {
     const workflow = yamlFile("examples/flux/validate-workflow.yaml");
     const steps = workflow.jobs.validate.steps as Anything[];
