@@ -126,7 +126,8 @@ async function judge(
     return refuse(`namespaces ${JSON.stringify(namespace)} not found`, "NotFound");
   // The old object as the cluster holds it: stored under whatever the CRD and webhooks were then.
   const previous = isRecord(oldObject) ? kind.server.decode(oldObject, false).object : undefined;
-  const created = previous === undefined ? withServerNamespace(kind, decoded.object) : decoded.object;
+  const created =
+    previous === undefined ? withoutManagedFields(withServerNamespace(kind, decoded.object)) : decoded.object;
   const request = admissionRequest(kind, created, previous);
   const mutation = judgeMutation(kind.kind, request);
   const mutated = verdictProblems("mutating-webhook", kind.kind, request, mutation);
@@ -141,9 +142,10 @@ async function judge(
       unknown
     >;
   const patched = withGeneratedName(verdict.patch.length === 0 ? created : repatched());
+  const prepared = previous === undefined ? withFirstGeneration(patched) : patched;
   const current = withStatusAsTheStrategyLeavesIt(
     kind,
-    withMetadataKeptOnUpdate(patched, previous),
+    withMetadataKeptOnUpdate(prepared, previous),
     previous,
   );
 
@@ -179,13 +181,36 @@ function withServerNamespace(kind: OfflineKind, object: Record<string, unknown>)
 
 /**
  * For a generateName, the name the store gives the object after the mutating webhooks (which see it
- * unnamed) and before its validation: five random characters from the alphabet Kubernetes draws from.
+ * unnamed) and before its validation: the generateName cut to 58 characters (apiserver's
+ * SimpleNameGenerator, maxGeneratedNameLength = 63 - 5), then five random characters from the alphabet
+ * Kubernetes draws from. The generateName itself is still checked whole, as a prefix.
  */
 function withGeneratedName(object: Record<string, unknown>): Record<string, unknown> {
   const metadata = isRecord(object.metadata) ? object.metadata : {};
   if (metadata.name || typeof metadata.generateName !== "string" || metadata.generateName === "")
     return object;
-  return { ...object, metadata: { ...metadata, name: metadata.generateName + generatedSuffix() } };
+  const name = metadata.generateName.slice(0, maxGeneratedNameLength) + generatedSuffix();
+  return { ...object, metadata: { ...metadata, name } };
+}
+
+const maxGeneratedNameLength = 58;
+
+/**
+ * The request's managedFields on CREATE: the field manager (before admission) decodes them, drops what
+ * it cannot decode (an unknown operation, a fieldsType other than FieldsV1) and writes its own, so
+ * validation never sees the request's.
+ */
+function withoutManagedFields(object: Record<string, unknown>): Record<string, unknown> {
+  const metadata = isRecord(object.metadata) ? object.metadata : undefined;
+  if (!metadata || !Object.hasOwn(metadata, "managedFields")) return object;
+  const { managedFields: _discarded, ...rest } = metadata;
+  return { ...object, metadata: rest };
+}
+
+/** The custom resource strategy's PrepareForCreate: generation 1, whatever the request says. */
+function withFirstGeneration(object: Record<string, unknown>): Record<string, unknown> {
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  return { ...object, metadata: { ...metadata, generation: 1 } };
 }
 
 const suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import AjvDraft04 from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { dump } from "js-yaml";
+import type { Finding } from "../../src/base/finding.js";
 import { builtCli } from "../support/built-cli.js";
 import { jsonFindings, manifestDir, validateCli } from "../support/cli.js";
 import { customModule, helmModule } from "../support/modules.js";
@@ -107,6 +108,33 @@ describe("validate: inputs", () => {
     mkdirSync(join(plain, "templates"));
     writeFileSync(join(plain, "templates", "x.yaml"), "a: [\n");
     assert.equal(builtCli(["validate", join(plain, "templates", "x.yaml")]).status, 2);
+  });
+
+  it("reads a repeated key as kubectl does, the last value, with a warning naming its lines", () => {
+    const module = (values: string) =>
+      `apiVersion: batch.forkspacer.com/v1\nkind: Module\nmetadata:\n  name: dup\n  namespace: default\nspec:\n  workspace: {name: dev}\n  custom: {image: "a:1"}\n${values}`;
+    const dir = manifestDir({ "ok.yaml": module("  hibernated: 7\n  hibernated: true\n") });
+    for (const reader of ["gitops", "kubectl"]) {
+      const run = builtCli(["validate", "--yaml", reader, join(dir, "ok.yaml")]);
+      assert.equal(run.status, 0, run.stdout);
+      assert.match(
+        run.stdout,
+        /^.*ok\.yaml:9: warning: Module default\/dup: spec\.hibernated: the key is repeated \(lines 9, 10\): read as kubectl and the API server read it, the last value$/m,
+      );
+    }
+    const bad = manifestDir({ "bad.yaml": module("  hibernated: true\n  hibernated: 7\n") });
+    const denied = builtCli(["validate", "-o", "json", join(bad, "bad.yaml")]);
+    assert.equal(denied.status, 1, denied.stdout);
+    assert.deepEqual(
+      JSON.parse(denied.stdout)
+        .findings.filter((f: Finding) => f.severity === "error")
+        .map((f: Finding) => [f.line, f.message.split(":")[0]]),
+      // The type error also keeps the API server from running the CRD's CEL rules (`<nil>`: it says so).
+      [
+        [9, "spec.hibernated"],
+        [1, "<nil>"],
+      ],
+    );
   });
 
   it("walks directories for .yaml, .yml and .json files only", async () => {
