@@ -271,8 +271,8 @@ describe("GitOps examples", { skip: withoutGo }, () => {
     assert.match(built.stdout, /config\.kubernetes\.io\/origin: \|\n\s+path: \.\.\/\.\.\/base\/redis\.yaml/);
     const validate = (args: string[]) =>
       spawnSync(
-        process.execPath,
-        [buildCommand(), "validate", "-", "--kustomization", "overlays/prod", ...args],
+        join(bin, "module-admission"),
+        ["validate", "-", "--kustomization", "overlays/prod", ...args],
         {
           cwd: repo,
           input: built.stdout,
@@ -298,7 +298,7 @@ describe("GitOps examples", { skip: withoutGo }, () => {
     });
     // Without origin annotations, the lines of the build's output on stdin.
     const plain = run("kubectl", ["kustomize", "base"], { cwd: repo });
-    const unannotated = spawnSync(process.execPath, [buildCommand(), "validate", "-"], {
+    const unannotated = spawnSync(join(bin, "module-admission"), ["validate", "-"], {
       cwd: repo,
       input: plain.stdout,
       encoding: "utf8",
