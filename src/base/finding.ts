@@ -11,7 +11,7 @@ export interface Finding {
   object?: string;
   /**
    * A stable rule id for SARIF: the layer and the webhook's rule id (`validating-webhook/module.source`),
-   * or the layer and the cause type where there is no rule id (`cel/FieldValueInvalid`).
+   * or the layer and the cause type where there is no rule id (`metadata/FieldValueInvalid`).
    */
   rule: string;
   /** The message in kubectl's wording, field path first. */

@@ -69,7 +69,9 @@ export function summaryLine(summary: Summary): string {
   const notes = (summary.notChecked ?? []).map(
     (note) => `not checked: ${note.check} (${count(note.objects, "object")}): ${note.reason}\n`,
   );
-  const notRead = (summary.notRead ?? []).map((dir) => `not read: ${dir.path}/ (${dir.why})\n`);
+  const notRead = (summary.notRead ?? []).map(
+    (left) => `not read: ${left.path}${left.file ? "" : "/"} (${left.why})\n`,
+  );
   return `${parts.join("; ")}\n${notes.join("")}${notRead.join("")}`;
 }
 

@@ -67,9 +67,12 @@ export function ruleHelp(id: string): RuleHelp {
   if (entry) {
     const stricter = entry.stricter ? ` Stricter than the real system: ${entry.stricter}.` : "";
     const full = `${entry.summary} (${where}). The real system: ${entry.realSystem}.${stricter}`;
+    // The CRD's rules are the API server's: no rule action reaches them.
     const action = entry.fixed
       ? ""
-      : ` Default ${defaultAction(entry)}; change it with --rule-action ${rule}=${entry.severity === "error" ? "warn|off" : "off"}.`;
+      : layer === "cel"
+        ? " The API server enforces this CRD rule before any webhook is called: no --rule-action reaches it."
+        : ` Default ${defaultAction(entry)}; change it with --rule-action ${rule}=${entry.severity === "error" ? "warn|off" : "off"}.`;
     return {
       short: entry.summary,
       full,

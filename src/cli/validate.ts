@@ -62,6 +62,7 @@ interface ValidateOptions {
   addonConfigmap?: string;
   policies?: boolean;
   namespace?: string;
+  kustomization?: string;
 }
 
 /** The `validate` command's definition: its help is generated from it. */
@@ -98,7 +99,7 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
     )
     .option(
       "--cluster-objects <FILE|DIR>",
-      "what the cluster holds (Workspaces, ModuleTemplates): the lookups serve makes (spec.workspace, spec.from, a release meta's templates) are made against them and the input's own objects; without it they are not made, and the summary names them (repeatable)",
+      "what the cluster holds (Workspaces, ModuleTemplates): the lookups serve makes (spec.workspace, spec.from, a release meta's templates) are made against them and the input's own objects; without it only the input's own answer them, and the summary names the lookups they could not answer (repeatable)",
       collect,
     )
     .option(
@@ -116,6 +117,10 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
       "the namespace of objects whose manifest names none, on create and update, as kubectl's --namespace (default: default)",
     )
     .option("--stdin-filename <path>", "the file name findings give to stdin (default <stdin>)")
+    .option(
+      "--kustomization <DIR>",
+      "the directory a kustomize build was made from: objects with kustomize's origin annotation (buildMetadata: [originAnnotations]) are placed in their source files, whose paths start there (default .)",
+    )
     .option("--krm", "answer as a KRM function: a ResourceList with results (also when stdin is one)")
     .option(
       "--policies",
@@ -152,7 +157,9 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
   const krm =
     options.krm === true ||
     (inputs.length === 1 && inputs[0]?.file === stdinName && isKrmInput(inputs[0].text));
-  if (inputs.length === 0 && read.unreadable.length === 0) {
+  // A commit that changes only chart templates hands the hook nothing else: nothing to do, said so.
+  const onlyTemplates = inputs.length === 0 && read.notRead.some((left) => left.file === true);
+  if (inputs.length === 0 && read.unreadable.length === 0 && !onlyTemplates) {
     io.stderr(
       `module-admission validate: nothing to check: no *.yaml, *.yml or *.json files in ${paths.join(", ")}\n`,
     );
@@ -173,6 +180,8 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
     ...(addonOperator ? { addonOperator } : {}),
     policies: options.policies === true,
     ...(options.namespace ? { namespace: options.namespace } : {}),
+    ...(options.kustomization === undefined ? {} : { kustomization: options.kustomization }),
+    readSource: (file: string) => readInput(file, () => ""),
   };
   const progress = io.interactive && total >= largeInput ? progressBar(total, io.stderr) : undefined;
   let done = 0;
@@ -189,12 +198,12 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
   }
   io.stdout(render(result, options.output));
   const { summary } = result;
-  if (summary.objects === 0 && !result.failed) {
+  if (summary.objects === 0 && !result.failed && !onlyTemplates) {
     const named = paths.map((path) => (path === "-" ? "stdin" : path)).join(", ");
     io.stderr(`module-admission validate: nothing to check: no objects in ${named}\n`);
     return exitStatus.usage;
   }
-  if (summary.checked === 0 && !result.failed) {
+  if (summary.checked === 0 && !result.failed && !onlyTemplates) {
     io.stderr(
       `module-admission validate: nothing checked: none of the ${summary.objects} objects is of a kind validate knows (${knownKinds()})\n`,
     );

@@ -16,6 +16,11 @@ export interface TaggedCrdRule {
 /** `... (rule module.release-name)` at the end of a message or message expression. */
 const ruleTag = /\(rule ([a-z0-9-]+\.[a-z0-9.-]+)\)'?\s*$/;
 
+/** The rule a CRD rule's message (or an error showing it) names at its end, if it names one. */
+export function taggedRuleId(message: string): string | undefined {
+  return ruleTag.exec(message)?.[1];
+}
+
 /** Every `x-kubernetes-validations` entry of a schema source whose message names a rule, by rule. */
 export function crdRulesById(source: SchemaSource): Map<string, TaggedCrdRule[]> {
   const found = new Map<string, TaggedCrdRule[]>();

@@ -19,6 +19,7 @@ import { WorkBudget } from "../budget/work-budget.js";
 import { dns1123LabelProblems } from "../validation/names.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
+import { withCelRule } from "./cel-rule.js";
 import { type Client, sentBy } from "./client.js";
 import type { OfflineKind } from "./kinds.js";
 import { recordedWarnings } from "./server-warnings.js";
@@ -129,8 +130,10 @@ async function judge(
     return refuse(`namespaces ${JSON.stringify(namespace)} not found`, "NotFound");
   // The request's namespace, on CREATE as on UPDATE: kubectl's (or a GitOps tool's) for a manifest that
   // names none, the old object's too (it is stored where the update goes).
-  const created = withServerNamespace(kind, decoded.object, namespace);
+  const placed = withServerNamespace(kind, decoded.object, namespace);
   const previous = isRecord(oldObject) ? storedAs(kind, oldObject, namespace) : undefined;
+  // A CREATE's managedFields are the server's to write: the request's are discarded.
+  const created = previous === undefined ? withoutManagedFields(placed) : placed;
   const request = admissionRequest(kind, created, previous);
   const mutation = judgeMutation(kind.kind, request);
   const mutated = verdictProblems("mutating-webhook", kind.kind, request, mutation);
@@ -145,15 +148,16 @@ async function judge(
       unknown
     >;
   const patched = withGeneratedName(verdict.patch.length === 0 ? created : repatched());
+  const prepared = previous === undefined ? withFirstGeneration(patched) : patched;
   const current = withStatusAsTheStrategyLeavesIt(
     kind,
-    withMetadataKeptOnUpdate(patched, previous),
+    withMetadataKeptOnUpdate(prepared, previous),
     previous,
   );
 
   const strategy = kind.server.validate(current, previous);
-  verdict.errors.push(...strategy.errors.map(({ stage, error }) => problem(stage, error)));
-  verdict.warnings.push(...strategy.warnings.map(serverWarning));
+  verdict.errors.push(...strategy.errors.map(({ stage, error }) => withCelRule(kind, problem(stage, error))));
+  verdict.warnings.push(...strategy.warnings.map((warning) => withCelRule(kind, serverWarning(warning))));
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
 
   // One object, one budget, as one review has.
@@ -219,13 +223,36 @@ function storedAs(
 
 /**
  * For a generateName, the name the store gives the object after the mutating webhooks (which see it
- * unnamed) and before its validation: five random characters from the alphabet Kubernetes draws from.
+ * unnamed) and before its validation: the generateName cut to 58 characters (apiserver's
+ * SimpleNameGenerator, maxGeneratedNameLength = 63 - 5), then five random characters from the alphabet
+ * Kubernetes draws from. The generateName itself is still checked whole, as a prefix.
  */
 function withGeneratedName(object: Record<string, unknown>): Record<string, unknown> {
   const metadata = isRecord(object.metadata) ? object.metadata : {};
   if (metadata.name || typeof metadata.generateName !== "string" || metadata.generateName === "")
     return object;
-  return { ...object, metadata: { ...metadata, name: metadata.generateName + generatedSuffix() } };
+  const name = metadata.generateName.slice(0, maxGeneratedNameLength) + generatedSuffix();
+  return { ...object, metadata: { ...metadata, name } };
+}
+
+const maxGeneratedNameLength = 58;
+
+/**
+ * The request's managedFields on CREATE: the field manager (before admission) decodes them, drops what
+ * it cannot decode (an unknown operation, a fieldsType other than FieldsV1) and writes its own, so
+ * validation never sees the request's.
+ */
+function withoutManagedFields(object: Record<string, unknown>): Record<string, unknown> {
+  const metadata = isRecord(object.metadata) ? object.metadata : undefined;
+  if (!metadata || !Object.hasOwn(metadata, "managedFields")) return object;
+  const { managedFields: _discarded, ...rest } = metadata;
+  return { ...object, metadata: rest };
+}
+
+/** The custom resource strategy's PrepareForCreate: generation 1, whatever the request says. */
+function withFirstGeneration(object: Record<string, unknown>): Record<string, unknown> {
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  return { ...object, metadata: { ...metadata, generation: 1 } };
 }
 
 const suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";

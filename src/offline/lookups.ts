@@ -42,6 +42,35 @@ export const lookups: readonly Lookup[] = [
   },
 ];
 
+/**
+ * Without `--cluster-objects`, the input's own objects answer the lookups they can (a Workspace applied
+ * with its Modules exists once they are applied together); a lookup they cannot answer passes, as
+ * nothing is known of the cluster, and `takeUnanswered` tells (and forgets) that one was made.
+ */
+export function lookupsFromInput(objects: readonly Identified[]): {
+  dependencies: KindDependencies;
+  takeUnanswered(): boolean;
+} {
+  const known = lookupsFromObjects(objects);
+  let unanswered = false;
+  const orUnanswered =
+    (exists: (namespace: string, name: string) => boolean) => (namespace: string, name: string) => {
+      if (!exists(namespace, name)) unanswered = true;
+      return true;
+    };
+  return {
+    dependencies: {
+      workspaceExists: orUnanswered(known.workspaceExists ?? (() => false)),
+      moduleTemplateExists: orUnanswered(known.moduleTemplateExists ?? (() => false)),
+    },
+    takeUnanswered() {
+      const made = unanswered;
+      unanswered = false;
+      return made;
+    },
+  };
+}
+
 /** A check this run could not make: named once, with how many objects it concerns. */
 export interface NotChecked {
   /** The rule id (`module.workspace-exists`), or what was not judged (`ConfigMap/addon-operator`). */

@@ -12,16 +12,18 @@ import {
   type Stats,
   statSync,
 } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { limits } from "../base/limits.js";
 import { InputError } from "./input-error.js";
 
 const manifestExtensions = /\.(ya?ml|json)$/i;
 
-/** A directory a walk leaves out, and why. */
+/** A directory a walk leaves out, or a file named that is no manifest, and why. */
 export interface SkippedDirectory {
   path: string;
   why: string;
+  /** A file named (a hook passes a chart template it was given), not a directory. */
+  file?: true;
 }
 
 /**
@@ -36,6 +38,20 @@ function notManifests(dir: string, name: string): string | undefined {
     return "a Helm chart's templates: validate `helm template` output instead";
   }
   return undefined;
+}
+
+/**
+ * Whether a file named is a Helm chart's template (under `templates/` beside a `Chart.yaml`, at any
+ * depth): a pre-commit hook passes every changed `*.yaml`, and a walk would have left it out.
+ */
+function isChartTemplate(file: string): boolean {
+  let dir = dirname(resolve(file));
+  for (;;) {
+    const parent = dirname(dir);
+    if (basename(dir) === "templates" && existsSync(join(parent, "Chart.yaml"))) return true;
+    if (parent === dir) return false;
+    dir = parent;
+  }
 }
 
 /**
@@ -60,7 +76,11 @@ export function manifestFiles(
     } catch (error) {
       throw new InputError(path, undefined, reasonOf(error as NodeJS.ErrnoException));
     }
-    if (!stat.isDirectory()) return [path];
+    if (!stat.isDirectory()) {
+      if (!isChartTemplate(path)) return [path];
+      onSkip({ path, why: "a Helm chart's template: validate `helm template` output instead", file: true });
+      return [];
+    }
     return walk(path, realpathSync(path), onSkip, onUnreadable);
   });
 }

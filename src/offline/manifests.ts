@@ -2,6 +2,7 @@ import { load as loadYaml } from "js-yaml";
 import { CST, LineCounter, Parser, parseAllDocuments } from "yaml";
 import { FieldPath } from "../base/field-path.js";
 import { InputError } from "./input-error.js";
+import { repeatedKeys } from "./repeated-keys.js";
 import { type LineTree, lineAlong, scanBlockYaml } from "./yaml-lines.js";
 import { readPlainBlockYaml } from "./yaml-plain-block.js";
 import { type ReadingDifference, readDocument, type YamlReader } from "./yaml-readings.js";
@@ -64,6 +65,11 @@ export function parseManifests(
         throw new InputError(file, line, "nested too deeply: the YAML reader stops at 100 levels");
       }
       if (error instanceof InputError) throw error;
+      if (/duplicated mapping key/.test(String(error))) {
+        // kubectl keeps a repeated key's last value: read so, each repeated key a warning at its lines.
+        differences[index] = [...(differences[index] ?? []), ...repeatedKeys(chunk.text)];
+        return loadYaml(chunk.text, { json: true });
+      }
       syntaxError(file, text);
       const line = mark?.line === undefined ? undefined : chunk.firstLine + mark.line;
       throw new InputError(file, line, (error as Error).message.split("\n")[0] ?? "");

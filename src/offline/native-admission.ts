@@ -17,6 +17,7 @@ import { policyKinds } from "../resources/policy-kinds.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import type { OfflineVerdict, Problem } from "./admit.js";
 import { applyPatch } from "./apply-patch.js";
+import { withCelRule } from "./cel-rule.js";
 import { type OfflineKind, schemasDir } from "./kinds.js";
 
 /** The native policies of one kind, generated from the declarations as `npm run generate` writes them. */
@@ -103,15 +104,12 @@ export function admitNatively(
     asRecord(current),
     previous === undefined ? undefined : asRecord(previous),
   );
-  verdict.errors.push(...strategy.errors.map(({ stage, error }) => problemOf(stage, error)));
+  verdict.errors.push(
+    ...strategy.errors.map(({ stage, error }) => withCelRule(kind, problemOf(stage, error))),
+  );
   verdict.warnings.push(
-    ...strategy.warnings.map(
-      (warning): Problem => ({
-        stage: "cel",
-        field: warning.field,
-        type: "Warning",
-        message: warning.message,
-      }),
+    ...strategy.warnings.map((warning) =>
+      withCelRule(kind, { stage: "cel", field: warning.field, type: "Warning", message: warning.message }),
     ),
   );
   // The API server calls validating admission only for an object its schema and CRD rules accept.

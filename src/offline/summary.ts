@@ -20,6 +20,6 @@ export interface Summary {
   withoutNamespace?: { namespace: string; objects: number };
   /** Checks serve makes that this run could not (cluster lookups, a ConfigMap without --modules-dir). */
   notChecked?: NotChecked[];
-  /** Directories a walk left out (node_modules, .git, a Helm chart's templates), with why. */
-  notRead?: { path: string; why: string }[];
+  /** Directories a walk left out (node_modules, .git, a Helm chart's templates), files named that are chart templates, with why. */
+  notRead?: { path: string; why: string; file?: true }[];
 }

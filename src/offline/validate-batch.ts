@@ -8,9 +8,10 @@ import { findingOf } from "./finding-of.js";
 import { inputBoundProblem } from "./input-bounds.js";
 import { InputError } from "./input-error.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "./kinds.js";
-import { lookupNotMade, lookups, lookupsFromObjects, type NotChecked } from "./lookups.js";
+import { lookupNotMade, lookups, lookupsFromInput, lookupsFromObjects, type NotChecked } from "./lookups.js";
 import { type Manifest, parseManifests } from "./manifests.js";
 import { admitNatively } from "./native-admission.js";
+import { originPlacer } from "./origins.js";
 import type { Summary } from "./summary.js";
 import type { YamlReader } from "./yaml-readings.js";
 
@@ -44,6 +45,13 @@ export interface Batch {
   policies?: boolean;
   /** `--namespace`: where an object whose manifest names no namespace goes, as kubectl's (default `default`). */
   namespace?: string;
+  /**
+   * `--kustomization`: the directory kustomize built, which its origin annotations' paths start from
+   * (default `.`): an object that has one is placed in its source file.
+   */
+  kustomization?: string;
+  /** Reads a kustomize build's source file (bounded; an InputError when it cannot): without it, no origin is followed. */
+  readSource?: (file: string) => string;
 }
 
 export interface Mutation {
@@ -88,15 +96,13 @@ export async function validateBatch(
   const parsed = batch.inputs.map((input) => parseInput(input, batch.yamlReader));
   const given = batch.clusterObjects?.map((input) => parseInput(input, batch.yamlReader));
   // Lookups answered from the --cluster-objects files and the input's own objects (a Workspace applied
-  // with its Modules exists when they are admitted).
-  const kinds =
-    given === undefined
-      ? offlineKinds()
-      : offlineKinds(
-          lookupsFromObjects(
-            [...given, ...parsed].flatMap((p) => p.manifests.map((manifest) => manifest.object)),
-          ),
-        );
+  // with its Modules exists when they are admitted); without --cluster-objects, from the input's alone,
+  // and a lookup they cannot answer is named as not checked.
+  const objectsOf = (inputs: ParsedInput[]) => inputs.flatMap((p) => p.manifests.map((m) => m.object));
+  const fromInput = given === undefined ? lookupsFromInput(objectsOf(parsed)) : undefined;
+  const kinds = offlineKinds(
+    fromInput?.dependencies ?? lookupsFromObjects(objectsOf([...(given ?? []), ...parsed])),
+  );
   const previous = new Map(
     batch.old
       .flatMap((input) => parseManifests(input.file, input.text, batch.yamlReader))
@@ -123,6 +129,9 @@ export async function validateBatch(
       client: clientNames[batch.yamlReader ?? "gitops"],
     },
   };
+  const placeInSource = batch.readSource
+    ? originPlacer(batch.kustomization ?? ".", batch.yamlReader ?? "gitops", batch.readSource)
+    : (manifest: Manifest) => manifest;
   for (const { input, manifests, error } of parsed) {
     if (error) {
       // One broken file is a finding at its line; every other file is still checked.
@@ -134,7 +143,8 @@ export async function validateBatch(
     }
     result.summary.objects += manifests.length;
     for (const manifest of manifests) {
-      await judgeManifest(manifest, kinds, previous, batch, result);
+      await judgeManifest(placeInSource(manifest), kinds, previous, batch, result);
+      if (fromInput?.takeUnanswered()) notLookedUp(manifest.object, kinds, previous, batch, result);
       onProgress(input.text.length / manifests.length);
     }
     if (manifests.length === 0) onProgress(input.text.length);
@@ -276,8 +286,6 @@ async function validateManifest(
     result.summary.withoutNamespace = { namespace, objects: (unset?.objects ?? 0) + 1 };
   }
   const verdict = await admit(manifest.object, kind, addonNamespace, previous, batch);
-  if (kind && batch.clusterObjects === undefined)
-    countLookupsNotMade(manifest.object, kind, previous, batch, result);
   result.denied ||= !verdict.allowed;
   result.summary.checked++;
   if (!verdict.allowed) result.summary.denied++;
@@ -318,14 +326,19 @@ async function admit(
   return admitAddonConfigMap(batch.addonOperator!, addonNamespace!, object, old, batch.ruleActions);
 }
 
-/** The lookups serve would have made for this object, which validate could not (no --cluster-objects). */
-function countLookupsNotMade(
+/**
+ * The lookups serve would have made for this object, which validate could not (no --cluster-objects,
+ * and the input does not hold what they look for).
+ */
+function notLookedUp(
   object: Record<string, unknown>,
-  kind: OfflineKind,
+  kinds: OfflineKind[],
   previous: Map<string, unknown>,
   batch: Batch,
   result: BatchResult,
 ): void {
+  const kind = kindOf(kinds, object);
+  if (!kind) return;
   const operation =
     oldVersionOf(object, previous, batch.namespace ?? defaultNamespace) === undefined ? "CREATE" : "UPDATE";
   for (const lookup of lookups) {

@@ -3,6 +3,8 @@ import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
+  cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -137,6 +139,30 @@ describe("action.yml (composite)", () => {
     );
   });
 
+  test("the Build step bundles the CLI into the action's checkout, which both runs of the Validate step then run", () => {
+    // The action's checkout as `npm ci --omit=dev` leaves it: the package's files and its dependencies.
+    const checkout = mkdtempSync(join(tmpdir(), "action-checkout-"));
+    for (const path of ["bin", "src", "schemas", "package.json"])
+      cpSync(join(root, path), join(checkout, path), { recursive: true });
+    symlinkSync(join(root, "node_modules"), join(checkout, "node_modules"));
+    const build = run("bash", ["-e", "-c", step("Build module-admission").run], {
+      env: { GITHUB_ACTION_PATH: checkout },
+    });
+    assert.equal(build.code, 0, build.stderr);
+    assert.ok(existsSync(join(checkout, "dist", "cli", "main.js")), "dist/cli/main.js written");
+    const validate = run("bash", ["-e", "-c", step("validate").run], {
+      cwd: root,
+      env: {
+        INPUT_PATHS: "examples/modules\n",
+        SARIF_FILE: join(checkout, "out.sarif"),
+        GITHUB_ACTION_PATH: checkout,
+        GITHUB_OUTPUT: join(checkout, "github-output"),
+      },
+    });
+    assert.equal(validate.code, 0, validate.stderr);
+    assert.match(validate.stdout, /redis\.yaml:48: Module default\/redis: spec\.config\.replicas/);
+  });
+
   test("several paths, one per line, all admitted: exit-code 0 and the job passes", () => {
     const result = validateStep(`${customApp}\nexamples/create-helm-module.json\n`);
     assert.equal(result.exitCode, "0", result.stdout);
@@ -230,6 +256,54 @@ describe("GitOps examples", { skip: withoutGo }, () => {
       ["Module/custom-app"],
     );
     assert.equal(plugin.spec.discover.fileName, "kustomization.yaml");
+  });
+
+  test("kubectl kustomize with origin annotations piped in: findings at the source file's lines (text, JSON, SARIF)", () => {
+    const repo = mkdtempSync(join(tmpdir(), "kustomize-origin-"));
+    kustomization(join(repo, "base"), [redis, customApp]);
+    mkdirSync(join(repo, "overlays", "prod"), { recursive: true });
+    writeFileSync(
+      join(repo, "overlays", "prod", "kustomization.yaml"),
+      "resources:\n  - ../../base\nnamePrefix: prod-\nbuildMetadata: [originAnnotations]\n",
+    );
+    const built = run("kubectl", ["kustomize", "overlays/prod"], { cwd: repo });
+    assert.equal(built.code, 0, built.stderr);
+    assert.match(built.stdout, /config\.kubernetes\.io\/origin: \|\n\s+path: \.\.\/\.\.\/base\/redis\.yaml/);
+    const validate = (args: string[]) =>
+      spawnSync(
+        join(bin, "module-admission"),
+        ["validate", "-", "--kustomization", "overlays/prod", ...args],
+        {
+          cwd: repo,
+          input: built.stdout,
+          encoding: "utf8",
+        },
+      );
+    // The line of spec.config.replicas in base/redis.yaml, as the source has it (renamed prod-redis).
+    const line = readFileSync(join(root, redis), "utf8").split("\n").indexOf("    replicas: 7") + 1;
+    const text = validate([]);
+    assert.equal(text.status, 1, text.stderr);
+    assert.match(
+      text.stdout,
+      new RegExp(`^base/redis\\.yaml:${line}: Module default/prod-redis: spec\\.config\\.replicas`, "m"),
+    );
+    const json = JSON.parse(validate(["-o", "json"]).stdout);
+    const replicas = json.findings.find((f: Anything) => f.message.startsWith("spec.config.replicas"));
+    assert.deepEqual([replicas.file, replicas.line], ["base/redis.yaml", line]);
+    const sarif = JSON.parse(validate(["-o", "sarif"]).stdout);
+    const error = sarif.runs[0].results.find((r: Anything) => r.level === "error");
+    assert.deepEqual(error.locations[0].physicalLocation, {
+      artifactLocation: { uri: "base/redis.yaml", uriBaseId: "SRCROOT" },
+      region: { startLine: line },
+    });
+    // Without origin annotations, the lines of the build's output on stdin.
+    const plain = run("kubectl", ["kustomize", "base"], { cwd: repo });
+    const unannotated = spawnSync(join(bin, "module-admission"), ["validate", "-"], {
+      cwd: repo,
+      input: plain.stdout,
+      encoding: "utf8",
+    });
+    assert.match(unannotated.stdout, /^<stdin>:\d+: Module default\/redis: spec\.config\.replicas/m);
   });
 
   test("Flux CI workflow: the render step (real kubectl kustomize), then the action on its output", () => {

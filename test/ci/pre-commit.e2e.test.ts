@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { describe, it } from "node:test";
@@ -46,6 +46,12 @@ function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
+/** How many installs of the package under a PRE_COMMIT_HOME hold a bundled CLI (dist/cli/main.js). */
+function installedBundles(home: string): number {
+  const found = sh("find", [home, "-path", "*/module-admission/dist/cli/main.js"], home).output;
+  return found.split("\n").filter((line) => line !== "").length;
+}
+
 const identity = ["-c", "user.email=dev@example.com", "-c", "user.name=dev"];
 
 describe("pre-commit installs the hook from a git URL of this repository", { skip }, () => {
@@ -61,7 +67,7 @@ describe("pre-commit installs the hook from a git URL of this repository", { ski
   const head = sh("git", ["rev-parse", "HEAD"], root).output.trim();
   for (const preCommit of found) {
     const version = sh(preCommit, ["--version"], root).output.trim();
-    it(`${version}: a commit with a denied Module fails, and passes once it is fixed`, () => {
+    it(`${version}: a chart's template passes (said with -v), a denied Module fails with its rule id, and passes once it is fixed`, () => {
       const work = mkdtempSync(join(tmpdir(), "pre-commit-hook-"));
       const remote = join(work, "module-admission.git");
       assert.equal(sh("git", ["clone", "--quiet", "--bare", root, remote], work).status, 0);
@@ -74,8 +80,32 @@ describe("pre-commit installs the hook from a git URL of this repository", { ski
       const env = { PRE_COMMIT_HOME: join(work, "pre-commit-home") };
       const install = sh(preCommit, ["install"], user, env);
       assert.equal(install.status, 0, install.output);
+      // A Helm chart beside the Modules: its templates are Go templates, not YAML.
+      const template = join("charts", "web", "templates", "deployment.yaml");
+      mkdirSync(join(user, "charts", "web", "templates"), { recursive: true });
+      writeFileSync(join(user, "charts", "web", "Chart.yaml"), "apiVersion: v2\nname: web\nversion: 0.1.0\n");
+      writeFileSync(
+        join(user, template),
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n{{- if .Values.x }}\n  labels: {a: b}\n{{- end }}\n",
+      );
+      sh("git", ["add", "."], user);
+      const chart = sh("git", [...identity, "commit", "-m", "a chart"], user, env);
+      assert.equal(chart.status, 0, chart.output);
+      assert.match(chart.output, /module-admission validate\.+Passed/);
+      // The hook's first run bundled the CLI in pre-commit's install: every run after it runs the bundle.
+      assert.equal(installedBundles(join(work, "pre-commit-home")), 1);
+      const verbose = sh(preCommit, ["run", "-v", "--files", template], user, env);
+      assert.equal(verbose.status, 0, verbose.output);
+      assert.match(
+        verbose.output,
+        /^not read: charts\/web\/templates\/deployment\.yaml \(a Helm chart's template/m,
+      );
       const module = readFileSync(join(root, "examples", "modules", "redis.yaml"), "utf8");
       writeFileSync(join(user, "redis.yaml"), module);
+      const badRelease = module
+        .split(/^---$/m)[0]
+        ?.replace("releaseName: redis-cache", "releaseName: Redis_Cache");
+      writeFileSync(join(user, "release.yaml"), badRelease ?? "");
       sh("git", ["add", "."], user);
       const denied = sh("git", [...identity, "commit", "-m", "a denied Module"], user, env);
       assert.notEqual(denied.status, 0, denied.output);
@@ -84,7 +114,12 @@ describe("pre-commit installs the hook from a git URL of this repository", { ski
         denied.output,
         /redis\.yaml:48: Module default\/redis: spec\.config\.replicas: Invalid value: 7/,
       );
+      assert.match(
+        denied.output,
+        /release\.yaml:\d+: Module default\/redis-cache: spec\.helm\.releaseName: Invalid value: "Redis_Cache": .*\(rule module\.release-name\)$/m,
+      );
       writeFileSync(join(user, "redis.yaml"), module.replace("replicas: 7", "replicas: 3"));
+      writeFileSync(join(user, "release.yaml"), module.split(/^---$/m)[0] ?? "");
       sh("git", ["add", "."], user);
       const fixed = sh("git", [...identity, "commit", "-m", "fixed"], user, env);
       assert.equal(fixed.status, 0, fixed.output);

@@ -27,7 +27,7 @@ interface SarifLog {
     tool: {
       driver: {
         version: string;
-        rules: { id: string; shortDescription: { text: string }; help: { text: string } }[];
+        rules: { id: string; shortDescription: { text: string }; help: { text: string }; helpUri?: string }[];
       };
     };
     originalUriBaseIds?: Record<string, { uri: string }>;
@@ -505,10 +505,31 @@ describe("one finding per problem", () => {
     assert.deepEqual(errors, [
       // The CRD's rules name the field they forbid (fieldPath, reason), as the API server reports them;
       // the API server calls no validating webhook after them.
-      "cel/FieldValueForbidden spec.custom",
-      "cel/FieldValueForbidden spec.helm.chart.git",
-      "cel/FieldValueInvalid spec.helm.releaseName",
+      "cel/module.source spec.custom",
+      "cel/module.chart-source spec.helm.chart.git",
+      "cel/module.release-name spec.helm.releaseName",
     ]);
+    // Each CEL finding names its declared rule, with the rule's entry in the reference, in every format.
+    const sarif = sarifOf(cli(["validate", join(dir, "both.yaml"), "-o", "sarif"]));
+    const rules = sarif.runs[0]?.tool.driver.rules ?? [];
+    assert.deepEqual(
+      rules.map((rule) => [rule.id, rule.helpUri?.replace(/^.*#/, "#")]),
+      [
+        ["cel/module.chart-source", "#module.chart-source"],
+        ["cel/module.release-name", "#module.release-name"],
+        ["cel/module.source", "#module.source"],
+      ],
+    );
+    const junit = cli(["validate", join(dir, "both.yaml"), "-o", "junit"]).stdout;
+    assert.match(
+      junit,
+      /may not be set together with spec\.helm \(rule module\.source\) \[cel\/module\.source\]/,
+    );
+    const text = cli(["validate", join(dir, "both.yaml")]).stdout;
+    assert.match(
+      text,
+      /spec\.custom: Forbidden: may not be set together with spec\.helm \(rule module\.source\)/,
+    );
   });
 });
 

@@ -163,6 +163,28 @@ describe("lookups validate cannot make are named, and --cluster-objects makes th
     );
   });
 
+  it("without --cluster-objects: the input's own objects answer the lookups they can, the rest are named", () => {
+    // The Workspace `absent` and the template keda-1.2.0 are in the input; dev-environment is not.
+    const dir = manifestDir({
+      "m.yaml": [
+        workspace("absent"),
+        elsewhere(),
+        helmModule(),
+        kedaTemplate(),
+        kedaReleaseMeta({ regular: "1.2.0" }),
+      ],
+    });
+    const text = builtCli(["validate", dir]);
+    assert.equal(text.status, 0, text.stdout);
+    const notes = text.stdout.split("\n").filter((line) => line.startsWith("not checked: "));
+    assert.deepEqual(notes, [
+      "not checked: module.workspace-exists (1 object): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR",
+    ]);
+    const answered = manifestDir({ "m.yaml": [workspace("absent"), elsewhere()] });
+    const json = JSON.parse(builtCli(["validate", "-o", "json", answered]).stdout);
+    assert.equal(json.summary.notChecked, undefined);
+  });
+
   it("with --cluster-objects: serve's verdict, the input's own Workspaces counted as existing", async () => {
     const clusterDir = manifestDir({ "cluster.yaml": [workspace(), kedaTemplate()] });
     const cases = [

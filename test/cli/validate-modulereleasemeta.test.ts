@@ -20,7 +20,7 @@ describe("validate: Kyma ModuleReleaseMetas offline (CRD and CEL rule, downgrade
       errors.map((finding) => [finding.object, finding.rule, finding.message]),
       ["both", "neither"].map((name) => [
         `ModuleReleaseMeta kcp-system/${name}`,
-        "cel/FieldValueInvalid",
+        "cel/modulereleasemeta.schema",
         "spec: Invalid value: exactly one of 'mandatory' or 'channels' must be specified",
       ]),
     );

@@ -37,7 +37,7 @@ describe("validate --policies", () => {
     const findings = jsonFindings(run).map((f) => [f.severity, f.rule]);
     assert.deepEqual(findings, [
       ["warning", "validating-policy/moduletemplate.labels"],
-      ["error", "cel/FieldValueInvalid"],
+      ["error", "cel/module.release-name"],
     ]);
     assert.match(jsonFindings(run)[1]?.message ?? "", /\(rule module\.release-name\)$/);
   });

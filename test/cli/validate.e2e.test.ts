@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -8,6 +8,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import AjvDraft04 from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { dump } from "js-yaml";
+import type { Finding } from "../../src/base/finding.js";
+import { builtCli } from "../support/built-cli.js";
 import { jsonFindings, manifestDir, validateCli } from "../support/cli.js";
 import { customModule, helmModule } from "../support/modules.js";
 
@@ -80,6 +82,59 @@ describe("validate: inputs", () => {
     const run = await validateCli(["-f", "-"], multiDocument);
     assert.equal(run.status, 1);
     assert.match(run.stdout, /^<stdin>:\d+: Module default\/redis: spec\.config\.replicas: /m);
+  });
+
+  it("leaves out a Helm chart's template named as a file (a hook passes it), as a walk does, and says so", () => {
+    const dir = manifestDir({ "module.yaml": [customModule()] });
+    mkdirSync(join(dir, "chart", "templates", "nested"), { recursive: true });
+    writeFileSync(join(dir, "chart", "Chart.yaml"), "apiVersion: v2\nname: web\nversion: 0.1.0\n");
+    const template = join(dir, "chart", "templates", "nested", "deployment.yaml");
+    writeFileSync(template, "metadata:\n  name: {{ .Release.Name }}\n{{- if .Values.x }}\n{{- end }}\n");
+    const alone = builtCli(["validate", template]);
+    assert.equal(alone.status, 0, alone.stderr);
+    assert.equal(alone.stderr, "");
+    assert.match(
+      alone.stdout,
+      new RegExp(
+        `^not read: ${template} \\(a Helm chart's template: validate \`helm template\` output instead\\)$`,
+        "m",
+      ),
+    );
+    const beside = builtCli(["validate", "-o", "json", template, join(dir, "module.yaml")]);
+    assert.equal(beside.status, 0, beside.stderr);
+    assert.equal(JSON.parse(beside.stdout).summary.checked, 1);
+    // Not a chart's: a templates/ folder without a Chart.yaml beside it is read.
+    const plain = manifestDir({ "x.yaml": "a: {{ b }}\n" });
+    mkdirSync(join(plain, "templates"));
+    writeFileSync(join(plain, "templates", "x.yaml"), "a: [\n");
+    assert.equal(builtCli(["validate", join(plain, "templates", "x.yaml")]).status, 2);
+  });
+
+  it("reads a repeated key as kubectl does, the last value, with a warning naming its lines", () => {
+    const module = (values: string) =>
+      `apiVersion: batch.forkspacer.com/v1\nkind: Module\nmetadata:\n  name: dup\n  namespace: default\nspec:\n  workspace: {name: dev}\n  custom: {image: "a:1"}\n${values}`;
+    const dir = manifestDir({ "ok.yaml": module("  hibernated: 7\n  hibernated: true\n") });
+    for (const reader of ["gitops", "kubectl"]) {
+      const run = builtCli(["validate", "--yaml", reader, join(dir, "ok.yaml")]);
+      assert.equal(run.status, 0, run.stdout);
+      assert.match(
+        run.stdout,
+        /^.*ok\.yaml:9: warning: Module default\/dup: spec\.hibernated: the key is repeated \(lines 9, 10\): read as kubectl and the API server read it, the last value$/m,
+      );
+    }
+    const bad = manifestDir({ "bad.yaml": module("  hibernated: true\n  hibernated: 7\n") });
+    const denied = builtCli(["validate", "-o", "json", join(bad, "bad.yaml")]);
+    assert.equal(denied.status, 1, denied.stdout);
+    assert.deepEqual(
+      JSON.parse(denied.stdout)
+        .findings.filter((f: Finding) => f.severity === "error")
+        .map((f: Finding) => [f.line, f.message.split(":")[0]]),
+      // The type error also keeps the API server from running the CRD's CEL rules (`<nil>`: it says so).
+      [
+        [9, "spec.hibernated"],
+        [1, "<nil>"],
+      ],
+    );
   });
 
   it("walks directories for .yaml, .yml and .json files only", async () => {
@@ -193,7 +248,7 @@ describe("validate: inputs", () => {
         .map((f) => [f.rule, f.message]),
       [
         [
-          "cel/FieldValueInvalid",
+          "cel/module.release-name-immutable",
           "spec.helm.releaseName: Invalid value: field is immutable once set (rule module.release-name-immutable)",
         ],
         // The webhook's module.release-name-immutable finds the same: reported once.

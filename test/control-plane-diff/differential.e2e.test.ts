@@ -97,6 +97,18 @@ describe("validate and kube-apiserver 1.37 with serve: the same verdicts", {
       ),
       "no namespace (kubectl's context default)": module("  custom: {image: app:1}\n", "  name: sample\n"),
       "yes as a boolean (YAML 1.1)": module("  hibernated: yes\n  custom: {image: app:1}\n"),
+      // kubectl keeps a repeated key's last value: here the one that makes the Module valid, and then
+      // the one that makes it invalid.
+      "a repeated key, the last value valid": module(
+        "  custom: {image: app:1}\n  hibernated: 7\n  hibernated: true\n",
+      ),
+      "a repeated key, the last value invalid": module(
+        "  custom: {image: app:1}\n  hibernated: true\n  hibernated: 7\n",
+      ),
+      "a repeated key in metadata": module(
+        "  custom: {image: app:1}\n",
+        "  name: first\n  namespace: default\n  name: sample\n",
+      ),
       "on as a label value (YAML 1.1: a boolean kubectl cannot decode into ObjectMeta)": module(
         "  custom: {image: app:1}\n",
         "  name: sample\n  namespace: default\n  labels: {enabled: on}\n",

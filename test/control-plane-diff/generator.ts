@@ -322,6 +322,60 @@ const mutations: Record<
     change?.();
     return "a metadata field";
   },
+  // What the API server does to a CREATE before validating it (apiserver's own code paths): a
+  // generateName cut to 58 characters before 5 random ones, generation set to 1, the request's
+  // managedFields decoded by the field manager (dropped when it cannot).
+  preparation(object, _schema, choose) {
+    const metadata = object.metadata as Record<string, unknown>;
+    const long = (n: number) => `g${"a".repeat(n - 2)}-`;
+    const edges: [string, () => void][] = [
+      ...[57, 58, 59, 62, 63, 64, 200, 249, 253].map((n): [string, () => void] => [
+        `generateName of ${n} characters`,
+        () => {
+          delete metadata.name;
+          metadata.generateName = long(n);
+        },
+      ]),
+      [
+        "generateName with a dot past 58",
+        () => {
+          delete metadata.name;
+          metadata.generateName = `${"b".repeat(58)}.c`;
+        },
+      ],
+      ["generation -1", () => Object.assign(metadata, { generation: -1 })],
+      ["generation 7", () => Object.assign(metadata, { generation: 7 })],
+      [
+        "managedFields of an unknown operation",
+        () => Object.assign(metadata, { managedFields: [{ manager: "m", operation: "Bogus" }] }),
+      ],
+      [
+        "managedFields without fieldsType",
+        () =>
+          Object.assign(metadata, {
+            managedFields: [{ manager: "m", operation: "Update", apiVersion: "v1" }],
+          }),
+      ],
+      [
+        "managedFields with a manager of 200 characters",
+        () =>
+          Object.assign(metadata, {
+            managedFields: [
+              {
+                manager: "m".repeat(200),
+                operation: "Update",
+                apiVersion: "v1",
+                fieldsType: "FieldsV1",
+                fieldsV1: {},
+              },
+            ],
+          }),
+      ],
+    ];
+    const [name, apply] = choose.pick(edges) as [string, () => void];
+    apply();
+    return name;
+  },
   null(object, schema, choose) {
     const node = choose.pick(nodes(schema, object).filter((n) => n.path.length > 1));
     if (!node) return undefined;
@@ -438,7 +492,9 @@ export function generate(kinds: OfflineKind[], count: number, seed: number, upda
     withinRules(object, choose);
     const mutate = (target: Record<string, unknown>, allowMetadata = true): string => {
       if (choose.next() < 0.3) return "valid";
-      const names = allowMetadata ? mutationNames : mutationNames.filter((n) => n !== "metadata");
+      const names = allowMetadata
+        ? mutationNames
+        : mutationNames.filter((n) => n !== "metadata" && n !== "preparation");
       for (let attempt = 0; attempt < 4; attempt++) {
         const name = choose.pick(names) as string;
         const done = mutations[name]?.(target, kind.crdSchema as Schema, choose);

@@ -3,6 +3,7 @@ import { admitOffline } from "../../src/offline/admit.js";
 import { kindOf, type OfflineKind } from "../../src/offline/kinds.js";
 import { parseManifests } from "../../src/offline/manifests.js";
 import type { ControlPlane } from "../support/control-plane.js";
+import { webhookRule } from "./verdicts.js";
 
 /** What a user of `kubectl apply` sees: the exit, the error lines, the warnings, the object printed. */
 export interface KubectlOutcome {
@@ -48,7 +49,7 @@ export async function validateAsKubectl(kinds: OfflineKind[], text: string): Pro
   const refusal = verdict.errors.find((error) => error.stage === "decode");
   const errors = refusal
     ? [`${refusal.type}: ${refusal.message}`]
-    : verdict.errors.map((error) => `${error.message}${error.rule ? ` (rule ${error.rule})` : ""}`);
+    : verdict.errors.map((error) => `${error.message}${webhookRule(error)}`);
   return {
     admitted: verdict.allowed,
     errors,

@@ -111,12 +111,18 @@ export async function offlineVerdict(probe: Probe): Promise<Verdict> {
   }
   return {
     allowed: verdict.allowed,
-    causes: verdict.errors.map(
-      (error) => `${error.type} | ${error.message}${error.rule ? ` (rule ${error.rule})` : ""}`,
-    ),
+    causes: verdict.errors.map((error) => `${error.type} | ${error.message}${webhookRule(error)}`),
     warnings,
     ...(verdict.stored ? { stored: verdict.stored } : {}),
   };
+}
+
+/**
+ * The rule a webhook's answer names after its message; a CRD rule's error names it in its own message
+ * (and carries it beside the message for validate's findings).
+ */
+export function webhookRule(error: Pick<OfflineVerdict["errors"][number], "rule" | "stage">): string {
+  return error.rule && error.stage !== "cel" ? ` (rule ${error.rule})` : "";
 }
 
 /** Metadata the API server sets on every object it stores, which `validate` does not invent. */
@@ -189,9 +195,10 @@ function sortedKeys(value: unknown): unknown {
 
 /** Masks the random suffix the API server gives a generateName, and release names it generates. */
 function masker(probe: Pick<Probe, "object">): (text: string) => string {
-  const generateName = metadataOf(probe.object).generateName;
-  const escaped =
-    typeof generateName === "string" && generateName !== "" ? escapeRegExp(generateName) : undefined;
+  // The server cuts a generateName to 58 characters before it adds 5.
+  const given = metadataOf(probe.object).generateName;
+  const generateName = typeof given === "string" ? given.slice(0, 58) : "";
+  const escaped = generateName !== "" ? escapeRegExp(generateName) : undefined;
   const prefix = escaped ? new RegExp(`${escaped}[bcdfghjklmnpqrstvwxz2456789]{5}`, "g") : undefined;
   return (text) => {
     let masked = prefix ? text.replace(prefix, `${generateName}*****`) : text;
