@@ -26,3 +26,12 @@ export function createHash(algorithm: "sha256") {
   };
   return digest;
 }
+
+/** A version 4 UUID from getRandomValues (crypto.randomUUID exists only in secure contexts). */
+export function randomUUID(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = bytesToHex(bytes);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
