@@ -201,9 +201,12 @@ function withServerNamespace(
 
 /**
  * The old object as the cluster holds it: decoded under whatever the CRD was then, in the update's
- * namespace, and created through the mutating webhook (its patch decoded and defaulted again), as it was
- * when stored. A managed Workspace's manifest without `connection` is stored with the connection the
- * webhook sets; judged against the manifest as written, every update of it would change that field.
+ * namespace, and, for a manifest, created through the mutating webhook (its patch decoded and defaulted
+ * again), as it was when stored. A managed Workspace's manifest without `connection` is stored with the
+ * connection the webhook sets; judged against the manifest as written, every update of it would change
+ * that field. An object read from a cluster (it has a resourceVersion: `kubectl get -o yaml`, audit) is
+ * already what the store holds, mutated or not by whatever webhooks ran when it was written (a legacy
+ * object stored before the webhook holds no injected field): it is taken as it is.
  */
 function storedAs(
   kind: OfflineKind,
@@ -213,12 +216,19 @@ function storedAs(
   const decoded = kind.server.decode(oldObject, false).object;
   if (decoded === undefined) return undefined;
   const old = withServerNamespace(kind, decoded, namespace);
+  if (readFromCluster(old)) return old;
   const { patch } = judgeMutation(kind.kind, admissionRequest(kind, old, undefined));
   if (patch.length === 0) return old;
   return goKeyOrder(pruneAndDefault(kind.crdSchema, applyPatch(old, patch)).object) as Record<
     string,
     unknown
   >;
+}
+
+/** Whether an object was read from a cluster: the store gives every object a resourceVersion. */
+function readFromCluster(object: Record<string, unknown>): boolean {
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  return typeof metadata.resourceVersion === "string" && metadata.resourceVersion !== "";
 }
 
 /**

@@ -1,5 +1,6 @@
 import { load as loadYaml } from "js-yaml";
 import { parseYaml, type YamlDialect } from "../../../src/addon-operator/yaml.js";
+import { writeJson } from "../../../src/base/exact-json.js";
 import { readDocument } from "../../../src/offline/yaml-readings.js";
 import type { GoOracle } from "../go-oracle.js";
 import type { DifferentialRun, Random } from "./random.js";
@@ -152,8 +153,13 @@ export function generateYamlDocument(random: Random): string {
   ]);
 }
 
-/** A value as JSON data with sorted keys (Go writes a map's keys sorted). */
-const normal = (v: unknown): unknown => (v === undefined ? undefined : sorted(JSON.parse(JSON.stringify(v))));
+/**
+ * A value as JSON data with sorted keys (Go writes a map's keys sorted). The oracle's answers are read
+ * with JSON.parse, so an int64 beyond 2^53-1 the port reads exactly (a bigint) is compared as the
+ * float64 its digits parse to, as the oracle's is: test/control-plane-diff's int64 edges prove the
+ * exact value against the real API server.
+ */
+const normal = (v: unknown): unknown => (v === undefined ? undefined : sorted(JSON.parse(writeJson(v))));
 const sorted = (v: unknown): unknown =>
   Array.isArray(v)
     ? v.map(sorted)
