@@ -37,6 +37,8 @@ export const versionRules = errorRules({
     summary: "a channel's or the mandatory version that lifecycle-manager's semver library cannot parse",
     realSystem:
       "its version check (Masterminds/semver NewVersion) fails on it: every Kyma with the module reports it in error",
+    stricter:
+      "the API server stores it (the CRD's pattern admits any digits); lifecycle-manager certainly fails on it, on every Kyma that has the module",
     upstream:
       "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/regular.go:197-260 (markInvalidSkewUpdate: semver.NewVersion); github.com/Masterminds/semver/v3 v3.5.0 (lifecycle-manager's go.mod)",
     native: {
