@@ -26,14 +26,9 @@ export function templateConfig(module: Module): TemplateConfig | null {
     const given: unknown = Object.hasOwn(values, item.alias) ? values[item.alias] : undefined;
     let value: GoValue;
     if (item.integer) {
-      // A value is read as a float64 (encoding/json into map[string]any) and made an int with int(v);
-      // the default is the Go int the operator decoded exactly (a bigint beyond 2^53-1).
-      const read: number | bigint =
-        typeof given === "number" || typeof given === "bigint"
-          ? goInt(Number(given))
-          : (item.integer.default ?? 0);
+      const read = integerValue(item.integer, given);
       // int(v) of a float64 beyond int64 is undefined in Go: the templates reading it are not decided.
-      if (typeof read === "number" && Number.isNaN(read)) {
+      if (read === undefined) {
         opaque ??= new Set();
         opaque.add(item.alias);
         delete config[item.alias];
@@ -50,6 +45,20 @@ export function templateConfig(module: Module): TemplateConfig | null {
     opaque?.delete(item.alias);
   }
   return { config, opaque };
+}
+
+/**
+ * An integer item's Go int in the template data: a value given is read as a float64 (encoding/json
+ * into map[string]any) and made an int with int(v); else the default, the Go int the operator decoded
+ * exactly (a bigint beyond 2^53-1). Undefined where int(v) is undefined in Go (beyond int64).
+ */
+export function integerValue(
+  integer: { default?: number | bigint },
+  given: unknown,
+): number | bigint | undefined {
+  if (typeof given !== "number" && typeof given !== "bigint") return integer.default ?? 0;
+  const read = goInt(Number(given));
+  return typeof read === "number" && Number.isNaN(read) ? undefined : read;
 }
 
 /** Go's int(v) of a float64: truncated; NaN where Go leaves it undefined (beyond int64). */

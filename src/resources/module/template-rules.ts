@@ -25,7 +25,7 @@ import { LruCache } from "../../memo/lru-cache.js";
 import { generatedSchemaUrl } from "../../schema/generated-schema.js";
 import type { JsonSchema } from "../../schema/schema-source.js";
 import { installInputAt, installInputErrors } from "./install-inputs.js";
-import { templateConfig } from "./template-data.js";
+import { integerValue, templateConfig } from "./template-data.js";
 
 const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";
 
@@ -289,8 +289,9 @@ function configPrinter(module: Module): (alias: string) => PrintedValue {
     if (!item) return noValue;
     const given = Object.hasOwn(values, alias) ? values[alias] : undefined;
     if (item.integer) {
-      const value = typeof given === "number" ? Math.trunc(given) : (item.integer.default ?? 0);
-      return { kind: "text", text: String(value) };
+      // The value the template data holds (template-data.ts): undecided where Go's int(v) is undefined.
+      const value = integerValue(item.integer, given);
+      return value === undefined ? { kind: "any" } : { kind: "text", text: String(value) };
     }
     if (item.boolean)
       return {
