@@ -7,6 +7,7 @@ import {
   type PolicyFailure,
   type PolicyRequest,
 } from "../cel/policy-evaluator.js";
+import { taggedRuleId } from "../codegen/crd-rules.js";
 import {
   type GeneratedMutation,
   type GeneratedPolicy,
@@ -47,9 +48,6 @@ function policiesOf(kind: OfflineKind): KindPolicies {
     generated.get(`${kind.kind.group}/${kind.source.crd.names.plural}`) ?? { validating: [], mutating: [] }
   );
 }
-
-/** `... (rule module.config-type)` at the end of a policy's message: the rule it enforces. */
-const ruleTag = /\(rule ([^)]+)\)$/;
 
 /**
  * The verdict of a cluster that runs the native policies and not the webhook (the chart's
@@ -139,7 +137,8 @@ function policyProblem(
   stage: Problem["stage"],
   type = "FieldValueInvalid",
 ): Problem {
-  const rule = ruleTag.exec(failure.message)?.[1] ?? policy.rule;
+  // `... (rule module.config-type)` at the end of a policy's message: the rule it enforces.
+  const rule = taggedRuleId(failure.message) ?? policy.rule;
   const field = failure.error ? FieldPath.empty : fieldOfMessage(failure.message);
   return { stage, field, type: failure.error ? "InternalError" : type, message: failure.message, rule };
 }
