@@ -270,7 +270,12 @@ if (flags.baseline) {
  * of it (with a number of reviews, the faster one finishes first and the other runs its tail alone).
  * At a fixed rate the requests leave on schedule (bench/fixed-rate.ts) and every one must be answered.
  */
-async function cpuPerReview(scenario: Scenario, seconds: number, load: Rate): Promise<number> {
+async function cpuPerReview(
+  scenario: Scenario,
+  seconds: number,
+  load: Rate,
+  { warmUp = false } = {},
+): Promise<number> {
   const target = scenario.server();
   const pid = target.child.pid as number;
   const before = cpuSeconds(pid);
@@ -298,9 +303,14 @@ async function cpuPerReview(scenario: Scenario, seconds: number, load: Rate): Pr
     duration: seconds,
   });
   const used = cpuSeconds(pid) - before;
-  if (result.errors + result.timeouts + result.non2xx > 0 || result["2xx"] === 0)
+  const failed = result.errors + result.timeouts + result.non2xx;
+  if (failed > 0 && warmUp)
+    process.stderr.write(
+      `${scenario.id} warm-up: ${failed} of ${result.requests.total} not answered 2xx (${JSON.stringify(result.statusCodeStats)})\n`,
+    );
+  if ((failed > 0 && !warmUp) || result["2xx"] === 0)
     throw new Error(
-      `${scenario.id}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx, ${result["2xx"]} answered`,
+      `${scenario.id}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result["2xx"]} answered`,
     );
   return (used / result["2xx"]) * 1e6;
 }
@@ -375,8 +385,10 @@ try {
   for (const scenario of scenarios) {
     const problem = scenario.expect(await post(ca, scenario.server().port, scenario.path, scenario.body));
     if (problem) throw new Error(`${scenario.id}: ${problem}`);
-    // Warm-up: the JIT has seen the hot path before anything is measured.
-    await cpuPerReview(scenario, Math.max(0.5, seconds / 4), "saturation");
+    // Warm-up: the JIT has seen the hot path before anything is measured. A worker's first reviews of
+    // a kind pay its cold start (the addon-operator module tree); under load one may answer 500 (its wall
+    // limit passed before its uid was noted, docs/operations.md): counted here, never in a measurement.
+    await cpuPerReview(scenario, Math.max(0.5, seconds / 4), "saturation", { warmUp: true });
   }
   const byRate = [];
   for (const load of rates) byRate.push(await measureAtRate(load));
