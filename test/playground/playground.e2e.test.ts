@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { get as httpsGet } from "node:https";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -9,6 +10,7 @@ import { gzipSync } from "node:zlib";
 import { dump } from "js-yaml";
 import { type Browser, launchChromium, type Page } from "../support/chromium.js";
 import { corpusPath, withoutCorpus, yamlFiles } from "../support/corpus.js";
+import { listeningPorts } from "../support/listening-ports.js";
 import { denialCases } from "../support/module-cases.js";
 import {
   buildPlayground,
@@ -20,6 +22,7 @@ import {
   servePlayground,
   settled,
 } from "../support/playground.js";
+import { startServe } from "../support/serve-process.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pageDir = join(root, "dist/playground");
@@ -51,6 +54,17 @@ async function withScreenshot(name: string, body: () => Promise<void>): Promise<
     } catch {}
     throw error;
   }
+}
+
+/** The status of a GET over HTTPS to serve's webhook port. */
+function httpsStatus(port: number, path: string, ca: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const request = httpsGet({ host: "127.0.0.1", port, path, ca, servername: "localhost" }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    });
+    request.on("error", reject);
+  });
 }
 
 /** `validate -o json` of the built command, in `cwd`, with `stdin`. */
@@ -409,6 +423,59 @@ describe("the playground, in a real Chromium", () => {
         return { id: editor.id, line: editor.value.slice(0, editor.selectionStart).split("\\n").length };
       })()`);
       assert.deepEqual(selected, { id: "object", line });
+    }));
+
+  it("is served by `serve --playground` on its own port, never the webhook's; without the flag nothing more listens", () =>
+    withScreenshot("serve", async () => {
+      const certDir = mkdtempSync(join(scratch, "certs-"));
+      const common = ["--cert-dir", certDir, "--port", "0", "--metrics-bind-address", "127.0.0.1:0"];
+      const served = await startServe([...common, "--playground", "127.0.0.1:0"], 1, cli);
+      try {
+        const playgroundPort = served.logs.find((entry) => entry.playgroundPort)?.playgroundPort as number;
+        assert.deepEqual(
+          listeningPorts(served.child.pid as number),
+          [served.port, served.metricsPort, playgroundPort].sort((a, b) => a - b),
+        );
+        // The page from serve's listener, in the browser: the verdict of its first example.
+        const tab = await (browser as Browser).newPage();
+        await tab.goto(`http://127.0.0.1:${playgroundPort}/`);
+        const shown = await readVerdict(tab);
+        assert.equal(shown.verdict, "denied");
+        assert.ok(
+          shown.findings.some((finding) => finding.rule === "validating-webhook/module.config-value"),
+        );
+        // Static files only: no other path, no method but GET and HEAD, no body read.
+        const base = `http://127.0.0.1:${playgroundPort}`;
+        assert.equal(
+          (await fetch(`${base}/index.html`)).headers
+            .get("content-security-policy")
+            ?.includes("default-src 'none'"),
+          true,
+        );
+        assert.equal((await fetch(`${base}/../package.json`)).status, 404);
+        assert.equal((await fetch(`${base}/`, { method: "POST", body: "x" })).status, 405);
+        // The webhook's port knows none of the page's paths.
+        const ca = readFileSync(join(certDir, "ca.crt"), "utf8");
+        for (const path of ["/", "/index.html", "/app.js", "/style.css"])
+          assert.equal(await httpsStatus(served.port, path, ca), 404, path);
+      } finally {
+        served.child.kill("SIGINT");
+        await served.exited;
+      }
+      const off = await startServe(common, 1, cli);
+      try {
+        assert.equal(
+          off.logs.find((entry) => entry.playgroundPort !== undefined),
+          undefined,
+        );
+        assert.deepEqual(
+          listeningPorts(off.child.pid as number),
+          [off.port, off.metricsPort].sort((a, b) => a - b),
+        );
+      } finally {
+        off.child.kill("SIGINT");
+        await off.exited;
+      }
     }));
 
   it("made no request after its load, and none outside its own three files; no CSP violation", () =>
