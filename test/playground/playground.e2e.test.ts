@@ -534,7 +534,10 @@ describe("the playground, in a real Chromium", () => {
 
   it("is served by `serve --playground` on its own port, never the webhook's; without the flag nothing more listens", () =>
     withScreenshot("serve", async () => {
+      // One review worker each: this test sends no review, and starting workers is most of serve's start.
       const flags = (certDir: string) => [
+        "--review-workers",
+        "1",
         "--cert-dir",
         certDir,
         "--port",
