@@ -459,6 +459,15 @@ describe("the playground, in a real Chromium", () => {
             `${version}: ${cases.length} ConfigMaps, ${summary.denied} denied, ${summary.warned} warned`,
           );
         }
+        // A share link names the picked folder but cannot carry it: opened in another tab, the page says so.
+        const other = await (browser as Browser).newPage();
+        await other.goto(await page.evaluate<string>("location.href"));
+        const elsewhere = await readVerdict(other);
+        assert.equal(elsewhere.verdict, "unreadable");
+        assert.match(
+          elsewhere.text,
+          /^Cannot be judged: the module tree deckhouse-v1\.76\.8 is a folder on the computer it was picked on: pick it here/,
+        );
         console.log(
           `# playground and validate agree on deckhouse's trees, both clients: ${counts.join("; ")}`,
         );
@@ -471,7 +480,7 @@ describe("the playground, in a real Chromium", () => {
         readFileSync(join(root, "examples/playground/modulereleasemeta.yaml"), "utf8"),
         readFileSync(join(root, "examples/playground/modulereleasemeta-old.yaml"), "utf8"),
         "kubectl",
-        "",
+        "cluster",
       );
       const original = await readVerdict(page);
       assert.equal(original.verdict, "denied");
@@ -482,10 +491,10 @@ describe("the playground, in a real Chromium", () => {
       const reproduced = await readVerdict(other);
       assert.deepEqual(reproduced, original);
       const state = await other.evaluate<string[]>(
-        `["object", "old", "client"].map((id) => document.getElementById(id).value)`,
+        `["object", "old", "client", "modules"].map((id) => document.getElementById(id).value)`,
       );
       const first = await page.evaluate<string[]>(
-        `["object", "old", "client"].map((id) => document.getElementById(id).value)`,
+        `["object", "old", "client", "modules"].map((id) => document.getElementById(id).value)`,
       );
       assert.deepEqual(state, first);
     }));
