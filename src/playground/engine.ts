@@ -78,6 +78,11 @@ export function mountFolder(name: string, files: readonly FolderFile[]): ModuleT
   return folderTree;
 }
 
+/** A picked folder's directory as the visitor knows it: from the folder's name on. */
+export function folderPathShown(dir: string): string {
+  return dir.startsWith(`${foldersRoot}/`) ? dir.slice(foldersRoot.length + 1) : dir;
+}
+
 /** Where a tree's directories are in the page's file system (a bundled tree's under the root). */
 function treeDirs(tree: ModuleTree): { "modules-dir": string; "global-hooks-dir"?: string } {
   const at = (dir: string) => (tree.id.startsWith("folder:") ? dir : `${virtualRoot}/${dir}`);

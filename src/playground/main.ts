@@ -8,6 +8,7 @@ import type { Finding } from "../base/finding.js";
 import type { BatchResult, Mutation } from "../offline/validate-batch.js";
 import {
   type FolderFile,
+  folderPathShown,
   isTreeFile,
   judgeState,
   mountFolder,
@@ -223,14 +224,19 @@ async function pickFolder(): Promise<void> {
   // Busy from now on: the verdict shown is no longer the one on the chosen tree.
   judged++;
   verdict.setAttribute("aria-busy", "true");
-  const name = picked[0]?.webkitRelativePath.split("/")[0] || "folder";
+  modulesRead.textContent = await readFolder(picked).catch((error: unknown) => String(error));
+  scheduleUpdate();
+}
+
+/** Mounts the picked files' module tree and chooses it; says what was read, or why nothing was. */
+async function readFolder(picked: File[]): Promise<string> {
+  // A browser without folder picking gives the files without their folder: nothing to mount.
+  const name = picked[0]?.webkitRelativePath.split("/")[0] ?? "";
+  if (name === "") return "not read: pick a folder (this browser gave files without their folder)";
   const wanted = picked.filter((file) => isTreeFile(file.webkitRelativePath));
   const bytes = wanted.reduce((sum, file) => sum + file.size, 0);
-  if (bytes > maxFolderBytes) {
-    modulesRead.textContent = `${name}: its schema files hold ${bytes} bytes, more than the ${maxFolderBytes} read here`;
-    scheduleUpdate();
-    return;
-  }
+  if (bytes > maxFolderBytes)
+    return `${name}: not read, its schema files hold ${bytes} bytes, more than the ${maxFolderBytes} read here`;
   const files: FolderFile[] = await Promise.all(
     wanted.map(async (file) => ({ path: file.webkitRelativePath, text: await file.text() })),
   );
@@ -238,9 +244,8 @@ async function pickFolder(): Promise<void> {
   for (const option of [...modulesChoice.options]) if (option.value.startsWith("folder:")) option.remove();
   modulesChoice.append(treeOption(tree.id, tree.name));
   modulesChoice.value = tree.id;
-  const where = (dir: string) => dir.slice(dir.indexOf(`/${name}`) + 1);
-  modulesRead.textContent = `${name}: ${plural(files.length, "file")} read (of ${picked.length}); modules dir ${where(tree.modulesDir)}${tree.globalHooksDir ? `, global hooks ${where(tree.globalHooksDir)}` : ""}`;
-  scheduleUpdate();
+  const hooks = tree.globalHooksDir ? `, global hooks ${folderPathShown(tree.globalHooksDir)}` : "";
+  return `${name}: ${plural(files.length, "file")} read (of ${picked.length}); modules dir ${folderPathShown(tree.modulesDir)}${hooks}`;
 }
 
 let pending: ReturnType<typeof setTimeout> | undefined;
