@@ -1,7 +1,7 @@
 import { checkValues } from "../../addon-operator/check-values.js";
 import { hasDeckhouseValidations } from "../../addon-operator/deckhouse-validations.js";
 import { moduleNameOf, valuesKeyOf } from "../../addon-operator/module-names.js";
-import { emptyMap, isMap, type Schema } from "../../addon-operator/schema.js";
+import { isMap, type Schema } from "../../addon-operator/schema.js";
 import type { PathSegment, Violation } from "../../addon-operator/validate.js";
 import { type ParseCharge, parseYaml, type YamlDialect } from "../../addon-operator/yaml.js";
 import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
@@ -9,6 +9,7 @@ import type { Verdict } from "../../admission/resource-kind.js";
 import { errorRules, type IdsOf, type Native, warningRules } from "../../admission/rule-catalogue.js";
 import type { RuleWarning } from "../../admission/warning.js";
 import { fitWarning } from "../../admission/warning.js";
+import { emptyMap } from "../../base/empty-map.js";
 import { FieldPath } from "../../base/field-path.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import { LruCache } from "../../memo/lru-cache.js";
