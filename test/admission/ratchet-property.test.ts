@@ -17,6 +17,7 @@ import {
   ratchetGaps,
   type Violation,
 } from "../support/ratchet-generators.js";
+import { beginReview } from "../../src/admission/review-context.js";
 
 // ---- the cases: every registered kind's, from test/resources/<name>/ratchet-generators.ts ----------
 
@@ -88,7 +89,7 @@ const contentOf = (object: Kube) => {
 
 async function stateErrors(kind: ResourceKind, object: Kube, operation: "CREATE" | "UPDATE") {
   const base = request(kind, object);
-  const verdict = await kind.validator?.validate(object, { ...base, operation, oldObject: object });
+  const verdict = await kind.validator?.validate(object, beginReview({ ...base, operation, oldObject: object }));
   return verdict?.errors ?? [];
 }
 
@@ -96,7 +97,7 @@ async function transitionErrors(kind: ResourceKind, oldObject: Kube, object: Kub
   const verdict = await kind.validator?.validateTransition?.(
     oldObject,
     object,
-    request(kind, object, oldObject),
+    beginReview(request(kind, object, oldObject)),
   );
   return verdict?.errors ?? [];
 }

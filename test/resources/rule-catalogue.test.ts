@@ -18,6 +18,7 @@ import { kedaReleaseMeta } from "../support/modulereleasemetas.js";
 import { customModule, helmModule } from "../support/modules.js";
 import { kedaTemplate } from "../support/moduletemplates.js";
 import { admissionReview } from "../support/reviews.js";
+import { beginReview } from "../../src/admission/review-context.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 const declared: RuleDeclaration[] = ruleCatalogue().flatMap((section) => section.rules);
@@ -67,9 +68,9 @@ async function emitted(kind: string, object: unknown, oldObject?: unknown): Prom
     kind,
   });
   const request = review.request as AdmissionRequest;
-  const state = await served.validator?.validate(object, request);
+  const state = await served.validator?.validate(object, beginReview(request));
   const transition = oldObject
-    ? await served.validator?.validateTransition?.(oldObject, object, request)
+    ? await served.validator?.validateTransition?.(oldObject, object, beginReview(request))
     : undefined;
   return [...(state ? idsOf(state) : []), ...(transition ? idsOf(transition) : [])];
 }

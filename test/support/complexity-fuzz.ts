@@ -15,6 +15,7 @@ import { helmModule } from "./modules.js";
 import { kedaTemplate } from "./moduletemplates.js";
 import { admissionReview } from "./reviews.js";
 import { workspace } from "./workspaces.js";
+import { WorkBudget } from "../../src/budget/work-budget.js";
 
 /**
  * The complexity fuzz of issue 21: for each kind, every array, map and string field its schema has is
@@ -267,7 +268,7 @@ export function passesCrd(kind: FuzzKind, object: unknown): boolean {
     check = structureChecker(kind.schema);
     crdCheckers.set(kind, check);
   }
-  return check(object).errors.length === 0;
+  return check(object, new WorkBudget()).errors.length === 0;
 }
 
 /** The review's body as the API server would send it. */

@@ -10,7 +10,7 @@ import { errorRules, type IdsOf, type Native, warningRules } from "../../admissi
 import type { RuleWarning } from "../../admission/warning.js";
 import { fitWarning } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
-import { WorkBudget } from "../../budget/work-budget.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import { LruCache } from "../../memo/lru-cache.js";
 import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.js";
 
@@ -140,7 +140,7 @@ function keyError(key: string): FieldError | undefined {
 export function validateConfigMapData(
   data: Data,
   schemas: LoadedSchemas,
-  budget: WorkBudget = new WorkBudget(),
+  budget: WorkBudget,
 ): Verdict {
   const errors: FieldError[] = [];
   const warnings: RuleWarning[] = [];
@@ -309,7 +309,7 @@ export function validateConfigMapTransition(
   oldData: Data,
   data: Data,
   schemas: LoadedSchemas,
-  budget: WorkBudget = new WorkBudget(),
+  budget: WorkBudget,
 ): Verdict {
   const errors: FieldError[] = [];
   const cache = cacheOf(schemas);

@@ -8,7 +8,7 @@ import {
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
 import { limits } from "../../base/limits.js";
-import { WorkBudget } from "../../budget/work-budget.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import { celString, isUpdate, onOld, present } from "../../cel/policy-cel.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
@@ -194,8 +194,8 @@ export interface ConfigValuesVerdict {
 export function validateConfigValues(
   items: ConfigItem[],
   values: Record<string, unknown>,
-  source: ModuleSource = "helm",
-  work: WorkBudget = new WorkBudget(),
+  source: ModuleSource,
+  work: WorkBudget,
 ): ConfigValuesVerdict {
   return compileConfigValues(items)(values, source, work);
 }
@@ -203,7 +203,7 @@ export function validateConfigValues(
 /** The same rules with what depends only on the config schema worked out once, for many Modules. */
 export function compileConfigValues(
   items: ConfigItem[],
-): (values: Record<string, unknown>, source: ModuleSource, work?: WorkBudget) => ConfigValuesVerdict {
+): (values: Record<string, unknown>, source: ModuleSource, work: WorkBudget) => ConfigValuesVerdict {
   const aliases = [...new Set(items.map((item) => item.alias))];
   const declared = new Set(aliases);
   // Duplicate aliases: the operator validates both and keeps the later; each is judged here too.
@@ -222,7 +222,7 @@ export function compileConfigValues(
       },
     ];
   });
-  return (values, source, work = new WorkBudget()) => {
+  return (values, source, work) => {
     const verdict: ConfigValuesVerdict = { errors: [], warnings: [] };
     const budget = new MatchBudget(undefined, work);
     // Warnings only as many as the API server shows (it keeps 4 KiB of them): 9,000 undeclared keys

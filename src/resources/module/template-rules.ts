@@ -4,7 +4,7 @@ import { errorRules, type Native, type RuleId, warningRules } from "../../admiss
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { writeJson } from "../../base/exact-json.js";
 import { FieldPath } from "../../base/field-path.js";
-import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
+import { type WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
 import { someString } from "../../cel/schema-strings.js";
 import type { Module } from "../../generated/module.js";
@@ -114,7 +114,7 @@ export interface TemplateVerdict {
  */
 export function validateTemplates(
   module: Module,
-  budget: WorkBudget = new WorkBudget(),
+  budget: WorkBudget,
   sentSpec: unknown = module.spec,
 ): TemplateVerdict {
   const verdict = new Verdict();

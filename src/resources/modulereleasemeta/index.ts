@@ -74,7 +74,7 @@ export function createModuleReleaseMetaKind(
       "kyma-project/lifecycle-manager@c5b83f1 config/crd/bases/operator.kyma-project.io_modulereleasemetas.yaml; schemas/modulereleasemeta.yaml",
     schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
     rules: moduleReleaseMetaRules,
-    state: (readable, request) => ({
+    state: (readable, { request }) => ({
       errors: [...validateVersions(readable.spec), ...templateRules(readable, request)],
       warnings: [
         ...ruleWarnings("modulereleasemeta.name", nameWarnings(readable)),

@@ -2,7 +2,7 @@ import { byRule, type FieldErrorList, fieldError, moreItems } from "../../admiss
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
 import { limits } from "../../base/limits.js";
-import { WorkBudget } from "../../budget/work-budget.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import { celString } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { absoluteHttpUrlProblem } from "../../validation/urls.js";
@@ -77,7 +77,7 @@ const specPath = FieldPath.root("spec");
  */
 export function validateLinks(
   spec: Partial<ModuleTemplateSpec>,
-  budget: WorkBudget = new WorkBudget(),
+  budget: WorkBudget,
 ): FieldErrorList {
   const errors: FieldErrorList = [];
   const infoPath = specPath.child("info");

@@ -1,7 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
-import { WorkBudget } from "../../budget/work-budget.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
 import { cronScheduleError } from "../../robfig-cron/parse.js";
@@ -50,7 +50,7 @@ const specPath = FieldPath.root("spec");
  */
 export function validateWorkspaceSpec(
   spec: WorkspaceSpec,
-  budget: WorkBudget = new WorkBudget(),
+  budget: WorkBudget,
 ): FieldErrorList {
   const errors: FieldErrorList = [];
   const hibernation = spec.autoHibernation;

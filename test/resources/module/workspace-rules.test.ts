@@ -6,6 +6,7 @@ import { validateWorkspaceReference } from "../../../src/resources/module/worksp
 import { matchErrors } from "../../support/match-errors.js";
 import { customModule } from "../../support/modules.js";
 import { admissionReview, clone } from "../../support/reviews.js";
+import { beginReview } from "../../../src/admission/review-context.js";
 
 const known = new Set(["default/dev-environment", "prod/shared"]);
 const lookup = (namespace: string, name: string) => known.has(`${namespace}/${name}`);
@@ -29,7 +30,7 @@ describe("spec.workspace must name an existing Workspace", () => {
   it("is not checked when the Module kind is built without a lookup", async () => {
     const module = customModule();
     module.spec.workspace = { name: "nope" };
-    const verdict = await createModuleKind().validator?.validate(module, request);
+    const verdict = await createModuleKind().validator?.validate(module, beginReview(request));
     assert.deepEqual(verdict?.errors, []);
   });
 
