@@ -85,7 +85,10 @@ describe("the review context", () => {
     const program = compile();
     const source = program.getSourceFile(probeName);
     assert.ok(source);
-    const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+    const diagnostics = [
+      ...program.getSyntacticDiagnostics(source),
+      ...program.getSemanticDiagnostics(source),
+    ];
     const byLine = diagnostics.map((diagnostic) => ({
       line: source.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1,
       message: ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"),

@@ -6,6 +6,7 @@ import { Ajv } from "ajv";
 import { validate } from "../../src/admission/handler.js";
 import type { ResourceKind, Verdict } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
+import { beginReview } from "../../src/admission/review-context.js";
 import { checkRuleIds, parseRuleActions } from "../../src/admission/rule-actions.js";
 import { allowedActions, type RuleDeclaration } from "../../src/admission/rule-catalogue.js";
 import { FieldPath } from "../../src/base/field-path.js";
@@ -18,7 +19,6 @@ import { kedaReleaseMeta } from "../support/modulereleasemetas.js";
 import { customModule, helmModule } from "../support/modules.js";
 import { kedaTemplate } from "../support/moduletemplates.js";
 import { admissionReview } from "../support/reviews.js";
-import { beginReview } from "../../src/admission/review-context.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 const declared: RuleDeclaration[] = ruleCatalogue().flatMap((section) => section.rules);

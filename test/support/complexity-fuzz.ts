@@ -3,6 +3,7 @@ import * as depth from "../../src/admission/depth.js";
 import * as handler from "../../src/admission/handler.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionResponse, AdmissionReview } from "../../src/admission/review.js";
+import { WorkBudget } from "../../src/budget/work-budget.js";
 import * as configMapKind from "../../src/resources/addon-operator-configmap/index.js";
 import * as moduleIndex from "../../src/resources/module/index.js";
 import * as releaseMetaIndex from "../../src/resources/modulereleasemeta/index.js";
@@ -15,7 +16,6 @@ import { helmModule } from "./modules.js";
 import { kedaTemplate } from "./moduletemplates.js";
 import { admissionReview } from "./reviews.js";
 import { workspace } from "./workspaces.js";
-import { WorkBudget } from "../../src/budget/work-budget.js";
 
 /**
  * The complexity fuzz of issue 21: for each kind, every array, map and string field its schema has is

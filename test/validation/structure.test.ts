@@ -112,7 +112,11 @@ describe("compiling structure checkers", () => {
     const broken = { type: "object", properties: { a: { $ref: "#/definitions/missing" } } };
     const check = structureChecker(broken);
     assert.throws(() => compileStructureCheckers(), /missing/);
-    assert.throws(() => check({ a: 1 }, new WorkBudget()), /missing/, "a schema that does not compile fails when used");
+    assert.throws(
+      () => check({ a: 1 }, new WorkBudget()),
+      /missing/,
+      "a schema that does not compile fails when used",
+    );
     const fine = structureChecker({ type: "object", properties: { a: { type: "string" } } });
     compileStructureCheckers();
     assert.deepEqual(fine({ a: "x" }, new WorkBudget()), { errors: [], unknownFields: [], shape: [] });
@@ -216,6 +220,9 @@ describe("structure check: long lists and big maps cut, the rest checked one by 
     // spec.workspace's, spec), as the whole check makes it.
     assert.equal(shape.length, 1001);
     assert.deepEqual(shape.at(-1), { tokens: ["spec"], keyword: "type" });
-    assert.deepEqual(check(module), structureChecker(schema, Number.POSITIVE_INFINITY)(module, new WorkBudget()));
+    assert.deepEqual(
+      check(module),
+      structureChecker(schema, Number.POSITIVE_INFINITY)(module, new WorkBudget()),
+    );
   });
 });

@@ -137,11 +137,7 @@ function keyError(key: string): FieldError | undefined {
  * and not empty (`{}` and lists are stored unchecked). A disabled module's problems are warnings: they
  * stop addon-operator the day the module is enabled.
  */
-export function validateConfigMapData(
-  data: Data,
-  schemas: LoadedSchemas,
-  budget: WorkBudget,
-): Verdict {
+export function validateConfigMapData(data: Data, schemas: LoadedSchemas, budget: WorkBudget): Verdict {
   const errors: FieldError[] = [];
   const warnings: RuleWarning[] = [];
   const cache = cacheOf(schemas);

@@ -75,10 +75,7 @@ const specPath = FieldPath.root("spec");
  * manager's UIs fetch or open them), and names are unique within icons and resources
  * (moduletemplate.unique-name: both are maps keyed by name, which the API server enforces on its own).
  */
-export function validateLinks(
-  spec: Partial<ModuleTemplateSpec>,
-  budget: WorkBudget,
-): FieldErrorList {
+export function validateLinks(spec: Partial<ModuleTemplateSpec>, budget: WorkBudget): FieldErrorList {
   const errors: FieldErrorList = [];
   const infoPath = specPath.child("info");
   if (spec.info) {

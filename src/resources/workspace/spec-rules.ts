@@ -48,10 +48,7 @@ const specPath = FieldPath.root("spec");
  * the Secret and parses its kubeconfig; that needs read access to Secrets, which this webhook does not
  * take, so it is left to the operator.
  */
-export function validateWorkspaceSpec(
-  spec: WorkspaceSpec,
-  budget: WorkBudget,
-): FieldErrorList {
+export function validateWorkspaceSpec(spec: WorkspaceSpec, budget: WorkBudget): FieldErrorList {
   const errors: FieldErrorList = [];
   const hibernation = spec.autoHibernation;
   if (hibernation) {

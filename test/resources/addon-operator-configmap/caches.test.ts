@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { checkValues } from "../../../src/addon-operator/check-values.js";
 import { hasDeckhouseValidations } from "../../../src/addon-operator/deckhouse-validations.js";
 import { warningText } from "../../../src/admission/warning.js";
+import { WorkBudget } from "../../../src/budget/work-budget.js";
 import {
   type LoadedSchemas,
   schemaStore,
@@ -12,7 +13,6 @@ import {
   validateConfigMapTransition,
 } from "../../../src/resources/addon-operator-configmap/sections.js";
 import { writeFiles, writeTree } from "../../support/addon-modules.js";
-import { WorkBudget } from "../../../src/budget/work-budget.js";
 
 describe("schemaStore: files checked at most once per recheckMs", () => {
   it("sees a change only once recheckMs has passed since the last check, and keeps the load otherwise", () => {
@@ -110,7 +110,11 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
       on.errors.map((error) => String(error.field)),
       ["data.someModule.size"],
     );
-    const off = validateConfigMapData({ someModule: "size: 9\n", someModuleEnabled: "false" }, schemas, new WorkBudget());
+    const off = validateConfigMapData(
+      { someModule: "size: 9\n", someModuleEnabled: "false" },
+      schemas,
+      new WorkBudget(),
+    );
     assert.deepEqual(off.errors, []);
     assert.match(warningText(off.warnings[0] ?? ""), /module disabled/);
     const again = validateConfigMapData({ someModule: "size: 9\n" }, schemas, new WorkBudget());
@@ -121,7 +125,10 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
     const modulesDir = writeTree({ "001-some-module/openapi/config-values.yaml": { type: "object" } });
     const store = schemaStore({ modulesDir, recheckMs: 0 });
     const data = { someModule: "size: big\n", someModuleEnabled: "true" };
-    assert.match(validateConfigMapData(data, store.current(), new WorkBudget()).errors[0]?.detail ?? "", /forbidden property/);
+    assert.match(
+      validateConfigMapData(data, store.current(), new WorkBudget()).errors[0]?.detail ?? "",
+      /forbidden property/,
+    );
     writeFiles(modulesDir, {
       "001-some-module/openapi/config-values.yaml": {
         type: "object",

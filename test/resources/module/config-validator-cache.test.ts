@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { WorkBudget } from "../../../src/budget/work-budget.js";
 import type { ConfigItem } from "../../../src/generated/module.js";
 import { validateConfigSchema } from "../../../src/resources/module/config-schema-rules.js";
 import {
@@ -13,7 +14,6 @@ import {
 } from "../../../src/resources/module/config-validator-cache.js";
 import { validateConfigValues } from "../../../src/resources/module/config-values-rules.js";
 import { helmModule } from "../../support/modules.js";
-import { WorkBudget } from "../../../src/budget/work-budget.js";
 
 const items = () => helmModule().config ?? [];
 
@@ -53,16 +53,25 @@ describe("cached config validators", () => {
     const schema = items();
     const before = configValidator(schema, new WorkBudget());
     (schema[1] as ConfigItem).integer = { min: 0, max: 1 };
-    assert.deepEqual(configValidator(items(), new WorkBudget()).validateValues({ replicas: 3 }, "helm", new WorkBudget()).errors, []);
+    assert.deepEqual(
+      configValidator(items(), new WorkBudget()).validateValues({ replicas: 3 }, "helm", new WorkBudget())
+        .errors,
+      [],
+    );
     assert.equal(before.validateValues({ replicas: 3 }, "helm", new WorkBudget()).errors.length, 0);
-    assert.equal(configValidator(schema, new WorkBudget()).validateValues({ replicas: 3 }, "helm", new WorkBudget()).errors.length, 1);
+    assert.equal(
+      configValidator(schema, new WorkBudget()).validateValues({ replicas: 3 }, "helm", new WorkBudget())
+        .errors.length,
+      1,
+    );
   });
 
   it("stay right beyond the cache's bound", () => {
     for (let max = 0; max < 600; max++) {
       const schema: ConfigItem[] = [{ name: "N", alias: "n", integer: { max } }];
       assert.equal(
-        configValidator(schema, new WorkBudget()).validateValues({ n: 300 }, "helm", new WorkBudget()).errors.length,
+        configValidator(schema, new WorkBudget()).validateValues({ n: 300 }, "helm", new WorkBudget()).errors
+          .length,
         max < 300 ? 1 : 0,
       );
     }
@@ -81,7 +90,10 @@ describe("cached config validators", () => {
     assert.ok(configValidatorCacheBytes() > cacheBytesLimit / 2);
     const huge: ConfigItem[] = [{ name: "n", alias: "x", string: { default: "h".repeat(2 * 1024 * 1024) } }];
     const before = configValidatorCacheBytes();
-    assert.deepEqual(configValidator(huge, new WorkBudget()).validateValues({ x: "y" }, "helm", new WorkBudget()).errors, []);
+    assert.deepEqual(
+      configValidator(huge, new WorkBudget()).validateValues({ x: "y" }, "helm", new WorkBudget()).errors,
+      [],
+    );
     assert.equal(configValidatorCacheBytes(), before, "a schema over a quarter of the bound is not kept");
   });
 });

@@ -37,7 +37,12 @@ describe("spec.config against the config schema", () => {
   });
 
   it("admits undeclared keys of custom Modules (the runner gets them), warning only one edit from an alias", () => {
-    const verdict = validateConfigValues(items(), { replica: 1, LOG_LEVEL: "debug" }, "custom", new WorkBudget());
+    const verdict = validateConfigValues(
+      items(),
+      { replica: 1, LOG_LEVEL: "debug" },
+      "custom",
+      new WorkBudget(),
+    );
     assert.deepEqual(verdict.errors, []);
     assert.deepEqual(verdict.warnings.map(warningText), [
       'spec.config.replica is not declared, but passed to the runner; did you mean "replicas"?',

@@ -4,11 +4,11 @@ import type { FieldErrorList } from "../../../src/admission/field-errors.js";
 import { judgeValidation, validate } from "../../../src/admission/handler.js";
 import type { Verdict } from "../../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
+import { beginReview } from "../../../src/admission/review-context.js";
 import { createModuleKind } from "../../../src/resources/module/index.js";
 import { matchErrors } from "../../support/match-errors.js";
 import { denialCases } from "../../support/module-cases.js";
 import { helmModule } from "../../support/modules.js";
-import { beginReview } from "../../../src/admission/review-context.js";
 
 const request: AdmissionRequest = {
   uid: "u",
@@ -61,7 +61,10 @@ describe("the Module validator's focus (ratcheting's look at the old object)", (
   it("finds every error of the rules it names, and gathers no warnings", async () => {
     const rulesSeen = new Set<string>();
     for (const denial of creates) {
-      const full: Verdict = await validator.validate(denial.object, beginReview({ ...request, operation: "CREATE" }));
+      const full: Verdict = await validator.validate(
+        denial.object,
+        beginReview({ ...request, operation: "CREATE" }),
+      );
       assert.ok(full.errors.length > 0, denial.name);
       for (const rule of new Set(full.errors.map((error) => error.rule ?? ""))) {
         rulesSeen.add(rule);

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { judgeValidation } from "../../../src/admission/handler.js";
+import { beginReview } from "../../../src/admission/review-context.js";
 import { createModuleKind } from "../../../src/resources/module/index.js";
 import { validateWorkspaceReference } from "../../../src/resources/module/workspace-rules.js";
 import { matchErrors } from "../../support/match-errors.js";
 import { customModule } from "../../support/modules.js";
 import { admissionReview, clone } from "../../support/reviews.js";
-import { beginReview } from "../../../src/admission/review-context.js";
 
 const known = new Set(["default/dev-environment", "prod/shared"]);
 const lookup = (namespace: string, name: string) => known.has(`${namespace}/${name}`);

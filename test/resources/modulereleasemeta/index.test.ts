@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
+import { beginReview } from "../../../src/admission/review-context.js";
 import { warningText } from "../../../src/admission/warning.js";
 import { FieldPath } from "../../../src/base/field-path.js";
 import { createModuleReleaseMetaKind } from "../../../src/resources/modulereleasemeta/index.js";
 import { kedaReleaseMeta } from "../../support/modulereleasemetas.js";
-import { beginReview } from "../../../src/admission/review-context.js";
 
 // Every place a user can put a wrong value, top to bottom.
 const paths = [

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
+import { beginReview } from "../../../src/admission/review-context.js";
 import { warningText } from "../../../src/admission/warning.js";
 import { FieldPath } from "../../../src/base/field-path.js";
 import { moduleTemplateKind } from "../../../src/resources/moduletemplate/index.js";
 import { kedaTemplate } from "../../support/moduletemplates.js";
-import { beginReview } from "../../../src/admission/review-context.js";
 
 // Every place a user can put a wrong value, top to bottom.
 const paths = [
@@ -62,7 +62,11 @@ describe("ModuleTemplate validator on arbitrary input", () => {
           const created = moduleTemplateKind.validator?.validate(broken as never, beginReview(request));
           const updated = inOld
             ? moduleTemplateKind.validator?.validateTransition?.(broken as never, valid, beginReview(request))
-            : moduleTemplateKind.validator?.validateTransition?.(valid, broken as never, beginReview(request));
+            : moduleTemplateKind.validator?.validateTransition?.(
+                valid,
+                broken as never,
+                beginReview(request),
+              );
           for (const verdict of [created, updated]) {
             assert.ok(verdict && !(verdict instanceof Promise));
             assert.ok(Array.isArray(verdict.errors) && Array.isArray(verdict.warnings));

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { validate } from "../../../src/admission/handler.js";
+import { WorkBudget } from "../../../src/budget/work-budget.js";
 import { moduleTemplateKind } from "../../../src/resources/moduletemplate/index.js";
 import { infoLinkWarnings, validateLinks } from "../../../src/resources/moduletemplate/link-rules.js";
 import { matchErrors } from "../../support/match-errors.js";
 import { kedaTemplate, templateReview } from "../../support/moduletemplates.js";
-import { WorkBudget } from "../../../src/budget/work-budget.js";
 
 describe("links and names in spec.info and spec.resources", () => {
   it("accepts the valid template", () => {
