@@ -1,11 +1,12 @@
 import { isDeepStrictEqual } from "node:util";
 import { FieldPath, type PathStep } from "../base/field-path.js";
-import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
+import { WorkBudgetExceeded } from "../budget/work-budget.js";
 import { childSchema, oldIndexOf, sameValue } from "../schema/correlation.js";
 import type { JsonSchema } from "../schema/schema-source.js";
 import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
+import type { ReviewContext } from "./review-context.js";
 import { fitWarning, type Warning } from "./warning.js";
 
 /**
@@ -176,12 +177,12 @@ export interface RatchetedVerdict extends Verdict {
  */
 export async function ratchetUpdate(
   validator: Validator<unknown>,
-  request: AdmissionRequest,
+  context: ReviewContext,
   stateErrors: FieldErrorList,
-  budget?: WorkBudget,
 ): Promise<RatchetedVerdict> {
   if (stateErrors.length === 0) return { errors: [], warnings: [], spared: [] };
-  const oldErrors = await oldStateErrors(validator, request, stateErrors, budget);
+  const { request } = context;
+  const oldErrors = await oldStateErrors(validator, context, stateErrors);
   const { introduced, preexisting } = splitByOld(
     stateErrors,
     oldErrors,
@@ -235,17 +236,18 @@ function splitByChange(
  */
 async function oldStateErrors(
   validator: Validator<unknown>,
-  request: AdmissionRequest,
+  context: ReviewContext,
   stateErrors: FieldErrorList,
-  budget: WorkBudget | undefined,
 ): Promise<FieldErrorList> {
+  const { request } = context;
   if (!isObject(request.oldObject)) return [];
   const rules = stateErrors.map((error) => error.rule);
   const focus = rules.every((rule) => rule !== undefined) ? { errorsOf: new Set(rules) } : undefined;
   const { oldObject: _old, ...rest } = request;
   const asCreate: AdmissionRequest = { ...rest, operation: "CREATE", object: request.oldObject };
   try {
-    return (await validator.validate(request.oldObject, asCreate, focus, budget)).errors;
+    const onOld: ReviewContext = { request: asCreate, budget: context.budget, ...(focus && { focus }) };
+    return (await validator.validate(request.oldObject, onOld)).errors;
   } catch (error) {
     // Out of work: the review cannot be judged, which the protocol layer turns into a denial.
     if (error instanceof WorkBudgetExceeded) throw error;

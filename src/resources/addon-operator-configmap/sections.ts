@@ -11,7 +11,7 @@ import type { RuleWarning } from "../../admission/warning.js";
 import { fitWarning } from "../../admission/warning.js";
 import { emptyMap } from "../../base/empty-map.js";
 import { FieldPath } from "../../base/field-path.js";
-import { WorkBudget } from "../../budget/work-budget.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import { LruCache } from "../../memo/lru-cache.js";
 import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.js";
 
@@ -138,11 +138,7 @@ function keyError(key: string): FieldError | undefined {
  * and not empty (`{}` and lists are stored unchecked). A disabled module's problems are warnings: they
  * stop addon-operator the day the module is enabled.
  */
-export function validateConfigMapData(
-  data: Data,
-  schemas: LoadedSchemas,
-  budget: WorkBudget = new WorkBudget(),
-): Verdict {
+export function validateConfigMapData(data: Data, schemas: LoadedSchemas, budget: WorkBudget): Verdict {
   const errors: FieldError[] = [];
   const warnings: RuleWarning[] = [];
   const cache = cacheOf(schemas);
@@ -310,7 +306,7 @@ export function validateConfigMapTransition(
   oldData: Data,
   data: Data,
   schemas: LoadedSchemas,
-  budget: WorkBudget = new WorkBudget(),
+  budget: WorkBudget,
 ): Verdict {
   const errors: FieldError[] = [];
   const cache = cacheOf(schemas);

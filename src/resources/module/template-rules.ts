@@ -3,7 +3,7 @@ import { byRule, type FieldErrorList, fieldError } from "../../admission/field-e
 import { errorRules, type Native, type RuleId, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
-import { WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
+import { type WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
 import { someString } from "../../cel/schema-strings.js";
 import type { Module } from "../../generated/module.js";
@@ -103,7 +103,7 @@ export interface TemplateVerdict {
  */
 export function validateTemplates(
   module: Module,
-  budget: WorkBudget = new WorkBudget(),
+  budget: WorkBudget,
   sentSpec: unknown = module.spec,
 ): TemplateVerdict {
   const verdict = new Verdict();

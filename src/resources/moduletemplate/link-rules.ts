@@ -2,7 +2,7 @@ import { byRule, type FieldErrorList, fieldError, moreItems } from "../../admiss
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
 import { limits } from "../../base/limits.js";
-import { WorkBudget } from "../../budget/work-budget.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import { celString } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { absoluteHttpUrlProblem } from "../../validation/urls.js";
@@ -75,10 +75,7 @@ const specPath = FieldPath.root("spec");
  * manager's UIs fetch or open them), and names are unique within icons and resources
  * (moduletemplate.unique-name: both are maps keyed by name, which the API server enforces on its own).
  */
-export function validateLinks(
-  spec: Partial<ModuleTemplateSpec>,
-  budget: WorkBudget = new WorkBudget(),
-): FieldErrorList {
+export function validateLinks(spec: Partial<ModuleTemplateSpec>, budget: WorkBudget): FieldErrorList {
   const errors: FieldErrorList = [];
   const infoPath = specPath.child("info");
   if (spec.info) {
