@@ -176,12 +176,15 @@ async function bothWays(
   return { real, ours, findings };
 }
 
+/** A rule's tag after a message (a webhook's answer, a CEL rule's message): compared without it. */
+const ruleTag = / \(rule [^)]+\)$/;
+
 /** A finding's cause as kubectl words it: a refusal before validation names its reason. */
 function causeOf(finding: Finding): string {
   if (/^decode\/Kubectl/.test(finding.rule)) return finding.message;
   if (finding.rule.startsWith("decode/"))
     return `${finding.rule.slice("decode/".length)}: ${finding.message}`;
-  return finding.message;
+  return finding.message.replace(ruleTag, "");
 }
 
 /** kubectl's error line as validate words it: its own refusals prefixed `kubectl:`, rule tags dropped. */
@@ -189,5 +192,5 @@ function realCause(line: string): string {
   const client =
     /^KubectlDecode: (.*)$/s.exec(line) ?? /^error: (?:[\s\S]*from server for: "STDIN": )?(.*)$/s.exec(line);
   if (client) return client[1]?.startsWith("kubectl: ") ? client[1] : `kubectl: ${client[1]}`;
-  return line.replace(/ \(rule [^)]+\)$/, "");
+  return line.replace(ruleTag, "");
 }
