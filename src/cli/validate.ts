@@ -176,6 +176,10 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
     throw new UsageError((error as Error).message);
   }
   const client = clientOf(options);
+  if (client === "kubectl-create" && (options.old ?? []).length > 0)
+    throw new UsageError(
+      "--client kubectl-create and --old: kubectl create only creates (an existing object is AlreadyExists); judge an update with --client kubectl-apply or gitops",
+    );
   const stdinName = options.stdinFilename ?? "<stdin>";
   const read = readAll(paths, io, stdinName);
   const inputs = read.inputs;

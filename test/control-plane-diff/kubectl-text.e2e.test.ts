@@ -8,9 +8,11 @@ import { offlineKinds } from "../../src/offline/kinds.js";
 import { builtCli, builtFindings } from "../support/built-cli.js";
 import { registerChartWebhooks, startLocalServe } from "../support/chart-webhooks.js";
 import { useControlPlane } from "../support/control-plane.js";
+import { withoutCorpus } from "../support/corpus.js";
 import { withoutGo } from "../support/go-tools.js";
 import { apiClient } from "./api-client.js";
 import { generate } from "./generator.js";
+import { corpusInputs } from "./inputs.js";
 import { type KubectlOutcome, kubectlApply } from "./kubectl.js";
 import { repeatedKeyCases } from "./repeated-keys.js";
 import { createNamespaces, namespaceOf } from "./run.js";
@@ -94,12 +96,16 @@ describe("kubectl apply and kubectl create of manifest text: validate --client a
   it("generated manifests with a repeated key (top level, metadata, spec, nested; block and flow): the same verdicts, both lines named", async (t) => {
     const count = Number(process.env.MODULE_ADMISSION_DIFF_OBJECTS ?? 80);
     const seed = Number(process.env.MODULE_ADMISSION_DIFF_SEED ?? 43);
-    const cases = repeatedKeyCases(generate(kinds, count, seed, 0), seed);
+    // Generated objects (mostly denied: one mutation away from valid) and every third real object of
+    // the corpora (mostly admitted), each written with one repeated key.
+    const generated = generate(kinds, count, seed, 0);
+    const real = withoutCorpus ? [] : corpusInputs(kinds, "kubectl").filter((_, i) => i % 3 === 0);
+    const cases = repeatedKeyCases([...generated, ...real], seed);
     const api = apiClient(plane().kubeconfigPath);
     plane().defer(() => api.close());
     await createNamespaces(
       api,
-      generate(kinds, count, seed, 0).map((g) => namespaceOf(g.object as Record<string, unknown>)),
+      [...generated, ...real].map((g) => namespaceOf(g.object as Record<string, unknown>)),
     );
     const unexplained: string[] = [];
     let denied = 0;
@@ -133,9 +139,9 @@ describe("kubectl apply and kubectl create of manifest text: validate --client a
       ["top level", "metadata", "spec", "nested"].map((w) => [w, cases.filter((c) => c.where === w).length]),
     );
     t.diagnostic(
-      `seed ${seed}: ${cases.length} generated manifests (${JSON.stringify(where)}) × 2 clients: ${denied} denied by the API server; ${unexplained.length} unexplained`,
+      `seed ${seed}: ${cases.length} manifests (${generated.length} generated, ${real.length} real; ${JSON.stringify(where)}) × 2 clients: ${denied} denied by the API server; ${unexplained.length} unexplained`,
     );
-    assert.ok(cases.length >= count * 0.9, `${cases.length} cases`);
+    assert.ok(cases.length >= (count + real.length) * 0.9, `${cases.length} cases`);
     assert.ok(denied > 0 && denied < cases.length * 2, "both verdicts occur");
     assert.deepEqual(unexplained.slice(0, 5), []);
   });

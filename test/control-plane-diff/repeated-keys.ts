@@ -1,5 +1,5 @@
 import { writeJson } from "../../src/base/exact-json.js";
-import type { Generated } from "./generator.js";
+import type { Input } from "./inputs.js";
 
 /**
  * The generated differential's text class: a generated object written as the YAML a person writes
@@ -136,11 +136,14 @@ const others = (own: unknown): Json[] => [
 ];
 
 /**
- * One case per generated CREATE (UPDATE pairs left out: kubectl create makes objects), the repeat put
+ * One case per generated (or real) CREATE (UPDATE pairs left out: kubectl create makes objects), the repeat put
  * where `where` cycles: top level (apiVersion, kind or metadata written first as another value, or
  * spec either way), metadata, spec, nested.
  */
-export function repeatedKeyCases(generated: readonly Generated[], seed: number): RepeatedKeyCase[] {
+export function repeatedKeyCases(
+  generated: readonly (Input & { mutation?: string })[],
+  seed: number,
+): RepeatedKeyCase[] {
   const choose = chooser(seed);
   const places = ["top level", "metadata", "spec", "nested"] as const;
   return generated
@@ -172,7 +175,7 @@ export function repeatedKeyCases(generated: readonly Generated[], seed: number):
       const [first, second = first] = marked as [number, number?];
       return [
         {
-          name: `${g.name} (${g.mutation}; ${key} repeated at ${where}${flow ? ", flow" : ""}, ${ownLast ? "own" : "other"} last)`,
+          name: `${g.name} (${g.mutation ?? "as found"}; ${key} repeated at ${where}${flow ? ", flow" : ""}, ${ownLast ? "own" : "other"} last)`,
           text,
           field: [...at, key].map(String).join("."),
           lines: [first, second as number],
