@@ -3,6 +3,7 @@ import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { writeJson } from "../base/exact-json.js";
 import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
+import type { Client } from "../offline/client.js";
 import { InputError } from "../offline/input-error.js";
 import { manifestFiles, readBounded, readInput, type SkippedDirectory } from "../offline/manifest-files.js";
 import { isResourceList } from "../offline/manifests.js";
@@ -53,7 +54,8 @@ interface ValidateOptions {
   showMutations?: boolean;
   ruleAction?: string[];
   output: ReportFormat;
-  yaml: YamlReader;
+  yaml?: YamlReader;
+  client?: ClientChoice;
   stdinFilename?: string;
   krm?: boolean;
   clusterObjects?: string[];
@@ -92,10 +94,14 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
     .addOption(
       new Option(
         "--yaml <reader>",
-        "read the YAML as the tool that applies it: gitops (YAML 1.2: kustomize, Flux, kubectl -k) or kubectl (YAML 1.1, kubectl apply -f: yes/no/on/off are booleans, 017 is 15); either way a warning names every value the two read differently",
-      )
-        .choices(yamlReaders)
-        .default("gitops"),
+        "read the YAML as the tool that applies it: gitops (YAML 1.2: kustomize, Flux, kubectl -k) or kubectl (YAML 1.1, kubectl apply -f: yes/no/on/off are booleans, 017 is 15); either way a warning names every value the two read differently (default: gitops)",
+      ).choices(yamlReaders),
+    )
+    .addOption(
+      new Option(
+        "--client <client>",
+        "the client that sends the objects, and what it sends: gitops (as --yaml gitops), kubectl-apply (as --yaml kubectl: null fields dropped, the last-applied annotation added, which counts toward the 256 KiB of annotations) or kubectl-create (YAML 1.1 and strict field validation as apply, the manifest sent as read, no last-applied annotation)",
+      ).choices(clientChoices),
     )
     .option(
       "--cluster-objects <FILE|DIR>",
@@ -132,6 +138,24 @@ export function validateDefinition(io: CliIo, outcome: Outcome): Command {
     });
 }
 
+/** `--client`'s names: kubectl apply is `kubectl-apply` there, `kubectl` inside (as `--yaml kubectl`). */
+const clientChoices = ["gitops", "kubectl-apply", "kubectl-create"] as const;
+type ClientChoice = (typeof clientChoices)[number];
+
+/** The client `--client` names, or `--yaml`'s (default gitops); the two must not disagree. */
+function clientOf(options: Pick<ValidateOptions, "client" | "yaml">): Client {
+  const chosen: Client | undefined =
+    options.client === undefined
+      ? undefined
+      : options.client === "kubectl-apply"
+        ? "kubectl"
+        : options.client;
+  if (chosen === undefined) return options.yaml ?? "gitops";
+  if (options.yaml !== undefined && options.yaml !== (chosen === "gitops" ? "gitops" : "kubectl"))
+    throw new UsageError(`--yaml ${options.yaml} and --client ${options.client} disagree: give one`);
+  return chosen;
+}
+
 /** `module-admission validate`: returns the exit status. */
 export async function runValidate(args: string[], io: CliIo = processIo): Promise<number> {
   const outcome: Outcome = { status: exitStatus.ok };
@@ -151,6 +175,11 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const client = clientOf(options);
+  if (client === "kubectl-create" && (options.old ?? []).length > 0)
+    throw new UsageError(
+      "--client kubectl-create and --old: kubectl create only creates (an existing object is AlreadyExists); judge an update with --client kubectl-apply or gitops",
+    );
   const stdinName = options.stdinFilename ?? "<stdin>";
   const read = readAll(paths, io, stdinName);
   const inputs = read.inputs;
@@ -176,7 +205,8 @@ async function validateWith(given: string[], options: ValidateOptions, io: CliIo
     strict: options.strict === true,
     showMutations: options.showMutations === true,
     ruleActions,
-    yamlReader: options.yaml,
+    yamlReader: client === "gitops" ? "gitops" : "kubectl",
+    client,
     ...(addonOperator ? { addonOperator } : {}),
     policies: options.policies === true,
     ...(options.namespace ? { namespace: options.namespace } : {}),

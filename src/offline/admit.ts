@@ -19,7 +19,7 @@ import { dns1123LabelProblems } from "../validation/names.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
 import { withCelRule } from "./cel-rule.js";
-import { type Client, sentBy } from "./client.js";
+import { type Client, isKubectl, sentBy } from "./client.js";
 import type { OfflineKind } from "./kinds.js";
 import { recordedWarnings } from "./server-warnings.js";
 
@@ -97,16 +97,18 @@ async function judge(
     return { ...verdict, allowed: false };
   };
   if (!isRecord(object)) return refuse("the object is not a JSON object");
-  if (client === "kubectl" && Object.hasOwn(object, "metadata")) {
+  if (isKubectl(client) && Object.hasOwn(object, "metadata")) {
     // kubectl reads the manifest's metadata as ObjectMeta before it sends anything.
     const read = decodeObjectMeta(object.metadata, "metadata", { struct: "metadataOnlyObject" });
     if (read.error !== undefined) return refuse(`kubectl: unable to decode: ${read.error}`, "KubectlDecode");
   }
+  const unnamed = client === "kubectl" ? unnamedForApply(object.metadata) : undefined;
+  if (unnamed !== undefined) return refuse(`kubectl: ${unnamed}`, "KubectlApply");
   const body = sentBy(client, object, kind.source.crd.scope === "Namespaced");
   // kubectl's body carries the manifest twice (the last-applied annotation): it may pass 3 MiB alone.
   if (Buffer.byteLength(writeJson(body)) > limits.objectBytes)
     return refuse(`Request entity too large: limit is ${limits.objectBytes}`, "RequestEntityTooLarge");
-  const decoded = kind.server.decode(body, client === "kubectl");
+  const decoded = kind.server.decode(body, isKubectl(client));
   if (decoded.error !== undefined || !decoded.object) return refuse(decoded.error ?? "cannot be decoded");
   const pruned = new Map(decoded.pruned.map((field) => [`unknown field "${field}"`, field]));
   // The webhook's rule for the same finding (`module.unknown-field`): its rule action applies here too,
@@ -372,4 +374,19 @@ function admissionRequest(kind: OfflineKind, object: unknown, oldObject: unknown
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * kubectl apply needs a name to look the object up before it creates it: it refuses a generateName
+ * (apply.go: "cannot use generate name with apply"), and client-go refuses to ask for an empty name.
+ */
+function unnamedForApply(metadata: unknown): string | undefined {
+  const { name, generateName } = (isRecord(metadata) ? metadata : {}) as {
+    name?: unknown;
+    generateName?: unknown;
+  };
+  if (typeof name === "string" && name !== "") return undefined;
+  if (typeof generateName === "string" && generateName !== "")
+    return `from ${generateName}: cannot use generate name with apply`;
+  return "resource name may not be empty";
 }

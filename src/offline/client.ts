@@ -2,12 +2,18 @@ import { goJson } from "../admission/field-errors.js";
 
 /**
  * The client that sends a manifest to the API server, and what it sends. `kubectl apply -f`
- * (client-side apply) drops null fields from maps, records the manifest in the
+ * (client-side apply; `kubectl` here) drops null fields from maps, records the manifest in the
  * `kubectl.kubernetes.io/last-applied-configuration` annotation, and asks for strict field validation
- * (an unknown field refuses the request). A GitOps tool (Argo CD, Flux) sends the object as it is and
- * names no field validation, so the server's default applies: an unknown field is a warning.
+ * (an unknown field refuses the request). `kubectl create -f` asks for strict field validation too but
+ * sends the manifest as read, nulls included, and records nothing: it rewrites the annotation only
+ * when the manifest already carries one (kubectl's CreateOrUpdateAnnotation without --save-config).
+ * A GitOps tool (Argo CD, Flux) sends the object as it is and names no field validation, so the
+ * server's default applies: an unknown field is a warning.
  */
-export type Client = "kubectl" | "gitops";
+export type Client = "kubectl" | "kubectl-create" | "gitops";
+
+/** Whether `client` is kubectl: YAML 1.1, the manifest's metadata read first, strict field validation. */
+export const isKubectl = (client: Client): boolean => client !== "gitops";
 
 export const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration";
 
@@ -20,12 +26,15 @@ export function sentBy(
   if (client === "gitops") return object;
   const manifest = withNamespace(object, namespaced);
   const metadata = isRecord(manifest.metadata) ? manifest.metadata : {};
-  const { [lastAppliedAnnotation]: _previous, ...annotations } = isRecord(metadata.annotations)
+  const { [lastAppliedAnnotation]: previous, ...annotations } = isRecord(metadata.annotations)
     ? (metadata.annotations as Record<string, unknown>)
     : {};
+  // kubectl create updates the annotation only when the manifest carries a non-empty one.
+  if (client === "kubectl-create" && (typeof previous !== "string" || previous === "")) return manifest;
   // The annotation records the manifest as read (nulls kept), with its annotations less itself.
   const recorded = { ...manifest, metadata: { ...metadata, annotations } };
-  const sent = withoutNullFields(manifest) as Record<string, unknown>;
+  // Client-side apply prunes nulls after recording them (kubectl's pruneNullsFromMap); create does not.
+  const sent = (client === "kubectl" ? withoutNullFields(manifest) : manifest) as Record<string, unknown>;
   const sentMetadata = isRecord(sent.metadata) ? sent.metadata : {};
   const sentAnnotations = isRecord(sentMetadata.annotations) ? sentMetadata.annotations : {};
   return {

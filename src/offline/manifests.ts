@@ -52,7 +52,11 @@ export function parseManifests(
       if (readings.problem !== undefined)
         throw new InputError(file, chunk.firstLine, `kubectl (YAML 1.1) cannot read it: ${readings.problem}`);
       differences[index] = readings.differences;
-      if (readings.value !== undefined) return readings.value;
+      if (readings.value !== undefined) {
+        // The Go readings keep a repeated key's last value silently: named here as below.
+        differences[index] = [...readings.differences, ...repeatedKeysIn(chunk.text)];
+        return readings.value;
+      }
       // Only where the readings agree with js-yaml (the scan above) does its value, or the plain
       // reader's (the same value), stand.
       return (plainReader ? readPlainBlockYaml(chunk.text) : undefined) ?? loadYaml(chunk.text);
@@ -76,6 +80,19 @@ export function parseManifests(
     }
   });
   return chunks.flatMap((chunk, index) => manifestsOf(file, chunk, values[index], differences[index] ?? []));
+}
+
+/**
+ * The repeated keys of a document the Go readings read: js-yaml finds whether there are any (it
+ * refuses them), the slower positional parser where they are.
+ */
+function repeatedKeysIn(text: string): ReadingDifference[] {
+  try {
+    loadYaml(text);
+    return [];
+  } catch (error) {
+    return /duplicated mapping key/.test(String(error)) ? repeatedKeys(text) : [];
+  }
 }
 
 function manifestsOf(file: string, chunk: Chunk, value: unknown, readings: ReadingDifference[]): Manifest[] {

@@ -4,6 +4,7 @@ import { type Finding, findingField, type ResourceRef } from "../base/finding.js
 import { defaultAddonConfigMap } from "../resources/addon-operator-configmap/index.js";
 import { addonConfigMapNamespace, admitAddonConfigMap, type OfflineAddonOperator } from "./addon-operator.js";
 import { admitOffline, defaultNamespace, type OfflineVerdict, type Problem } from "./admit.js";
+import type { Client } from "./client.js";
 import { findingOf } from "./finding-of.js";
 import { inputBoundProblem } from "./input-bounds.js";
 import { InputError } from "./input-error.js";
@@ -34,6 +35,11 @@ export interface Batch {
   ruleActions?: RuleActions;
   /** `--yaml`: which tool's YAML reading the objects are validated in (default gitops, YAML 1.2). */
   yamlReader?: YamlReader;
+  /**
+   * `--client`: what the client sends (kubectl apply, kubectl create, a GitOps tool); default the client
+   * of `yamlReader` (kubectl reads as kubectl apply sends).
+   */
+  client?: Client;
   /**
    * `--cluster-objects`: what the cluster holds (Workspaces, ModuleTemplates). Given, serve's lookups are
    * made against them and the input's own objects; absent, they are not made, and the summary says so.
@@ -126,7 +132,7 @@ export async function validateBatch(
       denied: 0,
       warned: 0,
       skipped: {},
-      client: clientNames[batch.yamlReader ?? "gitops"],
+      client: clientNames[clientOf(batch)],
     },
   };
   const placeInSource = batch.readSource
@@ -152,11 +158,14 @@ export async function validateBatch(
   return result;
 }
 
-/** How the summary names the client whose request `validate` judged (`--yaml`). */
-const clientNames: Record<YamlReader, string> = {
+/** How the summary names the client whose request `validate` judged (`--client`, `--yaml`). */
+const clientNames: Record<Client, string> = {
   kubectl: "as kubectl apply sends it",
+  "kubectl-create": "as kubectl create sends it",
   gitops: "as a GitOps tool sends it",
 };
+
+const clientOf = (batch: Batch): Client => batch.client ?? batch.yamlReader ?? "gitops";
 
 interface ParsedInput {
   input: Input;
@@ -320,8 +329,7 @@ async function admit(
       ? oldVersionOf(object, previous, namespace)
       : (previous.get(identity(object, addonNamespace)) ?? previous.get(identity(object, "")));
   if (kind && batch.policies) return admitNatively(kind, object, old, batch.ruleActions);
-  if (kind)
-    return admitOffline(kind, object, old, batch.ruleActions, batch.yamlReader ?? "gitops", namespace);
+  if (kind) return admitOffline(kind, object, old, batch.ruleActions, clientOf(batch), namespace);
   // biome-ignore lint/style/noNonNullAssertion: only ConfigMap/addon-operator reaches here without a kind
   return admitAddonConfigMap(batch.addonOperator!, addonNamespace!, object, old, batch.ruleActions);
 }

@@ -19,7 +19,11 @@ export interface Input {
 }
 
 /** The YAML reading of each client (kubectl apply -f reads YAML 1.1, GitOps tools YAML 1.2). */
-const readers: Record<Client, "kubectl" | "gitops"> = { kubectl: "kubectl", gitops: "gitops" };
+const readers: Record<Client, "kubectl" | "gitops"> = {
+  kubectl: "kubectl",
+  "kubectl-create": "kubectl",
+  gitops: "gitops",
+};
 
 /**
  * Every object of the corpora this project serves (the Forkspacer operator's Modules and Workspaces,

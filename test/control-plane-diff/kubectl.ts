@@ -16,10 +16,14 @@ export interface KubectlOutcome {
 
 /**
  * `kubectl apply --dry-run=server -o json -f -` of one manifest's text (YAML 1.1 as kubectl reads it,
- * what it sends, strict field validation), read back as a user reads it.
+ * what it sends, strict field validation), read back as a user reads it; `kubectl create` with `verb`.
  */
-export async function kubectlApply(plane: ControlPlane, text: string): Promise<KubectlOutcome> {
-  const run = await plane.kubectl(["apply", "--dry-run=server", "-o", "json", "-f", "-"], { input: text });
+export async function kubectlApply(
+  plane: ControlPlane,
+  text: string,
+  verb: "apply" | "create" = "apply",
+): Promise<KubectlOutcome> {
+  const run = await plane.kubectl([verb, "--dry-run=server", "-o", "json", "-f", "-"], { input: text });
   const lines = run.stderr.split("\n");
   const warnings = lines.filter((line) => line.startsWith("Warning: ")).map((line) => line.slice(9));
   if (run.code === 0) {

@@ -55,9 +55,12 @@ const limits: { name: string; applies: (judged: Omit<Judged, "limit">) => boolea
   {
     // Not validate's limit but the HTTP stand-in's: it sends the body kubectl would send, where the
     // real kubectl stops first (its own ObjectMeta decoding); the real kubectl is checked apart.
-    name: "kubectl refuses metadata it cannot decode before sending it (checked with the real kubectl)",
+    // Nor does kubectl apply send an object without a name (a generateName): it looks the object up first.
+    name: "kubectl refuses metadata it cannot decode, or apply an unnamed object, before sending it (checked with the real kubectl)",
     applies: ({ probe, server, offline }) =>
-      probe.client === "kubectl" && /KubectlDecode/.test(offline.refused ?? "") && !server.allowed,
+      probe.client === "kubectl" &&
+      (/KubectlApply/.test(offline.refused ?? "") ||
+        (/KubectlDecode/.test(offline.refused ?? "") && !server.allowed)),
   },
 ];
 

@@ -8,6 +8,7 @@ import { dataRules, validateData } from "./data-rules.js";
 import { labelRules, labelWarnings, validateClusterScopedAnnotation } from "./label-rules.js";
 import { infoLinkRules, infoLinkWarnings, linkRules, validateLinks } from "./link-rules.js";
 import { nameRules, validateNameMatchesSpec } from "./name-rules.js";
+import { managerWarnings, readWarningRules, versionWarnings } from "./read-warnings.js";
 import { identityRules, validateIdentityUpdate } from "./update-rules.js";
 import { templateWarningRules, templateWarnings } from "./warnings.js";
 
@@ -19,6 +20,7 @@ const moduleTemplateRules = [
   ...infoLinkRules,
   ...identityRules,
   ...templateWarningRules,
+  ...readWarningRules,
 ];
 
 // The kind's rule ids, so that its emit sites accept only these (src/admission/rule-catalogue.ts).
@@ -45,6 +47,8 @@ function validateModuleTemplate(template: ModuleTemplate, budget: WorkBudget): V
     ...ruleWarnings("moduletemplate.labels", labelWarnings(template.metadata, spec.moduleName)),
     ...ruleWarnings("moduletemplate.info-link", infoLinkWarnings(spec)),
     ...templateWarnings(template),
+    ...ruleWarnings("moduletemplate.version", versionWarnings(spec)),
+    ...ruleWarnings("moduletemplate.manager", managerWarnings(spec)),
   ];
   return { errors, warnings };
 }
