@@ -1,7 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
+import { run } from "node:test";
+import { spec } from "node:test/reporters";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -37,7 +38,7 @@ const files = testFiles(testDir)
   .filter((file) => only.length === 0 || only.some((part) => relative(testDir, file).includes(part)))
   .map((file) => ({ file, order: startOrder(file) }))
   .sort((a, b) => a.order - b.order || a.file.localeCompare(b.file))
-  .map(({ file }) => relative(process.cwd(), file));
+  .map(({ file }) => file);
 if (files.length === 0) {
   console.error(`no test files under ${testDir}${only.length > 0 ? ` matching ${only.join(", ")}` : ""}`);
   process.exit(2);
@@ -47,9 +48,10 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error(`MODULE_ADMISSION_TEST_CONCURRENCY must be a whole number from 1: ${concurrency}`);
   process.exit(2);
 }
-const run = spawnSync(
-  process.execPath,
-  ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...files],
-  { stdio: "inherit" },
-);
-process.exit(run.status ?? 1);
+// node:test's run(), not `node --test FILES`: the command line sorts the files by name. Each file's
+// process gets this one's --import tsx.
+const tests = run({ files, concurrency });
+tests.on("test:fail", () => {
+  process.exitCode = 1;
+});
+tests.compose(new spec()).pipe(process.stdout);
