@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
 /**
- * `npm test` runs test files in parallel (package.json's --test-concurrency), and two clones' suites may
+ * `npm test` runs test files in parallel (test/support/run-tests.ts), and two clones' suites may
  * run side by side on one machine: a test file must not take what another file or clone could take at
  * the same moment. Ports are always the system's choice (port 0), temporary folders unique (mkdtemp),
  * and dist/ only rebundled (atomic writes), never recompiled in place. This reads every file under
