@@ -17,7 +17,7 @@ import {
   warmUp,
 } from "../test/support/complexity-fuzz.js";
 import { corpusPath } from "../test/support/corpus.js";
-import { buildCommand, startServe } from "../test/support/serve-process.js";
+import { buildCommand, compileProject, startServe } from "../test/support/serve-process.js";
 import { bareParseMs, cpuSeconds } from "./process-stats.js";
 import { runGrammarFuzz } from "./template-grammar-fuzz.js";
 
@@ -54,7 +54,7 @@ const { values } = parseArgs({
 });
 // The build, as `serve` runs it (tsx's kept function names cost closures made per item); --sources
 // for the sources as the tests run them.
-if (!values.sources) buildCommand();
+if (!values.sources) compileProject();
 const code = values.sources ? undefined : await builtImplementation();
 const repeat = Number(values.repeat);
 const mib = 1024 * 1024;

@@ -96,7 +96,10 @@ function policyObjects(generated: string): { path: string; content: string }[] {
 async function crdsAcceptedByApiServer(crds: { path: string; content: string }[]): Promise<boolean> {
   const checker = pathToFileURL(join(root, "test/support/apiserver-check.ts")).href;
   const { apiServerCheck, apiServerCheckUnavailable } = (await import(checker)) as {
-    apiServerCheck(objects: string[]): Promise<{ name: string; message?: string; problem?: string }[]>;
+    apiServerCheck(
+      objects: string[],
+      log: (line: string) => void,
+    ): Promise<{ name: string; message?: string; problem?: string }[]>;
     apiServerCheckUnavailable(): string | null;
   };
   const unavailable = apiServerCheckUnavailable();
@@ -104,7 +107,12 @@ async function crdsAcceptedByApiServer(crds: { path: string; content: string }[]
     console.log(`CRDs not checked by kube-apiserver's validation (CEL type check and cost): ${unavailable}`);
     return true;
   }
-  const verdicts = await apiServerCheck(crds.map((crd) => crd.content));
+  // The one Go tool generate needs; built here when the cache lacks it, saying what it builds or waits for.
+  const verdicts = await apiServerCheck(
+    crds.map((crd) => crd.content),
+    (line) =>
+      console.error(`generate, checking the CRDs and policies with kube-apiserver's validation: ${line}`),
+  );
   const refused = verdicts.filter((verdict) => verdict.message || verdict.problem);
   for (const verdict of refused) console.error(verdict.message ?? `${verdict.name}: ${verdict.problem}`);
   if (refused.length === 0)

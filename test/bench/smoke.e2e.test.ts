@@ -8,7 +8,10 @@ import { promisify } from "node:util";
 import { withoutCorpus } from "../support/corpus.js";
 import { withoutGo } from "../support/go-tools.js";
 
-/** `npm run bench -- --smoke`: the benchmark still runs end to end (figures from so short a run mean nothing). */
+/**
+ * `npm run bench -- --smoke`: the benchmark still runs end to end (figures from so short a run mean nothing).
+ * npm test: runs alone (it loads every core)
+ */
 describe("npm run bench --smoke", { skip: withoutCorpus }, () => {
   it("measures every server and scenario at a fixed rate and at saturation, the p99 at a fixed rate, the soak and validate offline (against kubeconform too), and writes results", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "bench-smoke-")), "results.json");

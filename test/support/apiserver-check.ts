@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { controlPlaneTool, ensureBuilt, goBinary, goVersion } from "./go-tools.js";
+import { apiServerCheckTool, ensureBuilt, goBinary, goVersion } from "./go-tools.js";
 
 /**
  * kube-apiserver's own validation of objects this project generates, run without a server by
- * test/control-plane/apiserver-check (Go, built with the control plane at the same Kubernetes version):
+ * test/control-plane/apiserver-check (Go, built from the control plane's module, the same Kubernetes version):
  * CustomResourceDefinitions (structural schema, CEL compilation, type check and cost estimate against
  * the server's limits) and ValidatingAdmissionPolicies (CEL compilation and type check).
  */
@@ -31,12 +31,12 @@ export async function apiServerCheck(
   objects: (object | string)[],
   log: (line: string) => void = (line) => console.error(line),
 ): Promise<ApiServerVerdict[]> {
-  await ensureBuilt(controlPlaneTool, log);
+  await ensureBuilt(apiServerCheckTool, log);
   const input = objects
     .map((object) => (typeof object === "string" ? object : JSON.stringify(object)))
     .join("\n---\n");
   return new Promise((resolve, reject) => {
-    const child = spawn(goBinary(controlPlaneTool, "apiserver-check"), [], {
+    const child = spawn(goBinary(apiServerCheckTool, "apiserver-check"), [], {
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /**
  * A real headless Chromium, driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
@@ -54,7 +55,7 @@ const quietFlags = [
 export async function launchChromium(): Promise<Browser> {
   // Imported here: the package sets the library path for the libraries it unpacks beside the browser.
   const { default: chromium } = await import("@sparticuz/chromium");
-  const executable = await chromium.executablePath();
+  const executable = await unpackedOnce(() => chromium.executablePath());
   const profile = mkdtempSync(join(tmpdir(), "playground-chromium-"));
   const child = spawn(executable, [...quietFlags, `--user-data-dir=${profile}`, "--remote-debugging-pipe"], {
     stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"],
@@ -84,6 +85,51 @@ export async function launchChromium(): Promise<Browser> {
     newPage: () => newPage(connection),
     close,
   };
+}
+
+/**
+ * @sparticuz/chromium unpacks the browser, its fonts and SwiftShader into the temporary directory on first
+ * use and takes a file that exists there as unpacked, with no lock: a test process starting beside one
+ * still unpacking would start half a binary. Here one process unpacks under a lock (a folder) and marks
+ * the unpacking done; the others wait for the mark. Files there without the mark (a process killed while
+ * unpacking, or an unpacking from before this lock) are unpacked again.
+ */
+async function unpackedOnce(executablePath: () => Promise<string>): Promise<string> {
+  const done = join(tmpdir(), "chromium.unpacked");
+  const lock = join(tmpdir(), "chromium.unpacking");
+  const unpacked = () => existsSync(done) && existsSync(join(tmpdir(), "chromium"));
+  while (!unpacked()) {
+    if (tryLock(lock)) {
+      try {
+        if (unpacked()) break;
+        for (const partial of ["chromium.unpacked", "chromium", "fonts", "libGLESv2.so"])
+          rmSync(join(tmpdir(), partial), { recursive: true, force: true });
+        const executable = await executablePath();
+        writeFileSync(done, `${executable}\n`);
+        return executable;
+      } finally {
+        rmSync(lock, { recursive: true, force: true });
+      }
+    }
+    await sleep(200);
+  }
+  return executablePath();
+}
+
+/** Takes the lock folder; one left by a process killed while unpacking (over 10 minutes old) is taken over. */
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(lock).mtimeMs < 600_000) return false;
+    } catch {
+      return false;
+    }
+    rmSync(lock, { recursive: true, force: true });
+    return false;
+  }
 }
 
 async function newPage(connection: Connection): Promise<Page> {

@@ -4,11 +4,30 @@ import { createInterface } from "node:readline";
 const root = new URL("../../", import.meta.url).pathname;
 const mainScript = `${root}src/cli/main.ts`;
 
+let bundled: string | undefined;
+
 /**
- * Builds the command as users run it (`npm run compile`: dist/), for measurements where tsx's own
- * memory (about 80 MiB) would hide the server's.
+ * The command as users run it: bin/module-admission.js runs dist/cli/main.js, the CLI bundled by esbuild
+ * (`npm run compile`'s second step, scripts/bundle-cli.mjs), for measurements where tsx's own memory
+ * (about 80 MiB) would hide the server's. Bundled once per test process from the sources as they are
+ * (about a second); the bundle writes each file only when it changed, through a rename, so test files
+ * running in parallel never read half of one. tsc's emit of the whole project is not needed to run it
+ * (the type check is `npm run lint`'s): it cost 10 s of CPU a file and rewrote dist/cli/main.js in place.
  */
 export function buildCommand(): string {
+  if (bundled) return bundled;
+  const bundle = spawnSync(process.execPath, [`${root}scripts/bundle-cli.mjs`], { encoding: "utf8" });
+  if (bundle.status !== 0) throw new Error(`bundling failed:\n${bundle.stdout}${bundle.stderr}`);
+  bundled = `${root}dist/cli/main.js`;
+  return bundled;
+}
+
+/**
+ * `npm run compile` whole: tsc's emit of every module into dist/ and the bundle over its entry points,
+ * for the benchmarks that import single modules from dist/ (not for test files: tsc rewrites
+ * dist/cli/main.js in place, under a CLI another test file may be starting).
+ */
+export function compileProject(): string {
   const build = spawnSync(
     process.execPath,
     [`${root}node_modules/typescript/bin/tsc`, "-p", `${root}tsconfig.json`],
@@ -17,10 +36,8 @@ export function buildCommand(): string {
     },
   );
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
-  // `npm run compile`'s second step: the CLI as it ships, bundled (scripts/bundle-cli.mjs).
-  const bundle = spawnSync(process.execPath, [`${root}scripts/bundle-cli.mjs`], { encoding: "utf8" });
-  if (bundle.status !== 0) throw new Error(`bundling failed:\n${bundle.stdout}${bundle.stderr}`);
-  return `${root}dist/cli/main.js`;
+  bundled = undefined;
+  return buildCommand();
 }
 
 /**
@@ -33,6 +50,12 @@ export async function startServe(
   compiled?: string,
   nodeOptions: string[] = [],
 ) {
+  // serve's defaults (8443, metrics 8080) are fixed ports: a test file beside another (npm test runs them
+  // in parallel) or another clone's suite would find them taken. Every caller names both.
+  for (const [flag, ...alternatives] of [["--port"], ["--metrics-port", "--metrics-bind-address"]] as const) {
+    if (![flag, ...alternatives].some((name) => args.includes(name)))
+      throw new Error(`startServe: pass ${flag} (0: a free port), not serve's fixed default`);
+  }
   const command = [...nodeOptions, ...(compiled ? [compiled] : ["--import", "tsx", mainScript])];
   const child = spawn(process.execPath, [...command, "serve", ...args], {
     stdio: ["ignore", "pipe", "inherit"],

@@ -16,6 +16,7 @@ import { type ModuleAnswer, useGoOracle, withoutGo } from "../../support/go-orac
 import { type LiveServer, startLiveServer } from "../../support/live-server.js";
 import { helmModule } from "../../support/modules.js";
 import { admissionReview } from "../../support/reviews.js";
+import { buildCommand } from "../../support/serve-process.js";
 
 type Helm = NonNullable<Module["spec"]["helm"]>;
 
@@ -94,7 +95,9 @@ describe("the template data as the operator builds it: undeclared keys, nested m
       try {
         return {
           status: 0,
-          output: execFileSync("node", ["dist/cli/main.js", "validate", "-f", file], { encoding: "utf8" }),
+          output: execFileSync(process.execPath, [buildCommand(), "validate", "-f", file], {
+            encoding: "utf8",
+          }),
         };
       } catch (e) {
         const failed = e as { status: number; stdout: string };

@@ -14,6 +14,7 @@ import { validateTemplates } from "../../../src/resources/module/template-rules.
 import { type LiveServer, startLiveServer } from "../../support/live-server.js";
 import { customModule, helmModule } from "../../support/modules.js";
 import { admissionReview } from "../../support/reviews.js";
+import { buildCommand } from "../../support/serve-process.js";
 
 type Helm = NonNullable<Module["spec"]["helm"]>;
 
@@ -243,7 +244,7 @@ describe("a template the operator would fail to execute, end to end", () => {
     let output = "";
     let status = 0;
     try {
-      output = execFileSync("node", ["dist/cli/main.js", "validate", "-f", file], { encoding: "utf8" });
+      output = execFileSync(process.execPath, [buildCommand(), "validate", "-f", file], { encoding: "utf8" });
     } catch (e) {
       const failed = e as { status: number; stdout: string };
       status = failed.status;

@@ -11,6 +11,7 @@ import { type ModuleAnswer, useGoOracle, withoutGo } from "../../support/go-orac
 import { type LiveServer, startLiveServer } from "../../support/live-server.js";
 import { helmModule } from "../../support/modules.js";
 import { admissionReview } from "../../support/reviews.js";
+import { buildCommand } from "../../support/serve-process.js";
 
 type Helm = NonNullable<Module["spec"]["helm"]>;
 
@@ -83,7 +84,7 @@ describe("Go's fmt in a template rendering into a text field (issue 43)", () => 
     let output = "";
     let status = 0;
     try {
-      output = execFileSync("node", ["dist/cli/main.js", "validate", "-f", file, "-o", "json"], {
+      output = execFileSync(process.execPath, [buildCommand(), "validate", "-f", file, "-o", "json"], {
         encoding: "utf8",
       });
     } catch (e) {
