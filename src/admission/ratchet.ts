@@ -1,9 +1,16 @@
 import { isDeepStrictEqual } from "node:util";
 import { FieldPath, type PathStep } from "../base/field-path.js";
 import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
-import { childSchema, oldIndexOf, sameValue } from "../schema/correlation.js";
+import { limits } from "../base/limits.js";
+import { childSchema, ListIndexes, sameValue } from "../schema/correlation.js";
 import type { JsonSchema } from "../schema/schema-source.js";
-import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
+import {
+  type FieldError,
+  type FieldErrorList,
+  formatFieldError,
+  type ItemErrors,
+  summaryOf,
+} from "./field-errors.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
 import { fitWarning, type Warning } from "./warning.js";
@@ -75,9 +82,10 @@ export function splitByOld(
   }
   const introduced: FieldErrorList = [];
   const preexisting: FieldErrorList = [];
+  const lists = new ListIndexes(searchedItems);
   for (const error of errors) {
     // Where the value stood in the old object: a list reordered around an item moved it.
-    const old = whereInOld(object, oldObject, error.field, schema);
+    const old = whereInOld(object, oldObject, error.field, schema, lists);
     const candidates = old && spare.get(old.field.toString());
     const match = candidates?.findIndex((candidate) => sameProblem(error, candidate)) ?? -1;
     if (old?.unchanged && match >= 0) {
@@ -90,7 +98,7 @@ export function splitByOld(
   return { introduced, preexisting };
 }
 
-/** Lists longer than this are not searched for a moved item (an index stays an index). */
+/** Lists (but map lists) longer than this are not searched for a moved item (an index stays an index). */
 const searchedItems = 1000;
 
 /**
@@ -105,6 +113,7 @@ function whereInOld(
   oldObject: unknown,
   field: FieldPath,
   schema: JsonSchema | undefined,
+  lists: ListIndexes,
 ): { field: FieldPath; unchanged: boolean } | undefined {
   let now = object;
   let before = oldObject;
@@ -119,7 +128,7 @@ function whereInOld(
     }
     let oldStep = step;
     if (step.as === "index" && Array.isArray(now) && Array.isArray(before)) {
-      const index = oldIndexOf(now, before, step.index, at, searchedItems);
+      const index = lists.oldIndexOf(now, before, step.index, at);
       if (index === undefined) return undefined;
       if (index !== step.index) {
         moved = true;
@@ -182,13 +191,17 @@ export async function ratchetUpdate(
 ): Promise<RatchetedVerdict> {
   if (stateErrors.length === 0) return { errors: [], warnings: [], spared: [] };
   const oldErrors = await oldStateErrors(validator, request, stateErrors, budget);
-  const { introduced, preexisting } = splitByOld(
-    stateErrors,
-    oldErrors,
+  // A list's errors past the first few are counted in one (`ListErrors`): each item's is compared,
+  // then the update's own are bounded again, so that fixing one of many bad items changes no verdict.
+  const split = splitByOld(
+    withUnlisted(stateErrors),
+    withUnlisted(oldErrors),
     request.object,
     request.oldObject,
     validator.schema?.(),
   );
+  const introduced = rebound(split.introduced);
+  const preexisting = rebound(split.preexisting);
   const warnings = preexisting.map((error): Warning => {
     const message = fitWarning(`already invalid before this update: ${formatFieldError(error)}`);
     return { message, field: error.field, ...(error.rule ? { rule: error.rule } : {}) };
@@ -210,6 +223,47 @@ export async function ratchetUpdate(
     warnings: [...warnings, ...housekeeping],
     spared: [...preexisting, ...unchanged],
   };
+}
+
+/** Every list's counted errors built, in place of the error counting them. */
+function withUnlisted(errors: FieldErrorList): FieldErrorList {
+  if (!errors.some((error) => error.listSummary)) return errors;
+  return errors.flatMap((error) => {
+    if (!error.listSummary || !error.list) return [error];
+    const { rule } = error;
+    return error.list
+      .unlisted()
+      .map((item) => (rule && item.rule !== rule ? Object.assign({}, item, { rule }) : item));
+  });
+}
+
+/** Each list's errors bounded again (`ListErrors`): the first `limits.listErrors` shown, the rest counted. */
+function rebound(errors: FieldErrorList): FieldErrorList {
+  if (!errors.some((error) => error.list)) return errors;
+  const shown = new Map<ItemErrors, number>();
+  const rest = new Map<ItemErrors, FieldErrorList>();
+  const bounded: FieldErrorList = [];
+  for (const error of errors) {
+    const { list } = error;
+    if (!list) {
+      bounded.push(error);
+      continue;
+    }
+    const count = shown.get(list) ?? 0;
+    if (count < limits.listErrors) {
+      bounded.push(error);
+      shown.set(list, count + 1);
+    } else {
+      const more = rest.get(list);
+      if (more) more.push(error);
+      else rest.set(list, [error]);
+    }
+  }
+  for (const [list, more] of rest) {
+    const items: ItemErrors = { path: list.path, what: list.what, unlisted: () => more };
+    bounded.push(summaryOf(items, more.length, more[0]?.rule));
+  }
+  return bounded;
 }
 
 /** Errors at a value the update changed, and the rest (the object's root is never a changed value). */

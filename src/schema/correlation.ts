@@ -234,6 +234,87 @@ export function oldIndexOf(
 }
 
 /**
+ * `oldIndexOf` for the many errors of one update: each pair of lists is indexed once, so that an error
+ * costs a lookup, not a search of the lists (25,000 errors in one list searched 1,000 items each).
+ * A map list is indexed whole (its keys are read once per item); another list's scalar items by value
+ * within its first `searched` items, as `oldIndexOf` searches them.
+ */
+export class ListIndexes {
+  private readonly mapLists = new WeakMap<readonly unknown[], MapListIndex>();
+  private readonly scalars = new WeakMap<readonly unknown[], Map<unknown, number>>();
+
+  constructor(private readonly searched: number) {}
+
+  oldIndexOf(
+    list: readonly unknown[],
+    oldList: readonly unknown[],
+    index: number,
+    schema: JsonSchema | undefined,
+  ): number | undefined {
+    const keys = mapListKeys(schema);
+    if (keys) {
+      let indexed = this.mapLists.get(list);
+      if (indexed?.oldList !== oldList) {
+        indexed = new MapListIndex(list, oldList, keys);
+        this.mapLists.set(list, indexed);
+      }
+      return indexed.oldIndexOf(index);
+    }
+    const item = list[index];
+    if (item !== null && typeof item === "object") return oldIndexOf(list, oldList, index, schema, this.searched);
+    if (index < oldList.length && sameValue(item, oldList[index], itemsSchema(schema))) return index;
+    let firsts = this.scalars.get(oldList);
+    if (!firsts) {
+      firsts = new Map();
+      for (let at = 0; at < oldList.length && at < this.searched; at++) {
+        const old = oldList[at];
+        if ((old === null || typeof old !== "object") && !firsts.has(old ?? null)) firsts.set(old ?? null, at);
+      }
+      this.scalars.set(oldList, firsts);
+    }
+    return firsts.get(item ?? null) ?? index;
+  }
+}
+
+/** A map list's items by key: each new item's rank among those of its key, each key's old items in order. */
+class MapListIndex {
+  private readonly keys: (string | undefined)[];
+  private readonly ranks: number[];
+  private readonly oldByKey = new Map<string, number[]>();
+
+  constructor(
+    list: readonly unknown[],
+    readonly oldList: readonly unknown[],
+    keyFields: string[],
+  ) {
+    const keyOf = (value: unknown) => (isRecord(value) ? compositeKey(value, keyFields) : undefined);
+    const seen = new Map<string, number>();
+    this.keys = list.map(keyOf);
+    this.ranks = this.keys.map((key) => {
+      if (key === undefined) return 0;
+      const rank = seen.get(key) ?? 0;
+      seen.set(key, rank + 1);
+      return rank;
+    });
+    oldList.forEach((old, at) => {
+      const key = keyOf(old);
+      if (key === undefined) return;
+      const same = this.oldByKey.get(key);
+      if (same) same.push(at);
+      else this.oldByKey.set(key, [at]);
+    });
+  }
+
+  /** The old item of the same keys (the n-th of a repeated key the n-th, else the first), if any. */
+  oldIndexOf(index: number): number | undefined {
+    const key = this.keys[index];
+    const olds = key === undefined ? undefined : this.oldByKey.get(key);
+    if (!olds) return undefined;
+    return olds[this.ranks[index] as number] ?? olds[0];
+  }
+}
+
+/**
  * Whether an update left a value unchanged, as the API server compares correlated values: map lists item
  * by item through their keys (a reorder changes nothing), any other list in order, objects by member.
  */

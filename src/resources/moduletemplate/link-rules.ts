@@ -1,7 +1,6 @@
-import { byRule, type FieldErrorList, fieldError, moreItems } from "../../admission/field-errors.js";
+import { type FieldErrorList, fieldError, ListErrors } from "../../admission/field-errors.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
-import { limits } from "../../base/limits.js";
 import { WorkBudget } from "../../budget/work-budget.js";
 import { celString } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
@@ -99,42 +98,30 @@ function namedLinkErrors(
   budget: WorkBudget,
 ): FieldErrorList {
   budget.charge(linkUnits * entries.length, "checking links", path);
-  // At most `limits.listErrors` errors of each rule are built, the rest counted in one more: 50,000
-  // bad links in an UPDATE's two objects built and ratcheted 100,000 errors (200-460 ms).
-  const errors: FieldErrorList = [];
-  let duplicates = 0;
-  let badLinks = 0;
+  // At most `limits.listErrors` errors of each rule are built, the rest counted in one more (and built
+  // only for ratcheting an UPDATE): 50,000 bad links in an UPDATE's two objects built and ratcheted
+  // 100,000 errors (200-460 ms).
+  const duplicates = new ListErrors(path, "duplicate names", (i, name: string) =>
+    Object.assign(fieldError.duplicate(path.index(i).child("name"), name), {
+      rule: "moduletemplate.unique-name" as const,
+    }),
+  );
+  const badLinks = new ListErrors(
+    path,
+    "not absolute http, https or oci URLs",
+    (i, [link, problem]: [string, string]) =>
+      Object.assign(fieldError.invalid(path.index(i).child("link"), link, problem), {
+        rule: "moduletemplate.link" as const,
+      }),
+  );
   const seen = new Set<string>();
   entries.forEach((entry, i) => {
-    if (seen.has(entry.name) && ++duplicates <= limits.listErrors) {
-      errors.push(
-        ...byRule("moduletemplate.unique-name", [
-          fieldError.duplicate(path.index(i).child("name"), entry.name),
-        ]),
-      );
-    }
+    if (seen.has(entry.name)) duplicates.add(i, entry.name);
     seen.add(entry.name);
     const problem = absoluteHttpUrlProblem(entry.link);
-    if (problem !== undefined && ++badLinks <= limits.listErrors) {
-      errors.push(
-        ...byRule("moduletemplate.link", [
-          fieldError.invalid(path.index(i).child("link"), entry.link, problem),
-        ]),
-      );
-    }
+    if (problem !== undefined) badLinks.add(i, [entry.link, problem]);
   });
-  const more = (count: number) => count - limits.listErrors;
-  if (more(duplicates) > 0)
-    errors.push(
-      ...byRule("moduletemplate.unique-name", [moreItems(path, more(duplicates), "duplicate names")]),
-    );
-  if (more(badLinks) > 0)
-    errors.push(
-      ...byRule("moduletemplate.link", [
-        moreItems(path, more(badLinks), "not absolute http, https or oci URLs"),
-      ]),
-    );
-  return errors;
+  return [...duplicates.errors(), ...badLinks.errors()];
 }
 
 /**
