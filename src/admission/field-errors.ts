@@ -1,4 +1,4 @@
-import { FieldPath } from "../base/field-path.js";
+import { FieldPath, type PathStep } from "../base/field-path.js";
 import { boundedJson, limits, truncate } from "../base/limits.js";
 import { goQuote } from "../go-template/go-strings.js";
 import type { RuleId } from "./rule-catalogue.js";
@@ -67,8 +67,12 @@ export interface ItemErrors {
   path: FieldPath;
   /** What the counted items are, as the summary says: `N more items are <what>`. */
   what: string;
+  /** Where in an item its error lies: the steps after the item's index (`link`; none for the item itself). */
+  leaf: readonly PathStep[];
   /** The errors counted and not built, built now (on UPDATE, for ratcheting). */
   unlisted(): FieldErrorList;
+  /** The counted items, when not built yet: each one's index in the list, and its error built on demand. */
+  items?: { indexes: readonly number[]; error(k: number): FieldError };
 }
 
 /** The error that stands for `count` errors a check found but did not build. */
@@ -98,22 +102,29 @@ export class ListErrors<Found> {
   constructor(
     path: FieldPath,
     what: string,
+    leaf: readonly PathStep[],
     private readonly build: (index: number, found: Found) => FieldError,
   ) {
+    const error = (k: number) => this.tagged(this.unlistedAt[k] as number, this.unlistedFound[k] as Found);
     this.items = {
       path,
       what,
-      unlisted: () =>
-        this.unlistedAt.map((index, k) => this.tagged(index, this.unlistedFound[k] as Found)),
+      leaf,
+      unlisted: () => this.unlistedAt.map((_, k) => error(k)),
+      items: { indexes: this.unlistedAt, error },
     };
   }
 
-  add(index: number, found: Found): void {
-    if (this.listed.length < limits.listErrors) this.listed.push(this.tagged(index, found));
-    else {
-      this.unlistedAt.push(index);
-      this.unlistedFound.push(found);
+  /** An item's finding: its error when it is among the listed (built now), else counted. */
+  add(index: number, found: Found): FieldError | undefined {
+    if (this.listed.length < limits.listErrors) {
+      const error = this.tagged(index, found);
+      this.listed.push(error);
+      return error;
     }
+    this.unlistedAt.push(index);
+    this.unlistedFound.push(found);
+    return undefined;
   }
 
   get count(): number {
@@ -122,8 +133,13 @@ export class ListErrors<Found> {
 
   /** The listed errors, and the one counting the rest when there are more. */
   errors(): FieldErrorList {
+    return [...this.listed, ...this.summary()];
+  }
+
+  /** The error counting the items past the listed ones, when there are any. */
+  summary(): FieldErrorList {
     const more = this.unlistedAt.length;
-    return more === 0 ? this.listed : [...this.listed, summaryOf(this.items, more, this.listed[0]?.rule)];
+    return more === 0 ? [] : [summaryOf(this.items, more, this.listed[0]?.rule)];
   }
 
   private tagged(index: number, found: Found): FieldError {

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { FieldPath, type PathStep } from "../base/field-path.js";
-import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
 import { limits } from "../base/limits.js";
+import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
 import { childSchema, ListIndexes, sameValue } from "../schema/correlation.js";
 import type { JsonSchema } from "../schema/schema-source.js";
 import {
@@ -67,28 +67,35 @@ export function unchangedAt(object: unknown, oldObject: unknown, field: FieldPat
  */
 export function splitByOld(
   errors: FieldErrorList,
-  oldErrors: FieldErrorList,
+  oldErrors: FieldErrorList | (() => FieldErrorList),
   object: unknown,
   oldObject: unknown,
   schema?: JsonSchema,
+  lists: ListIndexes = new ListIndexes(searchedItems),
 ): { introduced: FieldErrorList; preexisting: FieldErrorList } {
   // A multiset: each problem the old object had spares one occurrence in the new one. Problems are
   // looked up by field first: an object has few errors, and the full comparison runs only within one.
-  const spare = new Map<string, FieldError[]>();
-  for (const error of oldErrors) {
-    const same = spare.get(error.field.toString());
-    if (same) same.push(error);
-    else spare.set(error.field.toString(), [error]);
-  }
+  // Built on the first error at an unchanged value (an error at a changed value is new whatever the old had).
+  let spare: Map<string, FieldError[]> | undefined;
+  const spareAt = (field: FieldPath) => {
+    if (!spare) {
+      spare = new Map();
+      for (const error of typeof oldErrors === "function" ? oldErrors() : oldErrors) {
+        const same = spare.get(error.field.toString());
+        if (same) same.push(error);
+        else spare.set(error.field.toString(), [error]);
+      }
+    }
+    return spare.get(field.toString());
+  };
   const introduced: FieldErrorList = [];
   const preexisting: FieldErrorList = [];
-  const lists = new ListIndexes(searchedItems);
   for (const error of errors) {
     // Where the value stood in the old object: a list reordered around an item moved it.
     const old = whereInOld(object, oldObject, error.field, schema, lists);
-    const candidates = old && spare.get(old.field.toString());
+    const candidates = old?.unchanged ? spareAt(old.field) : undefined;
     const match = candidates?.findIndex((candidate) => sameProblem(error, candidate)) ?? -1;
-    if (old?.unchanged && match >= 0) {
+    if (match >= 0) {
       candidates?.splice(match, 1);
       preexisting.push(error);
     } else {
@@ -115,15 +122,41 @@ function whereInOld(
   schema: JsonSchema | undefined,
   lists: ListIndexes,
 ): { field: FieldPath; unchanged: boolean } | undefined {
-  let now = object;
-  let before = oldObject;
-  let at = schema;
-  let moved = false;
-  let reached = true;
-  const steps: PathStep[] = [];
-  for (const step of field.steps) {
+  const walked = walk(startOf(object, oldObject, schema), field.steps, lists);
+  if (!walked) return undefined;
+  return {
+    field: walked.moved ? FieldPath.empty.along(walked.steps) : field,
+    unchanged: sameValue(walked.now, walked.before, walked.at),
+  };
+}
+
+/** Where a walk along a field path stands in both objects (`whereInOld`), to go on from. */
+interface Walked {
+  now: unknown;
+  before: unknown;
+  at: JsonSchema | undefined;
+  moved: boolean;
+  reached: boolean;
+  /** The steps taken, with each index as the old item's. */
+  steps: PathStep[];
+}
+
+const startOf = (object: unknown, oldObject: unknown, schema: JsonSchema | undefined): Walked => ({
+  now: object,
+  before: oldObject,
+  at: schema,
+  moved: false,
+  reached: true,
+  steps: [],
+});
+
+/** `from`, walked on along `steps` (a new state; `from` is kept); undefined when a map list's item is new. */
+function walk(from: Walked, steps: readonly PathStep[], lists: ListIndexes): Walked | undefined {
+  let { now, before, at, moved, reached } = from;
+  const taken = [...from.steps];
+  for (const step of steps) {
     if (!reached) {
-      steps.push(step);
+      taken.push(step);
       continue;
     }
     let oldStep = step;
@@ -144,9 +177,55 @@ function whereInOld(
     } else {
       reached = false;
     }
-    steps.push(oldStep);
+    taken.push(oldStep);
   }
-  return { field: moved ? FieldPath.empty.along(steps) : field, unchanged: sameValue(now, before, at) };
+  return { now, before, at, moved, reached, steps: taken };
+}
+
+/**
+ * Which of a bounded list's counted items (`ItemErrors`) lie at a value the update changed: those are
+ * introduced whatever the old object had, and stay unbuilt; the others' errors are built, to be
+ * compared with the old object's. One walk to the list, then a step or two per item.
+ */
+function unlistedAtChanges(
+  items: ItemErrors,
+  start: Walked,
+  lists: ListIndexes,
+): { changed: number[]; unchanged: FieldErrorList } {
+  const changed: number[] = [];
+  const unchanged: FieldErrorList = [];
+  const unbuilt = items.items;
+  if (!unbuilt) return { changed, unchanged: items.unlisted() };
+  const atList = walk(start, items.path.steps, lists);
+  const list = atList?.reached ? atList.now : undefined;
+  const oldList = atList?.before;
+  if (!atList || !Array.isArray(list) || !Array.isArray(oldList)) {
+    // Not a list on both sides: each item's error is compared as any other.
+    return { changed, unchanged: items.unlisted() };
+  }
+  const itemSchema = childSchema(atList.at, 0);
+  unbuilt.indexes.forEach((index, k) => {
+    // As `walk` goes on from the list along [index, ...leaf], without a state per item.
+    const oldIndex = lists.oldIndexOf(list, oldList, index, atList.at);
+    if (oldIndex === undefined || !hasMember(list, index) || !hasMember(oldList, oldIndex)) {
+      if (oldIndex === undefined) changed.push(k);
+      else unchanged.push(unbuilt.error(k));
+      return;
+    }
+    let now: unknown = list[index];
+    let before: unknown = oldList[oldIndex];
+    let at = itemSchema;
+    for (const step of items.leaf) {
+      const name = step.as === "index" ? step.index : step.name;
+      if (!hasMember(now, name) || !hasMember(before, name)) break;
+      now = (now as Record<string | number, unknown>)[name];
+      before = (before as Record<string | number, unknown>)[name];
+      at = childSchema(at, name);
+    }
+    if (sameValue(now, before, at)) unchanged.push(unbuilt.error(k));
+    else changed.push(k);
+  });
+  return { changed, unchanged };
 }
 
 function hasMember(value: unknown, name: string | number): boolean {
@@ -193,14 +272,26 @@ export async function ratchetUpdate(
   const oldErrors = await oldStateErrors(validator, request, stateErrors, budget);
   // A list's errors past the first few are counted in one (`ListErrors`): each item's is compared,
   // then the update's own are bounded again, so that fixing one of many bad items changes no verdict.
+  const schema = validator.schema?.();
+  const lists = new ListIndexes(searchedItems);
+  const start = startOf(request.object, request.oldObject, schema);
+  // Counted items at changed values are introduced as they are: only the others are built and compared.
+  const changedUnlisted = new Map<ItemErrors, Unbuilt>();
+  const compared = stateErrors.flatMap((error) => {
+    if (!error.listSummary || !error.list) return [error];
+    const { changed, unchanged } = unlistedAtChanges(error.list, start, lists);
+    if (changed.length > 0) changedUnlisted.set(error.list, { ks: changed, rule: error.rule });
+    return unchanged.map((item) => withRule(item, error.rule));
+  });
   const split = splitByOld(
-    withUnlisted(stateErrors),
-    withUnlisted(oldErrors),
+    compared,
+    () => withUnlisted(oldErrors),
     request.object,
     request.oldObject,
-    validator.schema?.(),
+    schema,
+    lists,
   );
-  const introduced = rebound(split.introduced);
+  const introduced = rebound(split.introduced, changedUnlisted);
   const preexisting = rebound(split.preexisting);
   const warnings = preexisting.map((error): Warning => {
     const message = fitWarning(`already invalid before this update: ${formatFieldError(error)}`);
@@ -230,16 +321,26 @@ function withUnlisted(errors: FieldErrorList): FieldErrorList {
   if (!errors.some((error) => error.listSummary)) return errors;
   return errors.flatMap((error) => {
     if (!error.listSummary || !error.list) return [error];
-    const { rule } = error;
-    return error.list
-      .unlisted()
-      .map((item) => (rule && item.rule !== rule ? Object.assign({}, item, { rule }) : item));
+    return error.list.unlisted().map((item) => withRule(item, error.rule));
   });
 }
 
-/** Each list's errors bounded again (`ListErrors`): the first `limits.listErrors` shown, the rest counted. */
-function rebound(errors: FieldErrorList): FieldErrorList {
-  if (!errors.some((error) => error.list)) return errors;
+/** A list's counted items at changed values (their places among its unlisted), not built, and its rule. */
+interface Unbuilt {
+  ks: number[];
+  rule?: FieldError["rule"];
+}
+
+/** An item's error with its summary's rule (a rule's id is given to its errors as they are returned). */
+const withRule = (item: FieldError, rule: FieldError["rule"]): FieldError =>
+  rule && item.rule !== rule ? Object.assign({}, item, { rule }) : item;
+
+/**
+ * Each list's errors bounded again (`ListErrors`): the first `limits.listErrors` shown, the rest
+ * counted; `unbuilt` adds each list's counted items not built yet (by their place among its unlisted).
+ */
+function rebound(errors: FieldErrorList, unbuilt = new Map<ItemErrors, Unbuilt>()): FieldErrorList {
+  if (!errors.some((error) => error.list) && unbuilt.size === 0) return errors;
   const shown = new Map<ItemErrors, number>();
   const rest = new Map<ItemErrors, FieldErrorList>();
   const bounded: FieldErrorList = [];
@@ -259,11 +360,27 @@ function rebound(errors: FieldErrorList): FieldErrorList {
       else rest.set(list, [error]);
     }
   }
-  for (const [list, more] of rest) {
-    const items: ItemErrors = { path: list.path, what: list.what, unlisted: () => more };
-    bounded.push(summaryOf(items, more.length, more[0]?.rule));
+  const summaries: FieldErrorList = [];
+  for (const list of new Set([...rest.keys(), ...unbuilt.keys()])) {
+    const more = rest.get(list) ?? [];
+    const { ks: later = [], rule: summaryRule } = unbuilt.get(list) ?? {};
+    const rule = summaryRule ?? more[0]?.rule;
+    const error = (k: number) => withRule((list.items as NonNullable<ItemErrors["items"]>).error(k), rule);
+    // Shown first up to the bound (built now), then counted (built only if asked).
+    let next = 0;
+    for (let room = limits.listErrors - (shown.get(list) ?? 0); room > 0 && next < later.length; room--)
+      bounded.push(error(later[next++] as number));
+    const count = more.length + later.length - next;
+    if (count === 0) continue;
+    const counted: ItemErrors = {
+      path: list.path,
+      what: list.what,
+      leaf: list.leaf,
+      unlisted: () => [...more, ...later.slice(next).map(error)],
+    };
+    summaries.push(summaryOf(counted, count, rule));
   }
-  return bounded;
+  return [...bounded, ...summaries];
 }
 
 /** Errors at a value the update changed, and the rest (the object's root is never a changed value). */

@@ -122,6 +122,18 @@ class OldItems {
 
 const noOldItems = { get: () => undefined } as unknown as OldItems;
 
+/**
+ * `compositeKey` as a Map key: with one key field, its scalar value itself (a Map tells the string "1"
+ * from the number 1, as the type in `compositeKey` does), without building a string per item.
+ */
+function mapKey(item: Record<string, unknown>, keys: string[]): unknown {
+  if (keys.length !== 1) return compositeKey(item, keys);
+  const key = keys[0] as string;
+  if (!Object.hasOwn(item, key)) return undefined;
+  const value = item[key];
+  return value === null || typeof value === "object" ? undefined : value;
+}
+
 /** The item's key: its key fields' scalar values (all present), or undefined when it has none. */
 function compositeKey(item: Record<string, unknown>, keys: string[]): string | undefined {
   const parts: string[] = [];
@@ -261,14 +273,16 @@ export class ListIndexes {
       return indexed.oldIndexOf(index);
     }
     const item = list[index];
-    if (item !== null && typeof item === "object") return oldIndexOf(list, oldList, index, schema, this.searched);
+    if (item !== null && typeof item === "object")
+      return oldIndexOf(list, oldList, index, schema, this.searched);
     if (index < oldList.length && sameValue(item, oldList[index], itemsSchema(schema))) return index;
     let firsts = this.scalars.get(oldList);
     if (!firsts) {
       firsts = new Map();
       for (let at = 0; at < oldList.length && at < this.searched; at++) {
         const old = oldList[at];
-        if ((old === null || typeof old !== "object") && !firsts.has(old ?? null)) firsts.set(old ?? null, at);
+        if ((old === null || typeof old !== "object") && !firsts.has(old ?? null))
+          firsts.set(old ?? null, at);
       }
       this.scalars.set(oldList, firsts);
     }
@@ -276,41 +290,57 @@ export class ListIndexes {
   }
 }
 
-/** A map list's items by key: each new item's rank among those of its key, each key's old items in order. */
+/**
+ * A map list's old items by key (the first of each key; all of a repeated key's), and, only once a
+ * repeated key is looked up, each new item's rank among the items of its key.
+ */
 class MapListIndex {
-  private readonly keys: (string | undefined)[];
-  private readonly ranks: number[];
-  private readonly oldByKey = new Map<string, number[]>();
+  private readonly firstOld = new Map<unknown, number>();
+  private readonly repeatedOld = new Map<unknown, number[]>();
+  private ranks: number[] | undefined;
 
   constructor(
-    list: readonly unknown[],
+    private readonly list: readonly unknown[],
     readonly oldList: readonly unknown[],
-    keyFields: string[],
+    private readonly keyFields: string[],
   ) {
-    const keyOf = (value: unknown) => (isRecord(value) ? compositeKey(value, keyFields) : undefined);
-    const seen = new Map<string, number>();
-    this.keys = list.map(keyOf);
-    this.ranks = this.keys.map((key) => {
-      if (key === undefined) return 0;
-      const rank = seen.get(key) ?? 0;
-      seen.set(key, rank + 1);
-      return rank;
-    });
     oldList.forEach((old, at) => {
-      const key = keyOf(old);
+      const key = this.keyOf(old);
       if (key === undefined) return;
-      const same = this.oldByKey.get(key);
-      if (same) same.push(at);
-      else this.oldByKey.set(key, [at]);
+      if (!this.firstOld.has(key)) this.firstOld.set(key, at);
+      else {
+        const same = this.repeatedOld.get(key);
+        if (same) same.push(at);
+        else this.repeatedOld.set(key, [this.firstOld.get(key) as number, at]);
+      }
     });
   }
 
   /** The old item of the same keys (the n-th of a repeated key the n-th, else the first), if any. */
   oldIndexOf(index: number): number | undefined {
-    const key = this.keys[index];
-    const olds = key === undefined ? undefined : this.oldByKey.get(key);
-    if (!olds) return undefined;
-    return olds[this.ranks[index] as number] ?? olds[0];
+    const key = this.keyOf(this.list[index]);
+    if (key === undefined) return undefined;
+    const repeated = this.repeatedOld.get(key);
+    if (!repeated) return this.firstOld.get(key);
+    return repeated[this.rankOf(index)] ?? repeated[0];
+  }
+
+  private rankOf(index: number): number {
+    if (!this.ranks) {
+      const seen = new Map<unknown, number>();
+      this.ranks = this.list.map((item) => {
+        const key = this.keyOf(item);
+        if (key === undefined) return 0;
+        const rank = seen.get(key) ?? 0;
+        seen.set(key, rank + 1);
+        return rank;
+      });
+    }
+    return this.ranks[index] as number;
+  }
+
+  private keyOf(value: unknown): unknown {
+    return isRecord(value) ? mapKey(value, this.keyFields) : undefined;
   }
 }
 

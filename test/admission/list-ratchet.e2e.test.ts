@@ -10,7 +10,6 @@ import { admissionReview } from "../support/reviews.js";
 const templatePath = "/validate-operator-kyma-project-io-v1beta2-moduletemplate";
 const modulePath = "/validate-batch-forkspacer-com-v1-module";
 
-// biome-ignore lint/suspicious/noExplicitAny: the objects are edited field by field
 type Editable = Record<string, any>;
 
 /**

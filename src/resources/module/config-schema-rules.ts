@@ -432,7 +432,7 @@ export function integerBounds(value: Int64, spec: IntegerConfig, path: FieldPath
 function selectionRules(selection: string[], spec: MultipleOptionsConfig, path: FieldPath): FieldErrorList {
   const values = spec.values ?? [];
   const known = new Set(values);
-  const unknown = new ListErrors(path, "not among the supported values", (i, choice: string) =>
+  const unknown = new ListErrors(path, "not among the supported values", [], (i, choice: string) =>
     fieldError.notSupported(path.index(i), choice, values),
   );
   selection.forEach((choice, i) => {
@@ -451,7 +451,7 @@ function selectionRules(selection: string[], spec: MultipleOptionsConfig, path: 
 
 function duplicates(list: string[], path: FieldPath): FieldErrorList {
   const seen = new Set<string>();
-  const repeated = new ListErrors(path, "duplicates", (i, value: string) =>
+  const repeated = new ListErrors(path, "duplicates", [], (i, value: string) =>
     fieldError.duplicate(path.index(i), value),
   );
   list.forEach((value, i) => {

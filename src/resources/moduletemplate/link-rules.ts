@@ -1,4 +1,9 @@
-import { type FieldErrorList, fieldError, ListErrors } from "../../admission/field-errors.js";
+import {
+  type FieldError,
+  type FieldErrorList,
+  fieldError,
+  ListErrors,
+} from "../../admission/field-errors.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
 import { WorkBudget } from "../../budget/work-budget.js";
@@ -89,6 +94,9 @@ export function validateLinks(
   return errors;
 }
 
+const nameStep = { as: "field", name: "name" } as const;
+const linkStep = { as: "field", name: "link" } as const;
+
 /** Units of the work budget per named link: a URL parsed, a name looked up (about 0.5 us). */
 const linkUnits = 80;
 
@@ -101,7 +109,7 @@ function namedLinkErrors(
   // At most `limits.listErrors` errors of each rule are built, the rest counted in one more (and built
   // only for ratcheting an UPDATE): 50,000 bad links in an UPDATE's two objects built and ratcheted
   // 100,000 errors (200-460 ms).
-  const duplicates = new ListErrors(path, "duplicate names", (i, name: string) =>
+  const duplicates = new ListErrors(path, "duplicate names", [nameStep], (i, name: string) =>
     Object.assign(fieldError.duplicate(path.index(i).child("name"), name), {
       rule: "moduletemplate.unique-name" as const,
     }),
@@ -109,19 +117,24 @@ function namedLinkErrors(
   const badLinks = new ListErrors(
     path,
     "not absolute http, https or oci URLs",
-    (i, [link, problem]: [string, string]) =>
-      Object.assign(fieldError.invalid(path.index(i).child("link"), link, problem), {
+    [linkStep],
+    // Only the link is kept of a counted one: its problem is found again if its error is ever built.
+    (i, link: string) =>
+      Object.assign(fieldError.invalid(path.index(i).child("link"), link, absoluteHttpUrlProblem(link)), {
         rule: "moduletemplate.link" as const,
       }),
   );
+  // In the items' order, each item's name before its link; then what each rule counted.
+  const errors: FieldErrorList = [];
+  const listed = (error: FieldError | undefined) => error && errors.push(error);
   const seen = new Set<string>();
   entries.forEach((entry, i) => {
-    if (seen.has(entry.name)) duplicates.add(i, entry.name);
+    if (seen.has(entry.name)) listed(duplicates.add(i, entry.name));
     seen.add(entry.name);
     const problem = absoluteHttpUrlProblem(entry.link);
-    if (problem !== undefined) badLinks.add(i, [entry.link, problem]);
+    if (problem !== undefined) listed(badLinks.add(i, entry.link));
   });
-  return [...duplicates.errors(), ...badLinks.errors()];
+  return [...errors, ...duplicates.summary(), ...badLinks.summary()];
 }
 
 /**
