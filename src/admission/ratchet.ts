@@ -204,9 +204,10 @@ function unlistedAtChanges(
     return { changed, unchanged: items.unlisted() };
   }
   const itemSchema = childSchema(atList.at, 0);
+  const oldIndexOf = lists.of(list, oldList, atList.at);
   unbuilt.indexes.forEach((index, k) => {
     // As `walk` goes on from the list along [index, ...leaf], without a state per item.
-    const oldIndex = lists.oldIndexOf(list, oldList, index, atList.at);
+    const oldIndex = oldIndexOf(index);
     if (oldIndex === undefined || !hasMember(list, index) || !hasMember(oldList, oldIndex)) {
       if (oldIndex === undefined) changed.push(k);
       else unchanged.push(unbuilt.error(k));

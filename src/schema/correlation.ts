@@ -263,6 +263,15 @@ export class ListIndexes {
     index: number,
     schema: JsonSchema | undefined,
   ): number | undefined {
+    return this.of(list, oldList, schema)(index);
+  }
+
+  /** `oldIndexOf` for the items of one pair of lists, looked up once for many items. */
+  of(
+    list: readonly unknown[],
+    oldList: readonly unknown[],
+    schema: JsonSchema | undefined,
+  ): (index: number) => number | undefined {
     const keys = mapListKeys(schema);
     if (keys) {
       let indexed = this.mapLists.get(list);
@@ -270,8 +279,18 @@ export class ListIndexes {
         indexed = new MapListIndex(list, oldList, keys);
         this.mapLists.set(list, indexed);
       }
-      return indexed.oldIndexOf(index);
+      const found = indexed;
+      return (index) => found.oldIndexOf(index);
     }
+    return (index) => this.byValue(list, oldList, index, schema);
+  }
+
+  private byValue(
+    list: readonly unknown[],
+    oldList: readonly unknown[],
+    index: number,
+    schema: JsonSchema | undefined,
+  ): number | undefined {
     const item = list[index];
     if (item !== null && typeof item === "object")
       return oldIndexOf(list, oldList, index, schema, this.searched);
