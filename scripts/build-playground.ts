@@ -2,7 +2,7 @@
 // style.css) that judges pasted objects with the offline engine of `validate`, bundled from the same
 // modules for the browser. What differs from the CLI is only at the bundle's edges:
 // - Node's built-ins the engine imports are replaced by stand-ins (src/playground/node/): the files the
-//   engine reads (schema sources, generated schemas, the example addon-operator module tree) are embedded
+//   engine reads (schema sources, generated schemas, the example addon-operator module trees) are embedded
 //   here and read from memory; crypto is Web Crypto and @noble/hashes' SHA-256; node:buffer is the
 //   `buffer` package (the engine imports Buffer where it uses it; the build refuses a module that does not).
 // - ajv compiles no code in the page: every schema the engine compiles (each kind's generated schema,
@@ -19,6 +19,7 @@ import addFormats from "ajv-formats";
 import { build, type Plugin } from "esbuild";
 import { buildEditorSchema } from "../src/codegen/editor-schema.js";
 import { formats } from "../src/playground/structure-formats.js";
+import { bundledTrees } from "../src/playground/trees.js";
 import { validatorKey } from "../src/playground/validator-key.js";
 import { loadSchemaSources } from "../src/schema/schema-source.js";
 import { checkerOptions } from "../src/validation/structure.js";
@@ -40,7 +41,8 @@ function embeddedFiles(): Record<string, string> {
     }
   };
   add("schemas", (name) => name.endsWith(".yaml") || name.endsWith(".schema.json"));
-  add("examples/addon-operator", () => true);
+  for (const tree of bundledTrees)
+    for (const dir of [tree.modulesDir, tree.globalHooksDir]) if (dir) add(dir, () => true);
   return files;
 }
 
@@ -108,7 +110,7 @@ function writeValidators(): string {
 }
 
 /** The examples the page offers: the repository's own, each kind, an update, the ConfigMap. */
-function examples(): { name: string; object: string; old?: string; modules?: boolean }[] {
+function examples(): { name: string; object: string; old?: string; tree?: string }[] {
   const read = (path: string) => readFileSync(join(root, path), "utf8");
   const reviewObject = (path: string) =>
     `${JSON.stringify((JSON.parse(read(path)) as { request: { object: unknown } }).request.object, null, 2)}\n`;
@@ -140,7 +142,12 @@ function examples(): { name: string; object: string; old?: string; modules?: boo
     {
       name: "ConfigMap/addon-operator (examples/addon-operator/modules)",
       object: read("examples/playground/addon-operator-configmap.yaml"),
-      modules: true,
+      tree: "echo",
+    },
+    {
+      name: "ConfigMap/addon-operator (examples/addon-operator-cluster: global hooks, a CEL rule)",
+      object: read("examples/playground/addon-operator-cluster-configmap.yaml"),
+      tree: "cluster",
     },
   ];
 }

@@ -1,4 +1,5 @@
-import { asSchema, copyMap, emptyMap, isMap, type Schema } from "./schema.js";
+import { emptyMap } from "../base/empty-map.js";
+import { asSchema, copyMap, isMap, type Schema } from "./schema.js";
 
 const mergedByKey = ["definitions", "properties", "patternProperties"] as const;
 

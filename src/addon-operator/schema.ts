@@ -1,3 +1,5 @@
+import { emptyMap } from "../base/empty-map.js";
+
 /** An OpenAPI v2 / draft-4 schema as read from a module's openapi/*.yaml: plain YAML data. */
 export type Schema = Record<string, unknown>;
 
@@ -5,12 +7,6 @@ export const isMap = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
 export const asSchema = (value: unknown): Schema | undefined => (isMap(value) ? value : undefined);
-
-/**
- * A map without a prototype: every key built from input (`__proto__`, `constructor`) is an own key like
- * any other, never a setter or an inherited member.
- */
-export const emptyMap = (): Record<string, unknown> => Object.create(null) as Record<string, unknown>;
 
 /** The same entries in a map without a prototype. */
 export const copyMap = (value: Record<string, unknown>): Record<string, unknown> =>

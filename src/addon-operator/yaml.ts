@@ -12,6 +12,7 @@ import {
   type Tags,
   visit,
 } from "yaml";
+import { emptyMap } from "../base/empty-map.js";
 import { asSentByClient, int64Max, int64Value } from "../base/exact-json.js";
 import {
   GoResolveError,
@@ -20,7 +21,6 @@ import {
   resolvePlain,
   resolveTagged,
 } from "./go-scalars.js";
-import { emptyMap } from "./schema.js";
 
 /**
  * YAML as addon-operator reads it, per source:

@@ -7,7 +7,7 @@
 
 import { FieldPath } from "../base/field-path.js";
 import { boundedJson, limits, truncate } from "../base/limits.js";
-import { WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
+import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
 import { admissionResponse } from "./answer.js";
 import { cutTooDeep, tooDeepAt } from "./depth.js";
 import type { FieldError, FieldErrorList } from "./field-errors.js";
@@ -15,6 +15,7 @@ import { diffToPatch } from "./json-patch.js";
 import { type RatchetedVerdict, ratchetUpdate } from "./ratchet.js";
 import type { ResourceKind, Validator } from "./resource-kind.js";
 import type { AdmissionRequest, AdmissionResponse } from "./review.js";
+import { beginReview, type ReviewContext } from "./review-context.js";
 import { applyRuleActions, type RuleActions, withoutSilenced } from "./rule-actions.js";
 import { type ReviewVerdict, verdictOf } from "./verdict.js";
 import { fitWarning, type Warning } from "./warning.js";
@@ -25,8 +26,8 @@ export interface ValidateOptions {
   /** Called for an UPDATE admitted only because ratcheting spared errors its object has. */
   onRatcheted?: (kind: ResourceKind) => void;
   /**
-   * The review's allowance of work; by default a fresh `WorkBudget`. The offline `validate` passes the
-   * one its object's schema check already charged, so that one object costs one budget.
+   * A budget of the caller's, for a caller that measures what the review spends (tests, the benchmark);
+   * otherwise the review begins with its own (`beginReview`).
    */
   budget?: WorkBudget;
 }
@@ -58,10 +59,10 @@ export async function judgeValidation(
   if (gate && gate !== storedTooDeep) return gate;
   if (!kind.validator) return admitted();
   const { judged, deep } = gate === storedTooDeep ? cutBoth(request) : { judged: request, deep: undefined };
-  const budget = options.budget ?? new WorkBudget();
   let judgement: RatchetedVerdict;
   try {
-    judgement = await judge(kind.validator as Validator<unknown>, judged, options.ruleActions, budget);
+    const context = beginReview(judged, options.budget);
+    judgement = await judge(kind.validator as Validator<unknown>, context, options.ruleActions);
   } catch (error) {
     if (!(error instanceof WorkBudgetExceeded)) throw error;
     return { ...admitted(), errors: [outOfWork(error)], outOfWork: true };
@@ -92,11 +93,11 @@ export function judgeMutation(kind: ResourceKind, request: AdmissionRequest): Re
  */
 async function judge(
   validator: Validator<unknown>,
-  request: AdmissionRequest,
+  context: ReviewContext,
   ruleActions: RuleActions | undefined,
-  budget: WorkBudget,
 ): Promise<RatchetedVerdict> {
-  const state = await validator.validate(request.object, request, undefined, budget);
+  const { request } = context;
+  const state = await validator.validate(request.object, context);
   const stateActions = applyRuleActions(state.errors, ruleActions);
   if (request.operation !== "UPDATE") {
     return {
@@ -105,9 +106,9 @@ async function judge(
       spared: [],
     };
   }
-  const ratcheted = await ratchetUpdate(validator, request, stateActions.errors, budget);
+  const ratcheted = await ratchetUpdate(validator, context, stateActions.errors);
   const transition = validator.validateTransition
-    ? await validator.validateTransition(request.oldObject, request.object, request, budget)
+    ? await validator.validateTransition(request.oldObject, request.object, context)
     : { errors: [], warnings: [] };
   const transitionActions = applyRuleActions(transition.errors, ruleActions);
   return {

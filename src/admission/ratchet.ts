@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { FieldPath, type PathStep } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
-import { type WorkBudget, WorkBudgetExceeded } from "../budget/work-budget.js";
+import { WorkBudgetExceeded } from "../budget/work-budget.js";
 import { childSchema, ListIndexes, sameValue } from "../schema/correlation.js";
 import type { JsonSchema } from "../schema/schema-source.js";
 import {
@@ -13,6 +13,7 @@ import {
 } from "./field-errors.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
+import type { ReviewContext } from "./review-context.js";
 import { fitWarning, type Warning } from "./warning.js";
 
 /**
@@ -265,12 +266,12 @@ export interface RatchetedVerdict extends Verdict {
  */
 export async function ratchetUpdate(
   validator: Validator<unknown>,
-  request: AdmissionRequest,
+  context: ReviewContext,
   stateErrors: FieldErrorList,
-  budget?: WorkBudget,
 ): Promise<RatchetedVerdict> {
   if (stateErrors.length === 0) return { errors: [], warnings: [], spared: [] };
-  const oldErrors = await oldStateErrors(validator, request, stateErrors, budget);
+  const { request } = context;
+  const oldErrors = await oldStateErrors(validator, context, stateErrors);
   // A list's errors past the first few are counted in one (`ListErrors`): each item's is compared,
   // then the update's own are bounded again, so that fixing one of many bad items changes no verdict.
   const schema = validator.schema?.();
@@ -407,17 +408,18 @@ function splitByChange(
  */
 async function oldStateErrors(
   validator: Validator<unknown>,
-  request: AdmissionRequest,
+  context: ReviewContext,
   stateErrors: FieldErrorList,
-  budget: WorkBudget | undefined,
 ): Promise<FieldErrorList> {
+  const { request } = context;
   if (!isObject(request.oldObject)) return [];
   const rules = stateErrors.map((error) => error.rule);
   const focus = rules.every((rule) => rule !== undefined) ? { errorsOf: new Set(rules) } : undefined;
   const { oldObject: _old, ...rest } = request;
   const asCreate: AdmissionRequest = { ...rest, operation: "CREATE", object: request.oldObject };
   try {
-    return (await validator.validate(request.oldObject, asCreate, focus, budget)).errors;
+    const onOld: ReviewContext = { request: asCreate, budget: context.budget, ...(focus && { focus }) };
+    return (await validator.validate(request.oldObject, onOld)).errors;
   } catch (error) {
     // Out of work: the review cannot be judged, which the protocol layer turns into a denial.
     if (error instanceof WorkBudgetExceeded) throw error;

@@ -1,7 +1,7 @@
-import type { WorkBudget } from "../budget/work-budget.js";
 import type { JsonSchema } from "../schema/schema-source.js";
 import type { FieldErrorList } from "./field-errors.js";
 import type { AdmissionRequest } from "./review.js";
+import type { ReviewContext } from "./review-context.js";
 import type { RuleDeclaration } from "./rule-catalogue.js";
 import type { Warning } from "./warning.js";
 
@@ -26,23 +26,13 @@ export interface Focus {
  * on UPDATE, on the new object (and on the old one, so that problems it already had do not deny);
  * `validateTransition` holds the update-only rules (immutability), which are never ratcheted.
  *
- * `budget` is the review's one allowance of work (the protocol layer passes it to every call of one
- * review; a validator called without one, as in a unit test, makes its own): every loop whose cost
- * grows with the input charges it.
+ * Each call gets the review's context (`review-context.ts`): the request, the review's one work budget
+ * (required: every loop whose cost grows with the input charges it) and, on ratcheting's look at an
+ * old object, the focus. A transition is never focused.
  */
 export interface Validator<T> {
-  validate(
-    object: T,
-    request: AdmissionRequest,
-    focus?: Focus,
-    budget?: WorkBudget,
-  ): Verdict | Promise<Verdict>;
-  validateTransition?(
-    oldObject: T,
-    object: T,
-    request: AdmissionRequest,
-    budget?: WorkBudget,
-  ): Verdict | Promise<Verdict>;
+  validate(object: T, context: ReviewContext): Verdict | Promise<Verdict>;
+  validateTransition?(oldObject: T, object: T, context: ReviewContext): Verdict | Promise<Verdict>;
   /**
    * The object's schema with its list types (`x-kubernetes-list-type`, `-list-map-keys`), as its CRD
    * has them: ratcheting finds the old item a new list item corresponds to through it (map lists by

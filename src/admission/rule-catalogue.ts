@@ -30,6 +30,50 @@ export interface RuleDeclaration<Id extends string = string> {
   fixed?: boolean;
   /** Where the API server can enforce the rule without the webhook (docs/native-policies.md). */
   native: Native;
+  /**
+   * The rule's wording, declared once for its TypeScript check and its native policy's CEL (as
+   * typescript-eslint's `meta.messages`): texts keyed by id, with `{name}` placeholders that the check
+   * fills with values (`formatMessage`) and the policy with CEL expressions (`celMessage`). Every rule
+   * with a native policy declares its messages (test/policies/rule-messages.test.ts).
+   */
+  messages?: RuleMessages;
+}
+
+/** A rule's message texts, keyed by id; `{name}` marks a placeholder. */
+export type RuleMessages = Readonly<Record<string, string>>;
+
+/**
+ * A message text split at its placeholders: `literals` has one more entry than `names` (the text
+ * before the first placeholder, between each two, and after the last).
+ */
+export function messageParts(text: string): { literals: string[]; names: string[] } {
+  const literals: string[] = [];
+  const names: string[] = [];
+  let rest = text;
+  for (let match = placeholder.exec(rest); match; match = placeholder.exec(rest)) {
+    literals.push(rest.slice(0, match.index));
+    names.push(match[1] as string);
+    rest = rest.slice(match.index + match[0].length);
+  }
+  literals.push(rest);
+  return { literals, names };
+}
+
+const placeholder = /\{([A-Za-z][A-Za-z0-9]*)\}/;
+
+/**
+ * A declared message with its placeholders filled in (`data` gives each one's text: what the
+ * TypeScript check found). A placeholder without data is a bug of the rule, and throws.
+ */
+export function formatMessage(text: string, data: Readonly<Record<string, string>> = {}): string {
+  const { literals, names } = messageParts(text);
+  let message = literals[0] ?? "";
+  names.forEach((name, i) => {
+    const value = data[name];
+    if (value === undefined) throw new Error(`message ${JSON.stringify(text)}: no value for {${name}}`);
+    message += value + (literals[i + 1] ?? "");
+  });
+  return message;
 }
 
 /**
@@ -62,6 +106,11 @@ export interface NativePolicy {
    * which may change that value, and its validations pass an unchanged value themselves (ratcheting).
    */
   judgesMetadata?: boolean;
+  /**
+   * Why the policy's message says less than the webhook's (CEL cannot tell which of an item's
+   * constraints fails): it is then one of the rule's declared messages of its own, not the check's.
+   */
+  coarserMessage?: string;
 }
 
 /** One validation: `expression` holds when the object passes; `messageExpression` names field and rule. */

@@ -4,8 +4,9 @@ import { limits } from "../base/limits.js";
  * One review's allowance of work. Every loop whose cost grows with the input charges it, in units of
  * roughly one small step (a node visited, a character scanned, a pair compared), so that no input can
  * make one review cost more than a bounded time, however its work is spread over rules, templates,
- * hints or errors. The protocol layer makes one per review (the offline `validate` one per object) and
- * hands it to every rule; a rule that runs out either stops optional work (hints, warnings) or, for a
+ * hints or errors. A review makes one where it begins (`beginReview`, src/admission/review-context.ts:
+ * `serve` one per review, the offline engine one per object) and hands it to every rule, which takes it
+ * as a required parameter and never makes its own; a rule that runs out either stops optional work (hints, warnings) or, for a
  * required check, lets `WorkBudgetExceeded` reach the protocol layer, which denies with a clear cause.
  */
 export class WorkBudget {

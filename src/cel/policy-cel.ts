@@ -1,4 +1,4 @@
-import type { PolicyValidation } from "../admission/rule-catalogue.js";
+import { messageParts, type PolicyValidation } from "../admission/rule-catalogue.js";
 
 /**
  * Builders of the CEL that rule declarations give their ValidatingAdmissionPolicies: a rule written
@@ -33,6 +33,25 @@ export function celString(text: string): string {
 }
 
 export const isUpdate = "request.operation == 'UPDATE'";
+
+/**
+ * A rule's declared message (`RuleDeclaration.messages`) as a CEL string expression: its text as CEL
+ * string literals, each placeholder the CEL expression `data` gives (a string), so that the policy says
+ * what the TypeScript check says (`formatMessage`) from the one declaration.
+ */
+export function celMessage(text: string, data: Readonly<Record<string, string>> = {}): string {
+  const { literals, names } = messageParts(text);
+  const parts: string[] = [];
+  literals.forEach((literal, i) => {
+    if (literal !== "" || (i === 0 && names.length === 0)) parts.push(celString(literal));
+    const name = names[i];
+    if (name === undefined) return;
+    const expression = data[name];
+    if (expression === undefined) throw new Error(`message ${JSON.stringify(text)}: no CEL for {${name}}`);
+    parts.push(`(${expression})`);
+  });
+  return parts.join(" + ");
+}
 
 /** A value shown in a message as apimachinery quotes a string: `"Redis_Main"`. */
 export const quoted = (value: string) => `'"' + ${value} + '"'`;

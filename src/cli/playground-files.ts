@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { limitConnections } from "../server/connection-limit.js";
+import { defaultTimeouts } from "../server/https-server.js";
 
 /** Where `npm run build:playground` writes the page: dist/playground/ (from src/cli/ and dist/cli/ alike). */
 export const playgroundDir = fileURLToPath(new URL("../../dist/playground/", import.meta.url));
@@ -16,7 +19,8 @@ const contentTypes: Record<string, string> = {
 /**
  * A request handler serving the built page, read once: only the files the build wrote (`/` is
  * index.html), GET and HEAD only, with the page's Content-Security-Policy (from its meta tag) also as
- * a header. Undefined when the page has not been built. It judges nothing: the page does, in the browser.
+ * a header. A request with a body is refused unread, and its connection closed (nothing here takes
+ * input). Undefined when the page has not been built. It judges nothing: the page does, in the browser.
  */
 export function playgroundHandler(
   dir = playgroundDir,
@@ -35,7 +39,10 @@ export function playgroundHandler(
     const path = new URL(request.url ?? "/", "http://playground").pathname;
     const name = path === "/" ? "/index.html" : path;
     const body = files.get(name);
-    if (request.method !== "GET" && request.method !== "HEAD") {
+    const withBody =
+      request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined;
+    if (withBody) response.setHeader("connection", "close");
+    if ((request.method !== "GET" && request.method !== "HEAD") || withBody) {
       response.writeHead(405, { allow: "GET, HEAD" }).end();
       return;
     }
@@ -52,5 +59,41 @@ export function playgroundHandler(
       ...(policy ? { "content-security-policy": policy } : {}),
     });
     response.end(request.method === "HEAD" ? undefined : body);
+  };
+}
+
+/** Open connections to the page's listener at most: static files, a browser opens a handful. */
+const playgroundConnections = 64;
+
+/**
+ * `serve --playground`: the page on a plain-HTTP listener of its own, never the webhook's, bounded as the
+ * metrics listener is (header and request timeouts, a connection cap, no body read). Undefined when the
+ * page has not been built.
+ */
+export async function startPlaygroundServer(
+  port: number,
+  host?: string,
+): Promise<{ port: number; close(): Promise<void> } | undefined> {
+  const handler = playgroundHandler();
+  if (!handler) return undefined;
+  const server = createServer(handler);
+  server.headersTimeout = defaultTimeouts.headersMs;
+  server.requestTimeout = defaultTimeouts.requestMs;
+  limitConnections(server, {
+    max: playgroundConnections,
+    silentMs: defaultTimeouts.silentMs,
+    secure: false,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

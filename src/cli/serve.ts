@@ -14,7 +14,8 @@ import {
   WebhookMetrics,
 } from "../server/metrics.js";
 import { runPrimary } from "../server/node-cluster.js";
-import { collect, type Outcome, optionValues, parseOptionValues } from "./command.js";
+import { collect, type Outcome, optionValues, parseOptionValues, UsageError } from "./command.js";
+import { playgroundDir, startPlaygroundServer } from "./playground-files.js";
 import { prepareClusterFeatures } from "./serve-cluster.js";
 import {
   checkMemoryBudget,
@@ -41,6 +42,10 @@ function serveOptions(): Command {
     .option(
       "--metrics-bind-address <[HOST]:PORT|0>",
       "where metrics listen, as controller-runtime's flag (default :8080, every interface; 127.0.0.1:8080 keeps them in the pod); 0 turns them off",
+    )
+    .option(
+      "--playground [[HOST]:PORT]",
+      `also serve the playground page (dist/playground/, static) over plain HTTP on a port of its own, never the webhook's; alone: :${defaultPlaygroundPort}. Off by default`,
     )
     .option("--workers <N>", "processes sharing the port, to use N cores", "1")
     .option(
@@ -121,6 +126,8 @@ export interface ServeFlags {
   namespace: string;
   /** Where metrics listen; undefined: off. */
   metrics?: { host?: string; port: number };
+  /** Where the playground page is served; undefined: off (the default). */
+  playground?: { host?: string; port: number };
   workers: number;
   /** The review workers of each process. */
   pool: PoolSettings;
@@ -148,12 +155,14 @@ type Values = Record<string, string | boolean | string[] | undefined>;
 
 function parsedFlags(values: Values): ServeFlags {
   const text = (flag: string) => values[flag] as string;
+  const metrics = metricsAddress(values);
   return {
     port: number(values, "port", { integer: true, max: 65535 }),
     certDir: text("cert-dir"),
     service: text("service"),
     namespace: text("namespace"),
-    metrics: metricsAddress(values),
+    metrics,
+    ...playgroundAddress(values, metrics),
     workers: number(values, "workers", { integer: true, min: 1, max: 256 }),
     pool: {
       size: number(values, "review-workers", { integer: true, min: 1, max: 64 }),
@@ -192,14 +201,45 @@ function metricsAddress(
   const address = values["metrics-bind-address"];
   if (typeof address !== "string") return { port };
   if (address === "0") return undefined;
+  const bound = hostAndPort(address);
+  if (!bound) throw new Error(`--metrics-bind-address: ${JSON.stringify(address)} is not [HOST]:PORT or 0`);
+  return bound;
+}
+
+/** The port `--playground` alone listens on: `module-admission playground`'s. */
+const defaultPlaygroundPort = 8090;
+
+/**
+ * `--playground` (alone: every interface on 8090) or `--playground [HOST]:PORT`; off without it. Never
+ * the webhook's port: the page is not review traffic, and a webhook port serving it would be reachable
+ * from wherever the API server reaches the webhook.
+ */
+function playgroundAddress(
+  values: Values,
+  metrics: ServeFlags["metrics"],
+): { playground?: ServeFlags["playground"] } {
+  const given = values.playground;
+  if (given === undefined || given === false) return {};
+  const bound =
+    given === true ? { port: defaultPlaygroundPort } : hostAndPort(String(given).replace(/^(\d+)$/, ":$1"));
+  if (!bound) throw new UsageError(`--playground: ${JSON.stringify(given)} is not [HOST]:PORT (or a port)`);
+  for (const [other, port] of [
+    ["the webhook's (--port)", Number(values.port)],
+    ["the metrics' (--metrics-port)", metrics?.port],
+  ] as const)
+    if (bound.port !== 0 && bound.port === port)
+      throw new UsageError(`--playground: port ${bound.port} is ${other}: give it a port of its own`);
+  return { playground: bound };
+}
+
+/** `[HOST]:PORT` as a listener's host (none: every interface) and port; undefined when it is not one. */
+function hostAndPort(address: string): { host?: string; port: number } | undefined {
   const match = /^(.*):(\d{1,5})$/.exec(address);
-  const bound = Number(match?.[2]);
-  if (!match || bound > 65535) {
-    throw new Error(`--metrics-bind-address: ${JSON.stringify(address)} is not [HOST]:PORT or 0`);
-  }
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) return undefined;
   // `[::1]:8080`: the brackets are the address's, not the host's.
   const host = (match[1] ?? "").replace(/^\[(.*)\]$/, "$1");
-  return host === "" ? { port: bound } : { host, port: bound };
+  return host === "" ? { port } : { host, port };
 }
 
 function number(
@@ -224,6 +264,9 @@ function number(
 }
 
 export async function serve(flags: ServeFlags): Promise<void> {
+  // In the primary only, before anything else starts: a page not built, or a port taken, stops serve
+  // before it takes reviews.
+  if (cluster.isPrimary && flags.playground) await listenOnPlayground(flags.playground);
   if (cluster.isPrimary && flags.workers > 1) {
     // Workers must share one certificate: generate it once here, before they start. (A selfSigned
     // Secret is shared by design; each worker reads it.)
@@ -344,6 +387,19 @@ async function listenOn<T>(what: string, flag: string, start: () => Promise<T>):
 function listenOnMetrics<T>(metrics: { host?: string; port: number }, start: () => Promise<T>): Promise<T> {
   const where = `${metrics.host ? `${metrics.host}:` : ""}${metrics.port}`;
   return listenOn(`metrics port ${where}`, "--metrics-port (or --metrics-bind-address)", start);
+}
+
+/** The playground's own listener (plain HTTP, static files): open until the process exits. */
+async function listenOnPlayground(where: { host?: string; port: number }): Promise<void> {
+  const named = `${where.host ? `${where.host}:` : ""}${where.port}`;
+  const started = await listenOn(`playground port ${named}`, "--playground [HOST]:PORT", () =>
+    startPlaygroundServer(where.port, where.host),
+  );
+  if (!started)
+    throw new UsageError(
+      `--playground: the page is not built (no ${playgroundDir}index.html): run npm run build:playground`,
+    );
+  jsonLogger({ msg: `playground on http://localhost:${started.port}/`, playgroundPort: started.port });
 }
 
 /** Stops accepting, closes idle connections, and waits for busy ones up to `graceMs`: true when all ended. */

@@ -15,7 +15,6 @@ import { decodeObjectMeta } from "../apiextensions/object-meta.js";
 import { writeJson } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
-import { WorkBudget } from "../budget/work-budget.js";
 import { dns1123LabelProblems } from "../validation/names.js";
 import { pruneAndDefault } from "../validation/prune-default.js";
 import { applyPatch } from "./apply-patch.js";
@@ -160,10 +159,9 @@ async function judge(
   verdict.warnings.push(...strategy.warnings.map((warning) => withCelRule(kind, serverWarning(warning))));
   if (verdict.errors.length > 0) return { ...verdict, allowed: false };
 
-  // One object, one budget, as one review has.
-  const budget = new WorkBudget();
+  // One object, one review: judgeValidation begins it, with its one work budget.
   const validating = admissionRequest(kind, current, previous);
-  const validation = await judgeValidation(kind.kind, validating, { ruleActions, budget });
+  const validation = await judgeValidation(kind.kind, validating, { ruleActions });
   const validated = verdictProblems("validating-webhook", kind.kind, validating, validation);
   verdict.errors.push(...validated.errors);
   verdict.warnings.push(...validated.warnings);

@@ -18,7 +18,7 @@ export interface OfflineKind {
    * The schema's types and formats, from the same text as the kind's own structure gate: the two share
    * compiled code and verdicts, so an object is checked once (the gate then reads the verdict).
    */
-  checkStructure: (object: unknown, budget?: WorkBudget) => StructureVerdict;
+  checkStructure: (object: unknown, budget: WorkBudget) => StructureVerdict;
   /** The API server's decoding and validation of the kind's custom resources, from the CRD's schema. */
   server: CustomResourceStrategy;
 }

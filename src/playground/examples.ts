@@ -4,6 +4,6 @@ export interface Example {
   object: string;
   /** The object before the update: the example is an UPDATE. */
   old?: string;
-  /** Judged against the example addon-operator module tree (examples/addon-operator/modules). */
-  modules?: boolean;
+  /** The bundled module tree (src/playground/trees.ts) ConfigMap/addon-operator is judged against. */
+  tree?: string;
 }

@@ -6,8 +6,17 @@
 import { examples } from "virtual:playground-examples";
 import type { Finding } from "../base/finding.js";
 import type { BatchResult, Mutation } from "../offline/validate-batch.js";
-import { judgeState, objectFile, type PlaygroundState } from "./engine.js";
+import {
+  type FolderFile,
+  folderPathShown,
+  isTreeFile,
+  judgeState,
+  mountFolder,
+  objectFile,
+  type PlaygroundState,
+} from "./engine.js";
 import { decodeState, encodeState } from "./share.js";
+import { bundledTrees } from "./trees.js";
 
 const rulesDocs = "https://github.com/forkspacer/module-admission/blob/main/docs/rules.md";
 
@@ -21,7 +30,9 @@ const objectEditor = element<HTMLTextAreaElement>("object");
 const objectLines = element<HTMLPreElement>("object-lines");
 const oldEditor = element<HTMLTextAreaElement>("old");
 const clientChoice = element<HTMLSelectElement>("client");
-const modulesChoice = element<HTMLInputElement>("modules");
+const modulesChoice = element<HTMLSelectElement>("modules");
+const modulesFolder = element<HTMLInputElement>("modules-folder");
+const modulesRead = element<HTMLOutputElement>("modules-read");
 const exampleChoice = element<HTMLSelectElement>("example");
 const verdict = element<HTMLOutputElement>("verdict");
 const findingsList = element<HTMLUListElement>("findings");
@@ -33,7 +44,7 @@ function currentState(): PlaygroundState {
     object: objectEditor.value,
     old: oldEditor.value,
     client: clientChoice.value === "kubectl" ? "kubectl" : "gitops",
-    modules: modulesChoice.checked,
+    tree: modulesChoice.value,
   };
 }
 
@@ -41,7 +52,18 @@ function showState(state: PlaygroundState): void {
   objectEditor.value = state.object;
   oldEditor.value = state.old;
   clientChoice.value = state.client;
-  modulesChoice.checked = state.modules;
+  // A tree this page does not have (a folder picked elsewhere) is shown as chosen: the verdict says why
+  // it cannot be judged.
+  if (![...modulesChoice.options].some((option) => option.value === state.tree))
+    modulesChoice.append(treeOption(state.tree, state.tree.replace(/^folder:/, "")));
+  modulesChoice.value = state.tree;
+}
+
+function treeOption(value: string, text: string): HTMLOptionElement {
+  const option = document.createElement("option");
+  option.value = value;
+  option.textContent = text;
+  return option;
 }
 
 /** Each change gets a number: only the verdict on the latest text is shown. */
@@ -192,6 +214,40 @@ function markLines(findings: readonly Finding[]): void {
   objectLines.scrollTop = objectEditor.scrollTop;
 }
 
+/** The most of a picked folder read into the page: its schema files, not a whole checkout's. */
+const maxFolderBytes = 32 * 1024 * 1024;
+
+/** Reads the module tree of a picked folder (its schemas and values.yaml files) and judges against it. */
+async function pickFolder(): Promise<void> {
+  const picked = [...(modulesFolder.files ?? [])];
+  if (picked.length === 0) return;
+  // Busy from now on: the verdict shown is no longer the one on the chosen tree.
+  judged++;
+  verdict.setAttribute("aria-busy", "true");
+  modulesRead.textContent = await readFolder(picked).catch((error: unknown) => String(error));
+  scheduleUpdate();
+}
+
+/** Mounts the picked files' module tree and chooses it; says what was read, or why nothing was. */
+async function readFolder(picked: File[]): Promise<string> {
+  // A browser without folder picking gives the files without their folder: nothing to mount.
+  const name = picked[0]?.webkitRelativePath.split("/")[0] ?? "";
+  if (name === "") return "not read: pick a folder (this browser gave files without their folder)";
+  const wanted = picked.filter((file) => isTreeFile(file.webkitRelativePath));
+  const bytes = wanted.reduce((sum, file) => sum + file.size, 0);
+  if (bytes > maxFolderBytes)
+    return `${name}: not read, its schema files hold ${bytes} bytes, more than the ${maxFolderBytes} read here`;
+  const files: FolderFile[] = await Promise.all(
+    wanted.map(async (file) => ({ path: file.webkitRelativePath, text: await file.text() })),
+  );
+  const tree = mountFolder(name, files);
+  for (const option of [...modulesChoice.options]) if (option.value.startsWith("folder:")) option.remove();
+  modulesChoice.append(treeOption(tree.id, tree.name));
+  modulesChoice.value = tree.id;
+  const hooks = tree.globalHooksDir ? `, global hooks ${folderPathShown(tree.globalHooksDir)}` : "";
+  return `${name}: ${plural(files.length, "file")} read (of ${picked.length}); modules dir ${folderPathShown(tree.modulesDir)}${hooks}`;
+}
+
 let pending: ReturnType<typeof setTimeout> | undefined;
 
 /** The verdict follows the text: judged once typing pauses for a moment. */
@@ -210,7 +266,7 @@ function loadExample(index: number): void {
     object: example.object,
     old: example.old ?? "",
     client: currentState().client,
-    modules: example.modules === true,
+    tree: example.tree ?? "",
   });
   objectEditor.scrollTop = 0;
   scheduleUpdate();
@@ -223,6 +279,11 @@ for (const [index, example] of examples.entries()) {
   exampleChoice.append(option);
 }
 exampleChoice.addEventListener("change", () => loadExample(Number(exampleChoice.value)));
+modulesChoice.append(
+  treeOption("", "none: ConfigMap/addon-operator is not judged"),
+  ...bundledTrees.map((tree) => treeOption(tree.id, tree.name)),
+);
+modulesFolder.addEventListener("change", () => void pickFolder());
 for (const control of [objectEditor, oldEditor]) control.addEventListener("input", scheduleUpdate);
 for (const control of [clientChoice, modulesChoice]) control.addEventListener("change", scheduleUpdate);
 objectEditor.addEventListener("scroll", () => {

@@ -62,7 +62,13 @@ export async function decodeState(fragment: string): Promise<PlaygroundState | u
       object: typeof value.object === "string" ? value.object : "",
       old: typeof value.old === "string" ? value.old : "",
       client: value.client === "kubectl" ? "kubectl" : "gitops",
-      modules: value.modules === true,
+      // Links made before trees could be chosen say `modules: true`: the one tree there was then.
+      tree:
+        typeof value.tree === "string"
+          ? value.tree
+          : (value as { modules?: unknown }).modules === true
+            ? "echo"
+            : "",
     };
   } catch {
     return undefined;

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { FieldErrorList } from "../admission/field-errors.js";
-import type { Defaulter, Focus, ResourceKind, Verdict } from "../admission/resource-kind.js";
+import type { Defaulter, ResourceKind, Verdict } from "../admission/resource-kind.js";
 import type { AdmissionRequest } from "../admission/review.js";
+import type { ReviewContext } from "../admission/review-context.js";
 import type { RuleDeclaration, RuleId } from "../admission/rule-catalogue.js";
-import { WorkBudget } from "../budget/work-budget.js";
 import { generatedSchemaUrl, schemaSourceUrl } from "../schema/generated-schema.js";
 import { inlineRefs, type JsonSchema, loadSchemaSource } from "../schema/schema-source.js";
 import { behindStructureGate, onReadableSpecs } from "../validation/readable.js";
@@ -119,10 +119,11 @@ export interface KindDefinition<T, S> {
   /** The kind's own rules, each declared beside its check; the gate's two are added here. */
   rules: readonly RuleDeclaration[];
   /**
-   * The state rules, on the part of the object its schema accepts. With a focus (ratcheting's look at
-   * an old object), the checks none of whose rules it names may be skipped; warnings are not used.
+   * The state rules, on the part of the object its schema accepts. With a focus in the context
+   * (ratcheting's look at an old object), the checks none of whose rules it names may be skipped;
+   * warnings are not used.
    */
-  state(readable: T, request: AdmissionRequest, focus: Focus | undefined, budget: WorkBudget): Verdict;
+  state(readable: T, context: ReviewContext): Verdict;
   /**
    * The update-only rules, never skipped: each side's spec read as far as its values have the right
    * type (a value of the wrong type reads as unset), their errors naming fields as in the object.
@@ -151,24 +152,24 @@ export function defineKind<T, S = unknown>(definition: KindDefinition<T, S>): Re
     rules: declarations.filter((rule) => rule.severity === "error").map((rule) => rule.id),
     warningRules: declarations.filter((rule) => rule.severity === "warning").map((rule) => rule.id),
     validator: {
-      validate: (object, request, focus, budget = new WorkBudget()) => {
+      validate: (object, context) => {
         const verdict = behindStructureGate<T>(
           checkStructure,
           { schema: `${definition.schema}.schema`, unknownField: `${definition.schema}.unknown-field` },
           object,
-          (readable) => definition.state(readable, request, focus, budget),
-          budget,
+          (readable) => definition.state(readable, context),
+          context.budget,
         );
-        return focus ? { errors: verdict.errors, warnings: [] } : verdict;
+        return context.focus ? { errors: verdict.errors, warnings: [] } : verdict;
       },
       ...(transition && {
-        validateTransition: (oldObject, object, request, budget) =>
+        validateTransition: (oldObject, object, context) =>
           onReadableSpecs<S>(
             checkStructure,
             oldObject,
             object,
-            (before, after) => transition(before, after, request),
-            budget,
+            (before, after) => transition(before, after, context.request),
+            context.budget,
           ),
       }),
       ...(definition.whileInvalid && { whileInvalid: definition.whileInvalid }),

@@ -11,7 +11,7 @@ import type { StructureVerdict } from "./structure.js";
  * remembered for the review); the gate's checks of the copies it changes are charged to it too, and
  * never remembered (`changing`).
  */
-type StructureCheck = (object: unknown, budget?: WorkBudget, changing?: boolean) => StructureVerdict;
+type StructureCheck = (object: unknown, budget: WorkBudget, changing?: boolean) => StructureVerdict;
 
 /** Where the schema check found a value of the wrong shape: its JSON Pointer tokens and the keyword. */
 export interface ShapeProblem {
@@ -219,7 +219,7 @@ export function behindStructureGate<T>(
   gateRules: { schema: RuleId; unknownField: RuleId },
   object: unknown,
   rules: (readable: T) => Verdict,
-  budget?: WorkBudget,
+  budget: WorkBudget,
 ): Verdict {
   const structure = check(object, budget);
   const unknown = ruleWarnings(
@@ -249,7 +249,7 @@ export function onReadableSpecs<S>(
   oldObject: unknown,
   object: unknown,
   rules: (oldSpec: S | undefined, spec: S | undefined) => Verdict,
-  budget?: WorkBudget,
+  budget: WorkBudget,
 ): Verdict {
   const before = readableForUpdate<S>(check, oldObject, budget);
   const after = readableForUpdate<S>(check, object, budget);
@@ -260,7 +260,7 @@ export function onReadableSpecs<S>(
 }
 
 // Every UPDATE of a valid object comes this way: one schema check per side and nothing more.
-function readableForUpdate<S>(check: StructureCheck, side: unknown, budget: WorkBudget | undefined) {
+function readableForUpdate<S>(check: StructureCheck, side: unknown, budget: WorkBudget) {
   const shape = check(side, budget).shape;
   if (shape.length === 0) return { object: side as { spec?: S } | undefined, restore: asItIs };
   return readablePart<{ spec?: S }>(side, (part) => check(part, budget, true).shape, "type", shape);

@@ -4,7 +4,7 @@ import { type FieldError, fieldError, omittedErrors } from "../admission/field-e
 import { bigintsAsNumbers } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
-import { WorkBudget } from "../budget/work-budget.js";
+import type { WorkBudget } from "../budget/work-budget.js";
 import { goRequestUriError } from "../go-net-url/parse.js";
 import { goQuote } from "../go-template/go-strings.js";
 import { LruCache } from "../memo/lru-cache.js";
@@ -40,7 +40,7 @@ export function structureChecker(
   schema: object,
   /** Entries of a list or map beyond which the rest is checked one by one (tests make it small). */
   cutAt: number = maxShapeProblems,
-): (object: unknown, budget?: WorkBudget, changing?: boolean) => StructureVerdict {
+): (object: unknown, budget: WorkBudget, changing?: boolean) => StructureVerdict {
   // Compiled on first use (tens of milliseconds each): `validate` on Modules alone never compiles the
   // other kinds' checkers, and a command starts sooner. `serve` compiles them all before it listens.
   let compiled: Checkers | undefined;
@@ -52,12 +52,10 @@ export function structureChecker(
   // One review checks the same object more than once (its rules, then on UPDATE the transition rules;
   // offline, the API server's schema layer and then the kind's own gate, two checkers of one schema):
   // the verdict of an object checked within a review (with its budget) is remembered, by compiled
-  // schema, for as long as the object lives. A call without a budget, or on a copy still `changing`, is
-  // never remembered: the field-scoped gate checks one copy again after each change it makes to it
-  // (charged all the same).
+  // schema, for as long as the object lives. A copy still `changing` is never remembered: the
+  // field-scoped gate checks one copy again after each change it makes to it (charged all the same).
   return (object, budget, changing = false) => {
-    // A copy the field-scoped gate is still changing is charged, but its verdict not remembered.
-    if (!budget || changing) return checkUncached(object, budget ?? new WorkBudget());
+    if (changing) return checkUncached(object, budget);
     const verdicts = verdictsOf(compiled ?? compile());
     const known = object !== null && typeof object === "object" ? verdicts.get(object) : undefined;
     if (known) return known;

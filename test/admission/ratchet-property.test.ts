@@ -8,6 +8,7 @@ import { judgeValidation, validate } from "../../src/admission/handler.js";
 import { unchangedAt } from "../../src/admission/ratchet.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
+import { beginReview } from "../../src/admission/review-context.js";
 import { kindRegistrations } from "../../src/resources/index.js";
 import {
   type KindCase,
@@ -88,7 +89,10 @@ const contentOf = (object: Kube) => {
 
 async function stateErrors(kind: ResourceKind, object: Kube, operation: "CREATE" | "UPDATE") {
   const base = request(kind, object);
-  const verdict = await kind.validator?.validate(object, { ...base, operation, oldObject: object });
+  const verdict = await kind.validator?.validate(
+    object,
+    beginReview({ ...base, operation, oldObject: object }),
+  );
   return verdict?.errors ?? [];
 }
 
@@ -96,7 +100,7 @@ async function transitionErrors(kind: ResourceKind, oldObject: Kube, object: Kub
   const verdict = await kind.validator?.validateTransition?.(
     oldObject,
     object,
-    request(kind, object, oldObject),
+    beginReview(request(kind, object, oldObject)),
   );
   return verdict?.errors ?? [];
 }

@@ -242,7 +242,7 @@ describe("ratcheting's look at the old object", () => {
       version: "v1",
       kind: "Module",
       validator: {
-        validate: (object, _request, focus) => {
+        validate: (object, { focus }) => {
           calls.push({ object, focus: focus?.errorsOf });
           const problems = (object as { problems: { field: string; rule?: RuleId }[] }).problems;
           const errors = problems.map(({ field, rule }) => ({

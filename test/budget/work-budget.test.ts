@@ -14,12 +14,12 @@ function walkingKind(seen: WorkBudget[]): ResourceKind<{ items: number[] }> {
     version: "v1",
     kind: "Walker",
     validator: {
-      validate: (object, _request, _focus, budget = new WorkBudget()) => {
+      validate: (object, { budget }) => {
         seen.push(budget);
         for (const _ of object.items) budget.charge(1, "walking items", FieldPath.root("items"));
         return { errors: [], warnings: [] };
       },
-      validateTransition: (_old, _object, _request, budget = new WorkBudget()) => {
+      validateTransition: (_old, _object, { budget }) => {
         seen.push(budget);
         return { errors: [], warnings: [] };
       },

@@ -880,6 +880,24 @@ describe("least privilege (issue 15)", { skip: withoutGo }, () => {
     assert.ok(!off.ports.some((p: { name: string }) => p.name === "metrics"));
   });
 
+  test("the playground: off by default (no flag, no port); playgroundBindAddress serves it on a container port of its own", async () => {
+    const container = (manifests: Manifest[]) =>
+      find(manifests, "Deployment").spec.template.spec.containers[0];
+    const standard = container(await render());
+    assert.ok(!standard.args.some((arg: string) => arg.startsWith("--playground")));
+    assert.ok(!standard.ports.some((p: { name: string }) => p.name === "playground"));
+    const on = container(await render({ playgroundBindAddress: "127.0.0.1:8090" }));
+    assert.ok(on.args.includes("--playground=127.0.0.1:8090"));
+    assert.equal(on.ports.find((p: { name: string }) => p.name === "playground")?.containerPort, 8090);
+    assert.deepEqual(
+      on.ports.map((p: { containerPort: number }) => p.containerPort),
+      [8443, 8080, 8090],
+    );
+    // --set playgroundBindAddress=0 gives the number 0: off as well.
+    const off = container(await render({ playgroundBindAddress: 0 }));
+    assert.ok(!off.args.some((arg: string) => arg.startsWith("--playground")));
+  });
+
   test("the pod runs at system-cluster-critical priority unless told otherwise", async () => {
     assert.equal(
       find(await render(), "Deployment").spec.template.spec.priorityClassName,

@@ -11,12 +11,16 @@ function request(
   handler: (request: IncomingMessage, response: ServerResponse) => void,
   method: string,
   url: string,
+  headers: Record<string, string> = {},
 ): { status: number; headers: Record<string, unknown>; body: string } {
   const answer = { status: 0, headers: {} as Record<string, unknown>, body: "" };
   const response = {
+    setHeader(name: string, value: unknown) {
+      answer.headers[name] = value;
+    },
     writeHead(status: number, headers: Record<string, unknown> = {}) {
       answer.status = status;
-      answer.headers = headers;
+      answer.headers = { ...answer.headers, ...headers };
       return response;
     },
     end(body?: string | Buffer) {
@@ -24,7 +28,7 @@ function request(
       return response;
     },
   };
-  handler({ method, url } as IncomingMessage, response as unknown as ServerResponse);
+  handler({ method, url, headers } as unknown as IncomingMessage, response as unknown as ServerResponse);
   return answer;
 }
 
@@ -61,6 +65,20 @@ describe("module-admission playground's file handler", () => {
     assert.equal(request(handler, "GET", "/../package.json").status, 404);
     assert.equal(request(handler, "GET", "/%2e%2e/package.json").status, 404);
     assert.equal(request(handler, "POST", "/").status, 405);
+  });
+
+  it("takes no input: a request with a body is refused unread, and its connection closed", () => {
+    const handler = playgroundHandler(dir);
+    assert.ok(handler);
+    for (const headers of [{ "content-length": "5" }, { "transfer-encoding": "chunked" }] as Record<
+      string,
+      string
+    >[]) {
+      const answer = request(handler, "GET", "/", headers);
+      assert.equal(answer.status, 405, JSON.stringify(headers));
+      assert.equal(answer.headers.connection, "close");
+    }
+    assert.equal(request(handler, "GET", "/").headers.connection, undefined);
   });
 
   it("is undefined when the page has not been built", () => {

@@ -102,6 +102,30 @@ describe("module-admission serve", () => {
     assert.throws(() => parseServeFlags(["--rule-action", "module.source"]), /RULE-ID=deny\|warn\|off/);
   });
 
+  it("--playground: off unless given; alone :8090, else [HOST]:PORT or a port; never the webhook's or the metrics' port", () => {
+    assert.equal(parseServeFlags([]).playground, undefined);
+    assert.deepEqual(parseServeFlags(["--playground"]).playground, { port: 8090 });
+    assert.deepEqual(parseServeFlags(["--playground", "127.0.0.1:9000"]).playground, {
+      host: "127.0.0.1",
+      port: 9000,
+    });
+    assert.deepEqual(parseServeFlags(["--playground=9001"]).playground, { port: 9001 });
+    assert.deepEqual(parseServeFlags(["--playground", ":0", "--port", "0"]).playground, { port: 0 });
+    assert.throws(
+      () => parseServeFlags(["--playground", ":8443"]),
+      /--playground: port 8443 is the webhook's \(--port\): give it a port of its own/,
+    );
+    assert.throws(
+      () => parseServeFlags(["--playground", "127.0.0.1:8080"]),
+      /--playground: port 8080 is the metrics' \(--metrics-port\)/,
+    );
+    assert.throws(
+      () => parseServeFlags(["--playground", "here"]),
+      /--playground: "here" is not \[HOST\]:PORT/,
+    );
+    assert.throws(() => parseServeFlags(["--playground", ":70000"]), /--playground: ":70000"/);
+  });
+
   it("exits 2 naming the flag that moves it when its port or its metrics port is taken, instead of serving half-started", async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));

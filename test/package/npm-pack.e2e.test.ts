@@ -54,11 +54,14 @@ before(async () => {
     "src",
     "scripts",
     "schemas",
+    "examples",
   ]) {
     cpSync(join(root, entry), join(source, entry), { recursive: true });
   }
   symlinkSync(join(root, "node_modules"), join(source, "node_modules"));
   await run("npm", ["run", "compile"], { cwd: source });
+  // The page `serve --playground` serves: built before packing, as the Dockerfile does.
+  await run("npm", ["run", "build:playground"], { cwd: source });
   const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: source });
   const [pack] = JSON.parse(stdout.slice(stdout.indexOf("["))) as {
     filename: string;
@@ -78,6 +81,11 @@ describe("npm pack, installed into an empty folder", () => {
     assert.ok(packed.includes("dist/cli/main.js"));
     assert.ok(packed.includes("schemas/module.yaml"));
     assert.ok(packed.includes("schemas/dist/module.schema.json"));
+    // The playground page, and not its build's scratch (the compiled validators) nor test screenshots.
+    assert.deepEqual(
+      packed.filter((path) => path.startsWith("dist/playground")),
+      ["dist/playground/app.js", "dist/playground/index.html", "dist/playground/style.css"],
+    );
     const tops = new Set(packed.map((path) => path.split("/")[0]));
     assert.deepEqual([...tops].sort(), ["README.md", "bin", "dist", "package.json", "schemas", "src"]);
     assert.deepEqual(
@@ -121,20 +129,41 @@ describe("npm pack, installed into an empty folder", () => {
     );
   });
 
-  test("serve generates dev certificates and answers an AdmissionReview over HTTPS", async () => {
+  test("serve generates dev certificates and answers an AdmissionReview over HTTPS; --playground serves the page", async () => {
     const child = spawn(
       join(user, "node_modules", ".bin", "module-admission"),
-      ["serve", "--cert-dir", "certs", "--port", "0", "--metrics-bind-address", "0"],
+      [
+        "serve",
+        "--cert-dir",
+        "certs",
+        "--port",
+        "0",
+        "--metrics-bind-address",
+        "0",
+        "--playground",
+        "127.0.0.1:0",
+      ],
       { cwd: user, stdio: ["ignore", "pipe", "pipe"] },
     );
     try {
+      let playgroundPort: number | undefined;
       const port = await new Promise<number>((resolve, reject) => {
         createInterface({ input: child.stdout }).on("line", (line) => {
-          const entry = JSON.parse(line) as { port?: number };
+          const entry = JSON.parse(line) as { port?: number; playgroundPort?: number };
+          playgroundPort ??= entry.playgroundPort;
           if (entry.port !== undefined) resolve(entry.port);
         });
         child.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
       });
+      // The installed package's page, as the image's `serve --playground` serves it.
+      const page = await fetch(`http://127.0.0.1:${playgroundPort}/`);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /<title>module-admission playground<\/title>/);
+      const script = await fetch(`http://127.0.0.1:${playgroundPort}/app.js`);
+      assert.equal(
+        Buffer.from(await script.arrayBuffer()).length,
+        readFileSync(join(user, "node_modules/module-admission/dist/playground/app.js")).length,
+      );
       const ca = readFileSync(join(user, "certs", "ca.crt"), "utf8");
       const body = readFileSync(join(root, "examples", "create-invalid-module.json"));
       const answer = await new Promise<string>((resolve, reject) => {
@@ -223,7 +252,8 @@ describe("Dockerfile: the image is what npm pack ships", () => {
     const copied = instructions(build, "COPY").flatMap((args) => args.split(/\s+/).slice(0, -1));
     // dist/ is built from src/ with tsconfig.json and scripts/ (the CLI's bundle); package-lock.json
     // pins the dependencies npm ci installs.
-    const buildInputs = ["package-lock.json", "tsconfig.json", "src", "scripts"];
+    // examples/ is the playground's (its examples and module trees, embedded in the page at build).
+    const buildInputs = ["package-lock.json", "tsconfig.json", "src", "scripts", "examples"];
     const packedTops = [...new Set(packed.map((path) => path.split("/")[0]))].filter((top) => top !== "dist");
     assert.deepEqual(copied.sort(), [...new Set([...packedTops, ...buildInputs])].sort());
     const ignored = readFileSync(join(root, ".dockerignore"), "utf8")
@@ -237,7 +267,7 @@ describe("Dockerfile: the image is what npm pack ships", () => {
 
   test("/app is the unpacked tarball plus production dependencies, and the runtime stage takes only /app", () => {
     const runs = instructions(build, "RUN").join("\n");
-    assert.match(runs, /npm pack --pack-destination \/pack/);
+    assert.match(runs, /npm run compile && npm run build:playground +&& npm pack --pack-destination \/pack/);
     assert.match(runs, /tar -xzf \/pack\/module-admission-\*\.tgz -C \/app --strip-components=1/);
     assert.match(runs, /npm ci --omit=dev --ignore-scripts/);
     assert.deepEqual(instructions(runtime, "COPY"), ["--from=build /app /app"]);

@@ -1,14 +1,19 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { get as httpsGet } from "node:https";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { dump } from "js-yaml";
+import { bundledTrees } from "../../src/playground/trees.js";
+import { configMap } from "../support/addon-modules.js";
 import { type Browser, launchChromium, type Page } from "../support/chromium.js";
 import { corpusPath, withoutCorpus, yamlFiles } from "../support/corpus.js";
+import { loadDeckhouseCases } from "../support/deckhouse-cases.js";
+import { listeningPorts } from "../support/listening-ports.js";
 import { denialCases } from "../support/module-cases.js";
 import {
   buildPlayground,
@@ -20,6 +25,7 @@ import {
   servePlayground,
   settled,
 } from "../support/playground.js";
+import { startServe } from "../support/serve-process.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const pageDir = join(root, "dist/playground");
@@ -51,6 +57,17 @@ async function withScreenshot(name: string, body: () => Promise<void>): Promise<
     } catch {}
     throw error;
   }
+}
+
+/** The status of a GET over HTTPS to serve's webhook port. */
+function httpsStatus(port: number, path: string, ca: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const request = httpsGet({ host: "127.0.0.1", port, path, ca, servername: "localhost" }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    });
+    request.on("error", reject);
+  });
 }
 
 /** `validate -o json` of the built command, in `cwd`, with `stdin`. */
@@ -93,13 +110,13 @@ async function pageVerdict(
   object: string,
   old: string,
   client: "gitops" | "kubectl",
-  modules: boolean,
+  tree: string,
 ): Promise<PageVerdict> {
   await page.evaluate(`(() => {
     const client = document.getElementById("client");
     const modules = document.getElementById("modules");
     if (client.value !== ${JSON.stringify(client)}) { client.value = ${JSON.stringify(client)}; client.dispatchEvent(new Event("change")); }
-    if (modules.checked !== ${modules}) { modules.checked = ${modules}; modules.dispatchEvent(new Event("change")); }
+    if (modules.value !== ${JSON.stringify(tree)}) { modules.value = ${JSON.stringify(tree)}; modules.dispatchEvent(new Event("change")); }
   })()`);
   if ((await page.evaluate<string>(`document.getElementById("old").value`)) !== old)
     await paste(page, "old", old);
@@ -112,7 +129,32 @@ interface PageInput {
   object: string;
   old: string;
   client: "gitops" | "kubectl";
-  modules: boolean;
+  /** The module tree chosen in the page: a bundled tree's id, `folder:<name>`, or empty. */
+  tree: string;
+}
+
+/** The folders picked in the page (`folder:<name>`), by the directory the CLI is given for each. */
+const pickedFolders = new Map<string, string>();
+
+/** `validate`'s flags for the module tree the page judges ConfigMap/addon-operator against. */
+function treeArgs(tree: string): string[] {
+  if (tree === "") return [];
+  const bundled = bundledTrees.find((candidate) => candidate.id === tree);
+  const folder = pickedFolders.get(tree);
+  const dirs = bundled
+    ? {
+        modules: join(root, bundled.modulesDir),
+        hooks: bundled.globalHooksDir && join(root, bundled.globalHooksDir),
+      }
+    : folder
+      ? // As the page reads a picked checkout: its modules/, and global-hooks/ when it has one.
+        {
+          modules: join(folder, "modules"),
+          hooks: existsSync(join(folder, "global-hooks")) ? join(folder, "global-hooks") : undefined,
+        }
+      : undefined;
+  assert.ok(dirs, `no module tree ${tree}`);
+  return ["--modules-dir", dirs.modules, ...(dirs.hooks ? ["--global-hooks-dir", dirs.hooks] : [])];
 }
 
 /**
@@ -129,8 +171,7 @@ async function assertSameVerdicts(inputs: PageInput[]): Promise<PageVerdict[]> {
     { findings: string[]; summary?: Record<string, unknown>; status: number }
   >();
   for (const [index, input] of inputs.entries()) {
-    const args = ["--yaml", input.client];
-    if (input.modules) args.push("--modules-dir", join(root, "examples/addon-operator/modules"));
+    const args = ["--yaml", input.client, ...treeArgs(input.tree)];
     if (input.old !== "") {
       writeFileSync(join(dir, `old-${index}.yaml`), input.old);
       cliRuns.push(
@@ -173,7 +214,7 @@ async function assertSameVerdicts(inputs: PageInput[]): Promise<PageVerdict[]> {
   }
   const shown: PageVerdict[] = [];
   for (const input of inputs)
-    shown.push(await pageVerdict(input.object, input.old, input.client, input.modules));
+    shown.push(await pageVerdict(input.object, input.old, input.client, input.tree));
   await Promise.all(cliRuns);
   for (const [index, input] of inputs.entries()) {
     const page = shown[index] as PageVerdict;
@@ -286,7 +327,7 @@ describe("the playground, in a real Chromium", () => {
         const input = await page.evaluate<Omit<PageInput, "name" | "client">>(`({
           object: document.getElementById("object").value,
           old: document.getElementById("old").value,
-          modules: document.getElementById("modules").checked,
+          tree: document.getElementById("modules").value,
         })`);
         for (const client of ["gitops", "kubectl"] as const) examples.push({ name, client, ...input });
       }
@@ -296,6 +337,11 @@ describe("the playground, in a real Chromium", () => {
       );
       for (const kind of ["Module", "Workspace", "ModuleTemplate", "ModuleReleaseMeta", "ConfigMap"])
         assert.ok(kinds.has(kind), `no example of ${kind}`);
+      // Every bundled module tree has an example ConfigMap judged against it.
+      assert.deepEqual(
+        [...new Set(examples.map((e) => e.tree).filter((tree) => tree !== ""))].sort(),
+        bundledTrees.map((tree) => tree.id).sort(),
+      );
       console.log(`# playground and validate agree on ${names.length} examples, both clients`);
     }));
 
@@ -310,14 +356,14 @@ describe("the playground, in a real Chromium", () => {
           object: creates.map((testCase) => dump(testCase.object)).join("---\n"),
           old: "",
           client: "gitops",
-          modules: false,
+          tree: "",
         },
         ...updates.map((testCase) => ({
           name: `case ${testCase.name}`,
           object: dump(testCase.object),
           old: dump(testCase.oldObject),
           client: "gitops" as const,
-          modules: false,
+          tree: "",
         })),
       ]);
       assert.equal(shown?.summary?.objects, creates.length);
@@ -342,12 +388,88 @@ describe("the playground, in a real Chromium", () => {
             object: stream,
             old: "",
             client,
-            modules: false,
+            tree: "",
           })),
         );
         assert.ok(!shown?.findings.some((finding) => finding.rule === "input/Unreadable"));
         console.log(
           `# playground and validate agree on ${files.length} corpus files (${shown?.summary?.objects} objects), both clients`,
+        );
+      }),
+  );
+
+  it(
+    "agrees with validate on ConfigMap/addon-operator against deckhouse's module trees, each picked as a folder",
+    { skip: withoutCorpus },
+    () =>
+      withScreenshot("deckhouse", async () => {
+        const counts: string[] = [];
+        for (const version of ["deckhouse-v1.43.1", "deckhouse-v1.76.8"]) {
+          const folder = corpusPath("addon-operator", version);
+          // The folder as a visitor picks it: the whole checkout, through the page's folder input.
+          const { root: documentNode } = await page.send<{ root: { nodeId: number } }>("DOM.getDocument");
+          const { nodeId } = await page.send<{ nodeId: number }>("DOM.querySelector", {
+            nodeId: documentNode.nodeId,
+            selector: "#modules-folder",
+          });
+          await page.send("DOM.setFileInputFiles", { nodeId, files: [folder] });
+          // The page says what it read once the folder's files are in; the verdict on it follows.
+          const read = await page.evaluate<string>(`new Promise((resolve) => {
+            const read = document.getElementById("modules-read");
+            const done = () => read.textContent.startsWith(${JSON.stringify(`${version}:`)});
+            if (done()) return resolve(read.textContent);
+            new MutationObserver((_, observer) => {
+              if (done()) { observer.disconnect(); resolve(read.textContent); }
+            }).observe(read, { childList: true, characterData: true, subtree: true });
+          })`);
+          await settled(page);
+          assert.match(
+            read,
+            new RegExp(`modules dir ${version}/modules, global hooks ${version}/global-hooks$`),
+          );
+          pickedFolders.set(`folder:${version}`, folder);
+          // deckhouse's own case tables (configValues), each as the ConfigMap addon-operator reads,
+          // the module enabled as deckhouse's harness judges it: one stream of documents per client.
+          const v143 = corpusPath("addon-operator/deckhouse-v1.43.1");
+          const cases = loadDeckhouseCases(join(v143, "modules"), join(v143, "global-hooks")).filter(
+            (c) => c.kind === "configValues",
+          );
+          const stream = cases
+            .map((c) =>
+              dump(
+                configMap({
+                  [c.key]: JSON.stringify(c.values),
+                  ...(c.key === "global" ? {} : { [`${c.key}Enabled`]: "true" }),
+                }),
+              ),
+            )
+            .join("---\n");
+          const shown = await assertSameVerdicts(
+            (["gitops", "kubectl"] as const).map((client) => ({
+              name: `${version} (${client})`,
+              object: stream,
+              old: "",
+              client,
+              tree: `folder:${version}`,
+            })),
+          );
+          const summary = shown[0]?.summary as { checked: number; denied: number; warned: number };
+          assert.equal(summary.checked, cases.length);
+          counts.push(
+            `${version}: ${cases.length} ConfigMaps, ${summary.denied} denied, ${summary.warned} warned`,
+          );
+        }
+        // A share link names the picked folder but cannot carry it: opened in another tab, the page says so.
+        const other = await (browser as Browser).newPage();
+        await other.goto(await page.evaluate<string>("location.href"));
+        const elsewhere = await readVerdict(other);
+        assert.equal(elsewhere.verdict, "unreadable");
+        assert.match(
+          elsewhere.text,
+          /^Cannot be judged: the module tree deckhouse-v1\.76\.8 is a folder on the computer it was picked on: pick it here/,
+        );
+        console.log(
+          `# playground and validate agree on deckhouse's trees, both clients: ${counts.join("; ")}`,
         );
       }),
   );
@@ -358,7 +480,7 @@ describe("the playground, in a real Chromium", () => {
         readFileSync(join(root, "examples/playground/modulereleasemeta.yaml"), "utf8"),
         readFileSync(join(root, "examples/playground/modulereleasemeta-old.yaml"), "utf8"),
         "kubectl",
-        false,
+        "cluster",
       );
       const original = await readVerdict(page);
       assert.equal(original.verdict, "denied");
@@ -369,26 +491,34 @@ describe("the playground, in a real Chromium", () => {
       const reproduced = await readVerdict(other);
       assert.deepEqual(reproduced, original);
       const state = await other.evaluate<string[]>(
-        `["object", "old", "client"].map((id) => document.getElementById(id).value)`,
+        `["object", "old", "client", "modules"].map((id) => document.getElementById(id).value)`,
       );
       const first = await page.evaluate<string[]>(
-        `["object", "old", "client"].map((id) => document.getElementById(id).value)`,
+        `["object", "old", "client", "modules"].map((id) => document.getElementById(id).value)`,
       );
       assert.deepEqual(state, first);
     }));
 
   it("can be used with the keyboard alone: every control labelled and reached by Tab, a finding's line by Enter", () =>
     withScreenshot("keyboard", async () => {
-      await pageVerdict(readFileSync(join(root, "examples/modules/redis.yaml"), "utf8"), "", "gitops", false);
+      await pageVerdict(readFileSync(join(root, "examples/modules/redis.yaml"), "utf8"), "", "gitops", "");
       await page.evaluate(`document.getElementById("example").focus()`);
       const reached: string[] = ["example"];
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 6; i++) {
         await press(page, "Tab");
         reached.push(
           await page.evaluate<string>("document.activeElement.id || document.activeElement.tagName"),
         );
       }
-      assert.deepEqual(reached, ["example", "client", "modules", "object", "old", "BUTTON"]);
+      assert.deepEqual(reached, [
+        "example",
+        "client",
+        "modules",
+        "modules-folder",
+        "object",
+        "old",
+        "BUTTON",
+      ]);
       const unlabelled = await page.evaluate<string[]>(
         `[...document.querySelectorAll("select, textarea, input")].filter((c) => c.labels.length === 0).map((c) => c.id)`,
       );
@@ -409,6 +539,71 @@ describe("the playground, in a real Chromium", () => {
         return { id: editor.id, line: editor.value.slice(0, editor.selectionStart).split("\\n").length };
       })()`);
       assert.deepEqual(selected, { id: "object", line });
+    }));
+
+  it("is served by `serve --playground` on its own port, never the webhook's; without the flag nothing more listens", () =>
+    withScreenshot("serve", async () => {
+      // One review worker each: this test sends no review, and starting workers is most of serve's start.
+      const flags = (certDir: string) => [
+        "--review-workers",
+        "1",
+        "--cert-dir",
+        certDir,
+        "--port",
+        "0",
+        "--metrics-bind-address",
+        "127.0.0.1:0",
+      ];
+      const [onCerts, offCerts] = [
+        mkdtempSync(join(scratch, "certs-")),
+        mkdtempSync(join(scratch, "certs-")),
+      ];
+      // Both at once (each its own certificates): with the flag, and without.
+      const [served, off] = await Promise.all([
+        startServe([...flags(onCerts), "--playground", "127.0.0.1:0"], 1, cli),
+        startServe(flags(offCerts), 1, cli),
+      ]);
+      try {
+        const playgroundPort = served.logs.find((entry) => entry.playgroundPort)?.playgroundPort as number;
+        assert.deepEqual(
+          listeningPorts(served.child.pid as number),
+          [served.port, served.metricsPort, playgroundPort].sort((a, b) => a - b),
+        );
+        // Without the flag: no playground line, and nothing listens but the webhook and its metrics.
+        assert.equal(
+          off.logs.find((entry) => entry.playgroundPort !== undefined),
+          undefined,
+        );
+        assert.deepEqual(
+          listeningPorts(off.child.pid as number),
+          [off.port, off.metricsPort].sort((a, b) => a - b),
+        );
+        // The page from serve's listener, in the browser: the verdict of its first example.
+        const tab = await (browser as Browser).newPage();
+        await tab.goto(`http://127.0.0.1:${playgroundPort}/`);
+        const shown = await readVerdict(tab);
+        assert.equal(shown.verdict, "denied");
+        assert.ok(
+          shown.findings.some((finding) => finding.rule === "validating-webhook/module.config-value"),
+        );
+        // Static files only: no other path, no method but GET and HEAD, no body read.
+        const base = `http://127.0.0.1:${playgroundPort}`;
+        assert.equal(
+          (await fetch(`${base}/index.html`)).headers
+            .get("content-security-policy")
+            ?.includes("default-src 'none'"),
+          true,
+        );
+        assert.equal((await fetch(`${base}/../package.json`)).status, 404);
+        assert.equal((await fetch(`${base}/`, { method: "POST", body: "x" })).status, 405);
+        // The webhook's port knows none of the page's paths.
+        const ca = readFileSync(join(onCerts, "ca.crt"), "utf8");
+        for (const path of ["/", "/index.html", "/app.js", "/style.css"])
+          assert.equal(await httpsStatus(served.port, path, ca), 404, path);
+      } finally {
+        for (const server of [served, off]) server.child.kill("SIGINT");
+        await Promise.all([served.exited, off.exited]);
+      }
     }));
 
   it("made no request after its load, and none outside its own three files; no CSP violation", () =>

@@ -6,6 +6,7 @@ import { Ajv } from "ajv";
 import { validate } from "../../src/admission/handler.js";
 import type { ResourceKind, Verdict } from "../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../src/admission/review.js";
+import { beginReview } from "../../src/admission/review-context.js";
 import { checkRuleIds, parseRuleActions } from "../../src/admission/rule-actions.js";
 import { allowedActions, type RuleDeclaration } from "../../src/admission/rule-catalogue.js";
 import { FieldPath } from "../../src/base/field-path.js";
@@ -67,9 +68,9 @@ async function emitted(kind: string, object: unknown, oldObject?: unknown): Prom
     kind,
   });
   const request = review.request as AdmissionRequest;
-  const state = await served.validator?.validate(object, request);
+  const state = await served.validator?.validate(object, beginReview(request));
   const transition = oldObject
-    ? await served.validator?.validateTransition?.(oldObject, object, request)
+    ? await served.validator?.validateTransition?.(oldObject, object, beginReview(request))
     : undefined;
   return [...(state ? idsOf(state) : []), ...(transition ? idsOf(transition) : [])];
 }

@@ -3,6 +3,7 @@ import * as depth from "../../src/admission/depth.js";
 import * as handler from "../../src/admission/handler.js";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
 import type { AdmissionResponse, AdmissionReview } from "../../src/admission/review.js";
+import { WorkBudget } from "../../src/budget/work-budget.js";
 import * as configMapKind from "../../src/resources/addon-operator-configmap/index.js";
 import * as moduleIndex from "../../src/resources/module/index.js";
 import * as releaseMetaIndex from "../../src/resources/modulereleasemeta/index.js";
@@ -267,7 +268,7 @@ export function passesCrd(kind: FuzzKind, object: unknown): boolean {
     check = structureChecker(kind.schema);
     crdCheckers.set(kind, check);
   }
-  return check(object).errors.length === 0;
+  return check(object, new WorkBudget()).errors.length === 0;
 }
 
 /** The review's body as the API server would send it. */

@@ -35,7 +35,8 @@ const check = structureChecker({
     },
   },
 });
-const shape = (object: unknown) => check(object).shape;
+// The tests change their objects between checks: never remembered, as a copy the gate is still changing.
+const shape = (object: unknown) => check(object, new WorkBudget(), true).shape;
 
 describe("readablePart: what the rules may read of an object its schema refuses", () => {
   it("hands over a valid object as it is", () => {

@@ -12,7 +12,8 @@ import { helmModule } from "../support/modules.js";
 const schema = JSON.parse(
   readFileSync(new URL("../../schemas/dist/module.schema.json", import.meta.url), "utf8"),
 );
-const check = structureChecker(schema);
+const checker = structureChecker(schema);
+const check = (object: unknown, budget = new WorkBudget()) => checker(object, budget);
 
 describe("structure check against the generated schema", () => {
   it("passes a valid Module", () => {
@@ -68,7 +69,7 @@ describe("structure check against the generated schema", () => {
     const passing = ["https://example.com/a", "/keda.yaml", "ftp://host/x", "mailto:team@example.com"];
     // Go 1.26 takes an IPv4-mapped IPv6 literal (1.24.9 did not); a list passes kube-openapi's type check.
     for (const link of [...passing, "ssh://[::ffff:1.2.3.4]/x", "https://example.com/a#b c", []]) {
-      assert.deepEqual(uri({ link }).errors, [], JSON.stringify(link));
+      assert.deepEqual(uri({ link }, new WorkBudget()).errors, [], JSON.stringify(link));
     }
     for (const link of [
       "keda.yaml",
@@ -78,12 +79,12 @@ describe("structure check against the generated schema", () => {
       "https://a:1:2/",
       "x://h[::1]/",
     ]) {
-      assert.deepEqual(uri({ link }).errors.map(formatFieldError), [
+      assert.deepEqual(uri({ link }, new WorkBudget()).errors.map(formatFieldError), [
         `link: Invalid value: ${goQuote(link)}: link in body must be of type uri: ${goQuote(link)}`,
       ]);
     }
     // A number where a string with a format is expected is judged by its format (kube-openapi's typeValidator).
-    assert.deepEqual(uri({ link: 2.5 }).errors.map(formatFieldError), [
+    assert.deepEqual(uri({ link: 2.5 }, new WorkBudget()).errors.map(formatFieldError), [
       'link: Invalid value: "float64": link in body must be of type uri: "float64"',
     ]);
   });
@@ -111,11 +112,15 @@ describe("compiling structure checkers", () => {
     const broken = { type: "object", properties: { a: { $ref: "#/definitions/missing" } } };
     const check = structureChecker(broken);
     assert.throws(() => compileStructureCheckers(), /missing/);
-    assert.throws(() => check({ a: 1 }), /missing/, "a schema that does not compile fails when used");
+    assert.throws(
+      () => check({ a: 1 }, new WorkBudget()),
+      /missing/,
+      "a schema that does not compile fails when used",
+    );
     const fine = structureChecker({ type: "object", properties: { a: { type: "string" } } });
     compileStructureCheckers();
-    assert.deepEqual(fine({ a: "x" }), { errors: [], unknownFields: [], shape: [] });
-    assert.equal(fine({ a: 1 }).errors.length, 1);
+    assert.deepEqual(fine({ a: "x" }, new WorkBudget()), { errors: [], unknownFields: [], shape: [] });
+    assert.equal(fine({ a: 1 }, new WorkBudget()).errors.length, 1);
   });
 });
 
@@ -196,7 +201,7 @@ describe("structure check: long lists and big maps cut, the rest checked one by 
       fc.property(object, (generated) => {
         // JSON's own objects, as the server parses them (a __proto__ key is an own property).
         const parsed = JSON.parse(JSON.stringify(generated));
-        assert.deepEqual(sorted(cut(parsed)), sorted(whole(parsed)));
+        assert.deepEqual(sorted(cut(parsed, new WorkBudget())), sorted(whole(parsed, new WorkBudget())));
       }),
       { numRuns: 400 },
     );
@@ -215,6 +220,9 @@ describe("structure check: long lists and big maps cut, the rest checked one by 
     // spec.workspace's, spec), as the whole check makes it.
     assert.equal(shape.length, 1001);
     assert.deepEqual(shape.at(-1), { tokens: ["spec"], keyword: "type" });
-    assert.deepEqual(check(module), structureChecker(schema, Number.POSITIVE_INFINITY)(module));
+    assert.deepEqual(
+      check(module),
+      structureChecker(schema, Number.POSITIVE_INFINITY)(module, new WorkBudget()),
+    );
   });
 });

@@ -5,7 +5,20 @@
  */
 import { files } from "virtual:playground-files";
 
-const table = files as Record<string, string>;
+/** The embedded files, and a picked folder's once read (mount). */
+const table: Record<string, string> = { ...(files as Record<string, string>) };
+
+/**
+ * Replaces everything under `dir` with `added` (absolute paths under it): a module tree the visitor
+ * picked as a folder, read as the embedded files are.
+ */
+export function mount(dir: string, added: readonly { path: string; text: string }[]): void {
+  for (const path of Object.keys(table)) if (path.startsWith(`${dir}/`)) delete table[path];
+  for (const file of added) {
+    if (!file.path.startsWith(`${dir}/`)) throw new Error(`${file.path} is not under ${dir}`);
+    table[file.path] = file.text;
+  }
+}
 
 function pathOf(path: string | URL): string {
   const text = typeof path === "string" ? path : decodeURIComponent(path.pathname);

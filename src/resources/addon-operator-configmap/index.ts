@@ -54,10 +54,10 @@ export function addonOperatorConfigMapKind(options: AddonOperatorOptions): Resou
     rules: configMapRules.filter((rule) => rule.severity === "error").map((rule) => rule.id),
     warningRules: configMapRules.filter((rule) => rule.severity === "warning").map((rule) => rule.id),
     validator: {
-      validate: (object, request, _focus, budget) =>
+      validate: (object, { request, budget }) =>
         isTarget(object, request) ? validateConfigMapData(dataOf(object), store.current(), budget) : admitted,
       // x-deckhouse-validations that read oldSelf: transition rules, never ratcheted.
-      validateTransition: (oldObject, object, request, budget) =>
+      validateTransition: (oldObject, object, { request, budget }) =>
         isTarget(object, request)
           ? validateConfigMapTransition(dataOf(oldObject), dataOf(object), store.current(), budget)
           : admitted,

@@ -1,7 +1,7 @@
 import { checkValues } from "../../addon-operator/check-values.js";
 import { hasDeckhouseValidations } from "../../addon-operator/deckhouse-validations.js";
 import { moduleNameOf, valuesKeyOf } from "../../addon-operator/module-names.js";
-import { emptyMap, isMap, type Schema } from "../../addon-operator/schema.js";
+import { isMap, type Schema } from "../../addon-operator/schema.js";
 import type { PathSegment, Violation } from "../../addon-operator/validate.js";
 import { type ParseCharge, parseYaml, type YamlDialect } from "../../addon-operator/yaml.js";
 import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
@@ -9,8 +9,9 @@ import type { Verdict } from "../../admission/resource-kind.js";
 import { errorRules, type IdsOf, type Native, warningRules } from "../../admission/rule-catalogue.js";
 import type { RuleWarning } from "../../admission/warning.js";
 import { fitWarning } from "../../admission/warning.js";
+import { emptyMap } from "../../base/empty-map.js";
 import { FieldPath } from "../../base/field-path.js";
-import { WorkBudget } from "../../budget/work-budget.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import { LruCache } from "../../memo/lru-cache.js";
 import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.js";
 
@@ -137,11 +138,7 @@ function keyError(key: string): FieldError | undefined {
  * and not empty (`{}` and lists are stored unchecked). A disabled module's problems are warnings: they
  * stop addon-operator the day the module is enabled.
  */
-export function validateConfigMapData(
-  data: Data,
-  schemas: LoadedSchemas,
-  budget: WorkBudget = new WorkBudget(),
-): Verdict {
+export function validateConfigMapData(data: Data, schemas: LoadedSchemas, budget: WorkBudget): Verdict {
   const errors: FieldError[] = [];
   const warnings: RuleWarning[] = [];
   const cache = cacheOf(schemas);
@@ -309,7 +306,7 @@ export function validateConfigMapTransition(
   oldData: Data,
   data: Data,
   schemas: LoadedSchemas,
-  budget: WorkBudget = new WorkBudget(),
+  budget: WorkBudget,
 ): Verdict {
   const errors: FieldError[] = [];
   const cache = cacheOf(schemas);

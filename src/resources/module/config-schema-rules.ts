@@ -1,8 +1,13 @@
 import { byRule, type FieldErrorList, fieldError, ListErrors } from "../../admission/field-errors.js";
-import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
+import {
+  errorRules,
+  formatMessage,
+  type PolicyValidation,
+  warningRules,
+} from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
-import { isUpdate, itemRule, present, quoted } from "../../cel/policy-cel.js";
+import { celMessage, celString, isUpdate, itemRule, present, quoted } from "../../cel/policy-cel.js";
 import type {
   ConfigItem,
   IntegerConfig,
@@ -15,6 +20,20 @@ import { configTypes, firstTypeCel, largeConfig, typesOf } from "./config-items.
 
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
 
+/** The config schema rules' wording, for their checks below and their policies alike. */
+const duplicateAlias = { duplicate: "Duplicate value: {alias}" } as const;
+const configType = {
+  untyped: "exactly one of {types} must be set (the operator refuses an item without a type)",
+  twoTypes: "may not be set together with {first} (the operator would ignore it)",
+} as const;
+const requiredEditableMessages = {
+  notEditable: "a required item must be editable: no Module could both set and omit it",
+} as const;
+const minMax = { minAboveMax: "must be less than or equal to max ({max})" } as const;
+/** The policy's: CEL tests the constraints together; the check says which one fails. */
+const configDefault = { broken: "breaks its own constraints (regex, min, max or values)" } as const;
+const zeroDefault = { zero: "{shown} {why}: a Module that omits {alias} renders {shown}" } as const;
+
 // The native policies' CEL (src/cel/policy-cel.ts): what each rule below finds, as the API server can test it.
 const aliases = (list: string) => `${list}.map(c, c.alias)`;
 
@@ -25,7 +44,7 @@ const aliases = (list: string) => `${list}.map(c, c.alias)`;
  */
 const duplicateAliases: PolicyValidation = {
   expression: `!has(object.config) || object.config.all(item, ${aliases("object.config")}.indexOf(item.alias) == ${aliases("object.config")}.lastIndexOf(item.alias) || (${isUpdate} && has(oldObject.config) && ${aliases("oldObject.config")}.indexOf(item.alias) == ${aliases("object.config")}.indexOf(item.alias) && ${aliases("oldObject.config")}.lastIndexOf(item.alias) == ${aliases("object.config")}.lastIndexOf(item.alias) && ${aliases("oldObject.config")}.filter(a, a == item.alias).size() == ${aliases("object.config")}.filter(a, a == item.alias).size()))`,
-  messageExpression: `object.config.filter(item, ${aliases("object.config")}.indexOf(item.alias) != ${aliases("object.config")}.lastIndexOf(item.alias)).map(item, 'config[' + string(${aliases("object.config")}.lastIndexOf(item.alias)) + '].alias: Duplicate value: ' + ${quoted("item.alias")})[0]`,
+  messageExpression: `object.config.filter(item, ${aliases("object.config")}.indexOf(item.alias) != ${aliases("object.config")}.lastIndexOf(item.alias)).map(item, 'config[' + string(${aliases("object.config")}.lastIndexOf(item.alias)) + '].alias: ' + ${celMessage(duplicateAlias.duplicate, { alias: quoted("item.alias") })})[0]`,
 };
 
 /** CEL: the names of the types an item sets, in the webhook's order (the first is its type). */
@@ -39,7 +58,7 @@ const oneType = itemRule({
   ok: (item) => `${typeNames(item)}.size() == 1`,
   below: (item) => `(${typeNames(item)}.size() == 0 ? '' : '.' + ${typeNames(item)}[1])`,
   detail: (item) =>
-    `(${typeNames(item)}.size() == 0 ? 'Required value: exactly one of ${configTypes.join(", ")} must be set' : 'Forbidden: may not be set together with ' + ${typeNames(item)}[0] + ' (the operator would ignore it)')`,
+    `(${typeNames(item)}.size() == 0 ? 'Required value: ' + ${celMessage(configType.untyped, { types: celString(configTypes.join(", ")) })} : 'Forbidden: ' + ${celMessage(configType.twoTypes, { first: `'config[' + string(object.config.indexOf(${item})) + '].' + ${typeNames(item)}[0]` })})`,
 });
 
 /** The first type's spec not both required and not editable. */
@@ -49,8 +68,7 @@ const requiredEditable = itemRule({
   ok: (item) =>
     `!${firstTypeCel(item, (spec) => `(has(${spec}.required) && ${spec}.required && has(${spec}.editable) && !${spec}.editable)`, "false")}`,
   below: (item) => `'.' + ${typeNames(item)}[0] + '.editable'`,
-  detail: () =>
-    "'Invalid value: false: a required item must be editable: no Module could both set and omit it'",
+  detail: () => `'Invalid value: false: ' + ${celMessage(requiredEditableMessages.notEditable)}`,
 });
 
 /** An integer's or a multipleOptions' min not above its max. */
@@ -62,7 +80,7 @@ const minNotAboveMaxCel = (type: "integer" | "multipleOptions") =>
       `!has(${item}.${type}) || !has(${item}.${type}.min) || !has(${item}.${type}.max) || ${item}.${type}.min <= ${item}.${type}.max`,
     below: () => `'.${type}.min'`,
     detail: (item) =>
-      `'Invalid value: ' + string(${item}.${type}.min) + ': must be less than or equal to max (' + string(${item}.${type}.max) + ')'`,
+      `'Invalid value: ' + string(${item}.${type}.min) + ': ' + ${celMessage(minMax.minAboveMax, { max: `string(${item}.${type}.max)` })}`,
     spare: (item, old) => `has(${old}.${type}) && ${old}.${type} == ${item}.${type}`,
   });
 
@@ -91,8 +109,12 @@ function defaultChecks(zero: boolean): PolicyValidation[] {
       below: () => `'.${type}.default'`,
       detail: (item) =>
         zero
-          ? `${shown(zeroValue[type].literal)} + ' breaks its own constraints: a Module that omits ' + ${quoted(`${item}.alias`)} + ' renders it'`
-          : `'Invalid value: ' + ${shown(`${item}.${type}.default`)} + ': breaks its own constraints (regex, min, max or values)'`,
+          ? celMessage(zeroDefault.zero, {
+              shown: shown(zeroValue[type].literal),
+              why: "'breaks its own constraints'",
+              alias: quoted(`${item}.alias`),
+            })
+          : `'Invalid value: ' + ${shown(`${item}.${type}.default`)} + ': ' + ${celMessage(configDefault.broken)}`,
       spare: zero ? false : (item, old) => `has(${old}.${type}) && ${old}.${type} == ${item}.${type}`,
     });
   return [
@@ -129,6 +151,7 @@ export const configSchemaRules = [
       realSystem: "validates a value against both items, and keeps the later",
       stricter: "one of the two items is dead, and which one is silent",
       upstream: `${types}, GetValidatedConfig`,
+      messages: duplicateAlias,
       native: { by: "policy", policy: { validations: [duplicateAliases], largeWhen: largeConfig } },
     },
     "module.config-type": {
@@ -137,6 +160,7 @@ export const configSchemaRules = [
         "refuses every Module with an item without a type (unknown config type); with several, the first of integer, boolean, string, option, multipleOptions wins",
       stricter: "several types: the operator runs the first and ignores the others silently",
       upstream: `${types}, ConfigItem; GetValidatedConfig`,
+      messages: configType,
       native: { by: "policy", policy: { validations: [oneType], largeWhen: largeConfig } },
     },
     "module.config-integer-range": {
@@ -156,6 +180,7 @@ export const configSchemaRules = [
       realSystem:
         "refuses the Module that declares it: omitted, a value is required; set, the item is not editable",
       upstream: `${types}, GetValidatedConfig, each config type's Validate`,
+      messages: requiredEditableMessages,
       native: { by: "policy", policy: { validations: [requiredEditable], largeWhen: largeConfig } },
     },
     "module.config-regex": {
@@ -174,6 +199,7 @@ export const configSchemaRules = [
       realSystem: "accepts it, and runs a Module that gives no value",
       stricter: "no value can ever be valid",
       upstream: `${types}, ConfigItemSpecInteger.Validate, ConfigItemSpecMultipleOptions.Validate`,
+      messages: minMax,
       native: {
         by: "policy",
         policy: {
@@ -187,9 +213,16 @@ export const configSchemaRules = [
       realSystem: "never checks defaults",
       stricter: "the default is what renders when a Module omits the value",
       upstream: `${types}, GetValidatedConfig`,
+      messages: configDefault,
       native: {
         by: "policy",
-        policy: { validations: defaultChecks(false), errorsAdmit: true, largeWhen: largeConfig },
+        policy: {
+          validations: defaultChecks(false),
+          errorsAdmit: true,
+          largeWhen: largeConfig,
+          coarserMessage:
+            "CEL tests a default against its item's constraints together; the webhook names the one it breaks",
+        },
       },
     },
   }),
@@ -199,9 +232,16 @@ export const configSchemaRules = [
       realSystem:
         "its CRD writes the zero value for 'no default' (an absent list is empty), and renders it when a Module omits the value",
       upstream: "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_modules.yaml (config item defaults)",
+      messages: zeroDefault,
       native: {
         by: "policy",
-        policy: { validations: defaultChecks(true), errorsAdmit: true, largeWhen: largeConfig },
+        policy: {
+          validations: defaultChecks(true),
+          errorsAdmit: true,
+          largeWhen: largeConfig,
+          coarserMessage:
+            "CEL tests a zero default against its item's constraints together; the webhook says which one it breaks ({why})",
+        },
       },
     },
   }),
@@ -242,11 +282,11 @@ export function validateConfigSchema(items: ConfigItem[]): ConfigSchemaVerdict {
     seen.add(item.alias);
     const types = typesOf(item);
     if (types.length === 0) {
-      const detail = `exactly one of ${configTypes.join(", ")} must be set (the operator refuses an item without a type)`;
+      const detail = formatMessage(configType.untyped, { types: configTypes.join(", ") });
       verdict.errors.push(...byRule("module.config-type", [fieldError.required(itemPath, detail)]));
     }
     for (const extra of types.slice(1)) {
-      const detail = `may not be set together with ${itemPath}.${types[0]} (the operator would ignore it)`;
+      const detail = formatMessage(configType.twoTypes, { first: `${itemPath}.${types[0]}` });
       verdict.errors.push(
         ...byRule("module.config-type", [fieldError.forbidden(itemPath.child(extra), detail)]),
       );
@@ -254,7 +294,7 @@ export function validateConfigSchema(items: ConfigItem[]): ConfigSchemaVerdict {
     const first = types[0];
     const typeSpec = first && item[first];
     if (first && typeSpec?.required && typeSpec.editable === false) {
-      const detail = "a required item must be editable: no Module could both set and omit it";
+      const detail = requiredEditableMessages.notEditable;
       verdict.errors.push(
         ...byRule("module.config-required-editable", [
           fieldError.invalid(itemPath.child(first).child("editable"), false, detail),
@@ -300,7 +340,7 @@ function defaultVerdict(
     warnings: [
       warningAt(
         path,
-        `${path} ${shown} ${why}: a Module that omits ${JSON.stringify(alias)} renders ${shown}`,
+        `${path} ${formatMessage(zeroDefault.zero, { shown, why, alias: JSON.stringify(alias) })}`,
       ),
     ],
   };
@@ -411,7 +451,11 @@ type Int64 = number | bigint;
 function minNotAboveMax(spec: { min?: Int64; max?: Int64 }, path: FieldPath): FieldErrorList {
   if (spec.min === undefined || spec.max === undefined || spec.min <= spec.max) return [];
   return byRule("module.config-min-max", [
-    fieldError.invalid(path.child("min"), spec.min, `must be less than or equal to max (${spec.max})`),
+    fieldError.invalid(
+      path.child("min"),
+      spec.min,
+      formatMessage(minMax.minAboveMax, { max: String(spec.max) }),
+    ),
   ]);
 }
 

@@ -1,6 +1,6 @@
 import { writeJson } from "../../base/exact-json.js";
 import { FieldPath } from "../../base/field-path.js";
-import { WorkBudget } from "../../budget/work-budget.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { LruCache } from "../../memo/lru-cache.js";
 import { type ConfigSchemaVerdict, validateConfigSchema } from "./config-schema-rules.js";
@@ -14,7 +14,7 @@ export interface ConfigValidator {
   validateValues(
     values: Record<string, unknown>,
     source: ModuleSource,
-    work?: WorkBudget,
+    work: WorkBudget,
   ): ConfigValuesVerdict;
 }
 
@@ -58,7 +58,7 @@ const comparedItemUnits = 20;
  * The validator for a config schema, from the cache when the same schema was seen recently; the
  * comparisons with cached schemas and a compilation are charged to `budget`.
  */
-export function configValidator(items: ConfigItem[], budget: WorkBudget = new WorkBudget()): ConfigValidator {
+export function configValidator(items: ConfigItem[], budget: WorkBudget): ConfigValidator {
   const compile = () => {
     budget.charge(compiledItemUnits * items.length, "compiling the config schema", configPath);
     return compileConfigValidator(items);

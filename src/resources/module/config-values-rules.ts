@@ -1,6 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import {
   errorRules,
+  formatMessage,
   type PolicyValidation,
   type RuleId,
   warningRules,
@@ -8,8 +9,8 @@ import {
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
 import { limits } from "../../base/limits.js";
-import { WorkBudget } from "../../budget/work-budget.js";
-import { celString, isUpdate, onOld, present } from "../../cel/policy-cel.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
+import { celMessage, isUpdate, onOld, present } from "../../cel/policy-cel.js";
 import type { ConfigItem } from "../../generated/module.js";
 import { compileAll, MatchBudget } from "../../regex/re2.js";
 import {
@@ -39,16 +40,35 @@ const editableCel = (item: string) =>
 const sameValues = `(${present(values)}) == (${present(onOld(values))}) && (!(${present(values)}) || ${values} == ${onOld(values)})`;
 const field = (item: string) => `'spec.config.' + ${item}.alias`;
 
+/** The value rules' wording, for their checks below and their policies alike. */
+const requiredMessages = {
+  required: "required by the config schema (the operator refuses it even with a default)",
+} as const;
+const notEditableMessages = {
+  notEditable: "not editable: the config schema sets editable: false (the operator refuses any value)",
+} as const;
+/** The policy's: CEL tests a value against its item's constraints together; the check names the one. */
+const valueMessages = {
+  notAllowed: "not a value its config item allows (its type, min, max, regex or values)",
+} as const;
+const wholeNumber = {
+  truncated: "must be a whole number (the operator would silently use {truncated})",
+} as const;
+const multipleOptionsValue = {
+  refused:
+    'the Forkspacer operator v0.1.24 refuses every multipleOptions value ("input is not an string array"); omit it to use the default',
+} as const;
+
 /** Every required item's alias in spec.config; on UPDATE spared when spec.config and such an item are as before. */
 const requiredValues: PolicyValidation = {
   expression: `!has(object.config) || object.config.all(item, !${requiredCel("item")} || (${given("item")}) || (${isUpdate} && ${sameValues} && has(oldObject.config) && oldObject.config.exists(o, o.alias == item.alias && ${requiredCel("o")})))`,
-  messageExpression: `object.config.filter(item, ${requiredCel("item")} && !(${given("item")})).map(item, ${field("item")} + ': Required value: required by the config schema (the operator refuses it even with a default)')[0]`,
+  messageExpression: `object.config.filter(item, ${requiredCel("item")} && !(${given("item")})).map(item, ${field("item")} + ': Required value: ' + ${celMessage(requiredMessages.required)})[0]`,
 };
 
 /** No value for an item that is not editable; on UPDATE spared when the value and such an item are as before. */
 const notEditableValues: PolicyValidation = {
   expression: `!has(object.config) || object.config.all(item, !(${given("item")}) || ${editableCel("item")} || (${isUpdate} && ${present(onOld(values))} && item.alias in ${asMap(onOld(values))} && ${oldValue("item")} == ${givenValue("item")} && has(oldObject.config) && oldObject.config.exists(o, o.alias == item.alias && !${editableCel("o")})))`,
-  messageExpression: `object.config.filter(item, (${given("item")}) && !${editableCel("item")}).map(item, ${field("item")} + ': Forbidden: not editable: the config schema sets editable: false (the operator refuses any value)')[0]`,
+  messageExpression: `object.config.filter(item, (${given("item")}) && !${editableCel("item")}).map(item, ${field("item")} + ': Forbidden: ' + ${celMessage(notEditableMessages.notEditable)})[0]`,
 };
 
 // Go's int range, which the operator's int(v) needs, as doubles (JSON numbers beyond int64 decode as such).
@@ -85,13 +105,12 @@ const nativeValueRules: Record<string, (item: string, v: string) => string> = {
   "module.multiple-options-value": (item) => `!${firstIs(item, "multipleOptions")}`,
 };
 
-/** What each value rule's message says after the field. */
-const valueDetails: Record<string, string> = {
-  "module.config-value":
-    ": Invalid value: not a value its config item allows (its type, min, max, regex or values)",
-  "module.config-whole-number": ": Invalid value: must be a whole number (the operator would truncate it)",
-  "module.multiple-options-value":
-    ': Forbidden: the Forkspacer operator v0.1.24 refuses every multipleOptions value ("input is not an string array"); omit it to use the default',
+/** What each value rule's message says after the field (CEL, of the value `v`). */
+const valueDetails: Record<string, (v: string) => string> = {
+  "module.config-value": () => `': Invalid value: ' + ${celMessage(valueMessages.notAllowed)}`,
+  "module.config-whole-number": (v) =>
+    `': Invalid value: ' + string(${v}) + ': ' + ${celMessage(wholeNumber.truncated, { truncated: `string(int(${v}))` })}`,
+  "module.multiple-options-value": () => `': Forbidden: ' + ${celMessage(multipleOptionsValue.refused)}`,
 };
 
 /**
@@ -100,13 +119,14 @@ const valueDetails: Record<string, string> = {
  */
 function valueCheck(rule: string): PolicyValidation {
   const passes = nativeValueRules[rule];
-  if (!passes) throw new Error(`no value rule ${rule}`);
+  const detail = valueDetails[rule];
+  if (!passes || !detail) throw new Error(`no value rule ${rule}`);
   const applies = (item: string) => `(${given(item)}) && ${editableCel(item)}`;
   const spared = (item: string) =>
     `(${isUpdate} && ${present(onOld(values))} && ${item}.alias in ${asMap(onOld(values))} && ${oldValue(item)} == ${givenValue(item)} && has(oldObject.config) && ${item} in oldObject.config)`;
   return {
     expression: `!has(object.config) || object.config.all(item, !(${applies("item")}) || (${passes("item", givenValue("item"))}) || ${spared("item")})`,
-    messageExpression: `object.config.filter(item, ${applies("item")} && !(${passes("item", givenValue("item"))})).map(item, ${field("item")} + ${celString(valueDetails[rule] ?? "")})[0]`,
+    messageExpression: `object.config.filter(item, ${applies("item")} && !(${passes("item", givenValue("item"))})).map(item, ${field("item")} + ${detail(givenValue("item"))})[0]`,
   };
 }
 
@@ -117,12 +137,14 @@ export const configValueRules = [
       summary: "a required config item missing from spec.config, even one with a default",
       realSystem: "refuses the Module (its webhook on CREATE, and at reconcile)",
       upstream: `${types}, GetValidatedConfig`,
+      messages: requiredMessages,
       native: { by: "policy", policy: { validations: [requiredValues], largeWhen: largeConfig } },
     },
     "module.config-not-editable": {
       summary: "a value for an item with editable: false, even its default",
       realSystem: "refuses the Module (its webhook on CREATE, and at reconcile)",
       upstream: `${types}, GetValidatedConfig, each config type's Validate`,
+      messages: notEditableMessages,
       native: { by: "policy", policy: { validations: [notEditableValues], largeWhen: largeConfig } },
     },
     "module.config-value": {
@@ -131,9 +153,12 @@ export const configValueRules = [
         "refuses the Module; an integer beyond Go's int range is converted with int(v), undefined in Go",
       stricter: "an integer of 2^63 or more: the value used would not be the one written",
       upstream: `${types}, each config type's Validate`,
+      messages: valueMessages,
       native: {
         by: "policy",
         policy: {
+          coarserMessage:
+            "CEL tests a value against its item's type, bounds, regex and values together; the webhook names the one it breaks",
           validations: [valueCheck("module.config-value")],
           errorsAdmit: true,
           largeWhen: largeConfig,
@@ -145,6 +170,7 @@ export const configValueRules = [
       realSystem: "truncates it silently to 2",
       stricter: "the user asked for something else",
       upstream: `${types}, ConfigItemSpecInteger.Validate (int(v))`,
+      messages: wholeNumber,
       native: {
         by: "policy",
         policy: { validations: [valueCheck("module.config-whole-number")], largeWhen: largeConfig },
@@ -154,6 +180,7 @@ export const configValueRules = [
       summary: "any value for a multipleOptions item",
       realSystem: "v0.1.24 refuses every one: a type assertion to []string on decoded JSON always fails",
       upstream: `${types}, ConfigItemSpecMultipleOptions.Validate`,
+      messages: multipleOptionsValue,
       native: {
         by: "policy",
         policy: { validations: [valueCheck("module.multiple-options-value")], largeWhen: largeConfig },
@@ -194,8 +221,8 @@ export interface ConfigValuesVerdict {
 export function validateConfigValues(
   items: ConfigItem[],
   values: Record<string, unknown>,
-  source: ModuleSource = "helm",
-  work: WorkBudget = new WorkBudget(),
+  source: ModuleSource,
+  work: WorkBudget,
 ): ConfigValuesVerdict {
   return compileConfigValues(items)(values, source, work);
 }
@@ -203,7 +230,7 @@ export function validateConfigValues(
 /** The same rules with what depends only on the config schema worked out once, for many Modules. */
 export function compileConfigValues(
   items: ConfigItem[],
-): (values: Record<string, unknown>, source: ModuleSource, work?: WorkBudget) => ConfigValuesVerdict {
+): (values: Record<string, unknown>, source: ModuleSource, work: WorkBudget) => ConfigValuesVerdict {
   const aliases = [...new Set(items.map((item) => item.alias))];
   const declared = new Set(aliases);
   // Duplicate aliases: the operator validates both and keeps the later; each is judged here too.
@@ -222,7 +249,7 @@ export function compileConfigValues(
       },
     ];
   });
-  return (values, source, work = new WorkBudget()) => {
+  return (values, source, work) => {
     const verdict: ConfigValuesVerdict = { errors: [], warnings: [] };
     const budget = new MatchBudget(undefined, work);
     // Warnings only as many as the API server shows (it keeps 4 KiB of them): 9,000 undeclared keys
@@ -252,14 +279,13 @@ export function compileConfigValues(
     for (const check of checks) {
       if (!Object.hasOwn(values, check.alias)) {
         if (check.required) {
-          const detail = "required by the config schema (the operator refuses it even with a default)";
+          const detail = requiredMessages.required;
           verdict.errors.push(...byRule("module.config-required", [fieldError.required(check.path, detail)]));
         }
         continue;
       }
       if (!check.editable) {
-        const detail =
-          "not editable: the config schema sets editable: false (the operator refuses any value)";
+        const detail = notEditableMessages.notEditable;
         verdict.errors.push(
           ...byRule("module.config-not-editable", [fieldError.forbidden(check.path, detail)]),
         );
@@ -323,7 +349,7 @@ function valueRules(item: ConfigItem, compiled: ReturnType<typeof compileAll>[nu
       // (9223372036854775807 becomes 2^63, 9007199254740993 becomes 9007199254740992).
       const value = Number(given);
       if (!Number.isInteger(value)) {
-        const detail = `must be a whole number (the operator would silently use ${Math.trunc(value)})`;
+        const detail = formatMessage(wholeNumber.truncated, { truncated: String(Math.trunc(value)) });
         return rule("module.config-whole-number", [fieldError.invalid(path, given, detail)]);
       }
       // The operator converts the JSON number with int(v): beyond int64 Go leaves the result undefined.
@@ -365,12 +391,7 @@ function valueRules(item: ConfigItem, compiled: ReturnType<typeof compileAll>[nu
   }
   if (item.multipleOptions) {
     return (_value, path) =>
-      rule("module.multiple-options-value", [
-        fieldError.forbidden(
-          path,
-          'the Forkspacer operator v0.1.24 refuses every multipleOptions value ("input is not an string array"); omit it to use the default',
-        ),
-      ]);
+      rule("module.multiple-options-value", [fieldError.forbidden(path, multipleOptionsValue.refused)]);
   }
   return () => [];
 }

@@ -107,7 +107,7 @@ export function createModuleKind(dependencies: ModuleKindDependencies = {}): Res
     rules: moduleRules,
     // A Workspace deleted since the Module was stored fails the old object too, so the protocol
     // layer's ratcheting lets such a Module still be updated (its finalizer removed) and deleted.
-    state: (module, request, focus, budget) =>
+    state: (module, { request, focus, budget }) =>
       validateRules(module, request.object, workspaceRules, focus, budget),
     // An off-schema stored object (a releaseName stored before the 53-character limit) keeps its rules.
     transition: (before, after) => ({

@@ -1,7 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
-import { quoted, valueRule } from "../../cel/policy-cel.js";
+import { celMessage, quoted, valueRule } from "../../cel/policy-cel.js";
 import type { ChartGit, ChartSource, HelmModule, ModuleSpec } from "../../generated/module.js";
 import { hasTemplate } from "../../go-template/index.js";
 import {
@@ -13,6 +13,10 @@ import {
 import { installInputErrors, installInputRules } from "./install-inputs.js";
 
 const webhook = "forkspacer/forkspacer v0.1.24 internal/webhook/v1/module_webhook.go";
+/** module.existing-release-template's wording, for its check and its policy alike. */
+const existingReleaseTemplate = {
+  unrendered: "the operator adopts the release by this field unrendered: no release has this name",
+} as const;
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
 
 /** The spec's own rules: sources, chart references, release names, the custom image. */
@@ -61,6 +65,7 @@ export const specRules = [
         "looks the release up by these fields unrendered: no release is found, and the install fails",
       upstream:
         "forkspacer/forkspacer v0.1.24 internal/controller/module_operations.go, adoptExistingHelmRelease",
+      messages: existingReleaseTemplate,
       // A policy: the CRD's cost estimate refuses this test of the (unbounded) namespace.
       native: {
         by: "policy",
@@ -71,7 +76,7 @@ export const specRules = [
               field: `spec.helm.existingRelease.${key}`,
               ok: (v) => `!(${v}.contains('{{') && ${v}.contains('}}'))`,
               detail: (v) =>
-                `'Invalid value: ' + ${quoted(v)} + ': the operator adopts the release by this field unrendered: no release has this name'`,
+                `'Invalid value: ' + ${quoted(v)} + ': ' + ${celMessage(existingReleaseTemplate.unrendered)}`,
             }),
           ),
         },
@@ -162,7 +167,7 @@ function validateHelm(helm: HelmModule, sentChart: Record<string, unknown> | und
     for (const key of ["name", "namespace"] as const) {
       const value = helm.existingRelease[key];
       if (value === undefined || !hasTemplate(value)) continue;
-      const detail = "the operator adopts the release by this field unrendered: no release has this name";
+      const detail = existingReleaseTemplate.unrendered;
       errors.push(
         ...byRule("module.existing-release-template", [
           fieldError.invalid(helmPath.child("existingRelease").child(key), value, detail),

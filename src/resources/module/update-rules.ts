@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { errorRules, type Native, type RuleId } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
-import { objectRule, present, quoted } from "../../cel/policy-cel.js";
+import { celMessage, objectRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleSpec } from "../../generated/module.js";
 
 const update =
@@ -14,6 +14,9 @@ const immutable = (summary: string) => ({
   transition: true,
   native: { by: "crd" } as Native,
 });
+
+/** The immutables' wording (apimachinery's), for the check below and the policy alike. */
+const immutableMessages = { immutable: "field is immutable" } as const;
 
 /** CEL: spec.helm.namespace as stored, its default when absent (the operator's CRD defaults it too). */
 const helmNamespaceCel = (object: string) =>
@@ -32,6 +35,7 @@ export const moduleUpdateRules = errorRules({
   "module.existing-release-immutable": immutable("spec.helm.existingRelease changed"),
   "module.helm-namespace-immutable": {
     ...immutable("spec.helm.namespace changed (neither side adopting a release)"),
+    messages: immutableMessages,
     // A policy: the CRD's cost estimate refuses comparing two unbounded strings at spec.helm.
     native: {
       by: "policy",
@@ -40,7 +44,7 @@ export const moduleUpdateRules = errorRules({
           objectRule({
             ok: `!(${present("object.spec.helm")} && ${present("oldObject.spec.helm")}) || has(object.spec.helm.existingRelease) || has(oldObject.spec.helm.existingRelease) || ${helmNamespaceCel("object")} == ${helmNamespaceCel("oldObject")}`,
             field: "spec.helm.namespace",
-            detail: `'Invalid value: ' + ${quoted(helmNamespaceCel("object"))} + ': field is immutable'`,
+            detail: `'Invalid value: ' + ${quoted(helmNamespaceCel("object"))} + ': ' + ${celMessage(immutableMessages.immutable)}`,
           }),
         ],
       },
@@ -63,8 +67,12 @@ const customPath = specPath.child("custom");
  */
 export function validateSpecUpdate(oldSpec: ModuleSpec, spec: ModuleSpec): FieldErrorList {
   const errors: FieldErrorList = [];
-  const immutable = (rule: RuleId, path: FieldPath, value: unknown, detail = "field is immutable") =>
-    errors.push(...byRule(rule, [fieldError.invalid(path, value ?? null, detail)]));
+  const immutable = (
+    rule: RuleId,
+    path: FieldPath,
+    value: unknown,
+    detail: string = immutableMessages.immutable,
+  ) => errors.push(...byRule(rule, [fieldError.invalid(path, value ?? null, detail)]));
   if (!sameWorkspace(oldSpec.workspace, spec.workspace)) {
     immutable("module.workspace-immutable", specPath.child("workspace"), spec.workspace);
   }

@@ -1,11 +1,23 @@
-import { type RuleId, warningRules } from "../../admission/rule-catalogue.js";
+import { formatMessage, type RuleId, warningRules } from "../../admission/rule-catalogue.js";
 import { type RuleWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
-import { itemRule, objectRule, present } from "../../cel/policy-cel.js";
+import { celMessage, itemRule, objectRule, present } from "../../cel/policy-cel.js";
 import type { Module } from "../../generated/module.js";
 import { largeConfig } from "./config-items.js";
 
 const types = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go";
+
+/** The warnings' wording, for the checks below and the policies alike. */
+const releaseNameIgnored = {
+  ignored: "spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name",
+} as const;
+const chartVersionUnset = {
+  unset: "spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version",
+} as const;
+const controllerPermission = {
+  controller: "spec.custom.permissions: controller gives the module a service account on the main cluster",
+} as const;
+const multipleOptionsMax = { unreachable: "max is {max}, but only {count} values exist" } as const;
 
 /** The rules of what is legal but probably a mistake: each can be turned off (`--rule-action ID=off`). */
 export const moduleWarningRules = warningRules({
@@ -14,6 +26,7 @@ export const moduleWarningRules = warningRules({
     realSystem: "ignores releaseName: the release adopted is existingRelease.name",
     upstream:
       "forkspacer/forkspacer v0.1.24 internal/controller/module_operations.go, adoptExistingHelmRelease",
+    messages: releaseNameIgnored,
     native: {
       by: "policy",
       policy: {
@@ -21,7 +34,7 @@ export const moduleWarningRules = warningRules({
           objectRule({
             ok: `!(${present("object.spec.helm.releaseName")} && has(object.spec.helm.existingRelease))`,
             field: "spec.helm.releaseName",
-            detail: "'spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name'",
+            detail: celMessage(releaseNameIgnored.ignored),
           }),
         ],
       },
@@ -31,6 +44,7 @@ export const moduleWarningRules = warningRules({
     summary: "a repo chart without a version",
     realSystem: "installs whichever chart version is newest when it installs: two installs may differ",
     upstream: "forkspacer/forkspacer v0.1.24 pkg/manager/helm.go, ModuleHelmManager.Install",
+    messages: chartVersionUnset,
     native: {
       by: "policy",
       policy: {
@@ -38,8 +52,7 @@ export const moduleWarningRules = warningRules({
           objectRule({
             ok: `!(${present("object.spec.helm.chart.repo")}) || (has(object.spec.helm.chart.repo.version) && object.spec.helm.chart.repo.version != '')`,
             field: "spec.helm.chart.repo.version",
-            detail:
-              "'spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version'",
+            detail: celMessage(chartVersionUnset.unset),
           }),
         ],
       },
@@ -49,6 +62,7 @@ export const moduleWarningRules = warningRules({
     summary: "spec.custom.permissions: controller",
     realSystem: "runs the module's pod as the operator's own service account, forkspacer-controller-manager",
     upstream: "forkspacer/forkspacer v0.1.24 pkg/manager/custom.go",
+    messages: controllerPermission,
     native: {
       by: "policy",
       policy: {
@@ -56,8 +70,7 @@ export const moduleWarningRules = warningRules({
           objectRule({
             ok: `!(${present("object.spec.custom.permissions")}) || !('controller' in object.spec.custom.permissions)`,
             field: "spec.custom.permissions",
-            detail:
-              "'spec.custom.permissions: controller gives the module a service account on the main cluster'",
+            detail: celMessage(controllerPermission.controller),
           }),
         ],
       },
@@ -67,6 +80,7 @@ export const moduleWarningRules = warningRules({
     summary: "multipleOptions max above the number of values",
     realSystem: "accepts it; the max can never be reached",
     upstream: `${types}, ConfigItemSpecMultipleOptions`,
+    messages: multipleOptionsMax,
     native: {
       by: "policy",
       policy: {
@@ -78,7 +92,10 @@ export const moduleWarningRules = warningRules({
               `!has(${item}.multipleOptions) || !has(${item}.multipleOptions.max) || !has(${item}.multipleOptions.values) || ${item}.multipleOptions.max <= ${item}.multipleOptions.values.size()`,
             below: () => "'.multipleOptions.max'",
             detail: (item) =>
-              `'max is ' + string(${item}.multipleOptions.max) + ', but only ' + string(${item}.multipleOptions.values.size()) + ' values exist'`,
+              celMessage(multipleOptionsMax.unreachable, {
+                max: `string(${item}.multipleOptions.max)`,
+                count: `string(${item}.multipleOptions.values.size())`,
+              }),
             spare: false,
           }),
         ],
@@ -96,34 +113,32 @@ export function moduleWarnings(module: Module): RuleWarning[] {
   const spec = FieldPath.root("spec");
   const helm = module.spec.helm;
   if (helm?.releaseName !== undefined && helm.existingRelease) {
-    warn(
-      "module.release-name-ignored",
-      spec.child("helm").child("releaseName"),
-      "spec.helm.releaseName is ignored: the release name is spec.helm.existingRelease.name",
-    );
+    warn("module.release-name-ignored", spec.child("helm").child("releaseName"), releaseNameIgnored.ignored);
   }
   if (helm?.chart.repo && !helm.chart.repo.version) {
     warn(
       "module.chart-version-unset",
       spec.child("helm").child("chart").child("repo").child("version"),
-      "spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version",
+      chartVersionUnset.unset,
     );
   }
   if (module.spec.custom?.permissions?.includes("controller")) {
     warn(
       "module.controller-permission",
       spec.child("custom").child("permissions"),
-      "spec.custom.permissions: controller gives the module a service account on the main cluster",
+      controllerPermission.controller,
     );
   }
   for (const [i, item] of (module.config ?? []).entries()) {
     const spec = item.multipleOptions;
     if (spec?.max !== undefined && spec.values && spec.max > spec.values.length) {
-      warn(
-        "module.multiple-options-max",
-        FieldPath.root("config").index(i).child("multipleOptions").child("max"),
-        `config[${i}].multipleOptions.max is ${spec.max}, but only ${spec.values.length} values exist`,
-      );
+      const field = FieldPath.root("config").index(i).child("multipleOptions").child("max");
+      const text = formatMessage(multipleOptionsMax.unreachable, {
+        max: String(spec.max),
+        count: String(spec.values.length),
+      });
+      // The field first, as the policy's message (and every field error) has it.
+      warn("module.multiple-options-max", field, `${field}: ${text}`);
     }
   }
   return warnings;

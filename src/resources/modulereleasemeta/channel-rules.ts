@@ -1,25 +1,42 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { errorRules, type PolicyValidation, warningRules } from "../../admission/rule-catalogue.js";
+import {
+  errorRules,
+  formatMessage,
+  type PolicyValidation,
+  warningRules,
+} from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
-import { itemRule, present, quoted } from "../../cel/policy-cel.js";
+import { celMessage, itemRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { mastermindsParseError, parseSemver, type SemVer } from "../../validation/semver.js";
 import { coreEqual, coreLess, isSemver, oldChannel } from "./versions-cel.js";
 
+/** The channel rules' wording, for their checks and their policies alike. */
+const downgrade = {
+  decrease:
+    "may not decrease (channel {channel} was {was}): lifecycle-manager does not downgrade installed modules",
+} as const;
+const prerelease = {
+  eitherWay: "{was} -> {now}: lifecycle-manager ignores pre-releases, so clusters take it either way",
+} as const;
+
 /**
  * A channel whose version changed to one that `found(new, old)` says of (as CEL): a lower major.minor.patch,
- * or the same one. Both versions must be semantic versions, as for the webhook.
+ * or the same one. Both versions must be semantic versions, as for the webhook. `detail` is the CEL of
+ * the message after the field, from the item (`item`) and its old version (`was`).
  */
-function channelChange(found: (version: string, previous: string) => string): PolicyValidation {
+function channelChange(
+  found: (version: string, previous: string) => string,
+  detail: (item: string, was: string) => string,
+): PolicyValidation {
   return itemRule({
     list: "object.spec.channels",
     field: "spec.channels",
     ok: (item) =>
       `!(${present("oldObject.spec.channels")}) || oldObject.spec.channels.all(o, o.channel != ${item}.channel || o.version == ${item}.version || !${isSemver("o.version")} || !${isSemver(`${item}.version`)} || !(${found(`${item}.version`, "o.version")}))`,
     below: () => "'.version'",
-    detail: (item) =>
-      `${quoted(`${oldChannel(item)}[0].version`)} + ' -> ' + ${quoted(`${item}.version`)} + ' in channel ' + ${quoted(`${item}.channel`)} + ': lifecycle-manager does not downgrade installed modules and ignores pre-releases'`,
+    detail: (item) => detail(item, `${oldChannel(item)}[0].version`),
     spare: false,
   });
 }
@@ -89,7 +106,20 @@ export const channelRules = [
       upstream:
         "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/regular.go:197-260 (markInvalidSkewUpdate, filterVersion)",
       transition: true,
-      native: { by: "policy", policy: { validations: [channelChange(coreLess)], largeWhen: manyChannels } },
+      messages: downgrade,
+      native: {
+        by: "policy",
+        policy: {
+          validations: [
+            channelChange(
+              coreLess,
+              (item, was) =>
+                `'Invalid value: ' + ${quoted(`${item}.version`)} + ': ' + ${celMessage(downgrade.decrease, { channel: quoted(`${item}.channel`), was: quoted(was) })}`,
+            ),
+          ],
+          largeWhen: manyChannels,
+        },
+      },
     },
   }),
   ...warningRules({
@@ -99,7 +129,18 @@ export const channelRules = [
       upstream:
         "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/regular.go:251-260 (pre-releases stripped)",
       transition: true,
-      native: { by: "policy", policy: { validations: [channelChange(coreEqual)], largeWhen: manyChannels } },
+      messages: prerelease,
+      native: {
+        by: "policy",
+        policy: {
+          validations: [
+            channelChange(coreEqual, (item, was) =>
+              celMessage(prerelease.eitherWay, { was, now: `${item}.version` }),
+            ),
+          ],
+          largeWhen: manyChannels,
+        },
+      },
     },
   }),
 ];
@@ -132,14 +173,17 @@ export function validateChannelUpdate(
         fieldError.invalid(
           path,
           entry.version,
-          `may not decrease (channel ${JSON.stringify(entry.channel)} was ${JSON.stringify(previous)}): lifecycle-manager does not downgrade installed modules`,
+          formatMessage(downgrade.decrease, {
+            channel: JSON.stringify(entry.channel),
+            was: JSON.stringify(previous),
+          }),
         ),
       );
     } else if (order === 0) {
       warnings.push(
         warningAt(
           path,
-          `${path}: ${previous} -> ${entry.version}: lifecycle-manager ignores pre-releases, so clusters take it either way`,
+          `${path}: ${formatMessage(prerelease.eitherWay, { was: previous, now: entry.version })}`,
         ),
       );
     }

@@ -1,15 +1,21 @@
 import type { FieldErrorList } from "../../admission/field-errors.js";
 import type { ResourceKind } from "../../admission/resource-kind.js";
 import type { AdmissionRequest } from "../../admission/review.js";
-import { type IdsOf, warningRules } from "../../admission/rule-catalogue.js";
+import { formatMessage, type IdsOf, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, ruleWarnings, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
-import { objectRule, quoted } from "../../cel/policy-cel.js";
+import { celMessage, objectRule, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMeta, ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { defineKind, type GateRuleIds } from "../define-kind.js";
 import { channelRules, validateChannelUpdate, validateVersions, versionRules } from "./channel-rules.js";
 import { mandatoryDowngradeWarnings, resolutionRules, resolutionWarnings } from "./resolution-warnings.js";
 import { type ModuleTemplateLookup, templateExistsRules, validateTemplatesExist } from "./template-rules.js";
+
+/** modulereleasemeta.name's wording, for its check and its policy alike. */
+const nameMessages = {
+  notModuleName:
+    "metadata.name {name} is not spec.moduleName {moduleName}: lifecycle-manager looks it up by the module's name",
+} as const;
 
 /** lifecycle-manager finds a release meta by the module's name. */
 const nameRules = warningRules({
@@ -18,6 +24,7 @@ const nameRules = warningRules({
     realSystem: "finds a release meta by the module's name as a Kyma lists it",
     upstream:
       "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/modulereleasemeta.go:21-29 (Get by the Kyma's module name), pkg/templatelookup/regular.go:89",
+    messages: nameMessages,
     native: {
       by: "policy",
       policy: {
@@ -25,7 +32,10 @@ const nameRules = warningRules({
           objectRule({
             ok: "!(has(object.metadata.name) && has(object.spec) && has(object.spec.moduleName) && object.spec.moduleName != '') || object.metadata.name == object.spec.moduleName",
             field: "metadata.name",
-            detail: `'metadata.name ' + ${quoted("object.metadata.name")} + ' is not spec.moduleName ' + ${quoted("object.spec.moduleName")} + ': lifecycle-manager looks it up by the module\\'s name'`,
+            detail: celMessage(nameMessages.notModuleName, {
+              name: quoted("object.metadata.name"),
+              moduleName: quoted("object.spec.moduleName"),
+            }),
           }),
         ],
       },
@@ -74,7 +84,7 @@ export function createModuleReleaseMetaKind(
       "kyma-project/lifecycle-manager@c5b83f1 config/crd/bases/operator.kyma-project.io_modulereleasemetas.yaml; schemas/modulereleasemeta.yaml",
     schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
     rules: moduleReleaseMetaRules,
-    state: (readable, request) => ({
+    state: (readable, { request }) => ({
       errors: [...validateVersions(readable.spec), ...templateRules(readable, request)],
       warnings: [
         ...ruleWarnings("modulereleasemeta.name", nameWarnings(readable)),
@@ -113,7 +123,10 @@ function nameWarnings(meta: ModuleReleaseMeta): FieldWarning[] {
   return [
     warningAt(
       FieldPath.root("metadata").child("name"),
-      `metadata.name ${JSON.stringify(name)} is not spec.moduleName ${JSON.stringify(moduleName)}: lifecycle-manager looks it up by the module's name`,
+      formatMessage(nameMessages.notModuleName, {
+        name: JSON.stringify(name),
+        moduleName: JSON.stringify(moduleName),
+      }),
     ),
   ];
 }

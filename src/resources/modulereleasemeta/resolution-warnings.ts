@@ -1,7 +1,15 @@
-import { warningRules } from "../../admission/rule-catalogue.js";
+import { formatMessage, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
-import { isUpdate, itemRule, objectRule, present, quoted, valueRule } from "../../cel/policy-cel.js";
+import {
+  celMessage,
+  isUpdate,
+  itemRule,
+  objectRule,
+  present,
+  quoted,
+  valueRule,
+} from "../../cel/policy-cel.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { dns1123SubdomainProblems } from "../../validation/names.js";
 import { compareSemver, parseSemver } from "../../validation/semver.js";
@@ -15,6 +23,16 @@ const resolvable = (version: string) => {
   return `${version} != '' && (!has(object.spec.moduleName) || object.spec.moduleName == '' || ((${name}).size() <= 253 && (${name}).matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')))`;
 };
 
+/**
+ * modulereleasemeta.unresolvable's wording, for its check and its policy alike. The policy names the
+ * version where the check says what is wrong with it (`{problem}`: empty, or no template can carry it).
+ */
+const unresolvable = {
+  noComponentName: 'spec.ocmComponentName is not set: lifecycle-manager fails with "invalid component name"',
+  channel: "{problem}: channel {channel} never resolves",
+  mandatory: "{problem}: blocks every mandatory module for every Kyma",
+} as const;
+
 /** Versions and names lifecycle-manager can never resolve, and mandatory downgrades. */
 export const resolutionRules = warningRules({
   "modulereleasemeta.unresolvable": {
@@ -23,14 +41,17 @@ export const resolutionRules = warningRules({
       'fails without spec.ocmComponentName ("invalid component name"); finds no template for "" or a version no template can be named after; a missing mandatory one blocks every mandatory module',
     upstream:
       "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/moduletemplateinfolookup/lookup.go:54-60 and internal/descriptor/types/ocmidentity/ocmidentity.go:19-24; moduletemplateinfolookup/common.go:24 (the template name); internal/service/mandatorymodule/installation/installation_service.go:86-89 (a missing mandatory template returns from the loop)",
+    messages: unresolvable,
     native: {
       by: "policy",
       policy: {
+        coarserMessage:
+          "CEL names an unresolvable version; the webhook says why it is one (empty, or no ModuleTemplate name can carry it)",
         validations: [
           objectRule({
             ok: `!has(object.spec) || (has(object.spec.ocmComponentName) && object.spec.ocmComponentName != '')`,
             field: "spec.ocmComponentName",
-            detail: `'spec.ocmComponentName is not set: lifecycle-manager fails with "invalid component name"'`,
+            detail: celMessage(unresolvable.noComponentName),
           }),
           itemRule({
             list: "object.spec.channels",
@@ -38,14 +59,17 @@ export const resolutionRules = warningRules({
             ok: (item) => resolvable(`${item}.version`),
             below: () => "'.version'",
             detail: (item) =>
-              `${quoted(`${item}.version`)} + ': channel ' + ${quoted(`${item}.channel`)} + ' never resolves'`,
+              celMessage(unresolvable.channel, {
+                problem: quoted(`${item}.version`),
+                channel: quoted(`${item}.channel`),
+              }),
             spare: false,
           }),
           valueRule({
             path: "object.spec.mandatory.version",
             field: "spec.mandatory.version",
             ok: resolvable,
-            detail: (v) => `${quoted(v)} + ': blocks every mandatory module for every Kyma'`,
+            detail: (v) => celMessage(unresolvable.mandatory, { problem: quoted(v) }),
             ratchet: false,
           }),
         ],
@@ -87,19 +111,17 @@ export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined, name
   const lookupName = name ?? spec.moduleName;
   const warnings: FieldWarning[] = [];
   if (!spec.ocmComponentName) {
-    warnings.push(
-      warningAt(
-        specPath.child("ocmComponentName"),
-        'spec.ocmComponentName is not set: lifecycle-manager fails with "invalid component name"',
-      ),
-    );
+    warnings.push(warningAt(specPath.child("ocmComponentName"), unresolvable.noComponentName));
   }
   (spec.channels ?? []).forEach((entry, i) => {
     const path = specPath.child("channels").index(i).child("version");
     const problem = versionProblem(lookupName, entry.version);
     if (problem)
       warnings.push(
-        warningAt(path, `${path}: ${problem}: channel ${JSON.stringify(entry.channel)} never resolves`),
+        warningAt(
+          path,
+          `${path}: ${formatMessage(unresolvable.channel, { problem, channel: JSON.stringify(entry.channel) })}`,
+        ),
       );
   });
   if (spec.mandatory) {
@@ -108,7 +130,7 @@ export function resolutionWarnings(spec: ModuleReleaseMetaSpec | undefined, name
       warnings.push(
         warningAt(
           mandatoryVersion,
-          `spec.mandatory.version: ${problem}: blocks every mandatory module for every Kyma`,
+          `spec.mandatory.version: ${formatMessage(unresolvable.mandatory, { problem })}`,
         ),
       );
   }

@@ -1,7 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { errorRules, type PolicyValidation } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
-import { celString, isUpdate } from "../../cel/policy-cel.js";
+import { celMessage, celString, isUpdate } from "../../cel/policy-cel.js";
 
 // apimachinery's DNS-1123 subdomain (an API group) and DNS-1035 label (an API version such as v1alpha1).
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -17,9 +17,16 @@ function dataField(key: string, ok: (v: string) => string, detail: string): Poli
   const presentHere = `has(object.spec) && has(object.spec.data) && has(${v})`;
   return {
     expression: `!(${presentHere}) || (type(${v}) == string && ${ok(`string(${v})`)}) || (${isUpdate} && has(oldObject.spec) && has(oldObject.spec.data) && has(oldObject.spec.data.${key}) && oldObject.spec.data.${key} == ${v})`,
-    messageExpression: `'spec.data.${key}: ' + (type(${v}) != string ? 'Invalid value: must be of type string' : string(${v}) == '' ? 'Required value' : 'Invalid value: "' + string(${v}) + '": ' + ${celString(detail)})`,
+    messageExpression: `'spec.data.${key}: ' + (type(${v}) != string ? 'Invalid value: ' + ${celMessage(apiVersionMessages.notString)} : string(${v}) == '' ? 'Required value' : 'Invalid value: "' + string(${v}) + '": ' + ${celMessage(detail)})`,
   };
 }
+
+/** moduletemplate.data-api-version's wording, for its check and its policy alike. */
+const apiVersionMessages = {
+  notString: "must be of type string",
+  notGroupVersion:
+    'must be group/version (e.g. "operator.kyma-project.io/v1alpha1") or a core version such as "v1"',
+} as const;
 
 // The API server accepts a CRD kind whose lower-cased form is a DNS-1035 label.
 const kindName = /^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$/;
@@ -33,6 +40,7 @@ export const dataRules = errorRules({
     stricter:
       "a group that is not a DNS subdomain or a version that is not a DNS-1035 label: the create would fail",
     upstream: "kubernetes apiextensions-apiserver pkg/apiserver/schema/objectmeta/validation.go",
+    messages: apiVersionMessages,
     native: {
       by: "policy",
       policy: {
@@ -41,7 +49,7 @@ export const dataRules = errorRules({
             "apiVersion",
             (v) =>
               `${v} != '' && (${v}.split('/').size() == 1 ? (${dns1035(v)}) : (${v}.split('/').size() == 2 && ${v}.split('/')[0] != '' && ${v}.split('/')[0].size() <= 253 && ${v}.split('/')[0].matches(${celString(dns1123Subdomain.source)}) && ${dns1035(`${v}.split('/')[1]`)}))`,
-            'must be group/version (e.g. "operator.kyma-project.io/v1alpha1") or a core version such as "v1"',
+            apiVersionMessages.notGroupVersion,
           ),
         ],
       },
@@ -80,7 +88,8 @@ function apiVersionErrors(apiVersion: unknown): FieldErrorList {
   if (apiVersion === undefined || apiVersion === "") {
     return [fieldError.required(path, "the group/version of the resource to create")];
   }
-  if (typeof apiVersion !== "string") return [fieldError.invalid(path, apiVersion, "must be of type string")];
+  if (typeof apiVersion !== "string")
+    return [fieldError.invalid(path, apiVersion, apiVersionMessages.notString)];
   const parts = apiVersion.split("/");
   // schema.ParseGroupVersion: "v1" is the core group's version, "group/version" any other.
   const [group = "", version = ""] = parts.length === 1 ? ["", apiVersion] : parts;
@@ -89,15 +98,7 @@ function apiVersionErrors(apiVersion: unknown): FieldErrorList {
     (group === "" ? parts.length === 1 : group.length <= 253 && dns1123Subdomain.test(group)) &&
     version.length <= 63 &&
     dns1035Label.test(version);
-  return valid
-    ? []
-    : [
-        fieldError.invalid(
-          path,
-          apiVersion,
-          'must be group/version (e.g. "operator.kyma-project.io/v1alpha1") or a core version such as "v1"',
-        ),
-      ];
+  return valid ? [] : [fieldError.invalid(path, apiVersion, apiVersionMessages.notGroupVersion)];
 }
 
 function kindErrors(kind: unknown): FieldErrorList {

@@ -55,6 +55,6 @@ export const moduleTemplateKind: ResourceKind = defineKind<ModuleTemplate, Modul
     "kyma-project/lifecycle-manager@c5b83f1 config/crd/bases/operator.kyma-project.io_moduletemplates.yaml; schemas/moduletemplate.yaml",
   schemaEnforcement: { why: "Kyma's CRD (lifecycle-manager's; ours reproduces it)" },
   rules: moduleTemplateRules,
-  state: (template, _request, _focus, budget) => validateModuleTemplate(template, budget),
+  state: (template, { budget }) => validateModuleTemplate(template, budget),
   transition: (before, after) => ({ errors: validateIdentityUpdate(before, after), warnings: [] }),
 });

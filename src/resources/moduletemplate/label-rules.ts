@@ -1,8 +1,8 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
+import { errorRules, formatMessage, warningRules } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
-import { celString, isUpdate, quoted } from "../../cel/policy-cel.js";
+import { celMessage, celString, isUpdate, quoted } from "../../cel/policy-cel.js";
 
 /** The labels lifecycle-manager reads as booleans: true when `strings.ToLower(value) == "true"`. */
 export const booleanLabels = ["operator.kyma-project.io/internal", "operator.kyma-project.io/beta"] as const;
@@ -18,6 +18,14 @@ const annotated = (object: string) =>
 const annotation = (object: string) =>
   `${object}.metadata.annotations[${celString(clusterScopedAnnotation)}]`;
 
+/** The rules' wording (apimachinery's for the annotation), for the checks below and the policies alike. */
+const clusterScoped = { unsupported: 'supported values: "true", "false"' } as const;
+const labelMessages = {
+  notBoolean: "{value} is neither true nor false: read as false",
+  moduleName:
+    "module-name label {label} is not spec.moduleName {moduleName}: lifecycle-manager lists the template by the label",
+} as const;
+
 /** The annotations and labels lifecycle-manager reads from a template's metadata. */
 export const labelRules = [
   ...errorRules({
@@ -27,6 +35,7 @@ export const labelRules = [
       stricter: "a value other than true or false is a typo that changes the module's scope silently",
       upstream:
         "kyma-project/lifecycle-manager@c5b83f1 internal/service/kyma/status/modules/generator/generator.go:97",
+      messages: clusterScoped,
       native: {
         by: "policy",
         policy: {
@@ -34,7 +43,7 @@ export const labelRules = [
           validations: [
             {
               expression: `!${annotated("object")} || ${annotation("object")} in ['true', 'false'] || (${isUpdate} && ${annotated("oldObject")} && ${annotation("oldObject")} == ${annotation("object")})`,
-              messageExpression: `'metadata.annotations[${clusterScopedAnnotation}]: Unsupported value: ' + ${quoted(annotation("object"))} + ': supported values: "true", "false"'`,
+              messageExpression: `'metadata.annotations[${clusterScopedAnnotation}]: Unsupported value: ' + ${quoted(annotation("object"))} + ': ' + ${celMessage(clusterScoped.unsupported)}`,
             },
           ],
         },
@@ -49,17 +58,18 @@ export const labelRules = [
         'reads beta/internal as strings.ToLower(v) == "true"; lists a module\'s templates by module-name',
       upstream:
         "kyma-project/lifecycle-manager@c5b83f1 api/v1beta2/moduletemplate_types.go:220-232 (strings.ToLower); internal/repository/moduletemplate/moduletemplate_repo.go:27-30 (listed by the module-name label)",
+      messages: labelMessages,
       native: {
         by: "policy",
         policy: {
           validations: [
             ...booleanLabels.map((key) => ({
               expression: `!(has(object.metadata.labels) && ${celString(key)} in object.metadata.labels) || object.metadata.labels[${celString(key)}].lowerAscii() in ['true', 'false']`,
-              messageExpression: `'metadata.labels[${key}]: ' + ${quoted(`object.metadata.labels[${celString(key)}]`)} + ' is neither true nor false: read as false'`,
+              messageExpression: `'metadata.labels[${key}]: ' + ${celMessage(labelMessages.notBoolean, { value: quoted(`object.metadata.labels[${celString(key)}]`) })}`,
             })),
             {
               expression: `!(has(object.metadata.labels) && ${celString(moduleNameLabel)} in object.metadata.labels) || object.metadata.labels[${celString(moduleNameLabel)}] == '' || !(has(object.spec) && has(object.spec.moduleName) && object.spec.moduleName != '') || object.metadata.labels[${celString(moduleNameLabel)}] == object.spec.moduleName`,
-              messageExpression: `'metadata.labels[${moduleNameLabel}]: module-name label ' + ${quoted(`object.metadata.labels[${celString(moduleNameLabel)}]`)} + ' is not spec.moduleName ' + ${quoted("object.spec.moduleName")} + ': lifecycle-manager lists the template by the label'`,
+              messageExpression: `'metadata.labels[${moduleNameLabel}]: ' + ${celMessage(labelMessages.moduleName, { label: quoted(`object.metadata.labels[${celString(moduleNameLabel)}]`), moduleName: quoted("object.spec.moduleName") })}`,
             },
           ],
         },
@@ -103,7 +113,7 @@ export function labelWarnings(metadata: Metadata, moduleName: string | undefined
       const field = labelsPath.key(key);
       return warningAt(
         field,
-        `${field}: ${JSON.stringify(labels[key])} is neither true nor false: read as false`,
+        `${field}: ${formatMessage(labelMessages.notBoolean, { value: JSON.stringify(labels[key]) })}`,
       );
     });
   const label = labels[moduleNameLabel];
@@ -111,7 +121,10 @@ export function labelWarnings(metadata: Metadata, moduleName: string | undefined
     warnings.push(
       warningAt(
         labelsPath.key(moduleNameLabel),
-        `module-name label ${JSON.stringify(label)} is not spec.moduleName ${JSON.stringify(moduleName)}: lifecycle-manager lists the template by the label`,
+        formatMessage(labelMessages.moduleName, {
+          label: JSON.stringify(label),
+          moduleName: JSON.stringify(moduleName),
+        }),
       ),
     );
   }

@@ -6,7 +6,7 @@ import {
 } from "../../admission/field-errors.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
-import { WorkBudget } from "../../budget/work-budget.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import { celString } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 import { absoluteHttpUrlProblem } from "../../validation/urls.js";
@@ -79,10 +79,7 @@ const specPath = FieldPath.root("spec");
  * manager's UIs fetch or open them), and names are unique within icons and resources
  * (moduletemplate.unique-name: both are maps keyed by name, which the API server enforces on its own).
  */
-export function validateLinks(
-  spec: Partial<ModuleTemplateSpec>,
-  budget: WorkBudget = new WorkBudget(),
-): FieldErrorList {
+export function validateLinks(spec: Partial<ModuleTemplateSpec>, budget: WorkBudget): FieldErrorList {
   const errors: FieldErrorList = [];
   const infoPath = specPath.child("info");
   if (spec.info) {

@@ -1,7 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { errorRules, type PolicyValidation } from "../../admission/rule-catalogue.js";
+import { errorRules, formatMessage, type PolicyValidation } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
-import { celString, isUpdate, quoted } from "../../cel/policy-cel.js";
+import { celMessage, celString, isUpdate, quoted } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 
 // The native policies' CEL. A name of the <moduleName>-<version> shape splits at its first "-" before a
@@ -23,12 +23,18 @@ const expected = {
   version: `${name}.substring(${nameModule}.size() + 1)`,
 };
 
+/** moduletemplate.name-matches-spec's wording, for its check and its policy alike. */
+const nameMessages = {
+  disagrees:
+    "must be {expected}, as metadata.name {name} (<moduleName>-<version>) says: lifecycle-manager finds the template by that name",
+} as const;
+
 function nameAgrees(field: "moduleName" | "version"): PolicyValidation {
   const v = `object.spec.${field}`;
   const applies = `has(object.metadata.name) && ${name}.matches(${celString(templateNameRe2)}) && has(object.spec) && has(${v}) && ${v} != ''`;
   return {
     expression: `!(${applies}) || (${agrees[field](v)}) || (${isUpdate} && has(oldObject.spec) && has(oldObject.spec.${field}) && oldObject.spec.${field} == ${v})`,
-    messageExpression: `'spec.${field}: Invalid value: ' + ${quoted(v)} + ': must be ' + ${quoted(expected[field])} + ', as metadata.name ' + ${quoted(name)} + ' (<moduleName>-<version>) says: lifecycle-manager finds the template by that name'`,
+    messageExpression: `'spec.${field}: Invalid value: ' + ${quoted(v)} + ': ' + ${celMessage(nameMessages.disagrees, { expected: quoted(expected[field]), name: quoted(name) })}`,
   };
 }
 
@@ -40,6 +46,7 @@ export const nameRules = errorRules({
     stricter: "it would install a mix of two versions",
     upstream:
       "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/moduletemplateinfolookup/common.go:24 (the template named CreateModuleTemplateName(module, version)), pkg/templatelookup/regular.go:113 (the descriptor of spec.version), internal/remote/remote_catalog.go:228 (synced by spec.moduleName-spec.version)",
+    messages: nameMessages,
     native: {
       by: "policy",
       policy: { validations: [nameAgrees("moduleName"), nameAgrees("version")] },
@@ -81,7 +88,10 @@ export function validateNameMatchesSpec(
       fieldError.invalid(
         specPath.child(field),
         value,
-        `must be ${JSON.stringify(parts[field])}, as metadata.name ${JSON.stringify(name)} (<moduleName>-<version>) says: lifecycle-manager finds the template by that name`,
+        formatMessage(nameMessages.disagrees, {
+          expected: JSON.stringify(parts[field]),
+          name: JSON.stringify(name),
+        }),
       ),
     );
   };

@@ -1,11 +1,17 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
-import { errorRules } from "../../admission/rule-catalogue.js";
+import { errorRules, formatMessage } from "../../admission/rule-catalogue.js";
 import { writeJson } from "../../base/exact-json.js";
 import { FieldPath } from "../../base/field-path.js";
-import { objectRule, quoted } from "../../cel/policy-cel.js";
+import { celMessage, objectRule, quoted } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
 
 /** A template's identity, on UPDATE. */
+/** moduletemplate.immutable-identity's wording, for its check and its policy alike. */
+const identityMessages = {
+  immutable:
+    "field is immutable (was {was}): a new version is a new ModuleTemplate, named <moduleName>-<version>",
+} as const;
+
 export const identityRules = errorRules({
   "moduletemplate.immutable-identity": {
     summary: "spec.version or spec.moduleName changed",
@@ -14,6 +20,7 @@ export const identityRules = errorRules({
     upstream:
       "kyma-project/lifecycle-manager@c5b83f1 pkg/templatelookup/regular.go:113,128 (spec.version read on every reconcile; its former webhook compared descriptor versions)",
     transition: true,
+    messages: identityMessages,
     native: {
       by: "policy",
       policy: {
@@ -24,7 +31,7 @@ export const identityRules = errorRules({
           return objectRule({
             ok: `${value("object")} == ${value("oldObject")}`,
             field: `spec.${field}`,
-            detail: `'Invalid value: ' + ${quoted(value("object"))} + ': field is immutable (was ' + ${quoted(value("oldObject"))} + '): a new version is a new ModuleTemplate, named <moduleName>-<version>'`,
+            detail: `'Invalid value: ' + ${quoted(value("object"))} + ': ' + ${celMessage(identityMessages.immutable, { was: quoted(value("oldObject")) })}`,
           });
         }),
       },
@@ -53,7 +60,7 @@ export function validateIdentityUpdate(
       fieldError.invalid(
         specPath.child(field),
         after,
-        `field is immutable (was ${writeJson(before)}): a new version is a new ModuleTemplate, named <moduleName>-<version>`,
+        formatMessage(identityMessages.immutable, { was: writeJson(before) }),
       ),
     );
   }

@@ -51,7 +51,7 @@ export function createWorkspaceKind(dependencies: WorkspaceKindDependencies = {}
       "forkspacer/forkspacer v0.1.24 crds/batch.forkspacer.com_workspaces.yaml; schemas/workspace.yaml",
     schemaEnforcement: { why: "the CRD's structural schema: ours or the operator's, the same" },
     rules: workspaceRules,
-    state: (workspace, request, _focus, budget) => {
+    state: (workspace, { request, budget }) => {
       const errors = validateWorkspaceSpec(workspace.spec, budget);
       errors.push(...validateManagedName(workspace.spec.type, workspace.metadata?.name ?? request.name));
       const from = workspace.spec.from;

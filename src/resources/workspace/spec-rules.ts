@@ -1,7 +1,7 @@
 import { byRule, type FieldErrorList, fieldError } from "../../admission/field-errors.js";
 import { errorRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
-import { WorkBudget } from "../../budget/work-budget.js";
+import type { WorkBudget } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
 import { cronScheduleError } from "../../robfig-cron/parse.js";
@@ -48,10 +48,7 @@ const specPath = FieldPath.root("spec");
  * the Secret and parses its kubeconfig; that needs read access to Secrets, which this webhook does not
  * take, so it is left to the operator.
  */
-export function validateWorkspaceSpec(
-  spec: WorkspaceSpec,
-  budget: WorkBudget = new WorkBudget(),
-): FieldErrorList {
+export function validateWorkspaceSpec(spec: WorkspaceSpec, budget: WorkBudget): FieldErrorList {
   const errors: FieldErrorList = [];
   const hibernation = spec.autoHibernation;
   if (hibernation) {

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { checkValues } from "../../../src/addon-operator/check-values.js";
 import { hasDeckhouseValidations } from "../../../src/addon-operator/deckhouse-validations.js";
 import { warningText } from "../../../src/admission/warning.js";
+import { WorkBudget } from "../../../src/budget/work-budget.js";
 import {
   type LoadedSchemas,
   schemaStore,
@@ -95,8 +96,8 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
     const schemas = loaded();
     for (const round of [0, 1]) {
       for (const data of round === 0 ? datas : [...datas].reverse()) {
-        const warm = validateConfigMapData(data, schemas);
-        const cold = validateConfigMapData(data, { ...schemas });
+        const warm = validateConfigMapData(data, schemas, new WorkBudget());
+        const cold = validateConfigMapData(data, { ...schemas }, new WorkBudget());
         assert.deepEqual(json(warm), json(cold), JSON.stringify(data));
       }
     }
@@ -104,15 +105,19 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
 
   it("a section's verdict follows <key>Enabled in the same ConfigMap", () => {
     const schemas = loaded();
-    const on = validateConfigMapData({ someModule: "size: 9\n" }, schemas);
+    const on = validateConfigMapData({ someModule: "size: 9\n" }, schemas, new WorkBudget());
     assert.deepEqual(
       on.errors.map((error) => String(error.field)),
       ["data.someModule.size"],
     );
-    const off = validateConfigMapData({ someModule: "size: 9\n", someModuleEnabled: "false" }, schemas);
+    const off = validateConfigMapData(
+      { someModule: "size: 9\n", someModuleEnabled: "false" },
+      schemas,
+      new WorkBudget(),
+    );
     assert.deepEqual(off.errors, []);
     assert.match(warningText(off.warnings[0] ?? ""), /module disabled/);
-    const again = validateConfigMapData({ someModule: "size: 9\n" }, schemas);
+    const again = validateConfigMapData({ someModule: "size: 9\n" }, schemas, new WorkBudget());
     assert.deepEqual(json(again), json(on));
   });
 
@@ -120,19 +125,22 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
     const modulesDir = writeTree({ "001-some-module/openapi/config-values.yaml": { type: "object" } });
     const store = schemaStore({ modulesDir, recheckMs: 0 });
     const data = { someModule: "size: big\n", someModuleEnabled: "true" };
-    assert.match(validateConfigMapData(data, store.current()).errors[0]?.detail ?? "", /forbidden property/);
+    assert.match(
+      validateConfigMapData(data, store.current(), new WorkBudget()).errors[0]?.detail ?? "",
+      /forbidden property/,
+    );
     writeFiles(modulesDir, {
       "001-some-module/openapi/config-values.yaml": {
         type: "object",
         properties: { size: { type: "string" } },
       },
     });
-    assert.deepEqual(validateConfigMapData(data, store.current()).errors, []);
+    assert.deepEqual(validateConfigMapData(data, store.current(), new WorkBudget()).errors, []);
   });
 
   it("cached errors are frozen: a caller cannot change what the next review gets", () => {
     const schemas = loaded();
-    const [error] = validateConfigMapData({ someModule: "size: 9\n" }, schemas).errors;
+    const [error] = validateConfigMapData({ someModule: "size: 9\n" }, schemas, new WorkBudget()).errors;
     assert.ok(error && Object.isFrozen(error));
   });
 
@@ -142,12 +150,14 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
       { someModule: "name: a\n" },
       { someModule: "name: a\n" },
       schemas,
+      new WorkBudget(),
     );
     assert.deepEqual(same.errors, []);
     const changed = validateConfigMapTransition(
       { someModule: "name: a\n" },
       { someModule: "name: b\n" },
       schemas,
+      new WorkBudget(),
     );
     assert.deepEqual(
       changed.errors.map((error) => [String(error.field), error.detail]),
@@ -157,12 +167,14 @@ describe("ConfigMap entry verdicts cached per schema load", () => {
       { someModule: "name: a\n" },
       { someModule: "name: b\n" },
       schemas,
+      new WorkBudget(),
     );
     assert.deepEqual(json(again), json(changed));
     const fresh = validateConfigMapTransition(
       { someModule: "name: a\n" },
       { someModule: "name: b\n" },
       { ...schemas },
+      new WorkBudget(),
     );
     assert.deepEqual(json(fresh), json(changed));
   });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { WorkBudget } from "../../../src/budget/work-budget.js";
 import type { ConfigItem } from "../../../src/generated/module.js";
 import { validateConfigSchema } from "../../../src/resources/module/config-schema-rules.js";
 import {
@@ -33,12 +34,12 @@ describe("cached config validators", () => {
           const schema = items();
           const integer = schema[index]?.integer;
           if (integer) integer.max = max;
-          const validator = configValidator(schema);
+          const validator = configValidator(schema, new WorkBudget());
           assert.deepEqual(validator.schema, validateConfigSchema(schema));
           for (const source of ["helm", "custom"] as const) {
             assert.deepEqual(
-              validator.validateValues(config, source),
-              validateConfigValues(schema, config, source),
+              validator.validateValues(config, source, new WorkBudget()),
+              validateConfigValues(schema, config, source, new WorkBudget()),
             );
           }
         }),
@@ -50,18 +51,27 @@ describe("cached config validators", () => {
 
   it("are not changed by later changes to the schema object they were built from", () => {
     const schema = items();
-    const before = configValidator(schema);
+    const before = configValidator(schema, new WorkBudget());
     (schema[1] as ConfigItem).integer = { min: 0, max: 1 };
-    assert.deepEqual(configValidator(items()).validateValues({ replicas: 3 }, "helm").errors, []);
-    assert.equal(before.validateValues({ replicas: 3 }, "helm").errors.length, 0);
-    assert.equal(configValidator(schema).validateValues({ replicas: 3 }, "helm").errors.length, 1);
+    assert.deepEqual(
+      configValidator(items(), new WorkBudget()).validateValues({ replicas: 3 }, "helm", new WorkBudget())
+        .errors,
+      [],
+    );
+    assert.equal(before.validateValues({ replicas: 3 }, "helm", new WorkBudget()).errors.length, 0);
+    assert.equal(
+      configValidator(schema, new WorkBudget()).validateValues({ replicas: 3 }, "helm", new WorkBudget())
+        .errors.length,
+      1,
+    );
   });
 
   it("stay right beyond the cache's bound", () => {
     for (let max = 0; max < 600; max++) {
       const schema: ConfigItem[] = [{ name: "N", alias: "n", integer: { max } }];
       assert.equal(
-        configValidator(schema).validateValues({ n: 300 }, "helm").errors.length,
+        configValidator(schema, new WorkBudget()).validateValues({ n: 300 }, "helm", new WorkBudget()).errors
+          .length,
         max < 300 ? 1 : 0,
       );
     }
@@ -75,12 +85,15 @@ describe("cached config validators", () => {
         alias: `a${n}-${i}`,
         string: { default: "d".repeat(2000) },
       }));
-    for (let n = 0; n < 200; n++) configValidator(big(n));
+    for (let n = 0; n < 200; n++) configValidator(big(n), new WorkBudget());
     assert.ok(configValidatorCacheBytes() <= cacheBytesLimit, `${configValidatorCacheBytes()}`);
     assert.ok(configValidatorCacheBytes() > cacheBytesLimit / 2);
     const huge: ConfigItem[] = [{ name: "n", alias: "x", string: { default: "h".repeat(2 * 1024 * 1024) } }];
     const before = configValidatorCacheBytes();
-    assert.deepEqual(configValidator(huge).validateValues({ x: "y" }, "helm").errors, []);
+    assert.deepEqual(
+      configValidator(huge, new WorkBudget()).validateValues({ x: "y" }, "helm", new WorkBudget()).errors,
+      [],
+    );
     assert.equal(configValidatorCacheBytes(), before, "a schema over a quarter of the bound is not kept");
   });
 });
@@ -111,14 +124,14 @@ describe("matchesShape", () => {
 describe("the cache's most recent entry", () => {
   it("is found again without reordering, and a changed schema is no hit", () => {
     setConfigValidatorCache(true);
-    const first = configValidator(items());
-    assert.equal(configValidator(items()), first);
-    assert.equal(configValidator(items()), first);
+    const first = configValidator(items(), new WorkBudget());
+    assert.equal(configValidator(items(), new WorkBudget()), first);
+    assert.equal(configValidator(items(), new WorkBudget()), first);
     const changed = items();
     (changed[1] as ConfigItem).integer = { min: 0, max: 1 };
-    const second = configValidator(changed);
+    const second = configValidator(changed, new WorkBudget());
     assert.notEqual(second, first);
-    assert.equal(configValidator(items()), first);
-    assert.equal(configValidator(structuredClone(changed)), second);
+    assert.equal(configValidator(items(), new WorkBudget()), first);
+    assert.equal(configValidator(structuredClone(changed), new WorkBudget()), second);
   });
 });

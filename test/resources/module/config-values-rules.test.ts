@@ -8,8 +8,11 @@ import { matchErrors } from "../../support/match-errors.js";
 import { helmModule } from "../../support/modules.js";
 
 const items = (): ConfigItem[] => helmModule().config ?? [];
-const errors = (values: Record<string, unknown>, schema: ConfigItem[] = items(), work?: WorkBudget) =>
-  validateConfigValues(schema, values, "helm", work).errors;
+const errors = (
+  values: Record<string, unknown>,
+  schema: ConfigItem[] = items(),
+  work: WorkBudget = new WorkBudget(),
+) => validateConfigValues(schema, values, "helm", work).errors;
 /** A value that breaks its item's type or constraints (module.config-value). */
 const badValue = (alias: string, value: unknown, detail: string | RegExp) =>
   ({ type: "invalid", field: `spec.config.${alias}`, rule: "module.config-value", value, detail }) as const;
@@ -17,7 +20,7 @@ const warnings = (
   values: Record<string, unknown>,
   source: "helm" | "custom",
   schema: ConfigItem[] = items(),
-) => validateConfigValues(schema, values, source).warnings.map(warningText);
+) => validateConfigValues(schema, values, source, new WorkBudget()).warnings.map(warningText);
 
 describe("spec.config against the config schema", () => {
   it("accepts values that meet every constraint, and an empty config when nothing is required", () => {
@@ -34,7 +37,12 @@ describe("spec.config against the config schema", () => {
   });
 
   it("admits undeclared keys of custom Modules (the runner gets them), warning only one edit from an alias", () => {
-    const verdict = validateConfigValues(items(), { replica: 1, LOG_LEVEL: "debug" }, "custom");
+    const verdict = validateConfigValues(
+      items(),
+      { replica: 1, LOG_LEVEL: "debug" },
+      "custom",
+      new WorkBudget(),
+    );
     assert.deepEqual(verdict.errors, []);
     assert.deepEqual(verdict.warnings.map(warningText), [
       'spec.config.replica is not declared, but passed to the runner; did you mean "replicas"?',

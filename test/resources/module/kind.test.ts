@@ -4,6 +4,7 @@ import type { FieldErrorList } from "../../../src/admission/field-errors.js";
 import { judgeValidation, validate } from "../../../src/admission/handler.js";
 import type { Verdict } from "../../../src/admission/resource-kind.js";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
+import { beginReview } from "../../../src/admission/review-context.js";
 import { createModuleKind } from "../../../src/resources/module/index.js";
 import { matchErrors } from "../../support/match-errors.js";
 import { denialCases } from "../../support/module-cases.js";
@@ -60,16 +61,18 @@ describe("the Module validator's focus (ratcheting's look at the old object)", (
   it("finds every error of the rules it names, and gathers no warnings", async () => {
     const rulesSeen = new Set<string>();
     for (const denial of creates) {
-      const full: Verdict = await validator.validate(denial.object, { ...request, operation: "CREATE" });
+      const full: Verdict = await validator.validate(
+        denial.object,
+        beginReview({ ...request, operation: "CREATE" }),
+      );
       assert.ok(full.errors.length > 0, denial.name);
       for (const rule of new Set(full.errors.map((error) => error.rule ?? ""))) {
         rulesSeen.add(rule);
         const focus = { errorsOf: new Set<string>([rule]) };
-        const focused: Verdict = await validator.validate(
-          denial.object,
-          { ...request, operation: "CREATE" },
+        const focused: Verdict = await validator.validate(denial.object, {
+          ...beginReview({ ...request, operation: "CREATE" }),
           focus,
-        );
+        });
         const ofRule = (errors: FieldErrorList) => errors.filter((error) => error.rule === rule);
         assert.deepEqual(ofRule(focused.errors), ofRule(full.errors), `${denial.name}: ${rule}`);
         assert.deepEqual(focused.warnings, [], denial.name);
@@ -88,11 +91,14 @@ describe("the Module validator's focus (ratcheting's look at the old object)", (
       module.spec.helm.releaseName = "Redis";
       module.spec.helm.values = [{ raw: { replicas: "{{ if }}" } }];
     }
-    const full = await validator.validate(module, { ...request, operation: "CREATE" });
+    const full = await validator.validate(module, beginReview({ ...request, operation: "CREATE" }));
     const rules = full.errors.map((error) => error.rule);
     assert.ok(rules.includes("module.template-syntax") && rules.includes("module.release-name"), `${rules}`);
     const focus = { errorsOf: new Set(["module.release-name"]) };
-    const focused = await validator.validate(module, { ...request, operation: "CREATE" }, focus);
+    const focused = await validator.validate(module, {
+      ...beginReview({ ...request, operation: "CREATE" }),
+      focus,
+    });
     assert.deepEqual(
       focused.errors.map((error) => error.rule),
       ["module.release-name"],

@@ -26,7 +26,7 @@ function withTemplate(text: string, where: "raw" | "version" = "raw"): Module {
   return module;
 }
 
-const found = (module: Module, budget?: WorkBudget) =>
+const found = (module: Module, budget = new WorkBudget()) =>
   validateTemplates(module, budget).errors.map((e) => [formatFieldError(e), e.rule]);
 
 /**
@@ -112,7 +112,7 @@ describe("templates executed as the operator executes them", () => {
 
   it("renders randBase62 with a value of its shape: certain failures deny, random ones warn", () => {
     assert.deepEqual(found(withTemplate("redis-{{ randBase62 8 }}", "version")), []);
-    const oneChar = validateTemplates(withTemplate("{{ randBase62 1 }}", "version"));
+    const oneChar = validateTemplates(withTemplate("{{ randBase62 1 }}", "version"), new WorkBudget());
     assert.deepEqual(oneChar.errors, []);
     assert.ok(
       oneChar.warnings.some((w) => warningText(w).includes("randBase62")),
@@ -152,9 +152,9 @@ describe("templates executed as the operator executes them", () => {
   it("executes custom Modules with only config passed", () => {
     const module = customModule();
     (module.spec.custom as { image: string }).image = "{{ .releaseName.x }}";
-    assert.deepEqual(validateTemplates(module).errors, []);
+    assert.deepEqual(validateTemplates(module, new WorkBudget()).errors, []);
     (module.spec.custom as { image: string }).image = "{{ .config.nope.x }}";
-    assert.deepEqual(validateTemplates(module).errors, []);
+    assert.deepEqual(validateTemplates(module, new WorkBudget()).errors, []);
   });
 
   it("is bounded per object: over the budget, the review runs out of work at that template", () => {

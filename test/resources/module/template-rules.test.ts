@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type FieldWarning, warningText } from "../../../src/admission/warning.js";
+import { WorkBudget } from "../../../src/budget/work-budget.js";
 import type { Module } from "../../../src/generated/module.js";
 import { validateTemplates } from "../../../src/resources/module/template-rules.js";
 import { matchErrors } from "../../support/match-errors.js";
+import { matchWarnings } from "../../support/match-warnings.js";
 import { customModule, helmModule } from "../../support/modules.js";
 
 const helmWith = (
@@ -13,14 +15,14 @@ const helmWith = (
   change(module);
   return module;
 };
-const errors = (module: Module) => validateTemplates(module).errors;
+const errors = (module: Module) => validateTemplates(module, new WorkBudget()).errors;
 
 describe("templates, as the operator renders them", () => {
   it("admits the fixture's templates and strings without both {{ and }}", () => {
     const module = helmWith((m) => {
       m.spec.helm.namespace = "plain {{ text";
     });
-    assert.deepEqual(validateTemplates(module), { errors: [], warnings: [] });
+    assert.deepEqual(validateTemplates(module, new WorkBudget()), { errors: [], warnings: [] });
   });
 
   it("denies a function Go and the operator do not have, naming it (the docs' own `sub` example)", () => {
@@ -50,7 +52,7 @@ describe("templates, as the operator renders them", () => {
       const module = helmWith((m) => {
         m.spec.helm.values = [{ raw: { a: text } }];
       });
-      const found = validateTemplates(module).errors;
+      const found = validateTemplates(module, new WorkBudget()).errors;
       assert.equal(found.length, 1, text);
       assert.equal(found[0]?.rule, "module.template-syntax", text);
       assert.match(found[0]?.detail ?? "", /^template: :1: /, text);
@@ -62,21 +64,32 @@ describe("templates, as the operator renders them", () => {
       m.spec.helm.namespace = "{{ .namespace }}-{{ .config.region }}";
       m.spec.helm.values = [{ raw: { a: "{{ .releaseName }}.{{ .namespace }}.{{ .cluster }}" } }];
     });
-    const { warnings } = validateTemplates(helm);
-    // Each warning names its field structurally: `validate` points its line there.
-    assert.deepEqual(
-      warnings.map((warning) => String(warning.field)),
-      ["spec.helm.namespace", "spec.helm.namespace", "spec.helm.values[0].raw.a"],
-    );
-    assert.deepEqual(warnings.map(warningText), [
-      "spec.helm.namespace: .namespace is not passed here (namespace is rendered first): it renders <no value>",
-      "spec.helm.namespace: .config.region is not declared in the config schema: it renders <no value>",
-      "spec.helm.values[0].raw.a: .cluster is not passed (the operator passes config, releaseName and namespace): it renders...",
+    // Each warning names its field structurally: `validate` points its line there. The module tags them
+    // with its rule (module.template-warning); the template rules' own warnings have none yet.
+    matchWarnings(validateTemplates(helm, new WorkBudget()).warnings, [
+      {
+        field: "spec.helm.namespace",
+        message:
+          "spec.helm.namespace: .namespace is not passed here (namespace is rendered first): it renders <no value>",
+      },
+      {
+        field: "spec.helm.namespace",
+        message:
+          "spec.helm.namespace: .config.region is not declared in the config schema: it renders <no value>",
+      },
+      {
+        field: "spec.helm.values[0].raw.a",
+        message:
+          "spec.helm.values[0].raw.a: .cluster is not passed (the operator passes config, releaseName and namespace): it renders...",
+      },
     ]);
     const custom = customModule();
     if (custom.spec.custom) custom.spec.custom.image = "registry/app:{{ .releaseName }}";
-    assert.deepEqual(validateTemplates(custom).warnings.map(warningText), [
-      "spec.custom.image: .releaseName is not passed here (only config): it renders <no value>",
+    matchWarnings(validateTemplates(custom, new WorkBudget()).warnings, [
+      {
+        field: "spec.custom.image",
+        message: "spec.custom.image: .releaseName is not passed here (only config): it renders <no value>",
+      },
     ]);
   });
 
@@ -117,7 +130,7 @@ describe("templates, as the operator renders them", () => {
     const module = helmWith((m) => {
       m.spec.helm.namespace = "{{ randBase62 4 }}";
     });
-    const verdict = validateTemplates(module);
+    const verdict = validateTemplates(module, new WorkBudget());
     assert.deepEqual(
       { ...verdict, warnings: verdict.warnings.map(warningText) },
       {
@@ -127,7 +140,7 @@ describe("templates, as the operator renders them", () => {
     );
     // After a letter no random string is a JSON number, but an upper-case one is no namespace name.
     module.spec.helm.namespace = "ns-{{ randBase62 4 }}";
-    const prefixed = validateTemplates(module);
+    const prefixed = validateTemplates(module, new WorkBudget());
     assert.deepEqual(prefixed.errors, []);
     assert.match(
       warningText(prefixed.warnings[0] as FieldWarning),
@@ -149,7 +162,7 @@ describe("templates, as the operator renders them", () => {
       helm.extra = { values: { "0": { raw: number } }, outputs: [{ value: [number] }] };
     });
     assert.deepEqual(
-      validateTemplates(module).errors.map((error) => String(error.field)),
+      validateTemplates(module, new WorkBudget()).errors.map((error) => String(error.field)),
       [
         "spec.helm.values[0].rawx",
         "spec.helm.values[1][0].raw",
@@ -176,7 +189,7 @@ describe("templates, as the operator renders them", () => {
         m.spec.helm.values = [{ raw: { deep: nested } }];
       });
       assert.deepEqual(
-        validateTemplates(module).errors.map((error) => String(error.field)),
+        validateTemplates(module, new WorkBudget()).errors.map((error) => String(error.field)),
         [`spec.helm.extra${path}.n`, `spec.helm.extra${path}.values[1][0].raw`],
         `depth ${depth}`,
       );
@@ -201,14 +214,14 @@ describe("templates, as the operator renders them", () => {
     });
     try {
       assert.deepEqual(
-        validateTemplates(module).errors.map((error) => String(error.field)),
+        validateTemplates(module, new WorkBudget()).errors.map((error) => String(error.field)),
         ["spec.helm.a.own", "spec.helm.b.c"],
       );
     } finally {
       delete (Object.prototype as Record<string, unknown>).polluted;
     }
     assert.deepEqual(
-      validateTemplates(module).errors.map((error) => String(error.field)),
+      validateTemplates(module, new WorkBudget()).errors.map((error) => String(error.field)),
       ["spec.helm.a.own", "spec.helm.b.c"],
     );
   });
@@ -220,7 +233,7 @@ describe("templates, as the operator renders them", () => {
       m.spec.helm.values = [{ raw: { deep: nested } }];
     });
     assert.deepEqual(
-      validateTemplates(module).errors.map((error) => error.rule),
+      validateTemplates(module, new WorkBudget()).errors.map((error) => error.rule),
       ["module.template-function"],
     );
   });
@@ -229,7 +242,7 @@ describe("templates, as the operator renders them", () => {
     const module = helmWith((m) => {
       m.spec.helm.namespace = `{{.config.${"x".repeat(150)}}}`;
     });
-    const [warning] = validateTemplates(module).warnings.map(warningText);
+    const [warning] = validateTemplates(module, new WorkBudget()).warnings.map(warningText);
     assert.equal(warning?.length, 120);
     assert.ok(warning?.endsWith("..."));
   });

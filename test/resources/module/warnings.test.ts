@@ -33,7 +33,7 @@ describe("Module warnings", () => {
           "module.chart-version-unset",
           "spec.helm.chart.repo.version is not set: every reconcile installs the newest chart version",
         ],
-        ["module.multiple-options-max", "config[4].multipleOptions.max is 9, but only 3 values exist"],
+        ["module.multiple-options-max", "config[4].multipleOptions.max: max is 9, but only 3 values exist"],
         [
           "module.controller-permission",
           "spec.custom.permissions: controller gives the module a service account on the main cluster",

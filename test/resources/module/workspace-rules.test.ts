@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { judgeValidation } from "../../../src/admission/handler.js";
+import { beginReview } from "../../../src/admission/review-context.js";
 import { createModuleKind } from "../../../src/resources/module/index.js";
 import { validateWorkspaceReference } from "../../../src/resources/module/workspace-rules.js";
 import { matchErrors } from "../../support/match-errors.js";
@@ -29,7 +30,7 @@ describe("spec.workspace must name an existing Workspace", () => {
   it("is not checked when the Module kind is built without a lookup", async () => {
     const module = customModule();
     module.spec.workspace = { name: "nope" };
-    const verdict = await createModuleKind().validator?.validate(module, request);
+    const verdict = await createModuleKind().validator?.validate(module, beginReview(request));
     assert.deepEqual(verdict?.errors, []);
   });
 

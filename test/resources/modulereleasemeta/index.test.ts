@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
+import { beginReview } from "../../../src/admission/review-context.js";
 import { warningText } from "../../../src/admission/warning.js";
 import { FieldPath } from "../../../src/base/field-path.js";
 import { createModuleReleaseMetaKind } from "../../../src/resources/modulereleasemeta/index.js";
@@ -41,10 +42,10 @@ describe("ModuleReleaseMeta validator on arbitrary input", () => {
         const broken = kedaReleaseMeta() as unknown as Record<string, unknown>;
         setAt(broken, path, value);
         const valid = kedaReleaseMeta();
-        const created = kind.validator?.validate(broken as never, request);
+        const created = kind.validator?.validate(broken as never, beginReview(request));
         const updated = inOld
-          ? kind.validator?.validateTransition?.(broken as never, valid, request)
-          : kind.validator?.validateTransition?.(valid, broken as never, request);
+          ? kind.validator?.validateTransition?.(broken as never, valid, beginReview(request))
+          : kind.validator?.validateTransition?.(valid, broken as never, beginReview(request));
         for (const verdict of [created, updated]) {
           assert.ok(verdict && !(verdict instanceof Promise));
           assert.ok(Array.isArray(verdict.errors) && Array.isArray(verdict.warnings));

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { AdmissionRequest } from "../../../src/admission/review.js";
+import { beginReview } from "../../../src/admission/review-context.js";
 import { warningText } from "../../../src/admission/warning.js";
 import { FieldPath } from "../../../src/base/field-path.js";
 import { moduleTemplateKind } from "../../../src/resources/moduletemplate/index.js";
@@ -58,10 +59,14 @@ describe("ModuleTemplate validator on arbitrary input", () => {
           const broken = kedaTemplate() as unknown as Record<string, unknown>;
           setAt(broken, path, value);
           const valid = kedaTemplate();
-          const created = moduleTemplateKind.validator?.validate(broken as never, request);
+          const created = moduleTemplateKind.validator?.validate(broken as never, beginReview(request));
           const updated = inOld
-            ? moduleTemplateKind.validator?.validateTransition?.(broken as never, valid, request)
-            : moduleTemplateKind.validator?.validateTransition?.(valid, broken as never, request);
+            ? moduleTemplateKind.validator?.validateTransition?.(broken as never, valid, beginReview(request))
+            : moduleTemplateKind.validator?.validateTransition?.(
+                valid,
+                broken as never,
+                beginReview(request),
+              );
           for (const verdict of [created, updated]) {
             assert.ok(verdict && !(verdict instanceof Promise));
             assert.ok(Array.isArray(verdict.errors) && Array.isArray(verdict.warnings));
@@ -78,7 +83,7 @@ describe("ModuleTemplate validator on arbitrary input", () => {
     template.metadata.labels["operator.kyma-project.io/beta"] = { toString: {} };
     const verdict = moduleTemplateKind.validator?.validate(
       template as never,
-      requests[0] as AdmissionRequest,
+      beginReview(requests[0] as AdmissionRequest),
     );
     assert.ok(verdict && !(verdict instanceof Promise));
     assert.match(warningText(verdict.warnings[0] ?? ""), /is neither true nor false: read as false$/);

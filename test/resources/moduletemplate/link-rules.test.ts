@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { validate } from "../../../src/admission/handler.js";
+import { WorkBudget } from "../../../src/budget/work-budget.js";
 import { moduleTemplateKind } from "../../../src/resources/moduletemplate/index.js";
 import { infoLinkWarnings, validateLinks } from "../../../src/resources/moduletemplate/link-rules.js";
 import { matchErrors } from "../../support/match-errors.js";
@@ -8,13 +9,13 @@ import { kedaTemplate, templateReview } from "../../support/moduletemplates.js";
 
 describe("links and names in spec.info and spec.resources", () => {
   it("accepts the valid template", () => {
-    assert.deepEqual(validateLinks(kedaTemplate().spec), []);
+    assert.deepEqual(validateLinks(kedaTemplate().spec, new WorkBudget()), []);
   });
 
   it("accepts an oci:// link, as lifecycle-manager's own notes write charts", () => {
     const { spec } = kedaTemplate();
     spec.resources = [{ name: "chart", link: "oci://europe-docker.pkg.dev/kyma-project/charts/keda:2.14.0" }];
-    assert.deepEqual(validateLinks(spec), []);
+    assert.deepEqual(validateLinks(spec, new WorkBudget()), []);
   });
 
   it("denies every resource link that is not an absolute http(s) URL, and repeated names, all at once; spec.info's links only warn", () => {
@@ -35,7 +36,7 @@ describe("links and names in spec.info and spec.resources", () => {
       ({ type: "invalid", field, rule: "moduletemplate.link", value, detail }) as const;
     const unique = (field: string, value: string) =>
       ({ type: "duplicate", field, rule: "moduletemplate.unique-name", value }) as const;
-    matchErrors(validateLinks(spec), [
+    matchErrors(validateLinks(spec, new WorkBudget()), [
       unique("spec.info.icons[1].name", "icon"),
       unique("spec.resources[1].name", "rawManifest"),
       link("spec.resources[1].link", "https://exa mple.com/x", "must be a valid URL"),

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { warningText } from "../../../src/admission/warning.js";
 import { FieldPath } from "../../../src/base/field-path.js";
 import { moduleTemplateWarnings, templateWarnings } from "../../../src/resources/moduletemplate/warnings.js";
+import { matchWarnings } from "../../support/match-warnings.js";
 import { kedaTemplate } from "../../support/moduletemplates.js";
 
 describe("ModuleTemplate warnings", () => {
@@ -16,16 +17,20 @@ describe("ModuleTemplate warnings", () => {
     template.spec.channel = "regular";
     template.spec.customStateCheck = [{ jsonPath: "status.health", value: "green", mappedState: "Ready" }];
     template.spec.data = { ...template.spec.data, status: { state: "Ready" } };
-    const warnings = moduleTemplateWarnings(template).map(warningText);
-    assert.equal(warnings.length, 4, warnings.join("\n"));
-    assert.match(warnings[0] ?? "", /^spec\.channel is deprecated/);
-    assert.match(
-      warnings[1] ?? "",
-      /^spec\.customStateCheck is ignored: lifecycle-manager no longer reads it/,
-    );
-    assert.match(warnings[2] ?? "", /^spec\.data\.status is ignored/);
-    assert.match(warnings[3] ?? "", /^metadata\.name is not "keda-1\.2\.0" \(<moduleName>-<version>\)/);
-    for (const warning of warnings) assert.ok(warning.length <= 120, warning);
+    matchWarnings(templateWarnings(template), [
+      { rule: "moduletemplate.advice", field: "spec.channel", message: /^spec\.channel is deprecated/ },
+      {
+        rule: "moduletemplate.advice",
+        field: "spec.customStateCheck",
+        message: /^spec\.customStateCheck is ignored: lifecycle-manager no longer reads it/,
+      },
+      { rule: "moduletemplate.advice", field: "spec.data.status", message: /^spec\.data\.status is ignored/ },
+      {
+        rule: "moduletemplate.advice",
+        field: "metadata.name",
+        message: /^metadata\.name is not "keda-1\.2\.0" \(<moduleName>-<version>\)/,
+      },
+    ]);
   });
 
   it("warns that a template without spec.version cannot be resolved, with or without moduleName", () => {

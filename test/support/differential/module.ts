@@ -4,7 +4,8 @@ import { admitOffline, type OfflineVerdict } from "../../../src/offline/admit.js
 import { kindOf, type OfflineKind, offlineKinds } from "../../../src/offline/kinds.js";
 import { ruleCatalogue } from "../../../src/resources/index.js";
 import { installInputRules } from "../../../src/resources/module/install-inputs.js";
-import { bigIntegerNotChecked, templateRules } from "../../../src/resources/module/template-rules.js";
+import { templateRules } from "../../../src/resources/module/template-rules.js";
+import { bigIntegerNotChecked } from "../../../src/resources/module/template-runner.js";
 import { pruneAndDefault } from "../../../src/validation/prune-default.js";
 import { corpusFound, corpusPath } from "../corpus.js";
 import type { GoOracle, ModuleAnswer } from "../go-oracle.js";
