@@ -106,15 +106,29 @@ function denseUpdate(newBytes: number, oldBytes: number) {
   });
 }
 
+function templateActions(strings: number) {
+  // Template actions the template rules parse: one value of 100,000 "{{1}}" (480 KB), or as many strings.
+  const module = helmModule() as unknown as Editable;
+  module.spec.helm.values = [
+    { raw: { v: strings > 1 ? Array(strings).fill("{{1}}") : "{{1}}".repeat(100_000) } },
+  ];
+  return { path: "/validate-batch-forkspacer-com-v1-module", body: moduleReview(module) };
+}
+
 const attacks: Record<string, () => { path: string; body: unknown }> = {
   "reference: one 3 MB string": floorOf3Mb,
   "did-you-mean, 2,000 aliases x 50 keys": didYouMean,
   "600,000 cron items": cronItems,
   "1,040,000 empty objects": emptyObjects,
+  "100,000 {{1}} in one value": () => templateActions(1),
+  "100,000 {{1}} strings": () => templateActions(100_000),
   "ModuleTemplate UPDATE, 2 x 25,000 bad links": templateLinks,
   "UPDATE of 3.0 MB new + 1.2 MB old": twoObjectUpdate,
   "UPDATE of empty objects, 3.0 MB new + 1.2 MB old": denseUpdate(3.0e6, 1.2e6),
   "UPDATE of empty objects, 1.5 MB new + 1.5 MB old": denseUpdate(1.5e6, 1.5e6),
+  // Just under what a worker of 96 MiB parses (half its heap, src/server/parse-cost.ts): judged whole.
+  "UPDATE of empty objects, 1.0 MB new + 0.9 MB old": denseUpdate(1.0e6, 0.9e6),
+  "UPDATE of empty objects, 1.9 MB new + 0 old": denseUpdate(1.9e6, 0),
 };
 
 const certDir = mkdtempSync(join(tmpdir(), "module-admission-attacks-"));

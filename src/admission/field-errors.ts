@@ -1,4 +1,4 @@
-import { FieldPath } from "../base/field-path.js";
+import { FieldPath, type PathStep } from "../base/field-path.js";
 import { boundedJson, limits, truncate } from "../base/limits.js";
 import { goQuote } from "../go-template/go-strings.js";
 import type { RuleId } from "./rule-catalogue.js";
@@ -50,9 +50,30 @@ export interface FieldError {
    * check's last error): the answer counts them among the rest and never shows it as a cause.
    */
   omitted?: number;
+  /**
+   * The bounded list of one rule's errors for the items of one list that this error is part of
+   * (`ListErrors`): one of its first `limits.listErrors` errors, or (`listSummary`) the one error that
+   * counts the rest. Ratcheting compares the items, listed or counted, never the count's text.
+   */
+  list?: ItemErrors;
+  listSummary?: true;
 }
 
 export type FieldErrorList = FieldError[];
+
+/** The errors of one list's items that one check found, past those it built. */
+export interface ItemErrors {
+  /** The list. */
+  path: FieldPath;
+  /** What the counted items are, as the summary says: `N more items are <what>`. */
+  what: string;
+  /** Where in an item its error lies: the steps after the item's index (`link`; none for the item itself). */
+  leaf: readonly PathStep[];
+  /** The errors counted and not built, built now (on UPDATE, for ratcheting). */
+  unlisted(): FieldErrorList;
+  /** The counted items, when not built yet: each one's index in the list, and its error built on demand. */
+  items?: { indexes: readonly number[]; error(k: number): FieldError };
+}
 
 /** The error that stands for `count` errors a check found but did not build. */
 export function omittedErrors(count: number): FieldError {
@@ -65,6 +86,74 @@ export function omittedErrors(count: number): FieldError {
  */
 export function moreItems(path: FieldPath, count: number, what: string): FieldError {
   return { type: "invalid", field: path, detail: `${count} more items are ${what}` };
+}
+
+/**
+ * A check's errors for the items of one list, bounded: the first `limits.listErrors` built, the rest
+ * counted in one error (`moreItems`) that can build them when ratcheting needs them. `add` records an
+ * item's finding; `build` makes its error (only for the listed ones, unless an UPDATE asks for all).
+ */
+export class ListErrors<Found> {
+  private readonly listed: FieldErrorList = [];
+  private readonly unlistedAt: number[] = [];
+  private readonly unlistedFound: Found[] = [];
+  private readonly items: ItemErrors;
+
+  constructor(
+    path: FieldPath,
+    what: string,
+    leaf: readonly PathStep[],
+    private readonly build: (index: number, found: Found) => FieldError,
+  ) {
+    const error = (k: number) => this.tagged(this.unlistedAt[k] as number, this.unlistedFound[k] as Found);
+    this.items = {
+      path,
+      what,
+      leaf,
+      unlisted: () => this.unlistedAt.map((_, k) => error(k)),
+      items: { indexes: this.unlistedAt, error },
+    };
+  }
+
+  /** An item's finding: its error when it is among the listed (built now), else counted. */
+  add(index: number, found: Found): FieldError | undefined {
+    if (this.listed.length < limits.listErrors) {
+      const error = this.tagged(index, found);
+      this.listed.push(error);
+      return error;
+    }
+    this.unlistedAt.push(index);
+    this.unlistedFound.push(found);
+    return undefined;
+  }
+
+  get count(): number {
+    return this.listed.length + this.unlistedAt.length;
+  }
+
+  /** The listed errors, and the one counting the rest when there are more. */
+  errors(): FieldErrorList {
+    return [...this.listed, ...this.summary()];
+  }
+
+  /** The error counting the items past the listed ones, when there are any. */
+  summary(): FieldErrorList {
+    const more = this.unlistedAt.length;
+    return more === 0 ? [] : [summaryOf(this.items, more, this.listed[0]?.rule)];
+  }
+
+  private tagged(index: number, found: Found): FieldError {
+    return Object.assign(this.build(index, found), { list: this.items });
+  }
+}
+
+/** The error counting `count` items of `items` beyond those listed, with `rule`'s id. */
+export function summaryOf(items: ItemErrors, count: number, rule?: RuleId): FieldError {
+  return Object.assign(moreItems(items.path, count, items.what), {
+    list: items,
+    listSummary: true as const,
+    ...(rule ? { rule } : {}),
+  });
 }
 
 const withValue = (type: FieldErrorType) => (path: FieldPath, value: unknown, detail?: string) =>

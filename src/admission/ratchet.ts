@@ -1,9 +1,16 @@
 import { isDeepStrictEqual } from "node:util";
 import { FieldPath, type PathStep } from "../base/field-path.js";
+import { limits } from "../base/limits.js";
 import { WorkBudgetExceeded } from "../budget/work-budget.js";
-import { childSchema, oldIndexOf, sameValue } from "../schema/correlation.js";
+import { childSchema, ListIndexes, sameValue } from "../schema/correlation.js";
 import type { JsonSchema } from "../schema/schema-source.js";
-import { type FieldError, type FieldErrorList, formatFieldError } from "./field-errors.js";
+import {
+  type FieldError,
+  type FieldErrorList,
+  formatFieldError,
+  type ItemErrors,
+  summaryOf,
+} from "./field-errors.js";
 import type { Validator, Verdict } from "./resource-kind.js";
 import type { AdmissionRequest } from "./review.js";
 import type { ReviewContext } from "./review-context.js";
@@ -61,27 +68,35 @@ export function unchangedAt(object: unknown, oldObject: unknown, field: FieldPat
  */
 export function splitByOld(
   errors: FieldErrorList,
-  oldErrors: FieldErrorList,
+  oldErrors: FieldErrorList | (() => FieldErrorList),
   object: unknown,
   oldObject: unknown,
   schema?: JsonSchema,
+  lists: ListIndexes = new ListIndexes(searchedItems),
 ): { introduced: FieldErrorList; preexisting: FieldErrorList } {
   // A multiset: each problem the old object had spares one occurrence in the new one. Problems are
   // looked up by field first: an object has few errors, and the full comparison runs only within one.
-  const spare = new Map<string, FieldError[]>();
-  for (const error of oldErrors) {
-    const same = spare.get(error.field.toString());
-    if (same) same.push(error);
-    else spare.set(error.field.toString(), [error]);
-  }
+  // Built on the first error at an unchanged value (an error at a changed value is new whatever the old had).
+  let spare: Map<string, FieldError[]> | undefined;
+  const spareAt = (field: FieldPath) => {
+    if (!spare) {
+      spare = new Map();
+      for (const error of typeof oldErrors === "function" ? oldErrors() : oldErrors) {
+        const same = spare.get(error.field.toString());
+        if (same) same.push(error);
+        else spare.set(error.field.toString(), [error]);
+      }
+    }
+    return spare.get(field.toString());
+  };
   const introduced: FieldErrorList = [];
   const preexisting: FieldErrorList = [];
   for (const error of errors) {
     // Where the value stood in the old object: a list reordered around an item moved it.
-    const old = whereInOld(object, oldObject, error.field, schema);
-    const candidates = old && spare.get(old.field.toString());
+    const old = whereInOld(object, oldObject, error.field, schema, lists);
+    const candidates = old?.unchanged ? spareAt(old.field) : undefined;
     const match = candidates?.findIndex((candidate) => sameProblem(error, candidate)) ?? -1;
-    if (old?.unchanged && match >= 0) {
+    if (match >= 0) {
       candidates?.splice(match, 1);
       preexisting.push(error);
     } else {
@@ -91,7 +106,7 @@ export function splitByOld(
   return { introduced, preexisting };
 }
 
-/** Lists longer than this are not searched for a moved item (an index stays an index). */
+/** Lists (but map lists) longer than this are not searched for a moved item (an index stays an index). */
 const searchedItems = 1000;
 
 /**
@@ -106,21 +121,48 @@ function whereInOld(
   oldObject: unknown,
   field: FieldPath,
   schema: JsonSchema | undefined,
+  lists: ListIndexes,
 ): { field: FieldPath; unchanged: boolean } | undefined {
-  let now = object;
-  let before = oldObject;
-  let at = schema;
-  let moved = false;
-  let reached = true;
-  const steps: PathStep[] = [];
-  for (const step of field.steps) {
+  const walked = walk(startOf(object, oldObject, schema), field.steps, lists);
+  if (!walked) return undefined;
+  return {
+    field: walked.moved ? FieldPath.empty.along(walked.steps) : field,
+    unchanged: sameValue(walked.now, walked.before, walked.at),
+  };
+}
+
+/** Where a walk along a field path stands in both objects (`whereInOld`), to go on from. */
+interface Walked {
+  now: unknown;
+  before: unknown;
+  at: JsonSchema | undefined;
+  moved: boolean;
+  reached: boolean;
+  /** The steps taken, with each index as the old item's. */
+  steps: PathStep[];
+}
+
+const startOf = (object: unknown, oldObject: unknown, schema: JsonSchema | undefined): Walked => ({
+  now: object,
+  before: oldObject,
+  at: schema,
+  moved: false,
+  reached: true,
+  steps: [],
+});
+
+/** `from`, walked on along `steps` (a new state; `from` is kept); undefined when a map list's item is new. */
+function walk(from: Walked, steps: readonly PathStep[], lists: ListIndexes): Walked | undefined {
+  let { now, before, at, moved, reached } = from;
+  const taken = [...from.steps];
+  for (const step of steps) {
     if (!reached) {
-      steps.push(step);
+      taken.push(step);
       continue;
     }
     let oldStep = step;
     if (step.as === "index" && Array.isArray(now) && Array.isArray(before)) {
-      const index = oldIndexOf(now, before, step.index, at, searchedItems);
+      const index = lists.oldIndexOf(now, before, step.index, at);
       if (index === undefined) return undefined;
       if (index !== step.index) {
         moved = true;
@@ -136,9 +178,56 @@ function whereInOld(
     } else {
       reached = false;
     }
-    steps.push(oldStep);
+    taken.push(oldStep);
   }
-  return { field: moved ? FieldPath.empty.along(steps) : field, unchanged: sameValue(now, before, at) };
+  return { now, before, at, moved, reached, steps: taken };
+}
+
+/**
+ * Which of a bounded list's counted items (`ItemErrors`) lie at a value the update changed: those are
+ * introduced whatever the old object had, and stay unbuilt; the others' errors are built, to be
+ * compared with the old object's. One walk to the list, then a step or two per item.
+ */
+function unlistedAtChanges(
+  items: ItemErrors,
+  start: Walked,
+  lists: ListIndexes,
+): { changed: number[]; unchanged: FieldErrorList } {
+  const changed: number[] = [];
+  const unchanged: FieldErrorList = [];
+  const unbuilt = items.items;
+  if (!unbuilt) return { changed, unchanged: items.unlisted() };
+  const atList = walk(start, items.path.steps, lists);
+  const list = atList?.reached ? atList.now : undefined;
+  const oldList = atList?.before;
+  if (!atList || !Array.isArray(list) || !Array.isArray(oldList)) {
+    // Not a list on both sides: each item's error is compared as any other.
+    return { changed, unchanged: items.unlisted() };
+  }
+  const itemSchema = childSchema(atList.at, 0);
+  const oldIndexOf = lists.of(list, oldList, atList.at);
+  unbuilt.indexes.forEach((index, k) => {
+    // As `walk` goes on from the list along [index, ...leaf], without a state per item.
+    const oldIndex = oldIndexOf(index);
+    if (oldIndex === undefined || !hasMember(list, index) || !hasMember(oldList, oldIndex)) {
+      if (oldIndex === undefined) changed.push(k);
+      else unchanged.push(unbuilt.error(k));
+      return;
+    }
+    let now: unknown = list[index];
+    let before: unknown = oldList[oldIndex];
+    let at = itemSchema;
+    for (const step of items.leaf) {
+      const name = step.as === "index" ? step.index : step.name;
+      if (!hasMember(now, name) || !hasMember(before, name)) break;
+      now = (now as Record<string | number, unknown>)[name];
+      before = (before as Record<string | number, unknown>)[name];
+      at = childSchema(at, name);
+    }
+    if (sameValue(now, before, at)) unchanged.push(unbuilt.error(k));
+    else changed.push(k);
+  });
+  return { changed, unchanged };
 }
 
 function hasMember(value: unknown, name: string | number): boolean {
@@ -183,13 +272,29 @@ export async function ratchetUpdate(
   if (stateErrors.length === 0) return { errors: [], warnings: [], spared: [] };
   const { request } = context;
   const oldErrors = await oldStateErrors(validator, context, stateErrors);
-  const { introduced, preexisting } = splitByOld(
-    stateErrors,
-    oldErrors,
+  // A list's errors past the first few are counted in one (`ListErrors`): each item's is compared,
+  // then the update's own are bounded again, so that fixing one of many bad items changes no verdict.
+  const schema = validator.schema?.();
+  const lists = new ListIndexes(searchedItems);
+  const start = startOf(request.object, request.oldObject, schema);
+  // Counted items at changed values are introduced as they are: only the others are built and compared.
+  const changedUnlisted = new Map<ItemErrors, Unbuilt>();
+  const compared = stateErrors.flatMap((error) => {
+    if (!error.listSummary || !error.list) return [error];
+    const { changed, unchanged } = unlistedAtChanges(error.list, start, lists);
+    if (changed.length > 0) changedUnlisted.set(error.list, { ks: changed, rule: error.rule });
+    return unchanged.map((item) => withRule(item, error.rule));
+  });
+  const split = splitByOld(
+    compared,
+    () => withUnlisted(oldErrors),
     request.object,
     request.oldObject,
-    validator.schema?.(),
+    schema,
+    lists,
   );
+  const introduced = rebound(split.introduced, changedUnlisted);
+  const preexisting = rebound(split.preexisting);
   const warnings = preexisting.map((error): Warning => {
     const message = fitWarning(`already invalid before this update: ${formatFieldError(error)}`);
     return { message, field: error.field, ...(error.rule ? { rule: error.rule } : {}) };
@@ -211,6 +316,73 @@ export async function ratchetUpdate(
     warnings: [...warnings, ...housekeeping],
     spared: [...preexisting, ...unchanged],
   };
+}
+
+/** Every list's counted errors built, in place of the error counting them. */
+function withUnlisted(errors: FieldErrorList): FieldErrorList {
+  if (!errors.some((error) => error.listSummary)) return errors;
+  return errors.flatMap((error) => {
+    if (!error.listSummary || !error.list) return [error];
+    return error.list.unlisted().map((item) => withRule(item, error.rule));
+  });
+}
+
+/** A list's counted items at changed values (their places among its unlisted), not built, and its rule. */
+interface Unbuilt {
+  ks: number[];
+  rule?: FieldError["rule"];
+}
+
+/** An item's error with its summary's rule (a rule's id is given to its errors as they are returned). */
+const withRule = (item: FieldError, rule: FieldError["rule"]): FieldError =>
+  rule && item.rule !== rule ? Object.assign({}, item, { rule }) : item;
+
+/**
+ * Each list's errors bounded again (`ListErrors`): the first `limits.listErrors` shown, the rest
+ * counted; `unbuilt` adds each list's counted items not built yet (by their place among its unlisted).
+ */
+function rebound(errors: FieldErrorList, unbuilt = new Map<ItemErrors, Unbuilt>()): FieldErrorList {
+  if (!errors.some((error) => error.list) && unbuilt.size === 0) return errors;
+  const shown = new Map<ItemErrors, number>();
+  const rest = new Map<ItemErrors, FieldErrorList>();
+  const bounded: FieldErrorList = [];
+  for (const error of errors) {
+    const { list } = error;
+    if (!list) {
+      bounded.push(error);
+      continue;
+    }
+    const count = shown.get(list) ?? 0;
+    if (count < limits.listErrors) {
+      bounded.push(error);
+      shown.set(list, count + 1);
+    } else {
+      const more = rest.get(list);
+      if (more) more.push(error);
+      else rest.set(list, [error]);
+    }
+  }
+  const summaries: FieldErrorList = [];
+  for (const list of new Set([...rest.keys(), ...unbuilt.keys()])) {
+    const more = rest.get(list) ?? [];
+    const { ks: later = [], rule: summaryRule } = unbuilt.get(list) ?? {};
+    const rule = summaryRule ?? more[0]?.rule;
+    const error = (k: number) => withRule((list.items as NonNullable<ItemErrors["items"]>).error(k), rule);
+    // Shown first up to the bound (built now), then counted (built only if asked).
+    let next = 0;
+    for (let room = limits.listErrors - (shown.get(list) ?? 0); room > 0 && next < later.length; room--)
+      bounded.push(error(later[next++] as number));
+    const count = more.length + later.length - next;
+    if (count === 0) continue;
+    const counted: ItemErrors = {
+      path: list.path,
+      what: list.what,
+      leaf: list.leaf,
+      unlisted: () => [...more, ...later.slice(next).map(error)],
+    };
+    summaries.push(summaryOf(counted, count, rule));
+  }
+  return [...bounded, ...summaries];
 }
 
 /** Errors at a value the update changed, and the rest (the object's root is never a changed value). */

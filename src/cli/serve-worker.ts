@@ -23,7 +23,7 @@ runReviewWorker((data, log) => {
   checkRuleIds(settings.ruleActions, kinds);
   // The kinds' structure checkers compile on first use; a worker compiles them before it is ready.
   compileStructureCheckers();
-  const { paths, judge } = judgeOf(kinds, {
+  const { paths, judge, kindOf } = judgeOf(kinds, {
     ruleActions: settings.ruleActions,
     onFailure: (uid, error) =>
       log({ level: "error", msg: "review failed", uid, error: String((error as Error)?.stack ?? error) }),
@@ -31,6 +31,7 @@ runReviewWorker((data, log) => {
   return {
     paths,
     judge,
+    kindOf,
     onState: (state) => {
       const { lookup, change } = state as { lookup: LookupName; change: NameChange };
       replicas.get(lookup)?.apply(change);

@@ -27,6 +27,11 @@ export class ReviewClaims {
     );
   }
 
+  /** Whether the worker has started hand-over `handOver` (the main thread looks; a later hand-over's offer reuses the cell). */
+  isClaimed(handOver: number): boolean {
+    return Atomics.load(this.cells, handOver % cellCount) === -token(handOver);
+  }
+
   /** The main thread takes hand-over `handOver` back: false when the worker has already started it. */
   takeBack(handOver: number): boolean {
     return Atomics.compareExchange(this.cells, handOver % cellCount, token(handOver), 0) === token(handOver);

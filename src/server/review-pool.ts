@@ -3,14 +3,17 @@ import { Worker } from "node:worker_threads";
 import { limits } from "../base/limits.js";
 import type { Logger } from "./log.js";
 import { ReviewClaims } from "./review-claims.js";
+import { scanEnvelope } from "./review-envelope.js";
 import { ReviewNote } from "./review-note.js";
 import {
   bytesOf,
   failedAnswer,
+  type KindIdentity,
   overBudgetAnswer,
   type ReviewAnswer,
   type Reviewer,
   type ReviewInProgress,
+  reviewInProgress,
 } from "./reviews.js";
 import { type ThreadCpuClock, threadCpuClock } from "./thread-cpu.js";
 
@@ -28,7 +31,7 @@ export type ToWorker =
   | { type: "state"; state: unknown };
 
 export type FromWorker =
-  | { type: "ready"; paths: string[]; tid?: number }
+  | { type: "ready"; paths: string[]; kinds?: [string, KindIdentity][]; tid?: number }
   | { type: "failed"; message: string }
   | { type: "judging"; id: number; review: ReviewInProgress }
   | { type: "answer"; id: number; status: number; body: ArrayBuffer; report?: ReviewAnswer["report"] }
@@ -71,6 +74,8 @@ interface Job {
   id: number;
   path: string;
   body: Uint8Array;
+  /** The body's length (the body itself is the worker's once handed over). */
+  bodyBytes: number;
   resolve(answer: ReviewAnswer): void;
   /** Whether its client went away (then, still waiting for a worker, it is not judged). */
   isGone?: () => boolean;
@@ -86,6 +91,16 @@ interface Job {
   handOver?: number;
   /** The worker thread's CPU time when it began this review, at the latest (read on the first look). */
   cpuBase?: number;
+  /**
+   * The body's first `headBytes`, kept when the body is handed over (transferred, it is the worker's):
+   * the whole body when it is that small (then a review whose worker ended before reading it can be
+   * judged again), else enough to read the uid of a review whose worker ended before it did.
+   */
+  head?: Uint8Array;
+  /** Handed over again after its first worker ended before it read the request. */
+  retried?: boolean;
+  /** When it was first handed to a worker: a worker that never starts it is ended `wallLimitMs` after. */
+  firstHandedAt?: number;
 }
 
 interface Slot {
@@ -133,6 +148,8 @@ export class ReviewPool implements Reviewer {
   private closed = false;
   private servedPaths: ReadonlySet<string> = new Set();
   private restartDelayMs = minRestartDelayMs;
+  /** Each path's kind, from the workers: to answer for its uid a review no worker read. */
+  private kindOf = new Map<string, KindIdentity>();
   private startup?: { resolve(): void; reject(error: Error): void };
 
   /** Resolves once every first worker is ready; rejects with a worker's start-up error (and closes). */
@@ -174,7 +191,7 @@ export class ReviewPool implements Reviewer {
       );
     }
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, path, body, resolve, isGone });
+      this.queue.push({ id: this.nextId++, path, body, bodyBytes: body.byteLength, resolve, isGone });
       this.dispatch();
     });
   }
@@ -288,6 +305,7 @@ export class ReviewPool implements Reviewer {
         slot.ready = true;
         slot.cpu = threadCpuClock(message.tid);
         this.servedPaths = new Set(message.paths);
+        this.kindOf = new Map(message.kinds ?? []);
         this.restartDelayMs = minRestartDelayMs;
         if (this.startup && this.slots.every((each) => each.ready || each.standby)) this.startup.resolve();
         this.dispatch();
@@ -334,6 +352,7 @@ export class ReviewPool implements Reviewer {
       }
       job.handOver = this.nextHandOver++;
       slot.claims.offer(job.handOver);
+      job.head ??= job.body.slice(0, headBytes);
       // Handed ahead, the body is sent as a copy: the review may be taken back and handed elsewhere.
       const body = slot.job ? (job.body.slice().buffer as ArrayBuffer) : ownBuffer(job.body);
       slot.worker.postMessage(
@@ -350,6 +369,7 @@ export class ReviewPool implements Reviewer {
     if (!job) return;
     slot.job = job;
     job.handedAt = performance.now();
+    job.firstHandedAt ??= job.handedAt;
     const firstLook = Math.min(firstLookMs, this.options.deadlineMs);
     job.timer = setTimeout(() => this.look(slot, job), firstLook);
   }
@@ -378,7 +398,20 @@ export class ReviewPool implements Reviewer {
       this.dispatch();
     }
     const { deadlineMs } = this.options;
-    const wall = performance.now() - (job.handedAt ?? 0);
+    const now = performance.now();
+    if (!slot.claims.isClaimed(job.handOver as number)) {
+      // Not started yet (its thread not scheduled, on a loaded machine): its clocks start when it is.
+      // A worker that does not start it within the wall limit is ended, and the review handed on.
+      if (now - (job.firstHandedAt ?? now) >= wallLimitMs(deadlineMs)) {
+        this.overrun(slot, 0, now - (job.firstHandedAt ?? now));
+        return;
+      }
+      job.handedAt = now;
+      job.cpuBase = undefined;
+      job.timer = setTimeout(() => this.look(slot, job), firstLookMs);
+      return;
+    }
+    const wall = now - (job.handedAt ?? 0);
     let spent = wall;
     const cpu = readCpu(slot);
     if (cpu !== undefined) {
@@ -392,11 +425,15 @@ export class ReviewPool implements Reviewer {
     job.timer = setTimeout(() => this.look(slot, job), Math.max(deadlineMs - spent, 10));
   }
 
-  /** The review's deadline passed: its worker is ended and replaced, the review denied. */
+  /**
+   * The review's deadline passed: its worker is ended and replaced, the review denied. One that ran
+   * out of wall time, not CPU, before its request was read (a starved thread) is judged again instead.
+   */
   private overrun(slot: Slot, spentMs: number, wallMs: number): void {
     const job = slot.job;
     if (!job || slot.ended) return;
     slot.ended = true;
+    const again = spentMs < this.options.deadlineMs && this.retries(slot, job);
     this.options.log({
       level: "error",
       msg: "a review outlasted its deadline: its worker is ended and replaced",
@@ -405,8 +442,10 @@ export class ReviewPool implements Reviewer {
       spentMs: Math.round(spentMs),
       wallMs: Math.round(wallMs),
     });
-    this.settle(slot, this.unfinished(slot, job, `${this.options.deadlineMs} ms of CPU per review`));
+    if (!again)
+      this.settle(slot, this.unfinished(slot, job, `${this.options.deadlineMs} ms of CPU per review`));
     this.takeBack(slot, true);
+    if (again) this.retry(slot, job);
     if (!slot.exited) this.exiting.add(slot);
     slot.endedAt = performance.now();
     void slot.worker.terminate();
@@ -435,7 +474,8 @@ export class ReviewPool implements Reviewer {
       code,
       ...(outOfMemory || !slot.error ? {} : { error: String(slot.error.stack ?? slot.error) }),
     });
-    if (job) {
+    const again = job !== undefined && !outOfMemory && this.retries(slot, job);
+    if (job && !again) {
       const answer = outOfMemory
         ? this.unfinished(slot, job, `${this.options.heapMb} MiB of memory per review`)
         : review
@@ -443,11 +483,61 @@ export class ReviewPool implements Reviewer {
               review,
               `while reviewing: the review worker failed (${String(slot.error?.message ?? `exit ${code}`)})`,
             )
-          : jsonAnswer(500, { error: "the review worker failed before it read the request" });
+          : this.fromHead(
+              job,
+              (read) =>
+                failedAnswer(read, "while reviewing: the review worker failed before it read the request"),
+              () => jsonAnswer(500, { error: "the review worker failed before it read the request" }),
+            );
       this.settle(slot, answer);
     }
     this.takeBack(slot, true);
+    if (job && again) this.retry(slot, job);
     this.replace(slot);
+  }
+
+  /**
+   * Whether a review whose worker ended is judged again rather than answered: once, when its worker
+   * never read its request (no uid noted: the worker, not the review, failed) and its whole body was kept.
+   */
+  private retries(slot: Slot, job: Job): boolean {
+    return (
+      !job.retried &&
+      !this.closed &&
+      this.noted(slot, job) === undefined &&
+      job.head !== undefined &&
+      job.head.byteLength === job.bodyBytes
+    );
+  }
+
+  /** `job`, taken from its ended worker, first in the queue for another (the body from its kept copy). */
+  private retry(slot: Slot, job: Job): void {
+    if (slot.job === job) {
+      slot.job = undefined;
+      slot.slow = false;
+      clearTimeout(job.timer);
+    }
+    job.retried = true;
+    job.review = undefined;
+    job.cpuBase = undefined;
+    job.firstHandedAt = undefined;
+    job.body = (job.head as Uint8Array).slice();
+    this.queue.unshift(job);
+    this.options.log({ msg: "a review whose worker ended before reading it is judged again" });
+  }
+
+  /**
+   * A review no worker read, answered for its uid as read here from the head of its body (bounded:
+   * `headBytes`; the API server writes the uid before the objects), or with `otherwise` when it has none.
+   */
+  private fromHead(
+    job: Job,
+    answer: (review: ReviewInProgress) => ReviewAnswer,
+    otherwise: () => ReviewAnswer,
+  ): ReviewAnswer {
+    const kind = this.kindOf.get(job.path);
+    const envelope = kind && job.head && scanEnvelope(headDecoder.decode(job.head));
+    return kind && envelope ? answer(reviewInProgress(kind, envelope)) : otherwise();
   }
 
   /** What the worker noted of the review it was judging, once it had read its request. */
@@ -460,8 +550,12 @@ export class ReviewPool implements Reviewer {
   private unfinished(slot: Slot, job: Job, limit: string): ReviewAnswer {
     const review = this.noted(slot, job);
     if (review) return overBudgetAnswer(review, limit);
-    // Not even its request was read within the limit: there is no uid to answer to.
-    return jsonAnswer(500, { error: `reading the request exceeds the webhook's work budget (${limit})` });
+    // Not even its request was read within the limit: its uid is read from the head of its body.
+    return this.fromHead(
+      job,
+      (read) => overBudgetAnswer(read, limit),
+      () => jsonAnswer(500, { error: `reading the request exceeds the webhook's work budget (${limit})` }),
+    );
   }
 
   private settle(slot: Slot, answer: ReviewAnswer): void {
@@ -495,6 +589,13 @@ export class ReviewPool implements Reviewer {
 }
 
 const minRestartDelayMs = 1_000;
+
+/**
+ * Bytes of a body the pool keeps when it hands the body over: a review's envelope (uid, kind, name,
+ * namespace, operation) comes before its objects, and most reviews (a few KB) fit whole.
+ */
+const headBytes = 16 * 1024;
+const headDecoder = new TextDecoder();
 
 /**
  * Each worker's young generation, in MiB: V8's default (32 MiB and more) would hold more memory per idle

@@ -65,9 +65,16 @@ export interface ReviewLogFields {
 export interface ReviewInProgress {
   uid: string;
   /** The served kind's identity, as a denial names it. */
-  kind: { group: string; version: string; kind: string };
+  kind: KindIdentity;
   name: string;
   log: ReviewLogFields;
+}
+
+/** A served kind as a denial names it. */
+export interface KindIdentity {
+  group: string;
+  version: string;
+  kind: string;
 }
 
 /** Judges the reviews of some kinds; `onJudging` hears of each review once its request is read. */
@@ -100,11 +107,14 @@ interface Route {
   verb: "validate" | "mutate";
 }
 
-/** The judge of these kinds' webhook paths, and the paths. */
+/**
+ * The judge of these kinds' webhook paths, the paths, and each path's kind (with which a review whose
+ * judging never read its request is still answered for its uid, `ReviewPool`).
+ */
 export function judgeOf(
   kinds: readonly ResourceKind[],
   options: JudgeOptions = {},
-): { paths: ReadonlySet<string>; judge: Judge } {
+): { paths: ReadonlySet<string>; judge: Judge; kindOf: ReadonlyMap<string, KindIdentity> } {
   const routes = new Map<string, Route>();
   for (const kind of kinds) {
     for (const { verb, path } of webhooksOf(kind)) routes.set(path, { kind, verb });
@@ -158,7 +168,13 @@ export function judgeOf(
     if (answer.report && ratcheted && response.allowed) answer.report.ratcheted = true;
     return answer;
   };
-  return { paths: new Set(routes.keys()), judge };
+  const kindOf = new Map(
+    [...routes].map(([path, { kind }]) => [
+      path,
+      { group: kind.group, version: kind.version, kind: kind.kind },
+    ]),
+  );
+  return { paths: new Set(routes.keys()), judge, kindOf };
 }
 
 /** Reviews judged in the calling thread: no isolation, for kinds built in a test. */
@@ -196,7 +212,8 @@ export function failedAnswer(review: ReviewInProgress, problem: string): ReviewA
   return answerWith(review.kind, review, internalError(review.uid, problem), undefined);
 }
 
-function reviewInProgress(kind: ResourceKind, request: ReviewEnvelope): ReviewInProgress {
+/** What is known of a review from its envelope, for the kind served at its path. */
+export function reviewInProgress(kind: KindIdentity, request: ReviewEnvelope): ReviewInProgress {
   // The envelope's check leaves name, namespace and the rest unchecked: any JSON value may be there.
   // A map or list is named by its type: String() would call whatever its "toString" key holds, and
   // {"toString": ""} threw (found by the fuzz test).

@@ -3,8 +3,9 @@ import { runReviewWorker } from "../../src/server/review-worker.js";
 
 /**
  * A review worker for the pool's own tests. A review's body is `{"name": ..., "block": true?}`; a
- * blocking review waits (without using CPU) until the test stores 1 in `release`. Every review a worker
- * starts adds one to `judged`, so a test can tell a review judged twice.
+ * blocking review waits (without using CPU) until the test stores 1 in `release` (`"block": "first"`:
+ * only when it is the first review any worker starts). Every review a worker starts adds one to
+ * `judged`, so a test can tell a review judged twice.
  */
 export interface BlockingWorkerData {
   release: SharedArrayBuffer;
@@ -20,10 +21,10 @@ runReviewWorker((data) => {
     judge: async (_path, body) => {
       const { name, block } = JSON.parse(Buffer.from(body).toString("utf8")) as {
         name: string;
-        block?: boolean;
+        block?: boolean | "first";
       };
-      Atomics.add(count, 0, 1);
-      if (block) Atomics.wait(released, 0, 0);
+      const before = Atomics.add(count, 0, 1);
+      if (block === true || (block === "first" && before === 0)) Atomics.wait(released, 0, 0);
       return { status: 200, body: new TextEncoder().encode(JSON.stringify({ name, threadId })) };
     },
   };

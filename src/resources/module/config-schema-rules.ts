@@ -1,4 +1,4 @@
-import { byRule, type FieldErrorList, fieldError, moreItems } from "../../admission/field-errors.js";
+import { byRule, type FieldErrorList, fieldError, ListErrors } from "../../admission/field-errors.js";
 import {
   errorRules,
   formatMessage,
@@ -7,7 +7,6 @@ import {
 } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
-import { limits } from "../../base/limits.js";
 import { celMessage, celString, isUpdate, itemRule, present, quoted } from "../../cel/policy-cel.js";
 import type {
   ConfigItem,
@@ -477,15 +476,13 @@ export function integerBounds(value: Int64, spec: IntegerConfig, path: FieldPath
 function selectionRules(selection: string[], spec: MultipleOptionsConfig, path: FieldPath): FieldErrorList {
   const values = spec.values ?? [];
   const known = new Set(values);
-  const errors: FieldErrorList = [];
-  let more = 0;
+  const unknown = new ListErrors(path, "not among the supported values", [], (i, choice: string) =>
+    fieldError.notSupported(path.index(i), choice, values),
+  );
   selection.forEach((choice, i) => {
-    if (known.has(choice)) return;
-    if (errors.length < limits.listErrors)
-      errors.push(fieldError.notSupported(path.index(i), choice, values));
-    else more++;
+    if (!known.has(choice)) unknown.add(i, choice);
   });
-  if (more > 0) errors.push(moreItems(path, more, "not among the supported values"));
+  const errors: FieldErrorList = [...unknown.errors()];
   errors.push(...duplicates(selection, path));
   if (spec.min !== undefined && selection.length < spec.min) {
     errors.push(fieldError.invalid(path, selection, `must have at least ${spec.min} items`));
@@ -498,17 +495,14 @@ function selectionRules(selection: string[], spec: MultipleOptionsConfig, path: 
 
 function duplicates(list: string[], path: FieldPath): FieldErrorList {
   const seen = new Set<string>();
-  const errors: FieldErrorList = [];
-  let more = 0;
+  const repeated = new ListErrors(path, "duplicates", [], (i, value: string) =>
+    fieldError.duplicate(path.index(i), value),
+  );
   list.forEach((value, i) => {
-    if (seen.has(value)) {
-      if (errors.length < limits.listErrors) errors.push(fieldError.duplicate(path.index(i), value));
-      else more++;
-    }
+    if (seen.has(value)) repeated.add(i, value);
     seen.add(value);
   });
-  if (more > 0) errors.push(moreItems(path, more, "duplicates"));
-  return errors;
+  return repeated.errors();
 }
 
 /** CEL: a config item's `type` whose named int fields hold something CEL does not see as an int. */

@@ -1,7 +1,11 @@
-import { byRule, type FieldErrorList, fieldError, moreItems } from "../../admission/field-errors.js";
+import {
+  type FieldError,
+  type FieldErrorList,
+  fieldError,
+  ListErrors,
+} from "../../admission/field-errors.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
-import { limits } from "../../base/limits.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
 import { celString } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
@@ -87,6 +91,9 @@ export function validateLinks(spec: Partial<ModuleTemplateSpec>, budget: WorkBud
   return errors;
 }
 
+const nameStep = { as: "field", name: "name" } as const;
+const linkStep = { as: "field", name: "link" } as const;
+
 /** Units of the work budget per named link: a URL parsed, a name looked up (about 0.5 us). */
 const linkUnits = 80;
 
@@ -96,42 +103,35 @@ function namedLinkErrors(
   budget: WorkBudget,
 ): FieldErrorList {
   budget.charge(linkUnits * entries.length, "checking links", path);
-  // At most `limits.listErrors` errors of each rule are built, the rest counted in one more: 50,000
-  // bad links in an UPDATE's two objects built and ratcheted 100,000 errors (200-460 ms).
+  // At most `limits.listErrors` errors of each rule are built, the rest counted in one more (and built
+  // only for ratcheting an UPDATE): 50,000 bad links in an UPDATE's two objects built and ratcheted
+  // 100,000 errors (200-460 ms).
+  const duplicates = new ListErrors(path, "duplicate names", [nameStep], (i, name: string) =>
+    Object.assign(fieldError.duplicate(path.index(i).child("name"), name), {
+      rule: "moduletemplate.unique-name" as const,
+    }),
+  );
+  const badLinks = new ListErrors(
+    path,
+    "not absolute http, https or oci URLs",
+    [linkStep],
+    // Only the link is kept of a counted one: its problem is found again if its error is ever built.
+    (i, link: string) =>
+      Object.assign(fieldError.invalid(path.index(i).child("link"), link, absoluteHttpUrlProblem(link)), {
+        rule: "moduletemplate.link" as const,
+      }),
+  );
+  // In the items' order, each item's name before its link; then what each rule counted.
   const errors: FieldErrorList = [];
-  let duplicates = 0;
-  let badLinks = 0;
+  const listed = (error: FieldError | undefined) => error && errors.push(error);
   const seen = new Set<string>();
   entries.forEach((entry, i) => {
-    if (seen.has(entry.name) && ++duplicates <= limits.listErrors) {
-      errors.push(
-        ...byRule("moduletemplate.unique-name", [
-          fieldError.duplicate(path.index(i).child("name"), entry.name),
-        ]),
-      );
-    }
+    if (seen.has(entry.name)) listed(duplicates.add(i, entry.name));
     seen.add(entry.name);
     const problem = absoluteHttpUrlProblem(entry.link);
-    if (problem !== undefined && ++badLinks <= limits.listErrors) {
-      errors.push(
-        ...byRule("moduletemplate.link", [
-          fieldError.invalid(path.index(i).child("link"), entry.link, problem),
-        ]),
-      );
-    }
+    if (problem !== undefined) listed(badLinks.add(i, entry.link));
   });
-  const more = (count: number) => count - limits.listErrors;
-  if (more(duplicates) > 0)
-    errors.push(
-      ...byRule("moduletemplate.unique-name", [moreItems(path, more(duplicates), "duplicate names")]),
-    );
-  if (more(badLinks) > 0)
-    errors.push(
-      ...byRule("moduletemplate.link", [
-        moreItems(path, more(badLinks), "not absolute http, https or oci URLs"),
-      ]),
-    );
-  return errors;
+  return [...errors, ...duplicates.summary(), ...badLinks.summary()];
 }
 
 /**

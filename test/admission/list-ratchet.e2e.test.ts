@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { AdmissionResponse } from "../../src/admission/review.js";
+import { limits } from "../../src/base/limits.js";
+import { type LiveServer, startLiveServer } from "../support/live-server.js";
+import { helmModule } from "../support/modules.js";
+import { kedaTemplate, templateReview } from "../support/moduletemplates.js";
+import { admissionReview } from "../support/reviews.js";
+
+const templatePath = "/validate-operator-kyma-project-io-v1beta2-moduletemplate";
+const modulePath = "/validate-batch-forkspacer-com-v1-module";
+
+type Editable = Record<string, any>;
+
+/**
+ * A rule lists the first `limits.listErrors` bad items of a list and counts the rest in one error
+ * ("N more items are ..."). On UPDATE exactly the problems the update introduces deny: each item's
+ * problem is ratcheted, listed or counted, never the count's text (issue 41, noticed at stop 47).
+ */
+describe("ratcheting the items of a bounded error list, through serve", { timeout: 120_000 }, () => {
+  let server: LiveServer;
+  before(async () => {
+    server = await startLiveServer();
+  });
+  after(() => server.close());
+
+  const bad = limits.listErrors + 10;
+  const template = (links: (i: number) => string, count = bad) => {
+    const object = kedaTemplate() as unknown as Editable;
+    object.spec.resources = Array.from({ length: count }, (_, i) => ({ name: `r${i}`, link: links(i) }));
+    return object;
+  };
+  const ftp = (i: number) => `ftp://example.com/${i}.yaml`;
+  const templateUpdate = async (object: unknown, oldObject: unknown): Promise<AdmissionResponse> => {
+    const reply = await server.post(templatePath, templateReview({ operation: "UPDATE", object, oldObject }));
+    assert.equal(reply.status, 200, reply.text);
+    return reply.json.response;
+  };
+
+  it("admits an update that fixes one of 60 bad links (the count changes, nothing is introduced)", async () => {
+    const old = template(ftp);
+    const fixed = template((i) => (i === 3 ? "https://example.com/3.yaml" : ftp(i)));
+    const response = await templateUpdate(fixed, old);
+    assert.equal(response.allowed, true, JSON.stringify(response.status));
+    assert.ok(response.warnings?.some((w) => /already invalid before this update/.test(w)));
+  });
+
+  it("admits an update that fixes a bad link the old object's answer only counted", async () => {
+    const old = template(ftp);
+    const fixed = template((i) => (i === bad - 1 ? "https://example.com/last.yaml" : ftp(i)));
+    assert.equal((await templateUpdate(fixed, old)).allowed, true);
+  });
+
+  it("denies exactly the bad link an update adds beside 60 old ones", async () => {
+    const old = template(ftp);
+    const added = template((i) => (i === 3 ? "https://example.com/3.yaml" : ftp(i)), bad + 1);
+    const response = await templateUpdate(added, old);
+    assert.equal(response.allowed, false);
+    const causes = response.status?.details?.causes ?? [];
+    assert.deepEqual(
+      causes.map((cause) => cause.field),
+      [`spec.resources[${bad}].link`],
+    );
+  });
+
+  it("counts only the introduced bad links past the listed ones", async () => {
+    const old = template(ftp);
+    // 55 of the 60 changed to other bad links: 50 listed, 5 counted.
+    const changed = template((i) => (i < 55 ? `ftp://example.com/changed/${i}.yaml` : ftp(i)));
+    const response = await templateUpdate(changed, old);
+    assert.equal(response.allowed, false);
+    const causes = response.status?.details?.causes ?? [];
+    assert.equal(causes.length, limits.listErrors + 1);
+    assert.match(
+      causes.at(-1)?.message ?? "",
+      /^Invalid value: "?5 more items are not absolute http, https or oci URLs/,
+    );
+  });
+
+  const selection = (choices: string[]) => {
+    const module = helmModule() as unknown as Editable;
+    module.config = [
+      { name: "Choice", alias: "choice", multipleOptions: { values: ["a", "b"], default: choices } },
+    ];
+    return module;
+  };
+  const unknown = Array.from({ length: bad }, (_, i) => `x${i}`);
+  const moduleUpdate = async (object: unknown, oldObject: unknown): Promise<AdmissionResponse> => {
+    const reply = await server.post(modulePath, admissionReview({ operation: "UPDATE", object, oldObject }));
+    assert.equal(reply.status, 200, reply.text);
+    return reply.json.response;
+  };
+
+  it("admits a Module update that fixes one of 60 unsupported selections", async () => {
+    const old = selection(unknown);
+    const oldResponse = await server.post(modulePath, admissionReview({ operation: "CREATE", object: old }));
+    assert.equal(oldResponse.json.response.allowed, false, "the old Module is invalid on its own");
+    const fixed = selection(unknown.map((choice, i) => (i === 0 ? "a" : choice)));
+    const response = await moduleUpdate(fixed, old);
+    assert.equal(response.allowed, true, JSON.stringify(response.status));
+  });
+
+  it("denies a Module update that adds an unsupported selection beside 60", async () => {
+    const old = selection(unknown);
+    const response = await moduleUpdate(selection([...unknown, "new"]), old);
+    assert.equal(response.allowed, false);
+    assert.deepEqual(
+      (response.status?.details?.causes ?? []).map((cause) => cause.field),
+      [`config[0].multipleOptions.default[${bad}]`],
+    );
+  });
+});
