@@ -1,5 +1,5 @@
 /**
- * What a unit of the work budget costs in src/go-template, shape by shape: each shape is parsed and
+ * What a unit of the work budget costs in src/go/template, shape by shape: each shape is parsed and
  * executed with a budget it cannot exhaust, and the CPU time is divided by the units it was charged.
  * The budget reckons 12 million units to about 70 ms (6 ns a unit); a shape far above that is work the
  * accounting under-charges (the fix is to charge it more or make it cheaper). A measurement script,
@@ -10,9 +10,9 @@
  */
 import { parseArgs } from "node:util";
 import { WorkBudget, WorkBudgetExceeded } from "../src/budget/work-budget.js";
-import { executeTemplate } from "../src/go-template/exec.js";
-import { parseTemplate } from "../src/go-template/index.js";
-import { fromJson, type Value } from "../src/go-template/values.js";
+import { executeTemplate } from "../src/go/template/exec.js";
+import { parseTemplate } from "../src/go/template/index.js";
+import { fromJson, type Value } from "../src/go/template/values.js";
 import { editDistance, editDistanceCost } from "../src/validation/suggest.js";
 
 const { values } = parseArgs({

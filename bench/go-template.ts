@@ -1,11 +1,11 @@
 /**
- * Cost per parse of src/go-template (parseTemplate, analysis included) on the templates of the real
+ * Cost per parse of src/go/template (parseTemplate, analysis included) on the templates of the real
  * Forkspacer manifests and on a few larger ones. A measurement script, not a test:
  * `npx tsx bench/go-template.ts`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
-import { hasTemplate, parseTemplate } from "../src/go-template/index.js";
+import { hasTemplate, parseTemplate } from "../src/go/template/index.js";
 import { corpusUrl } from "../test/support/corpus.js";
 
 const dir = corpusUrl("forkspacer/manifests/");

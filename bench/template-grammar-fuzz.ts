@@ -6,7 +6,7 @@ import { moduleWithTemplates } from "../test/support/template-grammar.js";
 
 /**
  * The template grammar fuzz of issue 32, the long run (`npm run fuzz`; the short one is
- * test/go-template/grammar-fuzz.test.ts): Modules whose templates and config data
+ * test/go/template/grammar-fuzz.test.ts): Modules whose templates and config data
  * test/support/template-grammar.ts generates, a quarter of them of heavy programs (widths, counts and
  * lengths up to 999,999, endless recursion), each review judged as the server judges it (the body
  * parsed and scanned, then the handler) and its CPU measured. Bound: 100 ms for a Module that passes

@@ -1,5 +1,5 @@
 import { CelScalar, type CelValue, celFunc, celType, isCelError, run } from "@bufbuild/cel";
-import { parseGoDuration } from "../go-time/duration.js";
+import { parseGoDuration } from "../go/time/duration.js";
 
 /**
  * cel-go's conversions from strings (and the global `matches`), which parse with Go's strconv and time (int: ParseInt base 10,

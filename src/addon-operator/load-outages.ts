@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
+import { parseYaml } from "../go/yaml/dialects.js";
 import { isMap } from "./schema.js";
-import { parseYaml } from "./yaml.js";
 
 /**
  * The `$ref`s of a schema file that name another file by a relative path. addon-operator expands refs

@@ -1,10 +1,10 @@
 import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { emptyMap } from "../base/empty-map.js";
+import { parseYaml } from "../go/yaml/dialects.js";
 import { moduleNameOfDirectory } from "./module-names.js";
 import { expandRefs, RefError } from "./refs.js";
 import { isMap } from "./schema.js";
-import { parseYaml } from "./yaml.js";
 
 /** A directory under the modules dir, as addon-operator discovers it. */
 export interface ModuleDirectory {

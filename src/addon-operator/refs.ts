@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
+import { parseYaml } from "../go/yaml/dialects.js";
 import { copyMap, isMap } from "./schema.js";
-import { parseYaml } from "./yaml.js";
 
 /** A `$ref` that cannot be expanded: addon-operator (spec.ExpandSchema) then fails to load the module. */
 export class RefError extends Error {}

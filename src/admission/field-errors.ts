@@ -1,6 +1,6 @@
 import { FieldPath, type PathStep } from "../base/field-path.js";
 import { boundedJson, limits, truncate } from "../base/limits.js";
-import { goQuote } from "../go-template/go-strings.js";
+import { goQuote } from "../go/strconv/go-strings.js";
 import type { RuleId } from "./rule-catalogue.js";
 
 /**

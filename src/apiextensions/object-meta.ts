@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import { type FieldError, goValue } from "../admission/field-errors.js";
 import { FieldPath } from "../base/field-path.js";
+import { goTimeParseError } from "../go/time/parse.js";
 import {
   dns1123LabelProblems,
   dns1123SubdomainProblems,
@@ -8,7 +9,6 @@ import {
   pathSegmentNameProblems,
   qualifiedNameProblems,
 } from "../validation/names.js";
-import { goTimeParseError } from "./go-time.js";
 
 /**
  * metav1.ObjectMeta as the API server reads a custom resource's metadata (and an embedded resource's):

@@ -11,7 +11,7 @@ import {
   plan,
 } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
-import { goRequestUriError } from "../go-net-url/parse.js";
+import { goRequestUriError } from "../go/net-url/parse.js";
 
 /**
  * The part of the Kubernetes CEL libraries (k8s.io/apiserver/pkg/cel/library) bound for @bufbuild/cel,

@@ -6,14 +6,15 @@
  * base-0 ParseInt too). `validate --yaml kubectl|gitops` picks one; either way every scalar the two
  * read differently is named, so the user learns of it whichever tool applies the file.
  *
- * The readings come from src/addon-operator/yaml.ts, which models both Go libraries (`sigs` and
+ * The readings come from src/go/yaml/dialects.ts, which models both Go libraries (`sigs` and
  * `yaml.v3`). They use a parser a hundred times slower than js-yaml, so they run only for a document
  * with a plain scalar the readings may disagree on (a cheap scan); any other document reads the same
  * in both, and js-yaml's value stands.
  */
-import { parseYaml } from "../addon-operator/yaml.js";
+
 import { hasLongDigitRun } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
+import { parseYaml } from "../go/yaml/dialects.js";
 import {
   alt,
   chars,
@@ -50,7 +51,7 @@ export interface ReadingDifference {
  * (kustomize writes `2025-01-01` as `2025-01-01T00:00:00Z`), `=` and merge keys, `.inf`/`.nan`, as a
  * whole value, a list item, a flow item or a map key; any map key that is not a plain word (Go turns
  * number, null and boolean keys into text its own way); a `-` alone in a flow collection; any explicit
- * `!!` tag. Checked against the Go libraries by test/addon-operator/yaml-differential.e2e.test.ts.
+ * `!!` tag. Checked against the Go libraries by test/go/yaml/yaml-differential.e2e.test.ts.
  */
 const mayDiffer = new LinearScan(mayDifferPattern());
 

@@ -5,6 +5,6 @@
  * the validators, which import this module.
  */
 import { fullFormats } from "ajv-formats/dist/formats.js";
-import { goRequestUriError } from "../go-net-url/parse.js";
+import { goRequestUriError } from "../go/net-url/parse.js";
 
 export const formats = { ...fullFormats, uri: (value: string) => goRequestUriError(value) === undefined };

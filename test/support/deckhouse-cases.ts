@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { moduleNameOfDirectory, valuesKeyOf } from "../../src/addon-operator/module-names.js";
 import { isMap } from "../../src/addon-operator/schema.js";
-import { parseYaml } from "../../src/addon-operator/yaml.js";
+import { parseYaml } from "../../src/go/yaml/dialects.js";
 
 export interface DeckhouseCase {
   file: string;

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { formatFieldError } from "../../src/admission/field-errors.js";
 import { WorkBudget } from "../../src/budget/work-budget.js";
-import { goQuote } from "../../src/go-template/go-strings.js";
+import { goQuote } from "../../src/go/strconv/go-strings.js";
 import { offlineKinds } from "../../src/offline/kinds.js";
 import { compileStructureCheckers, structureChecker } from "../../src/validation/structure.js";
 import { helmModule } from "../support/modules.js";

@@ -3,7 +3,6 @@ import { hasDeckhouseValidations } from "../../addon-operator/deckhouse-validati
 import { moduleNameOf, valuesKeyOf } from "../../addon-operator/module-names.js";
 import { isMap, type Schema } from "../../addon-operator/schema.js";
 import type { PathSegment, Violation } from "../../addon-operator/validate.js";
-import { type ParseCharge, parseYaml, type YamlDialect } from "../../addon-operator/yaml.js";
 import { byRule, type FieldError, fieldError } from "../../admission/field-errors.js";
 import type { Verdict } from "../../admission/resource-kind.js";
 import { errorRules, type IdsOf, type Native, warningRules } from "../../admission/rule-catalogue.js";
@@ -12,6 +11,7 @@ import { fitWarning } from "../../admission/warning.js";
 import { emptyMap } from "../../base/empty-map.js";
 import { FieldPath } from "../../base/field-path.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
+import { type ParseCharge, parseYaml, type YamlDialect } from "../../go/yaml/dialects.js";
 import { LruCache } from "../../memo/lru-cache.js";
 import type { KnownModule, LoadedSchemas, SectionSchema } from "./schema-store.js";
 

@@ -2,7 +2,7 @@ import { byRule, type FieldErrorList, fieldError } from "../../admission/field-e
 import { errorRules } from "../../admission/rule-catalogue.js";
 import type { FieldPath } from "../../base/field-path.js";
 import { celString, present } from "../../cel/policy-cel.js";
-import { goUrlParseError } from "../../go-net-url/parse.js";
+import { goUrlParseError } from "../../go/net-url/parse.js";
 import { dns1123LabelFormat, dns1123LabelProblems } from "../../validation/names.js";
 
 const install = "forkspacer/forkspacer v0.1.24 pkg/manager/helm.go, ModuleHelmManager.Install";

@@ -3,7 +3,7 @@ import { errorRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
 import { celMessage, quoted, valueRule } from "../../cel/policy-cel.js";
 import type { ChartGit, ChartSource, HelmModule, ModuleSpec } from "../../generated/module.js";
-import { hasTemplate } from "../../go-template/index.js";
+import { hasTemplate } from "../../go/template/index.js";
 import {
   dns1035LabelProblems,
   dns1123LabelProblems,

@@ -1,5 +1,5 @@
 import type { Module } from "../../generated/module.js";
-import { type GoMap, GoStrings, type Value as GoValue } from "../../go-template/values.js";
+import { type GoMap, GoStrings, type Value as GoValue } from "../../go/template/values.js";
 
 /**
  * `.config` as the operator's templates see it: GetValidatedConfig's output (forkspacer/forkspacer

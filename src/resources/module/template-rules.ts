@@ -7,8 +7,8 @@ import { type WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js
 import { present } from "../../cel/policy-cel.js";
 import { someString } from "../../cel/schema-strings.js";
 import type { Module } from "../../generated/module.js";
-import { hasTemplate, type JsonKind, type PrintedValue } from "../../go-template/index.js";
-import { jsonKind } from "../../go-template/json-kind.js";
+import { hasTemplate, type JsonKind, type PrintedValue } from "../../go/template/index.js";
+import { jsonKind } from "../../go/template/json-kind.js";
 import { generatedSchemaUrl } from "../../schema/generated-schema.js";
 import type { JsonSchema } from "../../schema/schema-source.js";
 import { installInputAt, installInputErrors } from "./install-inputs.js";

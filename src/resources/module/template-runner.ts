@@ -2,7 +2,7 @@ import { writeJson } from "../../base/exact-json.js";
 import { FieldPath } from "../../base/field-path.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
 import type { Module } from "../../generated/module.js";
-import { type ExecResult, executeTemplate } from "../../go-template/exec.js";
+import { type ExecResult, executeTemplate } from "../../go/template/exec.js";
 import {
   hasTemplate,
   type JsonKind,
@@ -12,9 +12,9 @@ import {
   type PrintedValue,
   parseTemplate,
   type TemplateAnalysis,
-} from "../../go-template/index.js";
-import { jsonKind } from "../../go-template/json-kind.js";
-import { type GoMap, Unsupported } from "../../go-template/values.js";
+} from "../../go/template/index.js";
+import { jsonKind } from "../../go/template/json-kind.js";
+import { type GoMap, Unsupported } from "../../go/template/values.js";
 import { LruCache } from "../../memo/lru-cache.js";
 import { templateConfig } from "./template-data.js";
 

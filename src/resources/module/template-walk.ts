@@ -1,6 +1,6 @@
 import type { FieldPath } from "../../base/field-path.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
-import { hasTemplate } from "../../go-template/index.js";
+import { hasTemplate } from "../../go/template/index.js";
 
 /** Units of the work budget each entry of a map or list walked to find templates costs. */
 const entryUnits = 3;

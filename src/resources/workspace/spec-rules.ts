@@ -4,7 +4,7 @@ import { FieldPath } from "../../base/field-path.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
 import { present } from "../../cel/policy-cel.js";
 import type { WorkspaceSpec } from "../../generated/workspace.js";
-import { cronScheduleError } from "../../robfig-cron/parse.js";
+import { cronScheduleError } from "../../go/robfig-cron/parse.js";
 
 const webhook = "forkspacer/forkspacer v0.1.24 internal/webhook/v1/workspace_webhook.go";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { maxAliasCount, maxDepth } from "../../../src/addon-operator/yaml.js";
+import { maxAliasCount, maxDepth } from "../../../src/go/yaml/dialects.js";
 import { addonOperatorConfigMapKind } from "../../../src/resources/addon-operator-configmap/index.js";
 import { reviewConfigMap, writeTree } from "../../support/addon-modules.js";
 import { type LiveServer, startLiveServer } from "../../support/live-server.js";

@@ -32,7 +32,7 @@ const found = (module: Module, budget = new WorkBudget()) =>
 
 /**
  * Templates Go parses and the operator then fails to execute, with Go's message (as Go's own
- * text/template gives it: test/go-template/differential.e2e.test.ts checks the port against it).
+ * text/template gives it: test/go/template/differential.e2e.test.ts checks the port against it).
  */
 const failures: [string, string, string][] = [
   [

@@ -4,7 +4,7 @@ import { checkValues } from "../../../src/addon-operator/check-values.js";
 import { moduleNameOfDirectory, valuesKeyOf } from "../../../src/addon-operator/module-names.js";
 import { loadModuleSchemas } from "../../../src/addon-operator/module-schemas.js";
 import { isMap } from "../../../src/addon-operator/schema.js";
-import { parseYaml } from "../../../src/addon-operator/yaml.js";
+import { parseYaml } from "../../../src/go/yaml/dialects.js";
 import { corpusPath } from "../corpus.js";
 import type { GoOracle } from "../go-oracle.js";
 import type { DifferentialRun, Random } from "./random.js";

@@ -1,4 +1,4 @@
-import { cronScheduleError } from "../../../src/robfig-cron/parse.js";
+import { cronScheduleError } from "../../../src/go/robfig-cron/parse.js";
 import type { GoOracle } from "../go-oracle.js";
 import type { DifferentialRun, Random } from "./random.js";
 

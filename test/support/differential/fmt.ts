@@ -8,7 +8,7 @@ import { type TemplateInput, type TemplateRun, templateDifferential } from "./te
  * fmt knows and some it does not, `%` at the end) and arguments of every type the operator's data and
  * template constants make (ints, uint8 from `index`, floats of every magnitude, complex constants,
  * strings with escapes and non-ASCII, bools, nil, maps, lists, nil interfaces inside them), run
- * through Go's text/template (test/oracles/template.go) and src/go-template.
+ * through Go's text/template (test/oracles/template.go) and src/go/template.
  */
 export const fmtData = {
   i: 51,

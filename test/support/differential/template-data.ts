@@ -1,7 +1,7 @@
 import { WorkBudget } from "../../../src/budget/work-budget.js";
 import type { Module } from "../../../src/generated/module.js";
-import { executeTemplate } from "../../../src/go-template/exec.js";
-import { parseTemplate } from "../../../src/go-template/index.js";
+import { executeTemplate } from "../../../src/go/template/exec.js";
+import { parseTemplate } from "../../../src/go/template/index.js";
 import { kindOf, type OfflineKind, offlineKinds } from "../../../src/offline/kinds.js";
 import { templateConfig } from "../../../src/resources/module/template-data.js";
 import { pruneAndDefault } from "../../../src/validation/prune-default.js";

@@ -1,15 +1,15 @@
 import fc from "fast-check";
 import { WorkBudget, WorkBudgetExceeded } from "../../../src/budget/work-budget.js";
-import { executeTemplate } from "../../../src/go-template/exec.js";
-import { parseTemplate } from "../../../src/go-template/index.js";
-import { jsonKind } from "../../../src/go-template/json-kind.js";
-import { fromJson, Unsupported } from "../../../src/go-template/values.js";
+import { executeTemplate } from "../../../src/go/template/exec.js";
+import { parseTemplate } from "../../../src/go/template/index.js";
+import { jsonKind } from "../../../src/go/template/json-kind.js";
+import { fromJson, Unsupported } from "../../../src/go/template/values.js";
 import type { GoOracle, TemplateAnswer } from "../go-oracle.js";
 import { type TemplateCase, templateCase } from "../template-grammar.js";
 import type { DifferentialRun, Random } from "./random.js";
 
 /**
- * src/go-template against Go's text/template with the operator's FuncMap (test/oracles/template.go):
+ * src/go/template against Go's text/template with the operator's FuncMap (test/oracles/template.go):
  * the parse (its error text, or the templates defined), the execution (the output, or the error text)
  * and the operator's reading of the output as JSON. Where the port does not model something it says
  * so (Unsupported) or runs out of its work budget: the webhook then decides nothing from the template,

@@ -1,4 +1,4 @@
-import { goUrlParseError } from "../../../src/go-net-url/parse.js";
+import { goUrlParseError } from "../../../src/go/net-url/parse.js";
 import type { GoOracle } from "../go-oracle.js";
 import type { DifferentialRun, Random } from "./random.js";
 
@@ -101,7 +101,7 @@ export function generateUrl(random: Random): string {
   return `${url.slice(0, at)}${random.pick(noise)}${url.slice(at)}`;
 }
 
-/** url.Parse's verdict (its error text, "" when it parses) from Go and from src/go-net-url. */
+/** url.Parse's verdict (its error text, "" when it parses) from Go and from src/go/net-url. */
 export async function urlDifferential(oracle: GoOracle, urls: readonly string[]): Promise<DifferentialRun> {
   const answers = await oracle.askAll(
     "url",

@@ -1,6 +1,6 @@
 import { load as loadYaml } from "js-yaml";
-import { parseYaml, type YamlDialect } from "../../../src/addon-operator/yaml.js";
 import { writeJson } from "../../../src/base/exact-json.js";
+import { parseYaml, type YamlDialect } from "../../../src/go/yaml/dialects.js";
 import { readDocument } from "../../../src/offline/yaml-readings.js";
 import type { GoOracle } from "../go-oracle.js";
 import type { DifferentialRun, Random } from "./random.js";
@@ -172,7 +172,7 @@ const sorted = (v: unknown): unknown =>
       : v;
 
 /**
- * Each dialect of src/addon-operator/yaml.ts against its Go library (sigs.k8s.io/yaml; yaml.v3 then
+ * Each dialect of src/go/yaml/dialects.ts against its Go library (sigs.k8s.io/yaml; yaml.v3 then
  * JSON), and the GitOps reading of src/offline/yaml-readings.ts against kustomize's kyaml: the values, or
  * that both refuse the text (their messages differ: the port names path and rule in its own words).
  */
