@@ -20,6 +20,7 @@ export const layerOrder = [
   "budget",
   "go",
   "regex",
+  "manifests",
   "admission",
   "server",
   "addon-operator",

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { manifestFiles } from "../../src/offline/manifest-files.js";
-import { parseManifests } from "../../src/offline/manifests.js";
+import { manifestFiles } from "../../src/manifests/manifest-files.js";
+import { parseManifests } from "../../src/manifests/manifests.js";
 
 /**
  * The offline baseline: reads and parses every manifest under a directory as `validate` does, with

@@ -1,7 +1,7 @@
 import { dump, loadAll } from "js-yaml";
 import { parseDocument } from "yaml";
 import type { Finding, ResourceRef } from "../base/finding.js";
-import { isResourceList } from "../offline/manifests.js";
+import { isResourceList } from "../manifests/manifests.js";
 import type { BatchResult, Input } from "../offline/validate-batch.js";
 
 /**

@@ -2,11 +2,12 @@ import { Command, Option } from "commander";
 import { load as loadYaml } from "js-yaml";
 import { checkRuleIds, parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
 import { writeJson } from "../base/exact-json.js";
+import { InputError } from "../manifests/input-error.js";
+import { manifestFiles, readBounded, readInput, type SkippedDirectory } from "../manifests/manifest-files.js";
+import { isResourceList } from "../manifests/manifests.js";
+import { type YamlReader, yamlReaders } from "../manifests/yaml-readings.js";
 import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
 import type { Client } from "../offline/client.js";
-import { InputError } from "../offline/input-error.js";
-import { manifestFiles, readBounded, readInput, type SkippedDirectory } from "../offline/manifest-files.js";
-import { isResourceList } from "../offline/manifests.js";
 import {
   type Batch,
   type BatchResult,
@@ -14,7 +15,6 @@ import {
   type Mutation,
   validateBatch,
 } from "../offline/validate-batch.js";
-import { type YamlReader, yamlReaders } from "../offline/yaml-readings.js";
 import { resourceKinds } from "../resources/index.js";
 import { collect, exitStatus, type Outcome, runCommand, UsageError } from "./command.js";
 import { formatFindings, type ReportFormat, reportFormats, summaryLine } from "./findings.js";

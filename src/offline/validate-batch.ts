@@ -1,20 +1,20 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { type Finding, findingField, type ResourceRef } from "../base/finding.js";
+import { inputBoundProblem } from "../manifests/input-bounds.js";
+import { InputError } from "../manifests/input-error.js";
+import { type Manifest, parseManifests } from "../manifests/manifests.js";
+import { originPlacer } from "../manifests/origins.js";
+import type { YamlReader } from "../manifests/yaml-readings.js";
 import { defaultAddonConfigMap } from "../resources/addon-operator-configmap/index.js";
 import { addonConfigMapNamespace, admitAddonConfigMap, type OfflineAddonOperator } from "./addon-operator.js";
 import { admitOffline, defaultNamespace, type OfflineVerdict, type Problem } from "./admit.js";
 import type { Client } from "./client.js";
 import { findingOf } from "./finding-of.js";
-import { inputBoundProblem } from "./input-bounds.js";
-import { InputError } from "./input-error.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "./kinds.js";
 import { lookupNotMade, lookups, lookupsFromInput, lookupsFromObjects, type NotChecked } from "./lookups.js";
-import { type Manifest, parseManifests } from "./manifests.js";
 import { admitNatively } from "./native-admission.js";
-import { originPlacer } from "./origins.js";
 import type { Summary } from "./summary.js";
-import type { YamlReader } from "./yaml-readings.js";
 
 export interface Input {
   /** The name findings show: the path as given, or `<stdin>`. */

@@ -4,9 +4,10 @@
  * `--show-mutations`, and `--modules-dir`/`--global-hooks-dir` for the module tree chosen (a bundled
  * example, or a folder the visitor picked, read into the page's file system).
  */
+
+import type { YamlReader } from "../manifests/yaml-readings.js";
 import { type OfflineAddonOperator, offlineAddonOperator } from "../offline/addon-operator.js";
 import { type BatchResult, validateBatch } from "../offline/validate-batch.js";
-import type { YamlReader } from "../offline/yaml-readings.js";
 import { existsSync, mount } from "./node/fs.js";
 import { bundledTrees, type ModuleTree } from "./trees.js";
 

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseManifests } from "../../src/manifests/manifests.js";
 import type { Client } from "../../src/offline/client.js";
 import { kindOf, type OfflineKind } from "../../src/offline/kinds.js";
-import { parseManifests } from "../../src/offline/manifests.js";
 import { admissionCases } from "../support/admission-cases.js";
 import { corpusPath } from "../support/corpus.js";
 import { hostileModules } from "../support/hostile-modules.js";

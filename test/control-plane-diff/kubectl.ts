@@ -1,7 +1,7 @@
 import { readJson } from "../../src/base/exact-json.js";
+import { parseManifests } from "../../src/manifests/manifests.js";
 import { admitOffline } from "../../src/offline/admit.js";
 import { kindOf, type OfflineKind } from "../../src/offline/kinds.js";
-import { parseManifests } from "../../src/offline/manifests.js";
 import type { ControlPlane } from "../support/control-plane.js";
 import { webhookRule } from "./verdicts.js";
 

@@ -6,7 +6,7 @@ import { useGoOracle, withoutGo } from "../../support/go-oracle.js";
 import { yamlScalars, yamlTable } from "./yaml-cases.js";
 
 /**
- * src/go/yaml/dialects.ts (sigs.k8s.io/yaml, yaml.v3) and src/offline/yaml-readings.ts (validate --yaml
+ * src/go/yaml/dialects.ts (sigs.k8s.io/yaml, yaml.v3) and src/manifests/yaml-readings.ts (validate --yaml
  * kubectl|gitops) against the Go libraries: sigs.k8s.io/yaml v1.6.0, gopkg.in/yaml.v3 v3.0.1 and
  * kustomize's kyaml v0.20.1.
  */

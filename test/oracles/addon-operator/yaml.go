@@ -11,7 +11,7 @@ import (
 )
 
 // yamlRequest: a YAML text read by one of the Go readings the project models
-// (src/go/yaml/dialects.ts, src/offline/yaml-readings.ts):
+// (src/go/yaml/dialects.ts, src/manifests/yaml-readings.ts):
 //   - "sigs": sigs.k8s.io/yaml v1.6.0's Unmarshal into any, as kubectl apply -f and the operators
 //     decode YAML (YAML 1.1 through goyaml.v2, then JSON);
 //   - "yaml.v3": gopkg.in/yaml.v3 v3.0.1's Unmarshal into any, then encoding/json, as addon-operator

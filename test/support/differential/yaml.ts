@@ -1,7 +1,7 @@
 import { load as loadYaml } from "js-yaml";
 import { writeJson } from "../../../src/base/exact-json.js";
 import { parseYaml, type YamlDialect } from "../../../src/go/yaml/dialects.js";
-import { readDocument } from "../../../src/offline/yaml-readings.js";
+import { readDocument } from "../../../src/manifests/yaml-readings.js";
 import type { GoOracle } from "../go-oracle.js";
 import type { DifferentialRun, Random } from "./random.js";
 
@@ -173,7 +173,7 @@ const sorted = (v: unknown): unknown =>
 
 /**
  * Each dialect of src/go/yaml/dialects.ts against its Go library (sigs.k8s.io/yaml; yaml.v3 then
- * JSON), and the GitOps reading of src/offline/yaml-readings.ts against kustomize's kyaml: the values, or
+ * JSON), and the GitOps reading of src/manifests/yaml-readings.ts against kustomize's kyaml: the values, or
  * that both refuse the text (their messages differ: the port names path and rule in its own words).
  */
 export async function yamlDifferential(oracle: GoOracle, texts: readonly string[]): Promise<DifferentialRun> {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { parseManifests } from "../../src/offline/manifests.js";
-import { readDocument } from "../../src/offline/yaml-readings.js";
+import { parseManifests } from "../../src/manifests/manifests.js";
+import { readDocument } from "../../src/manifests/yaml-readings.js";
 import { jsonFindings, validateCli } from "../support/cli.js";
 import { corpusUrl, withoutCorpus } from "../support/corpus.js";
 

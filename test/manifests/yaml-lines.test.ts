@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { dump, load } from "js-yaml";
-import { documentChunks, syntaxTreeLines } from "../../src/offline/manifests.js";
-import { lineAlong, scanBlockYaml } from "../../src/offline/yaml-lines.js";
+import { documentChunks, syntaxTreeLines } from "../../src/manifests/manifests.js";
+import { lineAlong, scanBlockYaml } from "../../src/manifests/yaml-lines.js";
 import { corpusPath, withoutCorpus, yamlFiles } from "../support/corpus.js";
 import { yamlStyles, yamlValues } from "../support/yaml-generators.js";
 

@@ -9,7 +9,7 @@ import { CORE_SCHEMA } from "js-yaml";
  * Plain scalars and keys are resolved by js-yaml's own schema (`resolveImplicitScalarTag`, as its loader
  * does), so `1`, `true`, `null`, `1.5e3` are what js-yaml makes of them. Anything else (block scalars,
  * flow collections, anchors, tags, multi-line scalars, duplicate keys, `__proto__`, odd indentation,
- * tabs, CR, non-ASCII) gives up. Held to js-yaml by test/offline/yaml-plain-block.test.ts.
+ * tabs, CR, non-ASCII) gives up. Held to js-yaml by test/manifests/yaml-plain-block.test.ts.
  *
  * Four to five times cheaper than js-yaml on the manifests `validate` reads most: where a CI run spends
  * its time on many plain manifests.

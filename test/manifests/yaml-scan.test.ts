@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { mayReadDifferently } from "../../src/offline/yaml-readings.js";
+import { mayReadDifferently } from "../../src/manifests/yaml-readings.js";
 
 /**
- * The cheap scan of src/offline/yaml-readings.ts (is there a scalar kubectl and GitOps tools may read
+ * The cheap scan of src/manifests/yaml-readings.ts (is there a scalar kubectl and GitOps tools may read
  * differently?) reads every manifest line a pull request can add. As a JavaScript regex it was
  * quadratic: a line of 60,000 blanks took 13 s, 1 MB about an hour (issue 41). It is now a LinearScan;
  * this holds it to that regex, its specification, on short lines (where backtracking costs nothing),

@@ -4,8 +4,8 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { dump, load } from "js-yaml";
 import { parseYaml } from "../../src/go/yaml/dialects.js";
-import { documentChunks } from "../../src/offline/manifests.js";
-import { mayReadDifferently } from "../../src/offline/yaml-readings.js";
+import { documentChunks } from "../../src/manifests/manifests.js";
+import { mayReadDifferently } from "../../src/manifests/yaml-readings.js";
 import { corpusDir, withoutCorpus, yamlFiles } from "../support/corpus.js";
 import { Random } from "../support/differential/random.js";
 import { generateScalar } from "../support/differential/yaml.js";
@@ -13,7 +13,7 @@ import { yamlStyles, yamlValues } from "../support/yaml-generators.js";
 
 /**
  * validate reads a document with js-yaml, about a hundred times cheaper than the port of Go's two
- * readings (src/go/yaml/dialects.ts), only where the cheap scan of src/offline/yaml-readings.ts finds
+ * readings (src/go/yaml/dialects.ts), only where the cheap scan of src/manifests/yaml-readings.ts finds
  * nothing the readings may differ on. This holds that shortcut to the port: wherever the scan lets
  * js-yaml's value stand, both readings (kubectl's sigs.k8s.io/yaml, the GitOps kyaml) give that value,
  * or both refuse the document as js-yaml does. The port itself is held to Go by

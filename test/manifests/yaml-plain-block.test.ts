@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { dump, load } from "js-yaml";
-import { documentChunks, parseManifests } from "../../src/offline/manifests.js";
-import { readPlainBlockYaml } from "../../src/offline/yaml-plain-block.js";
+import { documentChunks, parseManifests } from "../../src/manifests/manifests.js";
+import { readPlainBlockYaml } from "../../src/manifests/yaml-plain-block.js";
 import { corpusDir, withoutCorpus, yamlFiles } from "../support/corpus.js";
 import { Random } from "../support/differential/random.js";
 import { generateScalar } from "../support/differential/yaml.js";
@@ -12,7 +12,7 @@ import { helmModule } from "../support/modules.js";
 import { yamlStyles, yamlValues } from "../support/yaml-generators.js";
 
 /**
- * validate reads the plainest block YAML with its own reader (src/offline/yaml-plain-block.ts) instead
+ * validate reads the plainest block YAML with its own reader (src/manifests/yaml-plain-block.ts) instead
  * of js-yaml. Wherever that reader gives a value, js-yaml must read the document to the same value
  * (deepStrictEqual: -0, NaN, key order and prototypes included; Object.keys order compared too);
  * wherever js-yaml refuses a document, the reader must give up. Whether js-yaml's value stands at all

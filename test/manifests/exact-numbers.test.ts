@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseManifests } from "../../src/offline/manifests.js";
-import { yamlReaders } from "../../src/offline/yaml-readings.js";
+import { parseManifests } from "../../src/manifests/manifests.js";
+import { yamlReaders } from "../../src/manifests/yaml-readings.js";
 
 /**
  * Numbers as the API server comes to hold them after kubectl or a GitOps tool wrote the YAML's value

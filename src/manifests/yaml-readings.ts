@@ -126,7 +126,7 @@ export interface Readings {
 
 /**
  * Whether the cheap scan finds anything in the text the readings may read differently; if not,
- * js-yaml's value stands for both (test/offline/yaml-fast-path.test.ts holds it to the readings).
+ * js-yaml's value stands for both (test/manifests/yaml-fast-path.test.ts holds it to the readings).
  */
 export function mayReadDifferently(text: string, work?: ScanWork): boolean {
   return mayDiffer.test(text, work);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { limits } from "../../src/base/limits.js";
-import { inputBoundProblem } from "../../src/offline/input-bounds.js";
+import { inputBoundProblem } from "../../src/manifests/input-bounds.js";
 
 /** A value nested `depth` levels below the object (`a.a.a…`). */
 function nested(depth: number): Record<string, unknown> {
