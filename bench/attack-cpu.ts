@@ -126,7 +126,7 @@ const attacks: Record<string, () => { path: string; body: unknown }> = {
   "UPDATE of 3.0 MB new + 1.2 MB old": twoObjectUpdate,
   "UPDATE of empty objects, 3.0 MB new + 1.2 MB old": denseUpdate(3.0e6, 1.2e6),
   "UPDATE of empty objects, 1.5 MB new + 1.5 MB old": denseUpdate(1.5e6, 1.5e6),
-  // Just under what a worker of 96 MiB parses (half its heap, src/server/parse-cost.ts): judged whole.
+  // Just under what a worker of 96 MiB parses (half its heap, src/admission/parse-cost.ts): judged whole.
   "UPDATE of empty objects, 1.0 MB new + 0.9 MB old": denseUpdate(1.0e6, 0.9e6),
   "UPDATE of empty objects, 1.9 MB new + 0 old": denseUpdate(1.9e6, 0),
 };

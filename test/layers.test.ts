@@ -23,6 +23,7 @@ export const layerOrder = [
   "manifests",
   "admission",
   "server",
+  "isolation",
   "addon-operator",
   "validation",
   "cel",

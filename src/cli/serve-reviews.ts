@@ -2,10 +2,10 @@ import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { limits } from "../base/limits.js";
+import type { Logger } from "../base/log.js";
+import { ReviewPool, workerMemoryMb } from "../isolation/review-pool.js";
 import type { NameCache } from "../kube/name-cache.js";
 import type { AddonOperatorFlags } from "../resources/addon-operator-configmap/index.js";
-import type { Logger } from "../server/log.js";
-import { ReviewPool, workerMemoryMb } from "../server/review-pool.js";
 
 /** The cluster caches the kinds read, by the name their changes are sent under. */
 export interface ClusterLookups {

@@ -1,8 +1,8 @@
+import { judgeOf } from "../admission/review-protocol.js";
 import { checkRuleIds } from "../admission/rule-actions.js";
+import { runReviewWorker } from "../isolation/review-worker.js";
 import { type NameChange, NameReplica } from "../kube/name-replica.js";
 import { createResourceKinds } from "../resources/index.js";
-import { runReviewWorker } from "../server/review-worker.js";
-import { judgeOf } from "../server/reviews.js";
 import { compileStructureCheckers } from "../validation/structure.js";
 import type { LookupName, WorkerSettings } from "./serve-reviews.js";
 

@@ -2,10 +2,10 @@ import cluster from "node:cluster";
 import type { Server } from "node:https";
 import { Command } from "commander";
 import { parseRuleActions, type RuleActions } from "../admission/rule-actions.js";
+import { jsonLogger } from "../base/log.js";
 import { type ReviewLogging, reviewLoggings } from "../server/app.js";
 import { ensureCertDirLogged, serviceDnsNames } from "../server/certificates.js";
 import { startHttpsServer } from "../server/https-server.js";
-import { jsonLogger } from "../server/log.js";
 import { MemoryBudget } from "../server/memory-budget.js";
 import {
   registryCollector,

@@ -1,5 +1,5 @@
 import { CustomObjectsApi, type KubeConfig, Watch } from "@kubernetes/client-node";
-import type { Logger } from "../server/log.js";
+import type { Logger } from "../base/log.js";
 import type { NameChange } from "./name-replica.js";
 import { type ObjectList, type ObjectMeta, Reflector, type ReflectorOptions } from "./reflector.js";
 

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CoreV1Api, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
+import type { Logger } from "../base/log.js";
 import { certFiles, issueCertificates } from "../server/certificates.js";
-import type { Logger } from "../server/log.js";
 import { apiErrorMessage, httpStatus } from "./api-errors.js";
 import { certificateDnsNames, certificateExpiry, certificateStart, splitPemBundle } from "./pem.js";
 import { injectCaBundle } from "./webhook-ca-bundle.js";

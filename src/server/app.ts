@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Reviewer, ReviewReport } from "../admission/review-protocol.js";
 import { limits } from "../base/limits.js";
-import type { Logger } from "./log.js";
+import type { Logger } from "../base/log.js";
 import type { MemoryBudget } from "./memory-budget.js";
 import type { Readiness, WebhookMetrics } from "./metrics.js";
 import { bodyPieces, readBody } from "./read-body.js";
-import type { Reviewer, ReviewReport } from "./reviews.js";
 
 export interface AppOptions {
   /** Where reviews are judged: the webhook paths, and bytes in, bytes out. */

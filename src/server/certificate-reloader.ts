@@ -1,8 +1,8 @@
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
 import { createSecureContext } from "node:tls";
+import type { Logger } from "../base/log.js";
 import { readServingCertificate } from "./certificates.js";
-import type { Logger } from "./log.js";
 
 /** Waits for a burst of file events to settle (a Secret update renames a symlink, cp writes twice). */
 const settleMs = 100;

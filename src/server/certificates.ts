@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generate } from "selfsigned";
-import type { Logger } from "./log.js";
+import type { Logger } from "../base/log.js";
 
 export interface CertificateBundle {
   /** PEM of the CA that signed the serving certificate: the caBundle of the webhook configurations. */

@@ -1,14 +1,14 @@
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import type { Reviewer } from "../admission/review-protocol.js";
 import { limits } from "../base/limits.js";
+import type { Logger } from "../base/log.js";
 import { continueWithin, createApp, type ReviewLogging, readinessOf } from "./app.js";
 import { watchCertificates } from "./certificate-reloader.js";
 import { readServingCertificate } from "./certificates.js";
 import { limitConnections } from "./connection-limit.js";
-import type { Logger } from "./log.js";
 import type { MemoryBudget } from "./memory-budget.js";
 import type { Readiness, WebhookMetrics } from "./metrics.js";
-import type { Reviewer } from "./reviews.js";
 import { tlsPolicy } from "./tls-policy.js";
 
 /**

@@ -2,11 +2,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { AggregatorRegistry, Counter, Gauge, Registry } from "prom-client";
+import { ruleLabel } from "../admission/rule-label.js";
 import { type Warning, warningRule } from "../admission/warning.js";
 import { limitConnections } from "./connection-limit.js";
 import { defaultTimeouts } from "./https-server.js";
 import { CounterSeries, PathHistogram } from "./path-series.js";
-import { ruleLabel } from "./rule-label.js";
 
 /**
  * The webhook's Prometheus metrics, named as controller-runtime names its webhook metrics so that

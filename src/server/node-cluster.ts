@@ -1,6 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
-import type { Logger } from "./log.js";
+import type { Logger } from "../base/log.js";
 import { type MetricsServer, startMetricsServer } from "./metrics.js";
 
 export interface PrimaryOptions {

@@ -558,7 +558,7 @@ describe("rule actions", { skip: withoutGo }, () => {
     await assert.rejects(render({ reviewWorkers: { count: 0 } }), /reviewWorkers/);
     await assert.rejects(render({ reviewWorkers: { heapMb: "lots" } }), /reviewWorkers/);
     // 2,000 ms of CPU may take 6 s of wall time (serve's own bound): the API server gave up after 5 s.
-    const { wallLimitMs } = await import("../../src/server/review-pool.js");
+    const { wallLimitMs } = await import("../../src/isolation/review-pool.js");
     assert.equal(wallLimitMs(2000), 6000);
     await assert.rejects(
       render({ reviewWorkers: { deadlineMs: 2000 } }),

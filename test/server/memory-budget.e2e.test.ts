@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { workerMemoryMb } from "../../src/server/review-pool.js";
+import { workerMemoryMb } from "../../src/isolation/review-pool.js";
 import {
   chunked,
   cleanReview,

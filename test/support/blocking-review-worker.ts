@@ -1,5 +1,5 @@
 import { threadId } from "node:worker_threads";
-import { runReviewWorker } from "../../src/server/review-worker.js";
+import { runReviewWorker } from "../../src/isolation/review-worker.js";
 
 /**
  * A review worker for the pool's own tests. A review's body is `{"name": ..., "block": true?}`; a

@@ -3,7 +3,9 @@ import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ResourceKind } from "../../src/admission/resource-kind.js";
+import { inThreadReviewer, type Reviewer } from "../../src/admission/review-protocol.js";
 import type { RuleActions } from "../../src/admission/rule-actions.js";
+import { silentLogger } from "../../src/base/log.js";
 import {
   type ClusterLookups,
   defaultPool,
@@ -13,9 +15,7 @@ import {
 import type { AddonOperatorFlags } from "../../src/resources/addon-operator-configmap/index.js";
 import { ensureCertDir, serviceDnsNames } from "../../src/server/certificates.js";
 import { type RunningServer, type ServeOptions, startHttpsServer } from "../../src/server/https-server.js";
-import { silentLogger } from "../../src/server/log.js";
 import { MemoryBudget } from "../../src/server/memory-budget.js";
-import { inThreadReviewer, type Reviewer } from "../../src/server/reviews.js";
 
 export interface LiveServer {
   running: RunningServer;

@@ -1,23 +1,23 @@
-import { type FittedVerdict, fitVerdict, objectName, responseOf } from "../admission/answer.js";
-import { vouchForDepth } from "../admission/depth.js";
-import { causeType, type FieldError } from "../admission/field-errors.js";
-import { judgeMutation, judgeValidation } from "../admission/handler.js";
-import { type ResourceKind, webhooksOf } from "../admission/resource-kind.js";
+import { readJson } from "../base/exact-json.js";
+import { FieldPath } from "../base/field-path.js";
+import { limits, truncate } from "../base/limits.js";
+import { type FittedVerdict, fitVerdict, objectName, responseOf } from "./answer.js";
+import { vouchForDepth } from "./depth.js";
+import { causeType, type FieldError } from "./field-errors.js";
+import { judgeMutation, judgeValidation } from "./handler.js";
+import { heapOutgrownBy } from "./parse-cost.js";
+import { type ResourceKind, webhooksOf } from "./resource-kind.js";
 import {
   type AdmissionRequest,
   type AdmissionResponse,
   encodeReview,
   parseAdmissionReview,
-} from "../admission/review.js";
-import type { RuleActions } from "../admission/rule-actions.js";
-import type { ReviewVerdict } from "../admission/verdict.js";
-import { warningRule } from "../admission/warning.js";
-import { readJson } from "../base/exact-json.js";
-import { FieldPath } from "../base/field-path.js";
-import { limits, truncate } from "../base/limits.js";
-import { heapOutgrownBy } from "./parse-cost.js";
+} from "./review.js";
 import { type ReviewEnvelope, scanEnvelope } from "./review-envelope.js";
+import type { RuleActions } from "./rule-actions.js";
 import { ruleLabel } from "./rule-label.js";
+import type { ReviewVerdict } from "./verdict.js";
+import { warningRule } from "./warning.js";
 
 /**
  * The AdmissionReview protocol from a request body's bytes to the answer's bytes: parse, check the

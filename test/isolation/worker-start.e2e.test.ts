@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ReviewPool } from "../../src/server/review-pool.js";
+import { ReviewPool } from "../../src/isolation/review-pool.js";
 import type { BlockingWorkerData } from "../support/blocking-review-worker.js";
 import { startLiveServer } from "../support/live-server.js";
 import { helmModule } from "../support/modules.js";

@@ -1,10 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
-import { limits } from "../base/limits.js";
-import type { Logger } from "./log.js";
-import { ReviewClaims } from "./review-claims.js";
-import { scanEnvelope } from "./review-envelope.js";
-import { ReviewNote } from "./review-note.js";
+import { scanEnvelope } from "../admission/review-envelope.js";
 import {
   bytesOf,
   failedAnswer,
@@ -14,7 +10,11 @@ import {
   type Reviewer,
   type ReviewInProgress,
   reviewInProgress,
-} from "./reviews.js";
+} from "../admission/review-protocol.js";
+import { limits } from "../base/limits.js";
+import type { Logger } from "../base/log.js";
+import { ReviewClaims } from "./review-claims.js";
+import { ReviewNote } from "./review-note.js";
 import { type ThreadCpuClock, threadCpuClock } from "./thread-cpu.js";
 
 /**

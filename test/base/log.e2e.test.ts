@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
-import { batchedJsonLogger } from "../../src/server/log.js";
+import { batchedJsonLogger } from "../../src/base/log.js";
 
 describe("batchedJsonLogger", () => {
   const batch = { delayMs: 5, maxBytes: 200 };
@@ -65,7 +65,7 @@ describe("batchedJsonLogger", () => {
 
   it("writes what is pending when the process exits", async () => {
     const script = `
-      import { jsonLogger } from "./src/server/log.ts";
+      import { jsonLogger } from "./src/base/log.ts";
       for (let i = 0; i < 3; i++) jsonLogger({ msg: "line", i });
       process.exit(0);
     `;

@@ -1,8 +1,4 @@
 import { parentPort, workerData } from "node:worker_threads";
-import type { Logger } from "./log.js";
-import { ReviewClaims } from "./review-claims.js";
-import { ReviewNote } from "./review-note.js";
-import type { FromWorker, ToWorker, WorkerStart } from "./review-pool.js";
 import {
   bytesOf,
   failedAnswer,
@@ -10,7 +6,11 @@ import {
   type KindIdentity,
   type ReviewAnswer,
   type ReviewInProgress,
-} from "./reviews.js";
+} from "../admission/review-protocol.js";
+import type { Logger } from "../base/log.js";
+import { ReviewClaims } from "./review-claims.js";
+import { ReviewNote } from "./review-note.js";
+import type { FromWorker, ToWorker, WorkerStart } from "./review-pool.js";
 import { ownThreadId } from "./thread-cpu.js";
 
 /** What a review worker judges with, built from its `workerData`. */

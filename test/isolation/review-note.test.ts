@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ReviewNote } from "../../src/server/review-note.js";
-import type { ReviewInProgress } from "../../src/server/reviews.js";
+import type { ReviewInProgress } from "../../src/admission/review-protocol.js";
+import { ReviewNote } from "../../src/isolation/review-note.js";
 
 const review = (uid: string, name = "redis"): ReviewInProgress => ({
   uid,

@@ -1,4 +1,4 @@
-import type { ReviewInProgress } from "./reviews.js";
+import type { ReviewInProgress } from "../admission/review-protocol.js";
 
 /**
  * Where a review worker notes the review it is judging (its uid, kind and name, once its request is

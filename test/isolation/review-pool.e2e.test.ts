@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ReviewPool } from "../../src/server/review-pool.js";
+import { ReviewPool } from "../../src/isolation/review-pool.js";
 import type { BlockingWorkerData } from "../support/blocking-review-worker.js";
 
 const entry = new URL("../support/blocking-review-worker.ts", import.meta.url);

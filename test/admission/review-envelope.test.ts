@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { scanEnvelope } from "../../src/server/review-envelope.js";
+import { scanEnvelope } from "../../src/admission/review-envelope.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
 
