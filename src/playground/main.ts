@@ -125,6 +125,8 @@ function showResult(result: BatchResult): void {
       ([key, count]) => `${plural(count, "object")} skipped: no schema for ${key}`,
     ),
   ];
+  // An empty heading reads as a page still loading: say that nothing was left out.
+  if (notChecked.length === 0) notChecked.push("nothing: no lookup left unanswered, no object skipped");
   notCheckedList.replaceChildren(...notChecked.map((line) => listItem(line)));
   markLines(result.findings);
 }
