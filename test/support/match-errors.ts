@@ -1,7 +1,7 @@
-import { AssertionError } from "node:assert";
 import { isDeepStrictEqual } from "node:util";
 import type { FieldError, FieldErrorType } from "../../src/admission/field-errors.js";
 import type { RuleId } from "../../src/admission/rule-catalogue.js";
+import { matchInOrder, ruleText, textMatches } from "./match-in-order.js";
 
 /**
  * One field error a rule test expects, as structured data: its type, its field (as rendered,
@@ -27,28 +27,7 @@ export function matchErrors(
   expected: readonly ExpectedError[],
   context?: string,
 ): void {
-  const first = firstDifference(got, expected);
-  if (first === undefined) return;
-  throw new AssertionError({
-    message: [
-      `${context === undefined ? "" : `${context}: `}field errors differ at #${first}`,
-      "expected:",
-      ...(expected.length > 0 ? expected.map((e) => `  ${expectedLine(e)}`) : ["  (none)"]),
-      "got:",
-      ...(got.length > 0 ? got.map((e) => `  ${gotLine(e)}`) : ["  (none)"]),
-    ].join("\n"),
-    actual: got.map(gotLine),
-    expected: expected.map(expectedLine),
-    operator: "matchErrors",
-  });
-}
-
-function firstDifference(got: readonly FieldError[], expected: readonly ExpectedError[]): number | undefined {
-  for (let i = 0; i < Math.max(got.length, expected.length); i++) {
-    const [error, want] = [got[i], expected[i]];
-    if (!error || !want || !matches(error, want)) return i;
-  }
-  return undefined;
+  matchInOrder(fieldErrors, got, expected, context);
 }
 
 function matches(error: FieldError, want: ExpectedError): boolean {
@@ -57,11 +36,6 @@ function matches(error: FieldError, want: ExpectedError): boolean {
   if (want.detail !== undefined && !textMatches(error.detail ?? "", want.detail)) return false;
   return !("value" in want) || ("value" in error && isDeepStrictEqual(error.value, want.value));
 }
-
-const textMatches = (text: string, want: string | RegExp) =>
-  typeof want === "string" ? text === want : want.test(text);
-
-const ruleText = (rule: string | undefined) => (rule === undefined ? "(no rule)" : `(rule ${rule})`);
 
 function expectedLine(want: ExpectedError): string {
   const value = "value" in want ? ` value ${JSON.stringify(want.value)}` : "";
@@ -74,3 +48,5 @@ function gotLine(error: FieldError): string {
   const detail = error.detail === undefined ? "" : ` detail ${JSON.stringify(error.detail)}`;
   return `${error.type} ${error.field.toString() || "<root>"} ${ruleText(error.rule)}${value}${detail}`;
 }
+
+const fieldErrors = { items: "field errors", operator: "matchErrors", matches, gotLine, expectedLine };

@@ -1,6 +1,6 @@
-import { AssertionError } from "node:assert";
 import type { RuleId } from "../../src/admission/rule-catalogue.js";
 import { type Warning, warningField, warningRule, warningText } from "../../src/admission/warning.js";
+import { matchInOrder, ruleText, textMatches } from "./match-in-order.js";
 
 /**
  * One warning a rule test expects: its rule (a declared id, so a misspelt one fails `tsc`; left out:
@@ -23,32 +23,11 @@ export function matchWarnings(
   expected: readonly ExpectedWarning[],
   context?: string,
 ): void {
-  const first = firstDifference(got, expected);
-  if (first === undefined) return;
-  throw new AssertionError({
-    message: [
-      `${context === undefined ? "" : `${context}: `}warnings differ at #${first}`,
-      "expected:",
-      ...(expected.length > 0 ? expected.map((w) => `  ${expectedLine(w)}`) : ["  (none)"]),
-      "got:",
-      ...(got.length > 0 ? got.map((w) => `  ${gotLine(w)}`) : ["  (none)"]),
-    ].join("\n"),
-    actual: got.map(gotLine),
-    expected: expected.map(expectedLine),
-    operator: "matchWarnings",
-  });
+  matchInOrder(warnings, got, expected, context);
 }
 
 /** What the API server keeps of a warning (it drops longer ones). */
 const warningChars = 120;
-
-function firstDifference(got: readonly Warning[], expected: readonly ExpectedWarning[]): number | undefined {
-  for (let i = 0; i < Math.max(got.length, expected.length); i++) {
-    const [warning, want] = [got[i], expected[i]];
-    if (warning === undefined || !want || !matches(warning, want)) return i;
-  }
-  return undefined;
-}
 
 function matches(warning: Warning, want: ExpectedWarning): boolean {
   if (warningRule(warning) !== want.rule) return false;
@@ -57,11 +36,6 @@ function matches(warning: Warning, want: ExpectedWarning): boolean {
     return false;
   return want.message === undefined || textMatches(warningText(warning), want.message);
 }
-
-const textMatches = (text: string, want: string | RegExp) =>
-  typeof want === "string" ? text === want : want.test(text);
-
-const ruleText = (rule: string | undefined) => (rule === undefined ? "(no rule)" : `(rule ${rule})`);
 
 function expectedLine(want: ExpectedWarning): string {
   const field = want.field === undefined ? "" : ` ${String(want.field) || "<root>"}`;
@@ -75,3 +49,5 @@ function gotLine(warning: Warning): string {
   const tooLong = text.length > warningChars ? ` (${text.length} characters, over ${warningChars})` : "";
   return `${ruleText(warningRule(warning))}${field === undefined ? "" : ` ${field.toString() || "<root>"}`} message ${JSON.stringify(text)}${tooLong}`;
 }
+
+const warnings = { items: "warnings", operator: "matchWarnings", matches, gotLine, expectedLine };
