@@ -13,6 +13,7 @@ import {
   type BatchResult,
   type Input,
   type Mutation,
+  type ObjectOutcome,
   validateBatch,
 } from "../offline/validate-batch.js";
 import { resourceKinds } from "../resources/index.js";
@@ -312,14 +313,31 @@ function render(result: BatchResult, format: ReportFormat): string {
   const { findings, mutations, summary, failed } = result;
   if (format === "junit") return formatJunit("module-admission validate", junitCases(result));
   const report = { findings, summary, failed, baseDir: process.cwd() };
-  if (format === "json" && mutations.length > 0) {
-    return `${writeJson({ findings, mutations, summary, executionSuccessful: !failed }, 2)}\n`;
+  if (format === "json") {
+    const withMutations = mutations.length > 0 ? { mutations } : {};
+    const objects = result.objects.map(objectStatus);
+    return `${writeJson({ findings, ...withMutations, objects, summary, executionSuccessful: !failed }, 2)}\n`;
   }
   if (format !== "text") return formatFindings(report, format);
   const patches = mutations.map(
     (m: Mutation) => `${m.file}:${m.line}: ${m.object}: mutating webhook patch: ${writeJson(m.patch)}\n`,
   );
   return formatFindings(report, format) + patches.join("") + summaryLine(summary);
+}
+
+/**
+ * An object read and what became of each webhook rule on it (docs/ci.md, "validate -o json"): judged
+ * (pass, fail, warn) or skipped with its reason; an object of a kind without a schema says so instead.
+ */
+function objectStatus(outcome: ObjectOutcome) {
+  const { file, line, object, skipped, rules } = outcome;
+  return {
+    file,
+    line,
+    object,
+    ...(skipped === undefined ? {} : { skipped: `no schema for ${skipped}` }),
+    ...(rules === undefined ? {} : { rules }),
+  };
 }
 
 /** A test case per object read (skipped ones too, so nothing passes unseen), and one per unreadable input. */
