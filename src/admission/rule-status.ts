@@ -93,11 +93,13 @@ function skipReason(
 ): SkipReason | undefined {
   if (verdict.badRequest !== undefined) return "bad-request";
   if (verdict.unjudged === "operation") return "operation";
+  // Not applicable, whatever else happened: a CREATE has no old object to compare with.
+  if (rule.transition && request.operation !== "UPDATE") return "update-only";
   if (!rule.fixed && ruleActions?.get(rule.id) === "off") return "rule-action-off";
   if (verdict.outOfWork) return "work-budget";
   if (verdict.unjudged === "too-deep") return "too-deep";
-  if (rule.transition) return request.operation === "UPDATE" ? undefined : "update-only";
-  if (verdict.unjudged === "structure-gate" && !isGateRule(rule.id)) return "structure-gate";
+  if (verdict.unjudged === "structure-gate" && !rule.transition && !isGateRule(rule.id))
+    return "structure-gate";
   return undefined;
 }
 
