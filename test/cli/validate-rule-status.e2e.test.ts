@@ -149,6 +149,41 @@ describe("validate -o json: each rule's status per object", () => {
     );
   });
 
+  it("-o sarif notes the rules a run did not judge, by why, once per run (not update-only rules, nor lookups: named already)", () => {
+    const refused = helmModule() as unknown as {
+      metadata: { name: string };
+      spec: { helm: { releaseName: unknown } };
+    };
+    refused.spec.helm.releaseName = 5;
+    const other = structuredClone(refused);
+    other.metadata.name = "other";
+    const dir = manifestDir({ "objects.yaml": [refused, other, helmModule()] });
+    const run = spawnSync(process.execPath, [main, "validate", dir, "-o", "sarif"], { encoding: "utf8" });
+    const sarif = JSON.parse(run.stdout) as {
+      runs: {
+        invocations: {
+          toolExecutionNotifications: { descriptor: { id: string }; message: { text: string } }[];
+        }[];
+      }[];
+    };
+    const notes = sarif.runs[0]?.invocations[0]?.toolExecutionNotifications ?? [];
+    const [judged] = validate([refused]).objects;
+    const skipped = judged?.rules?.filter((status) => status.status === "skip").length ?? 0;
+    assert.deepEqual(
+      notes.map((note) => [note.descriptor.id, note.message.text]),
+      [
+        [
+          "module.workspace-exists",
+          "not checked (1 objects): Module spec.workspace names a Workspace that exists: a cluster lookup; give the Workspaces with --cluster-objects FILE|DIR",
+        ],
+        [
+          "skip/refused-first",
+          `${skipped} rules not judged on 2 objects: not judged: the API server's schema validation refused the object first, and the validating webhook runs after it`,
+        ],
+      ],
+    );
+  });
+
   it("a review out of its work budget: webhook.work-budget fails, every other rule is skipped as not judged", () => {
     // Ten values each rendering a million characters, and escaping them (issue 32's templates).
     const module = helmModule();
