@@ -34,6 +34,9 @@ export type SkipReason =
   /** Offline: a cluster lookup this run could not make. */
   | "lookup";
 
+/** The reasons a review itself gives; the offline engine adds the others (src/offline/rule-statuses.ts). */
+type ReviewSkip = Exclude<SkipReason, "refused-first" | "lookup">;
+
 export interface RuleStatus {
   rule: string;
   status: RuleResult;
@@ -43,7 +46,7 @@ export interface RuleStatus {
 
 /**
  * Every rule of the kind (and the protocol's own) with its status in this review. Derived from the
- * verdict when asked for (`validate`, `audit`, the playground): the webhook's answer never carries it,
+ * verdict when asked for (`validate`, `audit`): the webhook's answer never carries it,
  * so a review pays nothing for it. A rule is `fail` or `warn` when an error or warning carries its id;
  * otherwise `skip` when something kept it from being judged, else `pass`.
  */
@@ -90,7 +93,7 @@ function skipReason(
   request: AdmissionRequest,
   verdict: ReviewVerdict,
   ruleActions: RuleActions | undefined,
-): SkipReason | undefined {
+): ReviewSkip | undefined {
   if (verdict.badRequest !== undefined) return "bad-request";
   if (verdict.unjudged === "operation") return "operation";
   // Not applicable, whatever else happened: a CREATE has no old object to compare with.
@@ -103,7 +106,7 @@ function skipReason(
   return undefined;
 }
 
-function skipMessage(reason: SkipReason, rule: string): string {
+function skipMessage(reason: ReviewSkip, rule: string): string {
   const kind = rule.slice(0, rule.indexOf("."));
   switch (reason) {
     case "rule-action-off":
@@ -120,9 +123,5 @@ function skipMessage(reason: SkipReason, rule: string): string {
       return "no rule judges a DELETE or CONNECT";
     case "bad-request":
       return "not judged: the request is not for this kind (answered 400)";
-    case "refused-first":
-      return "not judged: the API server refused the object before the validating webhook";
-    case "lookup":
-      return "not judged: a cluster lookup this run could not make";
   }
 }
