@@ -67,11 +67,18 @@ export async function judgeValidation(
     if (!(error instanceof WorkBudgetExceeded)) throw error;
     return { ...admitted(), errors: [outOfWork(error)], outOfWork: true };
   }
+  const { unjudged } = judgement;
   const errors = deep ? [...deep.errors, ...judgement.errors] : judgement.errors;
   const warnings = deep ? [...deep.warnings, ...judgement.warnings] : judgement.warnings;
   const ratcheted = judgement.spared.length > 0;
   if (errors.length === 0 && ratcheted) options.onRatcheted?.(kind);
-  return { ...admitted(), errors, warnings: withoutSilenced(warnings, options.ruleActions), ratcheted };
+  const verdict = {
+    ...admitted(),
+    errors,
+    warnings: withoutSilenced(warnings, options.ruleActions),
+    ratcheted,
+  };
+  return unjudged ? { ...verdict, unjudged } : verdict;
 }
 
 /** The mutating review's verdict: the kind's defaults as a JSON Patch. */
@@ -100,11 +107,14 @@ async function judge(
   const state = await validator.validate(request.object, context);
   const stateActions = applyRuleActions(state.errors, ruleActions);
   if (request.operation !== "UPDATE") {
-    return {
+    const created: RatchetedVerdict = {
       errors: stateActions.errors,
       warnings: [...state.warnings, ...stateActions.warnings],
       spared: [],
     };
+    // Only a gate that stopped every rule says so (a cold path): a judged review carries nothing more.
+    if (state.unjudged) created.unjudged = state.unjudged;
+    return created;
   }
   const ratcheted = await ratchetUpdate(validator, context, stateActions.errors);
   const transition = validator.validateTransition
@@ -121,6 +131,7 @@ async function judge(
       ...transitionActions.warnings,
     ],
     spared: ratcheted.spared,
+    ...(state.unjudged && { unjudged: state.unjudged }),
   };
 }
 
@@ -139,7 +150,8 @@ function outOfWork(error: WorkBudgetExceeded): FieldError {
 
 /** The verdict on requests no rule looks at, or that are not this kind's; undefined when rules apply. */
 function withoutRules(kind: ResourceKind, request: AdmissionRequest): ReviewVerdict | undefined {
-  if (request.operation === "DELETE" || request.operation === "CONNECT") return admitted();
+  if (request.operation === "DELETE" || request.operation === "CONNECT")
+    return { ...admitted(), unjudged: "operation" };
   const mismatch = kindMismatch(kind, request);
   return mismatch === undefined ? undefined : { ...admitted(), badRequest: mismatch };
 }
@@ -162,7 +174,7 @@ function tooDeep(request: AdmissionRequest): ReviewVerdict | typeof storedTooDee
     field,
     detail: `nested more than ${limits.depth} levels deep; this webhook judges objects up to that depth`,
   };
-  return { ...admitted(), errors: [error] };
+  return { ...admitted(), errors: [error], unjudged: "too-deep" };
 }
 
 /**

@@ -9,6 +9,8 @@ import type { Warning } from "./warning.js";
 export interface Verdict {
   errors: FieldErrorList;
   warnings: Warning[];
+  /** The structure gate left nothing the rules could read: none of them ran (`rule-status.ts`). */
+  unjudged?: "structure-gate";
 }
 
 /**

@@ -16,7 +16,16 @@ export interface ReviewVerdict {
   ratcheted: boolean;
   /** The review ran out of its work budget: its one error says which work it was. */
   outOfWork: boolean;
+  /** Why the kind's state rules were not judged, where nothing else says it (`rule-status.ts`). */
+  unjudged?: Unjudged;
 }
+
+/**
+ * Why a review judged none of its kind's state rules, where the verdict does not show it already
+ * (`badRequest`, `outOfWork`): set on the cold paths only, so a review that runs its rules allocates
+ * nothing for it.
+ */
+export type Unjudged = "structure-gate" | "too-deep" | "operation";
 
 /** A verdict that admits as it is, with `extra` (errors, warnings, a patch) on top. */
 export const verdictOf = (extra: Partial<ReviewVerdict> = {}): ReviewVerdict => ({

@@ -1,5 +1,6 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { dump as dumpYaml } from "js-yaml";
+import type { RuleStatus } from "../admission/rule-status.js";
 import type { OfflineVerdict } from "../offline/admit.js";
 import type { OfflineKind } from "../offline/kinds.js";
 import { ReportWriter } from "../reports/apply-reports.js";
@@ -48,9 +49,13 @@ export class AuditReports {
     return new ScopeResults(namespace, this.now);
   }
 
-  /** One object's verdict; only objects with findings are kept (a report lists what to fix). */
+  /**
+   * One object's verdict; only objects with findings, or rules that applied and were not judged, are
+   * kept (a report lists what to fix, and what was not looked at).
+   */
   add(scope: ScopeResults, kind: OfflineKind, object: unknown, verdict: OfflineVerdict): void {
-    if (verdict.errors.length === 0 && verdict.warnings.length === 0) return;
+    const skipped = notJudged(verdict.rules ?? []);
+    if (verdict.errors.length === 0 && verdict.warnings.length === 0 && skipped.length === 0) return;
     const { metadata } = object as { metadata?: { name?: string; namespace?: string; uid?: string } };
     const { group, version } = kind.kind;
     scope.add({
@@ -63,6 +68,7 @@ export class AuditReports {
       },
       errors: verdict.errors,
       warnings: verdict.warnings,
+      ...(skipped.length > 0 ? { skipped } : {}),
     });
   }
 
@@ -93,4 +99,19 @@ export class AuditReports {
     this.writer ??= new ReportWriter(kubeConfig, this.api, namespace);
     for (const line of await this.writer.deleteStale()) out(`${line}\n`);
   }
+}
+
+/**
+ * The rules that applied to a stored object and were not judged, with why: skipped by the review (its
+ * schema, its work budget, an earlier stage of the API server). Not among them: update-only rules (an
+ * audit judges each object as created today, so they never apply), and the cluster lookups serve makes
+ * from its informer caches (audit makes none, for any object: docs/operations.md says so once, as a
+ * property of the run, rather than each report on every object).
+ */
+function notJudged(rules: readonly RuleStatus[]): { rule: string; message: string }[] {
+  return rules.flatMap((status) =>
+    status.status === "skip" && status.reason !== "update-only" && status.reason !== "lookup"
+      ? [{ rule: status.rule, message: status.message ?? "not judged" }]
+      : [],
+  );
 }

@@ -23,6 +23,16 @@ export interface Report {
   failed?: boolean;
   /** SARIF URIs are relative to this folder (originalUriBaseIds); without it, the files as given. */
   baseDir?: string;
+  /** Rules that applied and were not judged, by why (validate's objects' rule statuses): SARIF notes them. */
+  notJudged?: NotJudged[];
+}
+
+/** Rules not judged for one reason, over a run: how many rules, on how many objects, and why. */
+export interface NotJudged {
+  reason: string;
+  message: string;
+  rules: number;
+  objects: number;
 }
 
 /** Findings as text (one line each, `file:line: object: message`), JSON, or SARIF 2.1.0. */
@@ -117,7 +127,7 @@ function toSarif(report: Report, toolName: string) {
         invocations: [
           {
             executionSuccessful: report.failed !== true,
-            ...notifications(report.summary),
+            ...notifications(report.summary, report.notJudged ?? []),
           },
         ],
         results: findings.map((finding) => ({
@@ -140,16 +150,26 @@ function toSarif(report: Report, toolName: string) {
   };
 }
 
-/** The checks a run could not make, as SARIF's notes on the run (shown once, not per result). */
-function notifications(summary: object | undefined) {
+/**
+ * The checks a run could not make, and the rules it did not judge by why, as SARIF's notes on the run
+ * (shown once, not per result).
+ */
+function notifications(summary: object | undefined, notJudged: readonly NotJudged[]) {
   const notChecked = (summary as Summary | undefined)?.notChecked ?? [];
-  if (notChecked.length === 0) return {};
+  if (notChecked.length === 0 && notJudged.length === 0) return {};
   return {
-    toolExecutionNotifications: notChecked.map((note) => ({
-      level: "note",
-      descriptor: { id: note.check },
-      message: { text: `not checked (${note.objects} objects): ${note.reason}` },
-    })),
+    toolExecutionNotifications: [
+      ...notChecked.map((note) => ({
+        level: "note",
+        descriptor: { id: note.check },
+        message: { text: `not checked (${note.objects} objects): ${note.reason}` },
+      })),
+      ...notJudged.map((note) => ({
+        level: "note",
+        descriptor: { id: `skip/${note.reason}` },
+        message: { text: `${note.rules} rules not judged on ${note.objects} objects: ${note.message}` },
+      })),
+    ],
   };
 }
 

@@ -13,11 +13,12 @@ import {
   type BatchResult,
   type Input,
   type Mutation,
+  type ObjectOutcome,
   validateBatch,
 } from "../offline/validate-batch.js";
 import { resourceKinds } from "../resources/index.js";
 import { collect, exitStatus, type Outcome, runCommand, UsageError } from "./command.js";
-import { formatFindings, type ReportFormat, reportFormats, summaryLine } from "./findings.js";
+import { formatFindings, type NotJudged, type ReportFormat, reportFormats, summaryLine } from "./findings.js";
 import { formatJunit, type JunitCase } from "./junit.js";
 import { krmOutput } from "./krm.js";
 import { progressBar } from "./progress.js";
@@ -312,14 +313,59 @@ function render(result: BatchResult, format: ReportFormat): string {
   const { findings, mutations, summary, failed } = result;
   if (format === "junit") return formatJunit("module-admission validate", junitCases(result));
   const report = { findings, summary, failed, baseDir: process.cwd() };
-  if (format === "json" && mutations.length > 0) {
-    return `${writeJson({ findings, mutations, summary, executionSuccessful: !failed }, 2)}\n`;
+  if (format === "json") {
+    const withMutations = mutations.length > 0 ? { mutations } : {};
+    const objects = result.objects.map(objectStatus);
+    return `${writeJson({ findings, ...withMutations, objects, summary, executionSuccessful: !failed }, 2)}\n`;
   }
+  if (format === "sarif") return formatFindings({ ...report, notJudged: notJudged(result) }, format);
   if (format !== "text") return formatFindings(report, format);
   const patches = mutations.map(
     (m: Mutation) => `${m.file}:${m.line}: ${m.object}: mutating webhook patch: ${writeJson(m.patch)}\n`,
   );
   return formatFindings(report, format) + patches.join("") + summaryLine(summary);
+}
+
+/**
+ * An object read and what became of each webhook rule on it (docs/ci.md, "validate -o json"): judged
+ * (pass, fail, warn) or skipped with its reason; an object of a kind without a schema says so instead.
+ */
+function objectStatus(outcome: ObjectOutcome) {
+  const { file, line, object, skipped, rules } = outcome;
+  return {
+    file,
+    line,
+    object,
+    ...(skipped === undefined ? {} : { skipped: `no schema for ${skipped}` }),
+    ...(rules === undefined ? {} : { rules }),
+  };
+}
+
+/**
+ * The rules the run did not judge though they applied, by reason and message, for SARIF's notes: not
+ * update-only rules on a create (nothing to judge), nor lookups (the summary's `notChecked` names them).
+ */
+function notJudged(result: BatchResult): NotJudged[] {
+  const byWhy = new Map<string, NotJudged & { ruleIds: Set<string> }>();
+  for (const { rules } of result.objects) {
+    const counted = new Set<string>();
+    for (const status of rules ?? []) {
+      if (status.status !== "skip" || status.reason === "update-only" || status.reason === "lookup") continue;
+      const key = `${status.reason} ${status.message}`;
+      const entry = byWhy.get(key) ?? {
+        reason: status.reason ?? "",
+        message: status.message ?? "",
+        rules: 0,
+        objects: 0,
+        ruleIds: new Set<string>(),
+      };
+      entry.ruleIds.add(status.rule);
+      if (!counted.has(key)) entry.objects++;
+      counted.add(key);
+      byWhy.set(key, entry);
+    }
+  }
+  return [...byWhy.values()].map(({ ruleIds, ...note }) => ({ ...note, rules: ruleIds.size }));
 }
 
 /** A test case per object read (skipped ones too, so nothing passes unseen), and one per unreadable input. */

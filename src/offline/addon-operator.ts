@@ -2,6 +2,7 @@ import { judgeValidation } from "../admission/handler.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import type { AdmissionRequest } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
+import { ruleStatuses } from "../admission/rule-status.js";
 import {
   type AddonOperatorFlags,
   addonOperatorKinds,
@@ -72,5 +73,6 @@ export async function admitAddonConfigMap(
   };
   const review = await judgeValidation(addon.kind, request, { ruleActions });
   const { errors, warnings } = verdictProblems("validating-webhook", addon.kind, request, review);
-  return { allowed: errors.length === 0, errors, warnings, patch: [] };
+  const rules = ruleStatuses(addon.kind, request, review, ruleActions);
+  return { allowed: errors.length === 0, errors, warnings, patch: [], rules };
 }

@@ -7,6 +7,7 @@ import type { PatchOperation } from "../admission/json-patch.js";
 import type { ResourceKind } from "../admission/resource-kind.js";
 import type { AdmissionRequest } from "../admission/review.js";
 import type { RuleActions } from "../admission/rule-actions.js";
+import { type RuleStatus, ruleStatuses } from "../admission/rule-status.js";
 import type { ReviewVerdict } from "../admission/verdict.js";
 import { type Warning, warningField, warningRule, warningText } from "../admission/warning.js";
 import type { ServerWarning } from "../apiextensions/custom-resource.js";
@@ -21,6 +22,7 @@ import { applyPatch } from "./apply-patch.js";
 import { withCelRule } from "./cel-rule.js";
 import { type Client, isKubectl, sentBy } from "./client.js";
 import type { OfflineKind } from "./kinds.js";
+import { notReached, withProblems } from "./rule-statuses.js";
 import { recordedWarnings } from "./server-warnings.js";
 
 /** Where in the API server's path a problem was found. */
@@ -59,6 +61,11 @@ export interface OfflineVerdict {
   patch: PatchOperation[];
   /** The object as the API server would store it (mutated, defaulted); undefined when refused. */
   stored?: Record<string, unknown>;
+  /**
+   * What became of each webhook rule (`rule-status.ts`): judged (pass, fail, warn) or skipped, and why.
+   * Absent for the native policies' verdict (`validate --policies`), which no webhook rule gives.
+   */
+  rules?: RuleStatus[];
 }
 
 /**
@@ -79,7 +86,12 @@ export async function admitOffline(
   namespace = defaultNamespace,
 ): Promise<OfflineVerdict> {
   const verdict = await judge(kind, object, oldObject, ruleActions, client, namespace);
-  return { ...verdict, warnings: recordedWarnings(verdict.warnings) };
+  const rules = withProblems(
+    verdict.rules ?? notReached(kind.kind, verdict.errors[0]?.stage),
+    verdict.errors,
+    verdict.warnings,
+  );
+  return { ...verdict, warnings: recordedWarnings(verdict.warnings), rules };
 }
 
 /** admitOffline's verdict before the API server's warning recorder bounds its warnings. */
@@ -168,7 +180,8 @@ async function judge(
   verdict.errors.push(...validated.errors);
   verdict.warnings.push(...validated.warnings);
   const allowed = verdict.errors.length === 0;
-  return { ...verdict, allowed, ...(allowed ? { stored: current } : {}) };
+  const rules = ruleStatuses(kind.kind, validating, validation, ruleActions);
+  return { ...verdict, allowed, rules, ...(allowed ? { stored: current } : {}) };
 }
 
 /** kubectl's namespace when neither the manifest nor `--namespace` names one. */

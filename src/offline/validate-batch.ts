@@ -1,5 +1,6 @@
 import type { PatchOperation } from "../admission/json-patch.js";
 import type { RuleActions } from "../admission/rule-actions.js";
+import type { RuleStatus } from "../admission/rule-status.js";
 import { type Finding, findingField, type ResourceRef } from "../base/finding.js";
 import { inputBoundProblem } from "../manifests/input-bounds.js";
 import { InputError } from "../manifests/input-error.js";
@@ -14,6 +15,7 @@ import { findingOf } from "./finding-of.js";
 import { kindOf, nearMissOf, type OfflineKind, offlineKinds } from "./kinds.js";
 import { lookupNotMade, lookups, lookupsFromInput, lookupsFromObjects, type NotChecked } from "./lookups.js";
 import { admitNatively } from "./native-admission.js";
+import { withSkipped } from "./rule-statuses.js";
 import type { Summary } from "./summary.js";
 
 export interface Input {
@@ -76,6 +78,8 @@ export interface ObjectOutcome {
   /** `apiVersion kind` of an object skipped for want of a schema (not --strict). */
   skipped?: string;
   findings: Finding[];
+  /** What became of each webhook rule on it (judged: pass, fail, warn; or skipped, and why). */
+  rules?: RuleStatus[];
   /** Seconds spent judging it. */
   seconds: number;
 }
@@ -202,7 +206,7 @@ async function judgeManifest(
 ): Promise<void> {
   const first = result.findings.length;
   const started = performance.now();
-  const skipped = await validateManifest(manifest, kinds, previous, batch, result);
+  const { skipped, rules } = await validateManifest(manifest, kinds, previous, batch, result);
   result.objects.push({
     file: manifest.file,
     // Located when asked for: finding a line reads the document's layout, which most objects never need.
@@ -212,18 +216,22 @@ async function judgeManifest(
     object: objectLabel(manifest.object),
     ...(skipped === undefined ? {} : { skipped }),
     findings: result.findings.slice(first),
+    ...(rules === undefined ? {} : { rules }),
     seconds: (performance.now() - started) / 1000,
   });
 }
 
-/** Validates one object; returns the `apiVersion kind` it was skipped as, when it was. */
+/**
+ * Validates one object; returns the `apiVersion kind` it was skipped as, when it was, and what became
+ * of each webhook rule, when they were asked.
+ */
 async function validateManifest(
   manifest: Manifest,
   kinds: OfflineKind[],
   previous: Map<string, unknown>,
   batch: Batch,
   result: BatchResult,
-): Promise<string | undefined> {
+): Promise<{ skipped?: string; rules?: RuleStatus[] }> {
   // A file that is no Kubernetes object (a CI workflow, package.json) is read by neither kubectl nor
   // kustomize: how they would read its values is no concern.
   const isObject = manifest.object.apiVersion !== undefined || manifest.object.kind !== undefined;
@@ -253,7 +261,7 @@ async function validateManifest(
       ...findingField(bound.field),
       resource: resourceRef(manifest.object),
     });
-    return undefined;
+    return {};
   }
   const addonNamespace = batch.addonOperator && addonConfigMapNamespace(batch.addonOperator, manifest.object);
   const kind = kindOf(kinds, manifest.object);
@@ -264,7 +272,7 @@ async function validateManifest(
       result.findings.push(unknownKindFinding(manifest, nearMiss, "input/UnknownVersionOrKind"));
       result.summary.checked++;
       result.summary.denied++;
-      return undefined;
+      return {};
     }
     const { apiVersion, kind: name } = manifest.object;
     // A file that is no manifest (package.json, a CI config) handed over by a hook's file pattern.
@@ -285,9 +293,9 @@ async function validateManifest(
       const known = kinds.map((k) => `${k.kind.group}/${k.kind.version} ${k.kind.kind}`).join(", ");
       const message = `no schema for ${key} (--strict): validate knows ${known}`;
       result.findings.push(unknownKindFinding(manifest, message, "input/UnknownKind"));
-      return undefined;
+      return {};
     }
-    return key;
+    return { skipped: key };
   }
   if (kind && kind.source.crd.scope === "Namespaced" && !namespaceIn(manifest.object)) {
     const namespace = batch.namespace ?? defaultNamespace;
@@ -312,7 +320,7 @@ async function validateManifest(
   if (batch.showMutations && verdict.patch.length > 0) {
     result.mutations.push({ file: manifest.file, line: manifest.lineOf(), object, patch: verdict.patch });
   }
-  return undefined;
+  return verdict.rules === undefined ? {} : { rules: verdict.rules };
 }
 
 async function admit(
@@ -336,7 +344,8 @@ async function admit(
 
 /**
  * The lookups serve would have made for this object, which validate could not (no --cluster-objects,
- * and the input does not hold what they look for).
+ * and the input does not hold what they look for): named in the summary, and the object's (the last
+ * judged) rule skipped.
  */
 function notLookedUp(
   object: Record<string, unknown>,
@@ -351,7 +360,10 @@ function notLookedUp(
     oldVersionOf(object, previous, batch.namespace ?? defaultNamespace) === undefined ? "CREATE" : "UPDATE";
   for (const lookup of lookups) {
     if (lookup.kind !== kind.kind.kind || !lookup.applies(object, operation)) continue;
-    noteNotChecked(result, lookupNotMade(lookup));
+    const note = lookupNotMade(lookup);
+    noteNotChecked(result, note);
+    const outcome = result.objects.at(-1);
+    if (outcome?.rules) outcome.rules = withSkipped(outcome.rules, lookup.rule, "lookup", note.reason);
   }
 }
 

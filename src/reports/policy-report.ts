@@ -6,7 +6,10 @@ import type { Problem } from "../offline/admit.js";
  * where Policy Reporter and Kyverno's tooling read them: `wgpolicyk8s.io/v1alpha2` PolicyReport (one
  * per namespace) and ClusterPolicyReport (cluster-scoped objects), what Kyverno writes by default; or
  * their successor `openreports.io/v1alpha1` Report and ClusterReport. One result per object, rule and
- * outcome: several fields a rule finds on one object are one result, their messages joined.
+ * outcome: several fields a rule finds on one object are one result, their messages joined. A rule
+ * that applied but was not judged (the object failed its schema first, the review ran out of work, a
+ * lookup audit cannot make) is a `skip` result with the reason, as Kyverno reports one; rules that
+ * passed are not listed (a report lists what to fix, and what was not looked at).
  */
 export type ReportApi = "wgpolicyk8s" | "openreports";
 export const reportApis: readonly ReportApi[] = ["wgpolicyk8s", "openreports"];
@@ -46,6 +49,8 @@ export interface AuditedObject {
   metadata: { name: string; namespace?: string; uid?: string };
   errors: Problem[];
   warnings: Problem[];
+  /** Rules that applied to it and were not judged, each with why. */
+  skipped?: { rule: string; message: string }[];
 }
 
 export interface ReportResult {
@@ -112,6 +117,10 @@ export function buildReports(objects: Iterable<AuditedObject>, api: ReportApi, n
 export class ScopeResults {
   private readonly results: ReportResult[] = [];
   private bytes = 0;
+  /** Skip results, listed in the room the findings leave: what to fix comes first. */
+  private readonly skips: ReportResult[] = [];
+  private skipBytes = 0;
+  private skipsNotHeld = 0;
   private notListed = 0;
   private readonly timestamp: ReportResult["timestamp"];
 
@@ -123,6 +132,11 @@ export class ScopeResults {
   }
 
   add(object: AuditedObject): void {
+    for (const result of skipResults(object, this.timestamp)) {
+      this.skipBytes += writeJson(result).length;
+      if (this.skipBytes <= maxReportBytes) this.skips.push(result);
+      else this.skipsNotHeld++;
+    }
     for (const result of objectResults(object, this.timestamp)) {
       if (this.notListed === 0) {
         this.bytes += writeJson(result).length;
@@ -137,22 +151,25 @@ export class ScopeResults {
 
   /** The scope's report; undefined when nothing was found. */
   report(api: ReportApi): Report | undefined {
-    if (this.results.length === 0 && this.notListed === 0) return undefined;
+    const skips = this.skipsWithin(maxReportBytes - this.bytes);
+    const listed = skips.length === 0 ? this.results : [...this.results, ...skips];
+    const notListed = this.notListed + this.skipsNotHeld + this.skips.length - skips.length;
+    if (listed.length === 0 && notListed === 0) return undefined;
     const { namespace, timestamp } = this;
     const type = reportType(api, namespace !== "");
     const command = namespace ? `module-admission audit -n ${namespace}` : "module-admission audit";
     const results: ReportResult[] =
-      this.notListed === 0
-        ? this.results
+      notListed === 0
+        ? listed
         : [
-            ...this.results,
+            ...listed,
             {
               source: reportPolicy,
               policy: reportPolicy,
               rule: "report-size",
               result: "skip",
               scored: false,
-              message: `${this.notListed} more results are not listed: a report is one object and its size is limited; \`${command}\` lists them all`,
+              message: `${notListed} more results are not listed: a report is one object and its size is limited; \`${command}\` lists them all`,
               timestamp,
             },
           ];
@@ -175,6 +192,44 @@ export class ScopeResults {
       results,
     };
   }
+
+  /** The skip results that fit in `room` bytes, in the order gathered. */
+  private skipsWithin(room: number): ReportResult[] {
+    let used = 0;
+    const fitting: ReportResult[] = [];
+    for (const result of this.skips) {
+      used += writeJson(result).length;
+      if (used > room) break;
+      fitting.push(result);
+    }
+    return fitting;
+  }
+}
+
+/** One `skip` result per rule that applied to the object and was not judged, with why. */
+function skipResults(object: AuditedObject, timestamp: ReportResult["timestamp"]): ReportResult[] {
+  return (object.skipped ?? []).map(({ rule, message }) => ({
+    source: reportPolicy,
+    policy: reportPolicy,
+    rule,
+    category: object.kind,
+    result: "skip",
+    scored: false,
+    message,
+    resources: [resourceOf(object)],
+    timestamp,
+  }));
+}
+
+function resourceOf(object: AuditedObject): NonNullable<ReportResult["resources"]>[number] {
+  const { name, namespace, uid } = object.metadata;
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    name,
+    ...(namespace ? { namespace } : {}),
+    ...(uid ? { uid } : {}),
+  };
 }
 
 function objectResults(object: AuditedObject, timestamp: ReportResult["timestamp"]): ReportResult[] {
@@ -187,14 +242,7 @@ function objectResults(object: AuditedObject, timestamp: ReportResult["timestamp
   };
   object.errors.forEach(add("fail"));
   object.warnings.forEach(add("warn"));
-  const { name, namespace, uid } = object.metadata;
-  const resource = {
-    apiVersion: object.apiVersion,
-    kind: object.kind,
-    name,
-    ...(namespace ? { namespace } : {}),
-    ...(uid ? { uid } : {}),
-  };
+  const resource = resourceOf(object);
   return [...groups.values()].map(({ result, problems }) => {
     const [first] = problems as [Problem];
     const fields = problems.filter((p) => !p.field.isEmpty).map((p) => p.field.toString());

@@ -232,7 +232,8 @@ export function behindStructureGate<T>(
   }
   const schemaErrors = byRule(gateRules.schema, structure.errors);
   const readable = readablePart<T>(object, (part) => check(part, budget, true).shape, "any", structure.shape);
-  if (readable.object === undefined) return { errors: schemaErrors, warnings: unknown };
+  if (readable.object === undefined)
+    return { errors: schemaErrors, warnings: unknown, unjudged: "structure-gate" };
   const verdict = rules(readable.object);
   return {
     errors: [...schemaErrors, ...verdict.errors.filter(readable.keeps).map(readable.restore)],

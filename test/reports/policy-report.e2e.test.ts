@@ -49,8 +49,10 @@ function crdProblems(report: Record<string, any>): string[] {
 }
 
 /**
- * Five Modules in three namespaces: two with replicas over the max, one with a misspelt config value
- * (spec.config keeps unknown fields; a misspelt field elsewhere would be pruned when stored).
+ * Six Modules in four namespaces: two with replicas over the max, one with a misspelt config value
+ * (spec.config keeps unknown fields; a misspelt field elsewhere would be pruned when stored), and one
+ * whose values cost more than a review's work (issue 32's templates, which the API server stores):
+ * its rules are not judged, and the report says so.
  */
 function modules(): KubeObject[] {
   const module = (name: string, namespace: string, change: (m: ReturnType<typeof helmModule>) => void) => {
@@ -71,6 +73,12 @@ function modules(): KubeObject[] {
       m.spec.config = { ...m.spec.config, repliacs: 3 };
     }),
     module("fine", "quiet", () => {}),
+    module("costly", "heavy", (m) => {
+      const raw = Object.fromEntries(
+        Array.from({ length: 10 }, (_, i) => [`k${i}`, '{{$x := js (printf "%999999d" 1)}}']),
+      );
+      if (m.spec.helm) m.spec.helm.values = [{ raw }];
+    }),
   ];
 }
 
@@ -90,7 +98,7 @@ describe("policy reports: audit -o policyreport and --apply (real API server, th
     ]);
     assert.equal(wait.code, 0, wait.stderr);
     await kubectlApply(cluster(), [
-      ...["team", "other", "quiet"].map((name) => ({
+      ...["team", "other", "quiet", "heavy"].map((name) => ({
         apiVersion: "v1",
         kind: "Namespace",
         metadata: { name },
@@ -125,12 +133,13 @@ describe("policy reports: audit -o policyreport and --apply (real API server, th
     assert.deepEqual(
       reports.map((r) => [r.apiVersion, r.kind, r.metadata.namespace, r.metadata.name]),
       [
+        ["wgpolicyk8s.io/v1alpha2", "PolicyReport", "heavy", "module-admission"],
         ["wgpolicyk8s.io/v1alpha2", "PolicyReport", "other", "module-admission"],
         ["wgpolicyk8s.io/v1alpha2", "PolicyReport", "team", "module-admission"],
       ],
     );
     for (const report of reports) assert.deepEqual(crdProblems(report), [], report.metadata.namespace);
-    const team = reports[1] as Report;
+    const team = reports[2] as Report;
     assert.deepEqual(team.summary, { pass: 0, fail: 2, warn: 0, error: 0, skip: 0 });
     assert.deepEqual(
       team.results.map((r) => [r.policy, r.rule, r.result, r.severity, r.resources?.[0]?.name, r.message]),
@@ -153,7 +162,7 @@ describe("policy reports: audit -o policyreport and --apply (real API server, th
         ],
       ],
     );
-    const [warned] = (reports[0] as Report).results;
+    const [warned] = (reports[1] as Report).results;
     assert.equal(warned?.result, "warn");
     assert.equal(warned?.resources?.[0]?.kind, "Module");
     assert.match(warned?.message ?? "", /repliacs/);
@@ -165,10 +174,74 @@ describe("policy reports: audit -o policyreport and --apply (real API server, th
     const reports = loadAll(out) as Report[];
     assert.deepEqual(
       reports.map((r) => `${r.apiVersion} ${r.kind}`),
-      ["openreports.io/v1alpha1 Report", "openreports.io/v1alpha1 Report"],
+      Array(3).fill("openreports.io/v1alpha1 Report"),
     );
     for (const report of reports) assert.deepEqual(crdProblems(report), []);
     assert.equal(reports[0]?.source, "module-admission");
+  });
+
+  it("rules not judged are skip results: a review out of work skips the others, with why; passes are not listed", async () => {
+    const { out } = await run(["-n", "heavy", "-o", "policyreport"]);
+    const [report] = loadAll(out) as Report[];
+    assert.ok(report);
+    assert.deepEqual(crdProblems(report), []);
+    const [failed, ...skipped] = report.results;
+    assert.deepEqual([failed?.rule, failed?.result], ["webhook.work-budget", "fail"]);
+    assert.ok(skipped.length > 10);
+    // Every rule of the Module that applies to a created object, once: no update-only rule.
+    assert.equal(new Set(skipped.map((r) => r.rule)).size, skipped.length);
+    assert.ok(!skipped.some((r) => r.rule.endsWith("-immutable")));
+    assert.ok(skipped.some((r) => r.rule === "module.config-value"));
+    for (const result of skipped) {
+      assert.deepEqual(
+        [result.result, result.scored, result.severity, result.resources?.[0]?.name, result.message],
+        [
+          "skip",
+          false,
+          undefined,
+          "costly",
+          "not judged: the review ran out of its work budget first (webhook.work-budget)",
+        ],
+        result.rule,
+      );
+    }
+    assert.deepEqual(report.summary, { pass: 0, fail: 1, warn: 0, error: 0, skip: skipped.length });
+  });
+
+  it("skip results take the room the findings leave: past maxReportBytes the skips go first", () => {
+    const message = `spec.config.replicas: Invalid value: 9: ${"x".repeat(200)}`;
+    const objects = Array.from({ length: 2000 }, (_, i) => ({
+      apiVersion: "batch.forkspacer.com/v1",
+      kind: "Module",
+      metadata: { name: `m${i}`, namespace: "big" },
+      errors:
+        i % 2 === 0
+          ? [
+              {
+                stage: "validating-webhook" as const,
+                field: FieldPath.of(["spec", "config", "replicas"]),
+                type: "FieldValueInvalid",
+                message,
+                rule: "module.config-value",
+              },
+            ]
+          : [],
+      warnings: [],
+      skipped: [{ rule: "module.template-exec", message: `not judged: ${"y".repeat(400)}` }],
+    }));
+    const [report] = buildReports(objects, "wgpolicyk8s", new Date(0));
+    assert.ok(report);
+    const count = (result: string) => report.results.filter((r) => r.result === result).length;
+    // 1,000 failures of ~600 bytes fit, though skips came between them; 2,000 skips of ~550 bytes do not all fit beside them.
+    assert.equal(count("fail"), 1000);
+    const skips = count("skip") - 1;
+    assert.ok(skips > 0 && skips < 2000, `${skips} skips listed`);
+    assert.equal(
+      report.results.at(-1)?.message,
+      `${2000 - skips} more results are not listed: a report is one object and its size is limited; \`module-admission audit -n big\` lists them all`,
+    );
+    assert.ok(JSON.stringify(report).length < 1.5 * 1024 * 1024);
+    assert.deepEqual(crdProblems(report), []);
   });
 
   it("a cluster-scoped object's results go into a ClusterPolicyReport / ClusterReport, valid against the CRD", () => {
@@ -254,11 +327,15 @@ describe("policy reports: audit -o policyreport and --apply (real API server, th
     assert.equal(
       first.out,
       [
+        "policyreport.wgpolicyk8s.io/module-admission (namespace heavy) serverside-applied",
         "policyreport.wgpolicyk8s.io/module-admission (namespace other) serverside-applied",
         "policyreport.wgpolicyk8s.io/module-admission (namespace team) serverside-applied",
         "",
       ].join("\n"),
     );
+    // The server keeps the skip results as sent.
+    const heavy = await stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "heavy");
+    assert.ok(heavy?.results.some((r: { result: string }) => r.result === "skip"));
     const team = await stored("wgpolicyk8s.io/v1alpha2", "PolicyReport", "team");
     assert.ok(team);
     assert.deepEqual(
