@@ -20,16 +20,20 @@ import type { ReviewVerdict } from "./verdict.js";
 import { warningRule } from "./warning.js";
 
 /**
- * The AdmissionReview protocol from a request body's bytes to the answer's bytes: parse, check the
+ * The AdmissionReview protocol from a request body's bytes to the answer's JSON text: parse, check the
  * envelope, judge with the path's kind, encode. It runs wherever reviews are judged (in a review
  * worker, `review-pool.ts`; in the calling thread for tests of hand-made kinds); the HTTP layer sees
- * only paths, bytes and the report below, never a kind or a parsed review.
+ * only paths, bytes, the answer's text and the report below, never a kind or a parsed review.
  */
 export interface ReviewAnswer {
   /** The HTTP status: 200 for every AdmissionReview answered, 400 for a body that is none. */
   status: number;
-  /** The answer's JSON, as bytes. */
-  body: Uint8Array;
+  /**
+   * The answer's JSON text. Text, not bytes: a worker's answer crosses to the main thread as a string
+   * (copied, a few hundred bytes) rather than a transferred ArrayBuffer, and the main thread writes it
+   * with the response's head as one string, one write to the socket rather than a writev of two.
+   */
+  body: string;
   /** What metrics and the review log need; absent when no review was judged (400). */
   report?: ReviewReport;
 }
@@ -300,7 +304,7 @@ function answerWith(
     log: { ...review.log, patched: response.patch !== undefined },
   };
   if (!response.allowed) report.denied = denialCauses(response, kind.rules ?? [], fitted);
-  return { status: 200, body: bytesOf(text), report };
+  return { status: 200, body: text, report };
 }
 
 /** A denial's causes by type and rule label, as the verdict showed them (the 422 it was answered with). */
@@ -320,14 +324,14 @@ function denialCauses(
 }
 
 function jsonAnswer(status: number, body: unknown): ReviewAnswer {
-  return { status, body: bytesOf(JSON.stringify(body)) };
+  return { status, body: JSON.stringify(body) };
 }
 
 const encoder = new TextEncoder();
 
 /**
- * Text as bytes in a buffer of their own: a worker hands the buffer over (transferred, not copied),
- * which a Buffer from Node's shared pool could not be.
+ * Text as bytes in a buffer of their own, as the main thread hands a review's body to a worker
+ * (transferred, not copied), which a Buffer from Node's shared pool could not be.
  */
 export function bytesOf(text: string): Uint8Array {
   return encoder.encode(text);

@@ -2,7 +2,6 @@ import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { scanEnvelope } from "../admission/review-envelope.js";
 import {
-  bytesOf,
   failedAnswer,
   type KindIdentity,
   overBudgetAnswer,
@@ -19,8 +18,8 @@ import { type ThreadCpuClock, threadCpuClock } from "./thread-cpu.js";
 
 /**
  * The messages between the main thread and a review worker. The main thread hands over a review as
- * its body's bytes (the ArrayBuffer transferred, not copied) and gets the answer's bytes back the same
- * way; it never parses a review. Besides: the worker says it is ready (with the paths it serves) and
+ * its body's bytes (the ArrayBuffer transferred, not copied) and gets the answer's JSON text back (a
+ * few hundred bytes: copying them costs less than a transfer); it never parses a review. Besides: the worker says it is ready (with the paths it serves) and
  * sends lines for the log; the main thread sends state its kinds read (the cluster caches). Once it
  * has read a review's request, the worker notes its uid, kind and name in memory shared with the main
  * thread (`ReviewNote`; a message when the note does not fit), so that a review it never finishes can
@@ -34,7 +33,7 @@ export type FromWorker =
   | { type: "ready"; paths: string[]; kinds?: [string, KindIdentity][]; tid?: number }
   | { type: "failed"; message: string }
   | { type: "judging"; id: number; review: ReviewInProgress }
-  | { type: "answer"; id: number; status: number; body: ArrayBuffer; report?: ReviewAnswer["report"] }
+  | { type: "answer"; id: number; status: number; body: string; report?: ReviewAnswer["report"] }
   | { type: "log"; fields: Record<string, unknown> };
 
 /**
@@ -320,7 +319,7 @@ export class ReviewPool implements Reviewer {
         if (slot.job?.id !== message.id) return;
         this.settle(slot, {
           status: message.status,
-          body: new Uint8Array(message.body),
+          body: message.body,
           report: message.report,
         });
         this.begin(slot, slot.ahead.shift());
@@ -672,7 +671,7 @@ function ownBuffer(bytes: Uint8Array): ArrayBuffer {
 }
 
 function jsonAnswer(status: number, body: unknown): ReviewAnswer {
-  return { status, body: bytesOf(JSON.stringify(body)) };
+  return { status, body: JSON.stringify(body) };
 }
 
 function unavailable(): ReviewAnswer {

@@ -106,10 +106,9 @@ export function runReviewWorker(
       });
       answer = inProgress
         ? failedAnswer(inProgress, `while reviewing: ${String(error)}`)
-        : { status: 500, body: bytesOf(JSON.stringify({ error: "internal error" })) };
+        : { status: 500, body: JSON.stringify({ error: "internal error" }) };
     }
-    const body = answer.body.buffer as ArrayBuffer;
-    send({ type: "answer", id, status: answer.status, body, report: answer.report }, [body]);
+    send({ type: "answer", id, status: answer.status, body: answer.body, report: answer.report });
   }
 }
 

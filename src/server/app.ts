@@ -34,8 +34,8 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 /**
  * The HTTP face of the webhook: the reviewer's paths, plus health probes. It knows no kind and parses
  * no review: a review's body goes to the reviewer as bytes (in `serve`, to a worker thread), and its
- * answer comes back as bytes. Plain node:http rather than a framework: the webhook sits in the path of
- * every write, and this is its hot path.
+ * answer comes back as JSON text, written with the response head in one write. Plain node:http
+ * rather than a framework: the webhook sits in the path of every write, and this is its hot path.
  */
 export function createApp(options: AppOptions): RequestListener {
   const { reviewer } = options;
@@ -127,7 +127,7 @@ async function serveReview(
     if ("overBudget" in body) return closeUnread(req, res, 429, { error: options.budget?.refusal() });
     // A review whose client is gone by the time a worker is free (the API server gave up) is not judged.
     const answer = await options.reviewer.review(path, body.bytes, () => res.destroyed);
-    sendBytes(res, options, answer.status, answer.body);
+    sendEncoded(res, options, answer.status, answer.body);
     if (answer.report) reported(answer.report, path, started, options);
     return answer.status;
   } finally {
@@ -232,12 +232,6 @@ function sendEncoded(res: ServerResponse, options: AppOptions, status: number, t
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
   return status;
-}
-
-function sendBytes(res: ServerResponse, options: AppOptions, status: number, body: Uint8Array): void {
-  closeIfDraining(res, options);
-  res.writeHead(status, { "content-type": "application/json", "content-length": body.byteLength });
-  res.end(body);
 }
 
 function sendText(res: ServerResponse, options: AppOptions, status: number, text: string): void {

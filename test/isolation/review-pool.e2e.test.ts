@@ -31,7 +31,7 @@ describe("review pool: a review handed ahead never waits behind a slow one", { t
   const review = async (name: string, block = false) => {
     const answer = await pool.review("/review", new TextEncoder().encode(JSON.stringify({ name, block })));
     assert.equal(answer.status, 200);
-    return JSON.parse(Buffer.from(answer.body).toString("utf8")) as { name: string; threadId: number };
+    return JSON.parse(answer.body) as { name: string; threadId: number };
   };
 
   it("takes back the review queued behind a blocked one and gives it to the other worker", async () => {

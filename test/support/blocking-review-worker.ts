@@ -25,7 +25,7 @@ runReviewWorker((data) => {
       };
       const before = Atomics.add(count, 0, 1);
       if (block === true || (block === "first" && before === 0)) Atomics.wait(released, 0, 0);
-      return { status: 200, body: new TextEncoder().encode(JSON.stringify({ name, threadId })) };
+      return { status: 200, body: JSON.stringify({ name, threadId }) };
     },
   };
 });
