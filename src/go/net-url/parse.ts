@@ -42,7 +42,8 @@ export function goUrlParseError(raw: string): string | undefined {
  * a CRD's `format: uri` with it (kube-openapi strfmt's IsURI).
  */
 export function goRequestUriError(raw: string): string | undefined {
-  const bytes = Buffer.from(raw, "utf8").toString("latin1");
+  // Go reads bytes: each UTF-8 byte as a character; ASCII text is its bytes already (no round trip).
+  const bytes = asciiOnly.test(raw) ? raw : Buffer.from(raw, "utf8").toString("latin1");
   try {
     parse(bytes, { viaRequest: true, go126: true });
   } catch (e) {
@@ -51,6 +52,8 @@ export function goRequestUriError(raw: string): string | undefined {
   }
   return undefined;
 }
+
+const asciiOnly = /^[\x00-\x7f]*$/;
 
 /** strconv.Quote of a byte string: valid UTF-8 as characters, any other byte as \xNN. */
 function quoteBytes(bytes: string): string {
