@@ -43,7 +43,7 @@ export function goUrlParseError(raw: string): string | undefined {
  */
 export function goRequestUriError(raw: string): string | undefined {
   // Go reads bytes: each UTF-8 byte as a character; ASCII text is its bytes already (no round trip).
-  const bytes = asciiOnly.test(raw) ? raw : Buffer.from(raw, "utf8").toString("latin1");
+  const bytes = nonAscii.test(raw) ? Buffer.from(raw, "utf8").toString("latin1") : raw;
   try {
     parse(bytes, { viaRequest: true, go126: true });
   } catch (e) {
@@ -53,7 +53,7 @@ export function goRequestUriError(raw: string): string | undefined {
   return undefined;
 }
 
-const asciiOnly = /^[\x00-\x7f]*$/;
+const nonAscii = /[\u0080-\uffff]/;
 
 /** strconv.Quote of a byte string: valid UTF-8 as characters, any other byte as \xNN. */
 function quoteBytes(bytes: string): string {
