@@ -60,11 +60,15 @@ export function jsonNesting(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
-      // A string: to its closing quote, stepping over each escaped character.
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 92) i++;
-        else if (d === 34) break;
+      // A string: to its closing quote, found by the runtime's native search (most of a body's
+      // characters are in strings), one not escaped: preceded by an even run of backslashes.
+      for (;;) {
+        const quote = text.indexOf('"', i + 1);
+        if (quote === -1) return deepest;
+        let backslashes = 0;
+        while (text.charCodeAt(quote - 1 - backslashes) === 92) backslashes++;
+        i = quote;
+        if (backslashes % 2 === 0) break;
       }
     } else if (c === 123 || c === 91) {
       if (++depth > deepest) deepest = depth;

@@ -3,19 +3,25 @@ import { resourceLimits } from "node:worker_threads";
 /**
  * What `JSON.parse` of a body may allocate, estimated from its bytes before it is parsed: each object
  * about 56 bytes, each list 32, each member or item 16 more, besides the text itself (measured: an
- * empty object costs 56 bytes for its 3 characters of JSON). Strings are skipped: their commas and
- * braces allocate nothing. A loop over the bytes, interruptible, at about 1 ns a byte.
+ * empty object costs 56 bytes for its 3 characters of JSON). Strings are skipped, as their commas and
+ * braces allocate nothing: each to its closing quote by the runtime's native search (most of a body's
+ * bytes are in strings); the bytes between strings are looked at one by one.
  */
 export function parseCostBytes(bytes: Uint8Array): number {
   let cost = bytes.length;
-  let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i];
-    if (inString) {
-      if (byte === 0x5c) i++;
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (byte === 0x7b) cost += 56;
+    if (byte === 0x22) {
+      // To the closing quote: one preceded by an even run of backslashes (none escapes it).
+      for (;;) {
+        const quote = bytes.indexOf(0x22, i + 1);
+        if (quote === -1) return cost;
+        let backslashes = 0;
+        while (bytes[quote - 1 - backslashes] === 0x5c) backslashes++;
+        i = quote;
+        if (backslashes % 2 === 0) break;
+      }
+    } else if (byte === 0x7b) cost += 56;
     else if (byte === 0x5b) cost += 32;
     else if (byte === 0x2c || byte === 0x3a) cost += 16;
   }

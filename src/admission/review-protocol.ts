@@ -1,4 +1,4 @@
-import { readJson } from "../base/exact-json.js";
+import { readJson, vouchForNumbers } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits, truncate } from "../base/limits.js";
 import { type FittedVerdict, fitVerdict, objectName, responseOf } from "./answer.js";
@@ -160,6 +160,7 @@ export function judgeOf(
     });
     onJudging?.(inProgress);
     vouchForDepth(text, request.object, request.oldObject);
+    vouchForNumbers(text, request.object, request.oldObject);
     const { response, verdict, fitted, ratcheted } = await reviewSafely(route, request, options);
     const answer = answerWith(route.kind, inProgress, response, fitted);
     if (answer.report && verdict && verdict.warnings.length > 0 && route.verb === "validate") {

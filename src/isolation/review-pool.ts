@@ -142,6 +142,12 @@ export class ReviewPool implements Reviewer {
   private readonly queue: Job[] = [];
   /** Workers ended whose threads have not exited yet: their memory is still held. */
   private readonly exiting = new Set<Slot>();
+  /**
+   * Bytes the pool holds of each review handed over and not yet answered, beyond its body (which its
+   * request's share of the memory budget counts): the kept head, and the body itself when the worker
+   * got a copy. Counted with the workers' memory, so the budget leaves that much less to bodies.
+   */
+  private readonly kept = new Map<Job, number>();
   private nextId = 1;
   private nextHandOver = 1;
   private closed = false;
@@ -190,7 +196,18 @@ export class ReviewPool implements Reviewer {
       );
     }
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, path, body, bodyBytes: body.byteLength, resolve, isGone });
+      const job: Job = {
+        id: this.nextId++,
+        path,
+        body,
+        bodyBytes: body.byteLength,
+        resolve: (answer) => {
+          this.kept.delete(job);
+          resolve(answer);
+        },
+        isGone,
+      };
+      this.queue.push(job);
       this.dispatch();
     });
   }
@@ -205,9 +222,12 @@ export class ReviewPool implements Reviewer {
     const { heapMb } = this.options;
     const mb =
       judging * workerMemoryMb(heapMb, true) + (threads.length - judging) * workerMemoryMb(heapMb, false);
+    let keptBytes = 0;
+    for (const bytes of this.kept.values()) keptBytes += bytes;
+    const kept = keptBytes > 0 ? `, ${(keptBytes / 1024).toFixed(0)} KiB of bodies the pool keeps` : "";
     return {
-      bytes: mb * 1024 * 1024,
-      what: `${judging} review workers of ${heapMb} MiB heap (${workerMemoryMb(heapMb, true)} MiB each)${threads.length > judging ? " and one on standby" : ""}`,
+      bytes: mb * 1024 * 1024 + keptBytes,
+      what: `${judging} review workers of ${heapMb} MiB heap (${workerMemoryMb(heapMb, true)} MiB each)${threads.length > judging ? " and one on standby" : ""}${kept}`,
     };
   }
 
@@ -354,6 +374,8 @@ export class ReviewPool implements Reviewer {
       job.head ??= job.body.slice(0, headBytes);
       // Handed ahead, the body is sent as a copy: the review may be taken back and handed elsewhere.
       const body = slot.job ? (job.body.slice().buffer as ArrayBuffer) : ownBuffer(job.body);
+      // Beyond the body its request's share counts: the head, and the body again when the worker got a copy.
+      this.kept.set(job, job.head.byteLength + (body === job.body.buffer ? 0 : job.body.byteLength));
       slot.worker.postMessage(
         { type: "review", id: job.id, handOver: job.handOver, path: job.path, body } satisfies ToWorker,
         [body],

@@ -13,6 +13,19 @@ describe("the depth check vouched for by the body's text (issue 21: no walk of 1
     assert.equal(jsonNesting(nested(1500)), 1500);
   });
 
+  it("counts as deep as the value nests whatever runs of backslashes end its strings", () => {
+    // Strings ending in 0 to 5 backslashes, or holding escaped quotes and brackets, around brackets.
+    const tricky = ["", "\\", "\\\\", '"', '\\"', '"[', "[{", '\\"]}', "x\\"];
+    for (let levels = 1; levels < 6; levels++) {
+      for (const text of tricky) {
+        let value: unknown = text;
+        for (let level = 0; level < levels; level++)
+          value = level % 2 === 0 ? [text, value, `${text}\\`] : { [text]: value, [`${text}"`]: text };
+        assert.equal(jsonNesting(JSON.stringify(value)), levels, JSON.stringify(value));
+      }
+    }
+  });
+
   it("skips the walk only for what a shallow text made", () => {
     const text = JSON.stringify({ request: { object: { a: { b: 1 } } } });
     const parsed = JSON.parse(text);

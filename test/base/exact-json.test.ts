@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { asSentByClient, hasLongDigitRun, readJson, writeJson } from "../../src/base/exact-json.js";
+import {
+  asSentByClient,
+  bigintsAsNumbers,
+  hasLongDigitRun,
+  readJson,
+  vouchForNumbers,
+  writeJson,
+} from "../../src/base/exact-json.js";
 
 /** JSON.parse's value with every bigint as the number it rounds to: what the exact reader adds to. */
 const rounded = (value: unknown): unknown =>
@@ -78,6 +85,36 @@ describe("hasLongDigitRun", () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe("vouchForNumbers: what a text without long integers made is not walked for bigints", () => {
+  // Keys listed by the walk, counted through a proxy over what the text made.
+  const counted = (value: object) => {
+    const listed = { keys: 0 };
+    const proxy = new Proxy(value, {
+      ownKeys: (target) => {
+        listed.keys++;
+        return Reflect.ownKeys(target);
+      },
+    });
+    return { proxy, listed };
+  };
+
+  it("returns a vouched object without listing its keys", () => {
+    const text = JSON.stringify({ a: { b: [1, 2] }, c: 12345678901234 });
+    const { proxy, listed } = counted(readJson(text) as object);
+    vouchForNumbers(text, proxy);
+    assert.equal(bigintsAsNumbers(proxy), proxy);
+    assert.equal(listed.keys, 0);
+  });
+
+  it("still walks what a text with a long integer made, and rounds its bigints", () => {
+    const text = '{"a":{"b":9223372036854775807}}';
+    const { proxy, listed } = counted(readJson(text) as object);
+    vouchForNumbers(text, proxy);
+    assert.deepEqual(bigintsAsNumbers(proxy), { a: { b: 2 ** 63 } });
+    assert.ok(listed.keys > 0);
   });
 });
 

@@ -88,3 +88,44 @@ describe("review pool: the queue is bounded in count (issue 41)", { timeout: 120
     }
   });
 });
+
+describe("review pool: what it keeps of bodies counts against the memory budget (issue 41)", {
+  timeout: 120_000,
+}, () => {
+  it("counts each kept head, and a body handed ahead as a copy, until the review is answered", async () => {
+    const release = new SharedArrayBuffer(4);
+    const pool = await ReviewPool.start({
+      entry,
+      workerData: { release, judged: new SharedArrayBuffer(4) } satisfies BlockingWorkerData,
+      size: 1,
+      heapMb: 64,
+      deadlineMs: 60_000,
+      log: () => {},
+      standby: false,
+    });
+    try {
+      const idle = pool.workersMemory().bytes;
+      const body = (name: string, bytes: number, block = false) => {
+        const text = JSON.stringify({ name, block, pad: "" });
+        return new TextEncoder().encode(
+          JSON.stringify({ name, block, pad: "x".repeat(bytes - text.length) }),
+        );
+      };
+      // In one turn: a blocked review of 40,000 bytes to the worker (transferred, its 16 KiB head kept),
+      // then one of 20,000 bytes handed ahead of it (a copy sent, the body kept whole, and its head).
+      const blocked = pool.review("/review", body("blocked", 40_000, true));
+      const ahead = pool.review("/review", body("ahead", 20_000));
+      assert.equal(pool.workersMemory().bytes - idle, 16 * 1024 + 16 * 1024 + 20_000);
+      assert.match(pool.workersMemory().what, /KiB of bodies the pool keeps/);
+      Atomics.store(new Int32Array(release), 0, 1);
+      Atomics.notify(new Int32Array(release), 0);
+      assert.deepEqual(
+        (await Promise.all([blocked, ahead])).map((answer) => answer.status),
+        [200, 200],
+      );
+      assert.equal(pool.workersMemory().bytes, idle);
+    } finally {
+      await pool.close();
+    }
+  });
+});
