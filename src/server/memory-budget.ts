@@ -2,6 +2,11 @@ import type { BodyRoom } from "./read-body.js";
 
 const MiB = 1024 * 1024;
 
+/** A body this small (an ordinary review's is a few KiB) may take the room the reserve keeps. */
+const smallBodyBytes = 64 * 1024;
+/** Kept from larger bodies: a thousand ordinary reviews, or two copies of a largest one the pool keeps. */
+const reserveBytes = 16 * MiB;
+
 /** A body's share of the budget: taken as the body grows, returned once its review is answered. */
 export interface BodyShare extends BodyRoom {
   release(): void;
@@ -40,7 +45,11 @@ export class MemoryBudget {
     let taken = 0;
     return {
       take: (bytes) => {
-        if (this.heldBytes + bytes > this.bodyBytes) return false;
+        const room = this.bodyBytes;
+        // A review's usual body (a few KiB) may use the whole room; a larger one leaves a reserve, so
+        // that largest bodies and the copies the pool keeps of them never shut ordinary reviews out.
+        const limit = taken + bytes <= smallBodyBytes ? room : room - Math.min(reserveBytes, room / 8);
+        if (this.heldBytes + bytes > limit) return false;
         this.heldBytes += bytes;
         taken += bytes;
         return true;
