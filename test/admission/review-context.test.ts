@@ -5,24 +5,14 @@ import { describe, it } from "node:test";
 import ts from "typescript";
 import { beginReview } from "../../src/admission/review-context.js";
 import { WorkBudget } from "../../src/budget/work-budget.js";
+import { projectConfig, projectRoot } from "../support/project-compiler-options.js";
 
 /**
  * A review's work budget is made in one place (`beginReview`) and required everywhere below it: a rule
  * called without one must fail `tsc`, never run unbounded on a fresh budget of its own.
  */
-const root = new URL("../..", import.meta.url).pathname;
-const config = ts.getParsedCommandLineOfConfigFile(
-  join(root, "tsconfig.json"),
-  {},
-  {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
-    },
-  },
-);
-if (!config) throw new Error("tsconfig.json: not read");
-const options = { ...config.options, noEmit: true };
+const root = projectRoot;
+const options = projectConfig().options;
 
 /** Calls a new contributor might write without a budget, one per line, each expected to fail. */
 const probeName = join(root, "src/resources/probe-budget.ts");

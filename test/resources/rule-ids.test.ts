@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import ts from "typescript";
 import { ruleCatalogue } from "../../src/resources/index.js";
+import { projectConfig, projectRoot } from "../support/project-compiler-options.js";
 
 /**
  * Rule ids are a type (src/admission/rule-catalogue.ts, `RuleId`): a file of the project that emits a
@@ -10,19 +11,9 @@ import { ruleCatalogue } from "../../src/resources/index.js";
  * src/, a few more rule files that exist only in memory, beside the Module's rules; each case asks the
  * checker about one of them alone (what a misspelt id does to the rest is not this test's question).
  */
-const root = new URL("../..", import.meta.url).pathname;
-const config = ts.getParsedCommandLineOfConfigFile(
-  join(root, "tsconfig.json"),
-  {},
-  {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
-    },
-  },
-);
-if (!config) throw new Error("tsconfig.json: not read");
-const options = { ...config.options, noEmit: true };
+const root = projectRoot;
+const config = projectConfig();
+const options = config.options;
 
 /** A rule file emitting `errorId` (byRule) and `warningId` (ruleWarnings), with `RuleId` as a type to read. */
 const probe = (errorId: string, warningId: string) => `
@@ -60,7 +51,7 @@ function compile(): ts.Program {
       ? ts.createSourceFile(name, text, language)
       : getSourceFile.call(host, name, language, ...rest);
   };
-  return ts.createProgram({ rootNames: [...config!.fileNames, ...probes.keys()], options, host });
+  return ts.createProgram({ rootNames: [...config.fileNames, ...probes.keys()], options, host });
 }
 
 const program = compile();
