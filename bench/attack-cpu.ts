@@ -158,6 +158,7 @@ const attacks: Record<string, () => { path: string; body: unknown }> = {
   "UPDATE of empty objects, 1.9 MB new + 0 old": denseUpdate(1.9e6, 0),
   // The fuzz's (`npm run fuzz -- --live`) reviews over the process bound on 2026-12-07.
   "fuzz: Module spec.helm.values x 100,000 CREATE": fuzzed("Module", "spec.helm.values", 100_000, "CREATE"),
+  "fuzz: Module spec.config x 100,000 UPDATE": fuzzed("Module", "spec.config", 100_000, "UPDATE"),
   "fuzz: Module spec.custom.permissions x 100,000 UPDATE": fuzzed(
     "Module",
     "spec.custom.permissions",
