@@ -100,6 +100,9 @@ export function structureChecker(
       }
       const entry = checkers.of(cut.schema);
       const onlyStrings = stringsOnly(cut.schema);
+      // Once the value that holds the problems past both bounds holds this whole list or map, the entries
+      // counted without a check change nothing of it (their type problem is noted already).
+      let covered = false;
       for (let i = 0; i < count; i++) {
         const key = cut.list ? undefined : (cut.entries?.keys[i] as string);
         const value = cut.list ? cut.list.items[cut.list.from + i] : cut.entries?.record[key as string];
@@ -114,7 +117,10 @@ export function structureChecker(
           if (typeof value === "string") continue;
           budget.charge(1, "checking the object against its schema");
           omitted++;
-          countOverflow(cut, key, i, true);
+          if (!covered) {
+            countOverflow(cut, key, i, true);
+            covered = overflow !== undefined && inside(cut.pointer, overflow.pointer);
+          }
           continue;
         }
         if (entry.quick(value)) continue;
