@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Kernel clock ticks per second (`getconf CLK_TCK`): 100 on every Linux this runs on. */
 const ticksPerSecond = 100;
@@ -12,6 +12,28 @@ export function cpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // fields[0] is field 3 (state): utime is field 14, stime field 15.
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+/**
+ * Each thread's CPU so far (ms), by thread id, with its name (`comm`: "node" for the main thread,
+ * "V8 DefaultWorke" for V8's helpers, the GC's among them, "libuv-worker", a worker thread's own name).
+ */
+export function threadCpuMs(pid: number): Map<number, { name: string; ms: number }> {
+  const threads = new Map<number, { name: string; ms: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // ended since the listing
+    }
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    threads.set(Number(tid), {
+      name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+      ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond,
+    });
+  }
+  return threads;
 }
 
 /** CPU milliseconds of a bare JSON.parse of `body` in this process: the least of five. */

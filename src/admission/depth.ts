@@ -35,6 +35,12 @@ const shallow = new WeakSet<object>();
  */
 export function vouchForDepth(text: string, ...values: unknown[]): void {
   if (!opensFewerThan(text, maxDepth) && jsonNesting(text) >= maxDepth) return;
+  vouchForNesting(0, ...values);
+}
+
+/** `vouchForDepth` for values parsed from a text already known to nest `nesting` levels (`textShape`). */
+export function vouchForNesting(nesting: number, ...values: unknown[]): void {
+  if (nesting >= maxDepth) return;
   for (const value of values) if (value !== null && typeof value === "object") shallow.add(value);
 }
 

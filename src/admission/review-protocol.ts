@@ -1,11 +1,11 @@
-import { readJson, vouchForNumbers } from "../base/exact-json.js";
+import { hasLongDigitRun, readJson, vouchForDigits } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits, truncate } from "../base/limits.js";
 import { type FittedVerdict, fitVerdict, objectName, responseOf } from "./answer.js";
-import { vouchForDepth } from "./depth.js";
+import { vouchForDepth, vouchForNesting } from "./depth.js";
 import { causeType, type FieldError } from "./field-errors.js";
 import { judgeMutation, judgeValidation } from "./handler.js";
-import { heapOutgrownBy } from "./parse-cost.js";
+import { heapOutgrownBy, scansShape, textShape } from "./parse-cost.js";
 import { type ResourceKind, webhooksOf } from "./resource-kind.js";
 import {
   type AdmissionRequest,
@@ -127,8 +127,11 @@ export function judgeOf(
     const route = routes.get(path);
     if (!route) return jsonAnswer(404, { error: `no webhook at ${JSON.stringify(path)}` });
     const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+    // A large body's text is scanned once for what its parse costs and how deep it nests (the scans
+    // cost about a string-heavy body's parse).
+    const shape = scansShape(body) ? textShape(text) : undefined;
     // A parse that would fill half the worker's heap is not begun (`heapOutgrownBy`): denied for its uid.
-    const outgrownHeapMb = heapOutgrownBy(body);
+    const outgrownHeapMb = heapOutgrownBy(body, shape);
     if ((onJudging && text.length > envelopeFirstChars) || outgrownHeapMb !== undefined) {
       // Its parse may outgrow the worker's heap: known by its uid before, it is answered even then.
       const envelope = scanEnvelope(text);
@@ -142,8 +145,9 @@ export function judgeOf(
       }
     }
     let parsedBody: unknown;
+    const longDigitRun = hasLongDigitRun(text);
     try {
-      parsedBody = readJson(text);
+      parsedBody = readJson(text, longDigitRun);
     } catch (error) {
       return jsonAnswer(400, { error: `request body is not valid JSON: ${(error as Error).message}` });
     }
@@ -159,8 +163,9 @@ export function judgeOf(
       dryRun: request.dryRun,
     });
     onJudging?.(inProgress);
-    vouchForDepth(text, request.object, request.oldObject);
-    vouchForNumbers(text, request.object, request.oldObject);
+    if (shape) vouchForNesting(shape.nesting, request.object, request.oldObject);
+    else vouchForDepth(text, request.object, request.oldObject);
+    vouchForDigits(longDigitRun, request.object, request.oldObject);
     const { response, verdict, fitted, ratcheted } = await reviewSafely(route, request, options);
     const answer = answerWith(route.kind, inProgress, response, fitted);
     if (answer.report && verdict && verdict.warnings.length > 0 && route.verb === "validate") {

@@ -225,4 +225,36 @@ describe("structure check: long lists and big maps cut, the rest checked one by 
       structureChecker(schema, Number.POSITIVE_INFINITY)(module, new WorkBudget()),
     );
   });
+
+  it("counts a map of type: string past both bounds as the checks do, each kind of value among strings", () => {
+    // Past 100 errors and 1,000 shape problems the entries of `{type: string}` are counted without a
+    // check: the same verdict as the whole check and as the cut check of a schema that checks each one
+    // (minLength 0 keeps every string), whatever the values and wherever the strings fall.
+    const map = (values: object) => ({
+      type: "object",
+      properties: { labels: { type: "object", additionalProperties: values } },
+    });
+    const kinds = [1, "s", null, true, {}, [], 2.5, "", { a: "b" }, ["x"]];
+    for (const every of [2, 3, 7]) {
+      const labels = Object.fromEntries(
+        Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i % every === 0 ? "ok" : kinds[i % kinds.length]]),
+      );
+      const object = { labels };
+      const counted = structureChecker(map({ type: "string", description: "a label" }))(
+        object,
+        new WorkBudget(),
+      );
+      const checked = structureChecker(map({ type: "string", minLength: 0 }))(object, new WorkBudget());
+      const whole = structureChecker(map({ type: "string" }), Number.POSITIVE_INFINITY)(
+        object,
+        new WorkBudget(),
+      );
+      assert.deepEqual(sorted(counted), sorted(checked), `every ${every}`);
+      assert.deepEqual(sorted(counted), sorted(whole), `every ${every}`);
+      assert.deepEqual(counted.errors.at(-1)?.omitted, checked.errors.at(-1)?.omitted);
+      // Past both bounds indeed: 100 errors shown (the last the count of the rest), 1,000 problems and one.
+      assert.equal(counted.errors.length, 100, `every ${every}`);
+      assert.equal(counted.shape.length, 1001, `every ${every}`);
+    }
+  });
 });

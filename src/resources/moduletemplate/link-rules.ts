@@ -6,6 +6,7 @@ import {
 } from "../../admission/field-errors.js";
 import { errorRules, warningRules } from "../../admission/rule-catalogue.js";
 import { FieldPath } from "../../base/field-path.js";
+import { repeatedStrings } from "../../base/repeated.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
 import { celString } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
@@ -125,10 +126,14 @@ function namedLinkErrors(
   // In the items' order, each item's name before its link; then what each rule counted.
   const errors: FieldErrorList = [];
   const listed = (error: FieldError | undefined) => error && errors.push(error);
+  // Only names that repeat are tracked in the items' order (`repeatedStrings`; all, if one is no string).
+  const repeated = repeatedStrings(entries.map((entry) => entry.name));
   const seen = new Set<string>();
   entries.forEach((entry, i) => {
-    if (seen.has(entry.name)) listed(duplicates.add(i, entry.name));
-    seen.add(entry.name);
+    if (repeated === undefined || repeated.has(entry.name)) {
+      if (seen.has(entry.name)) listed(duplicates.add(i, entry.name));
+      seen.add(entry.name);
+    }
     if (checkLinks && absoluteHttpUrlProblem(entry.link) !== undefined) listed(badLinks.add(i, entry.link));
   });
   return [...errors, ...duplicates.summary(), ...badLinks.summary()];
