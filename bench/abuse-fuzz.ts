@@ -9,11 +9,11 @@ import { stallingReviews } from "../test/support/stalling-reviews.js";
 
 /**
  * `npm run fuzz:abuse`: issue 41's abuse harness, long. The built `serve` under the chart's memory
- * (the default --memory-budget 384, which the chart derives from its 512 MiB limit; a 200 MiB main
+ * (the default --memory-budget 512, which the chart derives from its 640 MiB limit; a 200 MiB main
  * heap). First the "done when" load: 40 concurrent largest reviews, a chunk flood and 2,000 idle
  * connections at once, with a probe on a fresh connection and a clean review in the middle (peak RSS
  * and the clean review's latency reported). Then `--rounds` random rounds. Fails (exit 1) when serve
- * dies, its peak RSS reaches the pod's 512 MiB, a clean review is not admitted, a probe is not
+ * dies, its peak RSS reaches the pod's 640 MiB, a clean review is not admitted, a probe is not
  * answered, or an ended worker outlives its end by more than `--exit-bound-ms`.
  */
 const { values } = parseArgs({
@@ -23,7 +23,7 @@ const { values } = parseArgs({
     "exit-bound-ms": { type: "string", default: "2000" },
   },
 });
-const podLimitMiB = 512;
+const podLimitMiB = 640;
 const certDir = mkdtempSync(join(tmpdir(), "module-admission-abuse-fuzz-"));
 const serve = await startServe(
   ["--port", "0", "--cert-dir", certDir, "--metrics-bind-address", "127.0.0.1:0", "--drain-seconds", "0"],

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { RuleActions } from "../admission/rule-actions.js";
 import { limits } from "../base/limits.js";
 import type { Logger } from "../base/log.js";
-import { ReviewPool, workerMemoryMb } from "../isolation/review-pool.js";
+import { largeSemiSpaceMb, ReviewPool, smallSemiSpaceMb, workerMemoryMb } from "../isolation/review-pool.js";
 import type { NameCache } from "../kube/name-cache.js";
 import type { AddonOperatorFlags } from "../resources/addon-operator-configmap/index.js";
 
@@ -33,7 +33,7 @@ export interface PoolSettings {
 }
 
 /**
- * The defaults, for the chart's pod (a 512 MiB memory limit): two workers of 96 MiB heap each (and one
+ * The defaults, for the chart's pod (a 640 MiB memory limit): two workers of 96 MiB heap each (and one
  * on standby) beside the main thread, which holds no parsed review; a review may take 1 s of CPU, ten
  * times the performance target for any object, and 3 s of wall time, within the chart's webhook
  * timeout (5 s), so that a review ended by it is still answered.
@@ -41,27 +41,30 @@ export interface PoolSettings {
 export const defaultPool: PoolSettings = { size: 2, heapMb: 96, deadlineMs: 1_000 };
 
 /**
- * `serve --memory-budget`'s default, in MiB: the chart's 512 MiB memory limit less the process's base
+ * `serve --memory-budget`'s default, in MiB: the chart's 640 MiB memory limit less the process's base
  * (`processBaseMb`: Node, the main thread's heap, TLS; 124 MiB measured, the workers' share taken
  * out). The chart derives the flag from resources.limits.memory the same way.
  */
 export const processBaseMb = 128;
-export const defaultMemoryBudgetMb = 512 - processBaseMb;
+export const defaultMemoryBudgetMb = 640 - processBaseMb;
 
 /**
- * The smallest budget for these workers: each judging worker at its heap limit, the one on standby
- * idle, and room for one largest body. A smaller one is refused at start, naming the flags.
+ * The workers' semi-space for this budget: the large one when the budget holds each judging worker at
+ * its heap limit and its large young generation, the one on standby idle, and one largest body; else
+ * the small one (reviews of large bodies then cost more CPU, nothing else changes: a pod sized before
+ * the young generation grew still starts). A budget too small for even that is refused at start,
+ * naming the flags.
  */
-export function checkMemoryBudget(totalMb: number, pool: PoolSettings): void {
-  const neededMb =
-    pool.size * workerMemoryMb(pool.heapMb, true) +
-    workerMemoryMb(pool.heapMb, false) +
+export function semiSpaceFor(totalMb: number, pool: PoolSettings): number {
+  const neededMb = (semiSpaceMb: number) =>
+    pool.size * workerMemoryMb(pool.heapMb, true, semiSpaceMb) +
+    workerMemoryMb(pool.heapMb, false, semiSpaceMb) +
     limits.bodyBytes / MiB;
-  if (totalMb < neededMb) {
-    throw new Error(
-      `--memory-budget: ${totalMb} MiB is less than ${pool.size} review workers at their heap limit (--review-workers ${pool.size}, --worker-heap-mb ${pool.heapMb}: ${workerMemoryMb(pool.heapMb, true)} MiB each), one on standby and one ${limits.bodyBytes / MiB} MiB review need (${neededMb} MiB): raise --memory-budget or lower --review-workers or --worker-heap-mb`,
-    );
-  }
+  if (totalMb >= neededMb(largeSemiSpaceMb)) return largeSemiSpaceMb;
+  if (totalMb >= neededMb(smallSemiSpaceMb)) return smallSemiSpaceMb;
+  throw new Error(
+    `--memory-budget: ${totalMb} MiB is less than ${pool.size} review workers at their heap limit (--review-workers ${pool.size}, --worker-heap-mb ${pool.heapMb}: ${workerMemoryMb(pool.heapMb, true, smallSemiSpaceMb)} MiB each), one on standby and one ${limits.bodyBytes / MiB} MiB review need (${neededMb(smallSemiSpaceMb)} MiB): raise --memory-budget or lower --review-workers or --worker-heap-mb`,
+  );
 }
 
 const MiB = 1024 * 1024;
@@ -79,6 +82,8 @@ export async function startReviewWorkers(options: {
   addonOperator?: AddonOperatorFlags;
   lookups?: ClusterLookups;
   pool: PoolSettings;
+  /** Each worker's semi-space (`semiSpaceFor` the memory budget; the large one by default). */
+  semiSpaceMb?: number;
   log: Logger;
   /** A worker on standby to replace an ended one at once (default true). */
   standby?: boolean;
@@ -95,6 +100,7 @@ export async function startReviewWorkers(options: {
     entry: workerEntry,
     workerData: settings,
     ...options.pool,
+    semiSpaceMb: options.semiSpaceMb ?? largeSemiSpaceMb,
     log: options.log,
     standby: options.standby,
     greeting: () => lookups.map(([lookup, cache]) => ({ lookup, change: cache.snapshot() })),

@@ -18,10 +18,10 @@ import { collect, type Outcome, optionValues, parseOptionValues, UsageError } fr
 import { playgroundDir, startPlaygroundServer } from "./playground-files.js";
 import { prepareClusterFeatures } from "./serve-cluster.js";
 import {
-  checkMemoryBudget,
   defaultMemoryBudgetMb,
   defaultPool,
   type PoolSettings,
+  semiSpaceFor,
   startReviewWorkers,
 } from "./serve-reviews.js";
 
@@ -285,7 +285,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
 /** The webhook in this process (the only one, or one worker of several). */
 async function serveProcess(flags: ServeFlags): Promise<void> {
   // Refused before anything starts: a budget the workers alone would fill.
-  checkMemoryBudget(flags.memoryBudgetMb, flags.pool);
+  const semiSpaceMb = semiSpaceFor(flags.memoryBudgetMb, flags.pool);
   const clusterFeatures = await prepareClusterFeatures({
     kubeconfig: flags.kubeconfig,
     workspaceCheck: flags.workspaceCheck,
@@ -307,6 +307,7 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     },
     lookups: clusterFeatures.lookups,
     pool: flags.pool,
+    semiSpaceMb,
     log: jsonLogger,
   }).catch(async (error: unknown) => {
     await clusterFeatures.stop();
@@ -346,7 +347,8 @@ async function serveProcess(flags: ServeFlags): Promise<void> {
     msg: `serving on https://localhost:${running.port}`,
     port: running.port,
     paths,
-    reviewWorkers: flags.pool,
+    // The semi-space says whether the budget had room for the large young generation (docs/operations.md).
+    reviewWorkers: { ...flags.pool, semiSpaceMb },
   });
   const stopped = async (clean: boolean) => {
     await Promise.all([metricsServer?.close(), clusterFeatures.stop()]);

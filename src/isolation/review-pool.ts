@@ -55,6 +55,8 @@ export interface ReviewPoolOptions {
   size: number;
   /** Each worker's heap (V8's old generation), in MiB: a review that needs more ends its worker. */
   heapMb: number;
+  /** Each worker's semi-space, in MiB (`largeSemiSpaceMb` or `smallSemiSpaceMb`: `semiSpaceFor`). */
+  semiSpaceMb: number;
   /**
    * The CPU time a worker may spend on one review before it is ended (wall time where a thread's CPU
    * time cannot be read); `wallLimitMs` of wall time at most, however little CPU it got.
@@ -219,15 +221,16 @@ export class ReviewPool implements Reviewer {
   workersMemory(): { bytes: number; what: string } {
     const threads = [...this.slots.filter((slot) => !slot.ended), ...this.exiting];
     const judging = threads.filter((slot) => !slot.standby).length;
-    const { heapMb } = this.options;
+    const { heapMb, semiSpaceMb } = this.options;
     const mb =
-      judging * workerMemoryMb(heapMb, true) + (threads.length - judging) * workerMemoryMb(heapMb, false);
+      judging * workerMemoryMb(heapMb, true, semiSpaceMb) +
+      (threads.length - judging) * workerMemoryMb(heapMb, false, semiSpaceMb);
     let keptBytes = 0;
     for (const bytes of this.kept.values()) keptBytes += bytes;
     const kept = keptBytes > 0 ? `, ${(keptBytes / 1024).toFixed(0)} KiB of bodies the pool keeps` : "";
     return {
       bytes: mb * 1024 * 1024 + keptBytes,
-      what: `${judging} review workers of ${heapMb} MiB heap (${workerMemoryMb(heapMb, true)} MiB each)${threads.length > judging ? " and one on standby" : ""}${kept}`,
+      what: `${judging} review workers of ${heapMb} MiB heap (${workerMemoryMb(heapMb, true, semiSpaceMb)} MiB each)${threads.length > judging ? " and one on standby" : ""}${kept}`,
     };
   }
 
@@ -285,6 +288,7 @@ export class ReviewPool implements Reviewer {
       options.entry,
       { settings: options.workerData, note: note.memory, claims: claims.memory } satisfies WorkerStart,
       options.heapMb,
+      options.semiSpaceMb,
     );
     const slot: Slot = {
       worker,
@@ -619,20 +623,41 @@ const headBytes = 16 * 1024;
 const headDecoder = new TextDecoder();
 
 /**
- * Each worker's young generation, in MiB: V8's default (32 MiB and more) would hold more memory per idle
- * worker than its whole old generation uses; a review's short-lived objects fit in far less.
+ * Each worker's semi-space, in MiB, when the memory budget has room for it (`semiSpaceFor`). A review
+ * of a large body keeps its parsed objects alive while its rules run, and every scavenge copies what is
+ * alive: with 4 MiB semi-spaces (V8's young generation of 8 MiB) a 6 MiB review's objects were copied
+ * out several times during its parse and again during its rules, and the collector's helper threads
+ * spent a quarter of the review's CPU doing it. 32 MiB holds a 100,000-item review's objects and most
+ * of what its rules make, which then die young, uncopied (16 MiB held the parse only: the rules' first
+ * scavenges copied it all the same). A worker grows its semi-spaces only while objects survive.
  */
-const youngGenerationMb = 8;
+export const largeSemiSpaceMb = 32;
+
+/** The semi-space of a budget too small for the large one: what the workers had before (young generation 8 MiB). */
+export const smallSemiSpaceMb = 4;
 
 /**
- * What a worker holds beyond its heap limit (the young generation, its isolate's code and builtins,
- * its thread): an idle worker of `serve` measured 31 MiB of RSS on the 2-core development machine.
+ * A worker's young generation as V8 sizes it from its semi-space: two semi-spaces, and a large-object
+ * space as big as one (V8 rounds a semi-space up to a power of two: both sizes above are).
  */
-const workerOverheadMb = 32;
+const youngGenerationMb = (semiSpaceMb: number) => 3 * semiSpaceMb;
 
-/** A review worker's memory, in MiB: at its heap limit while it judges, its overhead while it idles on standby. */
-export function workerMemoryMb(heapMb: number, judging: boolean): number {
-  return judging ? heapMb + workerOverheadMb : workerOverheadMb;
+/**
+ * What a worker holds beyond its heap limit and its young generation (its isolate's code and
+ * builtins, its thread): an idle worker of `serve` measured 31 MiB of RSS on the 2-core development
+ * machine with 4 MiB semi-spaces, 12 MiB of it the young generation it could then grow to.
+ */
+const workerBaseMb = 20;
+
+/**
+ * An idle worker (on standby, never judged): `serve` idle measured 220 MiB of RSS with 4 MiB
+ * semi-spaces, 234-243 MiB with 16 or 32 (three workers, 2026-12-07).
+ */
+const idleWorkerMb = (semiSpaceMb: number) => (semiSpaceMb > smallSemiSpaceMb ? 40 : 32);
+
+/** A review worker's memory, in MiB: at its heap limit while it judges, what it holds idle on standby. */
+export function workerMemoryMb(heapMb: number, judging: boolean, semiSpaceMb: number): number {
+  return judging ? heapMb + youngGenerationMb(semiSpaceMb) + workerBaseMb : idleWorkerMb(semiSpaceMb);
 }
 
 /** The wall time a review may take, however little CPU it got: three times its deadline, and 2 s more at least. */
@@ -662,11 +687,14 @@ function readCpu(slot: Slot): number | undefined {
  * TypeScript, which a worker can load only through tsx's loader, registered in the worker first; the
  * build (`dist/`, what `npm start` and the image run) starts the JavaScript entry itself.
  */
-function startWorker(entry: URL, workerData: unknown, heapMb: number): Worker {
+function startWorker(entry: URL, workerData: unknown, heapMb: number, semiSpaceMb: number): Worker {
   forgetProcessHeapFlags();
   const options = {
     workerData,
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: youngGenerationMb },
+    resourceLimits: {
+      maxOldGenerationSizeMb: heapMb,
+      maxYoungGenerationSizeMb: youngGenerationMb(semiSpaceMb),
+    },
   };
   if (!entry.pathname.endsWith(".ts")) return new Worker(entry, options);
   const tsx = import.meta.resolve("tsx/esm/api");

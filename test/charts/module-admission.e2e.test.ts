@@ -180,7 +180,7 @@ describe("Deployment, Service and PodDisruptionBudget", { skip: withoutGo }, () 
   test("--memory-budget: resources.limits.memory less 128 MiB, in MiB, whatever the quantity's unit", async () => {
     const budget = (rendered: Manifest[]) =>
       args(rendered).filter((arg: string) => arg.startsWith("--memory-budget"));
-    assert.deepEqual(budget(manifests), ["--memory-budget=384"]);
+    assert.deepEqual(budget(manifests), ["--memory-budget=512"]);
     for (const [memory, expected] of [
       ["1Gi", "--memory-budget=896"],
       [536870912, "--memory-budget=384"],

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseServeFlags } from "../../src/cli/serve.js";
-import { checkMemoryBudget } from "../../src/cli/serve-reviews.js";
+import { semiSpaceFor } from "../../src/cli/serve-reviews.js";
+import { largeSemiSpaceMb, smallSemiSpaceMb } from "../../src/isolation/review-pool.js";
 import { httpGet, sample } from "../support/metrics-text.js";
 import { helmModule } from "../support/modules.js";
 import { admissionReview } from "../support/reviews.js";
@@ -41,10 +42,12 @@ describe("module-admission serve", () => {
     // The workers alone would fill it: refused before anything starts, naming the flags to change.
     const { pool } = parseServeFlags(["--review-workers", "4"]);
     assert.throws(
-      () => checkMemoryBudget(384, pool),
+      () => semiSpaceFor(384, pool),
       /--memory-budget: 384 MiB is less than 4 review workers at their heap limit \(--review-workers 4, --worker-heap-mb 96: 128 MiB each\), one on standby and one 7 MiB review need \(551 MiB\)/,
     );
-    checkMemoryBudget(384, parseServeFlags([]).pool);
+    // A budget the large young generation does not fit (a pod sized before it grew) still starts, with the small one.
+    assert.equal(semiSpaceFor(384, parseServeFlags([]).pool), smallSemiSpaceMb);
+    assert.equal(semiSpaceFor(512, parseServeFlags([]).pool), largeSemiSpaceMb);
     assert.deepEqual(parseServeFlags(["--metrics-bind-address", "127.0.0.1:9090"]).metrics, {
       host: "127.0.0.1",
       port: 9090,
@@ -67,7 +70,7 @@ describe("module-admission serve", () => {
       metrics: { port: 8080 },
       workers: 1,
       pool: { size: 2, heapMb: 96, deadlineMs: 1000 },
-      memoryBudgetMb: 384,
+      memoryBudgetMb: 512,
       drainMs: 15000,
       graceMs: 25000,
       kubeconfig: undefined,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ReviewPool } from "../../src/isolation/review-pool.js";
+import { ReviewPool, smallSemiSpaceMb } from "../../src/isolation/review-pool.js";
 import type { BlockingWorkerData } from "../support/blocking-review-worker.js";
 
 const entry = new URL("../support/blocking-review-worker.ts", import.meta.url);
@@ -21,6 +21,7 @@ describe("review pool: a review handed ahead never waits behind a slow one", { t
       workerData: data,
       size: 2,
       heapMb: 64,
+      semiSpaceMb: smallSemiSpaceMb,
       deadlineMs: 60_000,
       log: () => {},
       standby: false,
@@ -66,6 +67,7 @@ describe("review pool: the queue is bounded in count (issue 41)", { timeout: 120
       workerData: { release, judged: new SharedArrayBuffer(4) } satisfies BlockingWorkerData,
       size: 1,
       heapMb: 64,
+      semiSpaceMb: smallSemiSpaceMb,
       deadlineMs: 60_000,
       log: () => {},
       standby: false,
@@ -99,6 +101,7 @@ describe("review pool: what it keeps of bodies counts against the memory budget 
       workerData: { release, judged: new SharedArrayBuffer(4) } satisfies BlockingWorkerData,
       size: 1,
       heapMb: 64,
+      semiSpaceMb: smallSemiSpaceMb,
       deadlineMs: 60_000,
       log: () => {},
       standby: false,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ReviewPool } from "../../src/isolation/review-pool.js";
+import { ReviewPool, smallSemiSpaceMb } from "../../src/isolation/review-pool.js";
 import type { BlockingWorkerData } from "../support/blocking-review-worker.js";
 import { startLiveServer } from "../support/live-server.js";
 import { helmModule } from "../support/modules.js";
@@ -52,6 +52,7 @@ describe("a review its worker ended before reading it (issue 41)", { timeout: 30
       workerData: { release, judged } satisfies BlockingWorkerData,
       size: 1,
       heapMb: 64,
+      semiSpaceMb: smallSemiSpaceMb,
       deadlineMs: 700,
       log: (fields) => lines.push(fields),
     });

@@ -7,8 +7,8 @@ import { abuseRound, peakRssMiB } from "../support/abuse.js";
 import type { Target } from "../support/attacker.js";
 import { buildCommand, startServe } from "../support/serve-process.js";
 
-/** The chart's pod: a 512 MiB memory limit, from which the chart derives --memory-budget 384. */
-const podLimitMiB = 512;
+/** The chart's pod: a 640 MiB memory limit, from which the chart derives --memory-budget 512. */
+const podLimitMiB = 640;
 
 /**
  * Issue 41's abuse harness, bounded: `serve` as the chart runs it (compiled, the default budget, a

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { workerMemoryMb } from "../../src/isolation/review-pool.js";
+import { largeSemiSpaceMb, workerMemoryMb } from "../../src/isolation/review-pool.js";
 import {
   chunked,
   cleanReview,
@@ -20,7 +20,7 @@ import { type LiveServer, startLiveServer } from "../support/live-server.js";
 const MiB = 1024 * 1024;
 
 /** One review worker (no standby) at its heap limit, and `bodiesMb` for request bodies. */
-const budgetMb = (bodiesMb: number) => workerMemoryMb(96, true) + bodiesMb;
+const budgetMb = (bodiesMb: number) => workerMemoryMb(96, true, largeSemiSpaceMb) + bodiesMb;
 
 describe("memory budget: past it, a review is answered 429 at once and nothing grows (issue 41)", {
   timeout: 120_000,
