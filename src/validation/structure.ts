@@ -8,6 +8,7 @@ import type { WorkBudget } from "../budget/work-budget.js";
 import { goRequestUriError } from "../go/net-url/parse.js";
 import { goQuote } from "../go/strconv/go-strings.js";
 import { LruCache } from "../memo/lru-cache.js";
+import { type ErrorCounter, errorCounter, type Tally } from "./count-errors.js";
 import type { ShapeProblem } from "./readable.js";
 import { type Cut, cutView, pointerToken } from "./structure-view.js";
 
@@ -82,6 +83,7 @@ export function structureChecker(
     // built 300,000 field errors and, on UPDATE, four times over, which exhausted a 200 MiB heap.
     budget.charge(found.length, "checking the object against its schema");
     let omitted = 0;
+    const tally: Tally = { problems: 0, type: false, unknown: 0 };
     // The problems past `maxShapeProblems`, as the one value that holds them all.
     let overflow: { pointer: string; type: boolean } | undefined;
     for (const error of firstStringErrors(found, view)) take(error);
@@ -100,6 +102,7 @@ export function structureChecker(
       }
       const entry = checkers.of(cut.schema);
       const onlyStrings = stringsOnly(cut.schema);
+      let counter: ErrorCounter | undefined | null = null;
       // Once the value that holds the problems past both bounds holds this whole list or map, the entries
       // counted without a check change nothing of it (their type problem is noted already).
       let covered = false;
@@ -123,11 +126,29 @@ export function structureChecker(
           }
           continue;
         }
-        // Past both bounds only the count and where they lie are kept: nothing is built for them. One
-        // pass that lists every error, none of them described (no message, no schema, no value): the
-        // same errors as the full pass, and no quick pass first, which an entry that fails paid twice
-        // (100,000 channels of a bad name: 99,000 entries checked twice, each making two errors).
+        // Past both bounds only the count and where they lie are kept: nothing is built for them.
         if (verdict.errors.length >= limits.causes && verdict.shape.length >= maxShapeProblems) {
+          // Counted without Ajv where the schema allows (src/validation/count-errors.ts): the errors of
+          // the full pass, none made. An entry with unknown fields while there is room for them is
+          // Ajv's, which names them.
+          if (counter === null) counter = entry.counter;
+          if (counter) {
+            tally.problems = 0;
+            tally.type = false;
+            tally.unknown = 0;
+            counter(value, tally);
+            if (tally.unknown === 0 || verdict.unknownFields.length >= limits.causes) {
+              if (tally.problems === 0 && tally.unknown === 0) continue;
+              budget.charge(tally.problems + tally.unknown, "checking the object against its schema");
+              if (tally.problems === 0) continue;
+              omitted += tally.problems;
+              countOverflow(cut, key, i, tally.type);
+              continue;
+            }
+          }
+          // Otherwise one pass that lists every error, none of them described (no message, no schema,
+          // no value): the same errors as the full pass, and no quick pass first, which an entry that
+          // fails paid twice.
           const counting = entry.counting;
           if (counting(value)) continue;
           const errors = counting.errors ?? [];
@@ -243,6 +264,8 @@ interface PartCheckers {
   quick: ValidateFunction;
   full: ValidateFunction;
   readonly counting: ValidateFunction;
+  /** What counts the full pass's errors without Ajv, for a schema of the keywords it knows. */
+  readonly counter: ErrorCounter | undefined;
 }
 
 const uncompiled = new Set<() => Checkers>();
@@ -323,6 +346,9 @@ function compileUncached(schema: object): Checkers {
             counting ??= checkerAjv({ allErrors: true, messages: false });
             countingChecker ??= counting.compile(part);
             return countingChecker;
+          },
+          get counter() {
+            return errorCounter(part);
           },
         };
         parts.set(part, checkers);
