@@ -86,6 +86,8 @@ export function structureChecker(
     const tally: Tally = { problems: 0, type: false, unknown: 0 };
     // The problems past `maxShapeProblems`, as the one value that holds them all.
     let overflow: { pointer: string; type: boolean } | undefined;
+    // The cut the overflow is known to hold whole.
+    let coveredCut: Cut | undefined;
     for (const error of firstStringErrors(found, view)) take(error);
     for (const cut of cuts) {
       if (cut.schema === undefined) continue;
@@ -195,9 +197,13 @@ export function structureChecker(
     function countOverflow(cut: Cut, key: string | undefined, i: number, type: boolean): void {
       if (!overflow) overflow = { pointer: entryPointer(cut, key, i), type };
       else {
-        // Once it holds the whole list or map, the entries' own pointers are never made.
-        if (!inside(cut.pointer, overflow.pointer))
-          overflow.pointer = commonPointer(overflow.pointer, entryPointer(cut, key, i));
+        // Once it holds the whole list or map, the entries' own pointers are never made. It only ever
+        // grows (to a pointer that holds the last), so once it holds a cut it holds it for good: not
+        // asked again for each of 99,000 entries (5 ms a review of 100,000 channels).
+        if (coveredCut !== cut) {
+          if (inside(cut.pointer, overflow.pointer)) coveredCut = cut;
+          else overflow.pointer = commonPointer(overflow.pointer, entryPointer(cut, key, i));
+        }
         overflow.type ||= type;
       }
     }
