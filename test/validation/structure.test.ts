@@ -201,7 +201,11 @@ describe("structure check: long lists and big maps cut, the rest checked one by 
       fc.property(object, (generated) => {
         // JSON's own objects, as the server parses them (a __proto__ key is an own property).
         const parsed = JSON.parse(JSON.stringify(generated));
-        assert.deepEqual(sorted(cut(parsed, new WorkBudget())), sorted(whole(parsed, new WorkBudget())));
+        // Both checkers share one compilation and its verdicts: each checks the object afresh.
+        assert.deepEqual(
+          sorted(cut(parsed, new WorkBudget(), true)),
+          sorted(whole(parsed, new WorkBudget(), true)),
+        );
       }),
       { numRuns: 400 },
     );
@@ -222,8 +226,55 @@ describe("structure check: long lists and big maps cut, the rest checked one by 
     assert.deepEqual(shape.at(-1), { tokens: ["spec"], keyword: "type" });
     assert.deepEqual(
       check(module),
-      structureChecker(schema, Number.POSITIVE_INFINITY)(module, new WorkBudget()),
+      structureChecker(schema, Number.POSITIVE_INFINITY)(module, new WorkBudget(), true),
     );
+  });
+
+  it("counts objects past both bounds as the whole check does: several errors in one, unknown fields among them", () => {
+    // Past 100 errors and 1,000 shape problems each entry is checked once by a pass that describes no
+    // error: the count, the unknown fields and the value that holds the problems are the whole check's.
+    const list = {
+      type: "object",
+      properties: {
+        channels: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["channel", "version"],
+            properties: {
+              channel: { type: "string", pattern: "^[a-z]+$", minLength: 3, maxLength: 8 },
+              version: { type: "string", pattern: "^[0-9.]+$" },
+              weight: { type: "integer", minimum: 0 },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+    };
+    // Valid, one error, two, type, required and minimum, an unknown field. (No string fails two of
+    // maxLength, minLength and pattern: the whole check reports the first, as kube-openapi does, and
+    // the entries past both bounds count each.)
+    const entries = [
+      { channel: "fast", version: "1.0" },
+      { channel: "fast9", version: "1.0" },
+      { channel: "ab", version: "1.0.0.0.0.0", weight: -2 },
+      { channel: "abcdefghij", version: "1.0-rc" },
+      { channel: 7, version: "1.0", weight: 1.5 },
+      { version: "x", weight: -1 },
+      { channel: "regular", version: "1.0", extra: true },
+      "neither",
+    ];
+    for (const length of [1_050, 5_000]) {
+      const object = {
+        channels: Array.from({ length }, (_, i) => entries[(i * 3 + (i >> 4)) % entries.length]),
+      };
+      const cut = structureChecker(list)(object, new WorkBudget(), true);
+      const whole = structureChecker(list, Number.POSITIVE_INFINITY)(object, new WorkBudget(), true);
+      assert.deepEqual(sorted(cut), sorted(whole), `${length} entries`);
+      assert.deepEqual(cut.errors.at(-1), whole.errors.at(-1));
+      assert.equal(cut.errors.length, 100);
+      assert.ok(cut.shape.length > 1000, "past both bounds");
+    }
   });
 
   it("counts a map of type: string past both bounds as the checks do, each kind of value among strings", () => {
