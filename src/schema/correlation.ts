@@ -311,37 +311,60 @@ export class ListIndexes {
 
 /**
  * A map list's old items by key (the first of each key; all of a repeated key's), and, only once a
- * repeated key is looked up, each new item's rank among the items of its key.
+ * repeated key is looked up, each new item's rank among the items of its key. Where both lists hold
+ * the same keys in the same order up to an item (an update that edits items in place), that item's
+ * old index is its own, with no index built: the n-th item of its key in both.
  */
 class MapListIndex {
-  private readonly firstOld = new Map<unknown, number>();
+  private firstOld: Map<unknown, number> | undefined;
   private readonly repeatedOld = new Map<unknown, number[]>();
   private ranks: number[] | undefined;
+  /** How many leading items have the same keys in both lists (counted on first use). */
+  private aligned: number | undefined;
 
   constructor(
     private readonly list: readonly unknown[],
     readonly oldList: readonly unknown[],
     private readonly keyFields: string[],
-  ) {
-    oldList.forEach((old, at) => {
-      const key = this.keyOf(old);
-      if (key === undefined) return;
-      if (!this.firstOld.has(key)) this.firstOld.set(key, at);
-      else {
-        const same = this.repeatedOld.get(key);
-        if (same) same.push(at);
-        else this.repeatedOld.set(key, [this.firstOld.get(key) as number, at]);
-      }
-    });
-  }
+  ) {}
 
   /** The old item of the same keys (the n-th of a repeated key the n-th, else the first), if any. */
   oldIndexOf(index: number): number | undefined {
     const key = this.keyOf(this.list[index]);
     if (key === undefined) return undefined;
-    const repeated = this.repeatedOld.get(key);
-    if (!repeated) return this.firstOld.get(key);
+    if (index < this.alignedItems()) return index;
+    const repeated = this.byKey().repeatedOld.get(key);
+    if (!repeated) return this.byKey().firstOld?.get(key);
     return repeated[this.rankOf(index)] ?? repeated[0];
+  }
+
+  // A Map of 25,000 fresh keys cost more than the rest of ratcheting their errors (its growth pays the
+  // young generation's copying of the parsed review): built only past the aligned items.
+  private alignedItems(): number {
+    if (this.aligned === undefined) {
+      const end = Math.min(this.list.length, this.oldList.length);
+      let at = 0;
+      while (at < end && sameKey(this.keyOf(this.list[at]), this.keyOf(this.oldList[at]))) at++;
+      this.aligned = at;
+    }
+    return this.aligned;
+  }
+
+  private byKey(): this {
+    if (this.firstOld) return this;
+    const firstOld = new Map<unknown, number>();
+    this.oldList.forEach((old, at) => {
+      const key = this.keyOf(old);
+      if (key === undefined) return;
+      if (!firstOld.has(key)) firstOld.set(key, at);
+      else {
+        const same = this.repeatedOld.get(key);
+        if (same) same.push(at);
+        else this.repeatedOld.set(key, [firstOld.get(key) as number, at]);
+      }
+    });
+    this.firstOld = firstOld;
+    return this;
   }
 
   private rankOf(index: number): number {
@@ -362,6 +385,9 @@ class MapListIndex {
     return isRecord(value) ? mapKey(value, this.keyFields) : undefined;
   }
 }
+
+/** Two map keys are one to a Map (SameValueZero: NaN is NaN). */
+const sameKey = (a: unknown, b: unknown): boolean => a === b || (Number.isNaN(a) && Number.isNaN(b));
 
 /**
  * Whether an update left a value unchanged, as the API server compares correlated values: map lists item

@@ -8,8 +8,42 @@ const linkScheme = /^(?:https?|oci):\/\//i;
  * Helm write charts so), which the WHATWG parser reads as an opaque host.
  */
 export function absoluteHttpUrlProblem(value: string): string | undefined {
+  // The plainest http(s) links parse: one regex pass instead of URL.canParse (100,000 icons' links
+  // cost 12-15 ms of a review in its parser).
+  if (plainHttpUrl(value)) return undefined;
+  return absoluteHttpUrlProblemByParse(value);
+}
+
+/** `absoluteHttpUrlProblem` without its shortcut (tests hold the shortcut to it). */
+export function absoluteHttpUrlProblemByParse(value: string): string | undefined {
   if (!linkScheme.test(value))
     return "must be an absolute http, https or oci URL, e.g. https://example.com/path";
   if (/\s/.test(value) || !URL.canParse(value)) return "must be a valid URL";
   return undefined;
+}
+
+/**
+ * An http(s) URL every WHATWG parser takes (the shape of link-rules.ts' `surelyValidLink`, which the
+ * CEL policies call the webhook for): a host of labels of letters and digits joined by single `-`,
+ * separated by single `.` (no `xn--` label to decode, no empty one), whose last label starts with a
+ * letter (so it is no IPv4 address), a port below 10000, then printable ASCII. Each part ends where
+ * the next one's first character is: no backtracking; the last label is looked at after.
+ */
+const plainHttpShape =
+  /^[hH][tT][tT][pP][sS]?:\/\/[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?::[0-9]{1,4})?(?:[/?#][!-~]*)?$/;
+
+function plainHttpUrl(value: string): boolean {
+  if (!plainHttpShape.test(value)) return false;
+  const start = value.indexOf("//") + 2;
+  let end = start;
+  while (end < value.length && isHostCharacter(value.charCodeAt(end))) end++;
+  const dot = value.lastIndexOf(".", end - 1);
+  const first = value.charCodeAt(dot >= start ? dot + 1 : start) | 0x20;
+  return first >= 0x61 && first <= 0x7a;
+}
+
+/** A letter, a digit, `-` or `.`: what the shape's host is made of. */
+function isHostCharacter(code: number): boolean {
+  const lower = code | 0x20;
+  return (lower >= 0x61 && lower <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2e;
 }

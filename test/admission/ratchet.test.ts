@@ -292,6 +292,30 @@ describe("ratcheting's look at the old object", () => {
     assert.equal(answer.allowed, true);
     assert.equal(calls.length, 1);
   });
+
+  it("does not look at the old object when every error stands at a value the update changed", async () => {
+    const { kind, calls } = recording();
+    const problems = [
+      { field: "spec.a", rule: "x.a" },
+      { field: "spec.b", rule: "x.b" },
+    ];
+    const answer = await validate(
+      kind,
+      update({ problems, spec: { a: 1, b: 1, c: 1 } }, { problems, spec: { a: 2, b: 2, c: 1 } }),
+    );
+    assert.equal(answer.allowed, false);
+    assert.equal(answer.status?.details?.causes?.length, 2);
+    assert.equal(calls.length, 1, "an error at a changed value is introduced whatever the old object had");
+    // One error at an unchanged value: the old object is judged, and spares it.
+    const spared = await validate(
+      kind,
+      update({ problems, spec: { a: 1, b: 1, c: 1 } }, { problems, spec: { a: 2, b: 1, c: 1 } }),
+    );
+    assert.equal(spared.allowed, false);
+    assert.equal(spared.status?.details?.causes?.length, 1);
+    assert.equal(spared.warnings?.length, 1);
+    assert.equal(calls.length, 3);
+  });
 });
 
 describe("field paths", () => {

@@ -42,6 +42,24 @@ export function goUrlParseError(raw: string): string | undefined {
  * a CRD's `format: uri` with it (kube-openapi strfmt's IsURI).
  */
 export function goRequestUriError(raw: string): string | undefined {
+  // The plainest absolute URIs parse, whatever their length: one pass of a regex instead of the walk
+  // (50,000 links of a ModuleTemplate UPDATE's two objects cost 10-15 ms of the parse's slices).
+  if (plainRequestUri.test(raw)) return undefined;
+  return requestUriErrorByParse(raw);
+}
+
+/**
+ * An absolute URI every step of `parse` (ParseRequestURI, Go 1.26's host) takes: an ASCII scheme,
+ * `//`, a host of letters, digits and `-._~` (no userinfo, no IP literal, no escape), an optional port of
+ * digits, a path of printable ASCII without `%` (so no escape to check; `#` is path here) up to the first
+ * `?`, and a query, which ParseRequestURI cuts off unread (control characters and spaces are left to the
+ * walk). Each part ends where the next one's first character is: one pass, no backtracking.
+ */
+const plainRequestUri =
+  /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[A-Za-z0-9._~-]*(?::[0-9]*)?(?:\/[!-$&->@-~]*)?(?:\?[!-~]*)?$/;
+
+/** `goRequestUriError` without its shortcut: the walk of `parse` (tests hold the shortcut to it). */
+export function requestUriErrorByParse(raw: string): string | undefined {
   // Go reads bytes: each UTF-8 byte as a character; ASCII text is its bytes already (no round trip).
   const bytes = nonAscii.test(raw) ? Buffer.from(raw, "utf8").toString("latin1") : raw;
   try {

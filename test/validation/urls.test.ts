@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { absoluteHttpUrlProblem, absoluteHttpUrlProblemByParse } from "../../src/validation/urls.js";
+import { Random } from "../support/differential/random.js";
+
+/**
+ * The link rules' shortcut (the plainest http(s) URLs, one regex pass) against URL.canParse, which it
+ * stands for: the same answer on links of that shape and on their near misses.
+ */
+describe("absolute http(s) links: the shortcut for plain ones", () => {
+  const agrees = (link: string) =>
+    assert.equal(absoluteHttpUrlProblem(link), absoluteHttpUrlProblemByParse(link), JSON.stringify(link));
+
+  it("answers as URL.canParse on 30,000 links of the shortcut's shape and its edges", () => {
+    const random = new Random(41);
+    const schemes = [
+      "https://",
+      "http://",
+      "HTTPS://",
+      "hTtP://",
+      "oci://",
+      "ftp://",
+      "https:/",
+      "https:",
+      "",
+    ];
+    // Labels: letters and digits, hyphens (punycode's xn--), numbers (an IPv4 address), hex, empty.
+    const labels = [
+      "example",
+      "com",
+      "a",
+      "Z9",
+      "a-b",
+      "xn--bcher-kva",
+      "1",
+      "255",
+      "999",
+      "0x1f",
+      "01",
+      "",
+      "-a",
+      "a-",
+      "é",
+      "a_b",
+    ];
+    const ports = ["", "", "", ":443", ":8080", ":9999", ":10000", ":65536", ":", ":x"];
+    const tails = [..."/?#%@:[]\\~-._!$&'()*+,;=aZ09 \t\u007f\u0001é日", "%41", "%zz", "//", "/.."];
+    for (let i = 0; i < 30_000; i++) {
+      const host = random.join(labels, 1, 5, random.pick([".", ".", ".", "-", ".."]));
+      agrees(`${random.pick(schemes)}${host}${random.pick(ports)}${random.join(tails, 0, 8)}`);
+    }
+  });
+
+  it("answers as URL.canParse on the links of the fuzz and the attacks", () => {
+    for (const link of [
+      "https://example.com/keda.svg",
+      "https://github.com/kyma-project/keda-manager",
+      "https://kyma-project.io/#/keda-manager/user/README",
+      "ftp://example.com/manifests/1.yaml",
+      "https://1.2.3.4/x",
+      "https://1.2.3.999/x",
+      "https://a.1/x",
+      "https://1.a/x",
+      "https://example.0x1f/",
+      "https://xn--a.com/",
+      "http://h:99999/",
+    ]) {
+      agrees(link);
+    }
+  });
+});
