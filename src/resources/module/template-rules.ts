@@ -16,14 +16,13 @@ import { integerValue } from "./template-data.js";
 import {
   type Execution,
   helmPath,
-  isPath,
   isPlain,
   mapAt,
   parsedTemplate,
   Runner,
   releaseOf,
 } from "./template-runner.js";
-import { forEachTemplate } from "./template-walk.js";
+import { forEachTemplate, type TemplateSite } from "./template-walk.js";
 
 const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";
 
@@ -120,10 +119,10 @@ export function validateTemplates(
     };
     // The strings the operator renders are those of the spec as sent, whatever today's schema says of
     // other values beside them (a repo whose url is "" still has its version rendered).
-    forEachTemplate(mapAt(sentSpec, "helm") ?? helm, helmPath, budget, (text, path, freeForm) => {
+    forEachTemplate(mapAt(sentSpec, "helm") ?? helm, helmPath, budget, (text, site, freeForm) => {
       // The namespace is rendered first, with data that has no namespace yet.
-      const data = isPath(path, helmPath, "namespace") ? { ...root, namespace: null } : root;
-      checkTemplate(text, path, freeForm, data, "helm", verdict, runner, budget);
+      const data = site.isRootField("namespace") ? { ...root, namespace: null } : root;
+      checkTemplate(text, site, freeForm, data, "helm", verdict, runner, budget);
     });
   }
   if (module.spec.custom) {
@@ -132,8 +131,8 @@ export function validateTemplates(
       mapAt(sentSpec, "custom") ?? module.spec.custom,
       customPath,
       budget,
-      (text, path, freeForm) =>
-        checkTemplate(text, path, freeForm, { config }, "custom", verdict, runner, budget),
+      (text, site, freeForm) =>
+        checkTemplate(text, site, freeForm, { config }, "custom", verdict, runner, budget),
     );
   }
   return verdict.done();
@@ -158,10 +157,12 @@ class Verdict implements TemplateVerdict {
     for (const e of byRule(rule, [error])) this.errors.push(e);
   }
 
-  /** A warning about the template at `path`, made (and its path rendered) only when it is kept. */
-  warn(path: FieldPath, message: () => string): void {
-    if (this.warnings.length < maxTemplateWarnings) this.warnings.push(warningAt(path, message()));
-    else this.warningsLeftOut++;
+  /** A warning about the template at `site`, made (and its path built) only when it is kept. */
+  warn(site: TemplateSite, message: (path: FieldPath) => string): void {
+    if (this.warnings.length < maxTemplateWarnings) {
+      const path = site.path();
+      this.warnings.push(warningAt(path, message(path)));
+    } else this.warningsLeftOut++;
   }
 
   done(): TemplateVerdict {
@@ -224,7 +225,7 @@ function configPrinter(module: Module): (alias: string) => PrintedValue {
 
 function checkTemplate(
   text: string,
-  path: FieldPath,
+  site: TemplateSite,
   freeForm: boolean,
   data: Data,
   source: "helm" | "custom",
@@ -234,17 +235,17 @@ function checkTemplate(
 ): void {
   // Work that runs out here names the template it was on.
   try {
-    checkTemplateWithin(text, path, freeForm, data, source, verdict, runner, budget);
+    checkTemplateWithin(text, site, freeForm, data, source, verdict, runner, budget);
   } catch (e) {
     if (e instanceof WorkBudgetExceeded && e.field === undefined)
-      throw new WorkBudgetExceeded(e.what, e.limit, path, e.allowance);
+      throw new WorkBudgetExceeded(e.what, e.limit, site.path(), e.allowance);
     throw e;
   }
 }
 
 function checkTemplateWithin(
   text: string,
-  path: FieldPath,
+  site: TemplateSite,
   freeForm: boolean,
   data: Data,
   source: "helm" | "custom",
@@ -260,7 +261,7 @@ function checkTemplateWithin(
       : "module.template-syntax";
     verdict.error(
       rule,
-      fieldError.invalid(path, text, `${parsed.error.message} (the operator cannot render it)`),
+      fieldError.invalid(site.path(), text, `${parsed.error.message} (the operator cannot render it)`),
     );
     return;
   }
@@ -296,23 +297,25 @@ function checkTemplateWithin(
     return { kind: "any" };
   };
   for (const field of parsed.template.analysis.fields) resolve(field.path);
-  if (absent) for (const why of absent) verdict.warn(path, () => `${path}: ${why}: it renders <no value>`);
+  if (absent)
+    for (const why of absent) verdict.warn(site, (path) => `${path}: ${why}: it renders <no value>`);
   // A plain template's text is known without executing it, unless it prints something only the
   // operator's data knows (a rendered namespace): then it is executed like any other.
   const plain = isPlain(parsed.template.analysis)
     ? runner.plainRendering(parsed.template.analysis.output, resolve, `${source}${data.namespace === null}`)
     : undefined;
   const executed: Execution =
-    plain !== undefined && plain.kind !== "unknown" ? plain : runner.run(text, parsed, source, path);
+    plain !== undefined && plain.kind !== "unknown" ? plain : runner.run(text, parsed, source, site.path());
   if (executed.kind === "certain") {
     const { result } = executed;
     if (!result.ok) {
-      verdict.error("module.template-exec", fieldError.invalid(path, text, result.error));
+      verdict.error("module.template-exec", fieldError.invalid(site.path(), text, result.error));
       return;
     }
     if (freeForm) return;
     const kind = runner.outputKind(result.output);
     if (stringKinds.has(kind)) {
+      const path = site.path();
       const input = installInputAt(path);
       if (input) {
         // What the field holds once the operator decodes the output into its Go string field.
@@ -323,16 +326,17 @@ function checkTemplateWithin(
       return;
     }
     const detail = `renders ${JSON.stringify(clip(result.output))}, a JSON ${kind}, which the operator cannot decode into this string field`;
-    verdict.error("module.template-json-type", fieldError.invalid(path, text, detail));
+    verdict.error("module.template-json-type", fieldError.invalid(site.path(), text, detail));
     return;
   }
   if (executed.kind === "random") {
     const { message } = executed;
-    verdict.warn(path, () => `${path}: ${message}`);
+    verdict.warn(site, (path) => `${path}: ${message}`);
     return;
   }
   if (executed.kind === "varies") {
     if (freeForm) return;
+    const path = site.path();
     const input = installInputAt(path);
     const [first = ""] = executed.outputs;
     const kind = jsonKind(first);
@@ -366,10 +370,10 @@ function checkTemplateWithin(
   if (wrong === undefined) return;
   if (wrong.length === kinds.size) {
     const detail = `renders as a JSON ${describe(wrong)}, which the operator cannot decode into this string field`;
-    verdict.error("module.template-json-type", fieldError.invalid(path, text, detail));
+    verdict.error("module.template-json-type", fieldError.invalid(site.path(), text, detail));
   } else {
     const kindsText = describe(wrong);
-    verdict.warn(path, () => `${path} may render as a JSON ${kindsText}: the operator would fail on it`);
+    verdict.warn(site, (path) => `${path} may render as a JSON ${kindsText}: the operator would fail on it`);
   }
 }
 
