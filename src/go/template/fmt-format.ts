@@ -234,7 +234,7 @@ export class Formatter {
     this.charge(
       costs.printedNumber + Math.max(0, prec) + costs.expansionDigit * expansionDigits(v, verb, prec),
     );
-    let num = formatFloatGo(v, verb, prec);
+    let num = recentFloat(v, verb, prec);
     num = num[0] === "-" || num[0] === "+" ? num : `+${num}`;
     if (f.space && num[0] === "+" && !f.plus) num = ` ${num.slice(1)}`;
     if (num[1] === "I" || num[1] === "N") {
@@ -255,6 +255,30 @@ export class Formatter {
     }
     this.pad(num.slice(1));
   }
+}
+
+/**
+ * The floats formatted last, with their texts: a template's loop prints the same values over and over
+ * (`range 100000` of `println 2.5i` formats 0 and 2.5 each time), and strconv's shortest form costs
+ * BigInt arithmetic each time (Go's own is cheap: a generated template of 100,000 such iterations
+ * spent 60 ms of its 114 there). Short texts only (`recentFloatLength`), so what is kept stays small;
+ * formatFloatGo is pure, and the work is charged before, whether a text is kept or not.
+ */
+const recentFloats: { v: number; verb: FloatFormat; prec: number; text: string }[] = [];
+const recentFloatsKept = 4;
+const recentFloatLength = 64;
+let recentFloatNext = 0;
+
+/** formatFloatGo(v, verb, prec), from the floats formatted last when it is one of them. */
+function recentFloat(v: number, verb: FloatFormat, prec: number): string {
+  for (const recent of recentFloats)
+    if (recent.prec === prec && recent.verb === verb && Object.is(recent.v, v)) return recent.text;
+  const text = formatFloatGo(v, verb, prec);
+  if (text.length <= recentFloatLength) {
+    recentFloats[recentFloatNext] = { v, verb, prec, text };
+    recentFloatNext = (recentFloatNext + 1) % recentFloatsKept;
+  }
+  return text;
 }
 
 /** The code point fmtC and fmtQc print: U+FFFD for what is beyond Unicode or a surrogate. */

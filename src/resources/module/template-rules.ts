@@ -7,7 +7,12 @@ import { type WorkBudget, WorkBudgetExceeded } from "../../budget/work-budget.js
 import { present } from "../../cel/policy-cel.js";
 import { someString } from "../../cel/schema-strings.js";
 import type { Module } from "../../generated/module.js";
-import { hasTemplate, type JsonKind, type PrintedValue } from "../../go/template/index.js";
+import {
+  hasTemplate,
+  type JsonKind,
+  type PrintedValue,
+  type TemplateAnalysis,
+} from "../../go/template/index.js";
 import { jsonKind } from "../../go/template/json-kind.js";
 import { generatedSchemaUrl } from "../../schema/generated-schema.js";
 import type { JsonSchema } from "../../schema/schema-source.js";
@@ -16,14 +21,13 @@ import { integerValue } from "./template-data.js";
 import {
   type Execution,
   helmPath,
-  isPath,
   isPlain,
   mapAt,
   parsedTemplate,
   Runner,
   releaseOf,
 } from "./template-runner.js";
-import { forEachTemplate } from "./template-walk.js";
+import { forEachTemplate, type TemplateSite } from "./template-walk.js";
 
 const render = "forkspacer/forkspacer v0.1.24 api/v1/module_types.go, RenderHelmSpec/RenderCustomSpec";
 
@@ -111,6 +115,7 @@ export function validateTemplates(
   const helm = module.spec.helm;
   const release = releaseOf(helm, sentSpec);
   const runner = new Runner(module, release, budget);
+  const resolutions: Resolutions = new WeakMap();
   if (helm) {
     const namespace = release.existingRelease?.namespace ?? release.namespace ?? "default";
     const root = {
@@ -120,20 +125,22 @@ export function validateTemplates(
     };
     // The strings the operator renders are those of the spec as sent, whatever today's schema says of
     // other values beside them (a repo whose url is "" still has its version rendered).
-    forEachTemplate(mapAt(sentSpec, "helm") ?? helm, helmPath, budget, (text, path, freeForm) => {
+    forEachTemplate(mapAt(sentSpec, "helm") ?? helm, helmPath, budget, (text, site, freeForm) => {
       // The namespace is rendered first, with data that has no namespace yet.
-      const data = isPath(path, helmPath, "namespace") ? { ...root, namespace: null } : root;
-      checkTemplate(text, path, freeForm, data, "helm", verdict, runner, budget);
+      const data = site.isRootField("namespace") ? { ...root, namespace: null } : root;
+      checkTemplate(text, site, freeForm, data, "helm", verdict, runner, budget, resolutions);
     });
   }
   if (module.spec.custom) {
     const customPath = FieldPath.root("spec").child("custom");
+    // One object for every template: resolutions are kept for the data they were worked out with.
+    const data = { config };
     forEachTemplate(
       mapAt(sentSpec, "custom") ?? module.spec.custom,
       customPath,
       budget,
-      (text, path, freeForm) =>
-        checkTemplate(text, path, freeForm, { config }, "custom", verdict, runner, budget),
+      (text, site, freeForm) =>
+        checkTemplate(text, site, freeForm, data, "custom", verdict, runner, budget, resolutions),
     );
   }
   return verdict.done();
@@ -158,10 +165,12 @@ class Verdict implements TemplateVerdict {
     for (const e of byRule(rule, [error])) this.errors.push(e);
   }
 
-  /** A warning about the template at `path`, made (and its path rendered) only when it is kept. */
-  warn(path: FieldPath, message: () => string): void {
-    if (this.warnings.length < maxTemplateWarnings) this.warnings.push(warningAt(path, message()));
-    else this.warningsLeftOut++;
+  /** A warning about the template at `site`, made (and its path built) only when it is kept. */
+  warn(site: TemplateSite, message: (path: FieldPath) => string): void {
+    if (this.warnings.length < maxTemplateWarnings) {
+      const path = site.path();
+      this.warnings.push(warningAt(path, message(path)));
+    } else this.warningsLeftOut++;
   }
 
   done(): TemplateVerdict {
@@ -222,50 +231,31 @@ function configPrinter(module: Module): (alias: string) => PrintedValue {
   }
 }
 
-function checkTemplate(
-  text: string,
-  path: FieldPath,
-  freeForm: boolean,
-  data: Data,
-  source: "helm" | "custom",
-  verdict: Verdict,
-  runner: Runner,
-  budget: WorkBudget,
-): void {
-  // Work that runs out here names the template it was on.
-  try {
-    checkTemplateWithin(text, path, freeForm, data, source, verdict, runner, budget);
-  } catch (e) {
-    if (e instanceof WorkBudgetExceeded && e.field === undefined)
-      throw new WorkBudgetExceeded(e.what, e.limit, path, e.allowance);
-    throw e;
-  }
+/**
+ * What a template's check works out from its parse and the data alone, the same for every template
+ * of that parse checked with that data: worked out once per review (a chart's values repeat their
+ * templates, and a cached parse is one object for all of them), not once per template.
+ */
+interface Resolution {
+  readonly data: Data;
+  readonly source: "helm" | "custom";
+  /** What each field prints. */
+  readonly resolve: (field: string[]) => PrintedValue;
+  /** Why fields it reads render <no value>, each once, in the order first met. */
+  readonly absent: readonly string[] | undefined;
+  /** isPlain of its analysis. */
+  readonly plain: boolean;
+  /** The data a plain rendering depends on, as Runner.plainRendering keys it. */
+  readonly dataKey: string;
 }
 
-function checkTemplateWithin(
-  text: string,
-  path: FieldPath,
-  freeForm: boolean,
-  data: Data,
-  source: "helm" | "custom",
-  verdict: Verdict,
-  runner: Runner,
-  budget: WorkBudget,
-): void {
-  budget.charge(templateUnits + text.length, "checking templates");
-  const parsed = parsedTemplate(text, budget);
-  if (!parsed.ok) {
-    const rule = /function ".*" not defined/.test(parsed.error.message)
-      ? "module.template-function"
-      : "module.template-syntax";
-    verdict.error(
-      rule,
-      fieldError.invalid(path, text, `${parsed.error.message} (the operator cannot render it)`),
-    );
-    return;
-  }
+/** Resolutions by the analysis of a parse (kept no longer than the parse). */
+type Resolutions = WeakMap<TemplateAnalysis, Resolution>;
+
+function resolutionOf(analysis: TemplateAnalysis, data: Data, source: "helm" | "custom"): Resolution {
   const passed = source === "helm" ? "config, releaseName and namespace" : "only config";
-  // Why fields render <no value>, each once, in the order first met.
+  // Why fields render <no value>, each once, in the order first met: as the fields the template reads
+  // are resolved below (the list is taken then, as the warnings were: later reads are not shown).
   let absent: Set<string> | undefined;
   const note = (why: string) => {
     absent ??= new Set();
@@ -295,24 +285,87 @@ function checkTemplateWithin(
     }
     return { kind: "any" };
   };
-  for (const field of parsed.template.analysis.fields) resolve(field.path);
-  if (absent) for (const why of absent) verdict.warn(path, () => `${path}: ${why}: it renders <no value>`);
+  for (const field of analysis.fields) resolve(field.path);
+  return {
+    data,
+    source,
+    resolve,
+    absent: absent === undefined ? undefined : [...absent],
+    plain: isPlain(analysis),
+    dataKey: `${source}${data.namespace === null}`,
+  };
+}
+
+function checkTemplate(
+  text: string,
+  site: TemplateSite,
+  freeForm: boolean,
+  data: Data,
+  source: "helm" | "custom",
+  verdict: Verdict,
+  runner: Runner,
+  budget: WorkBudget,
+  resolutions: Resolutions,
+): void {
+  // Work that runs out here names the template it was on.
+  try {
+    checkTemplateWithin(text, site, freeForm, data, source, verdict, runner, budget, resolutions);
+  } catch (e) {
+    if (e instanceof WorkBudgetExceeded && e.field === undefined)
+      throw new WorkBudgetExceeded(e.what, e.limit, site.path(), e.allowance);
+    throw e;
+  }
+}
+
+function checkTemplateWithin(
+  text: string,
+  site: TemplateSite,
+  freeForm: boolean,
+  data: Data,
+  source: "helm" | "custom",
+  verdict: Verdict,
+  runner: Runner,
+  budget: WorkBudget,
+  resolutions: Resolutions,
+): void {
+  budget.charge(templateUnits + text.length, "checking templates");
+  const parsed = parsedTemplate(text, budget);
+  if (!parsed.ok) {
+    const rule = /function ".*" not defined/.test(parsed.error.message)
+      ? "module.template-function"
+      : "module.template-syntax";
+    verdict.error(
+      rule,
+      fieldError.invalid(site.path(), text, `${parsed.error.message} (the operator cannot render it)`),
+    );
+    return;
+  }
+  const { analysis } = parsed.template;
+  let resolution = resolutions.get(analysis);
+  if (resolution === undefined || resolution.data !== data || resolution.source !== source) {
+    resolution = resolutionOf(analysis, data, source);
+    resolutions.set(analysis, resolution);
+  }
+  const { resolve, absent } = resolution;
+  if (absent)
+    for (const why of absent) verdict.warn(site, (path) => `${path}: ${why}: it renders <no value>`);
   // A plain template's text is known without executing it, unless it prints something only the
   // operator's data knows (a rendered namespace): then it is executed like any other.
-  const plain = isPlain(parsed.template.analysis)
-    ? runner.plainRendering(parsed.template.analysis.output, resolve, `${source}${data.namespace === null}`)
+  const plain = resolution.plain
+    ? runner.plainRendering(analysis.output, resolve, resolution.dataKey)
     : undefined;
   const executed: Execution =
-    plain !== undefined && plain.kind !== "unknown" ? plain : runner.run(text, parsed, source, path);
+    plain !== undefined && plain.kind !== "unknown" ? plain : runner.run(text, parsed, source, site.path());
   if (executed.kind === "certain") {
     const { result } = executed;
     if (!result.ok) {
-      verdict.error("module.template-exec", fieldError.invalid(path, text, result.error));
+      verdict.error("module.template-exec", fieldError.invalid(site.path(), text, result.error));
       return;
     }
     if (freeForm) return;
     const kind = runner.outputKind(result.output);
     if (stringKinds.has(kind)) {
+      const path = site.path();
       const input = installInputAt(path);
       if (input) {
         // What the field holds once the operator decodes the output into its Go string field.
@@ -323,16 +376,17 @@ function checkTemplateWithin(
       return;
     }
     const detail = `renders ${JSON.stringify(clip(result.output))}, a JSON ${kind}, which the operator cannot decode into this string field`;
-    verdict.error("module.template-json-type", fieldError.invalid(path, text, detail));
+    verdict.error("module.template-json-type", fieldError.invalid(site.path(), text, detail));
     return;
   }
   if (executed.kind === "random") {
     const { message } = executed;
-    verdict.warn(path, () => `${path}: ${message}`);
+    verdict.warn(site, (path) => `${path}: ${message}`);
     return;
   }
   if (executed.kind === "varies") {
     if (freeForm) return;
+    const path = site.path();
     const input = installInputAt(path);
     const [first = ""] = executed.outputs;
     const kind = jsonKind(first);
@@ -356,7 +410,7 @@ function checkTemplateWithin(
     return;
   }
   if (freeForm) return;
-  const kinds = runner.outputKinds(parsed.template.analysis.output, resolve, data.namespace === null);
+  const kinds = runner.outputKinds(analysis.output, resolve, data.namespace === null);
   let wrong: JsonKind[] | undefined;
   for (const kind of kinds) {
     if (stringKinds.has(kind)) continue;
@@ -366,10 +420,10 @@ function checkTemplateWithin(
   if (wrong === undefined) return;
   if (wrong.length === kinds.size) {
     const detail = `renders as a JSON ${describe(wrong)}, which the operator cannot decode into this string field`;
-    verdict.error("module.template-json-type", fieldError.invalid(path, text, detail));
+    verdict.error("module.template-json-type", fieldError.invalid(site.path(), text, detail));
   } else {
     const kindsText = describe(wrong);
-    verdict.warn(path, () => `${path} may render as a JSON ${kindsText}: the operator would fail on it`);
+    verdict.warn(site, (path) => `${path} may render as a JSON ${kindsText}: the operator would fail on it`);
   }
 }
 

@@ -133,6 +133,13 @@ function printedLength(output: readonly OutputPart[], resolve: (path: string[]) 
   return n;
 }
 
+/** A short plain rendering (Runner.plainRendering): the data it was rendered with, its cost and text. */
+interface ShortPlain {
+  data: string;
+  cost: number;
+  rendered: Execution;
+}
+
 export type Execution =
   | { kind: "certain"; result: ExecResult }
   /** Runs with different randBase62 strings rendered different texts, all of one JSON kind. */
@@ -157,6 +164,12 @@ export class Runner {
   private kindMemo: Map<string, Set<JsonKind>> | undefined;
   /** Plain templates' texts by the output's parts (templates differing only in comments share them). */
   private plainMemo: Map<string, Execution> | undefined;
+  /**
+   * Plain renderings too short for `plainMemo` (under 4096 characters), by the output's parts as one
+   * object (a cached parse's, the same for every template of its text) and the data: charged again
+   * as when first rendered, not rendered again. Kept no longer than the parse.
+   */
+  private shortPlain: WeakMap<readonly OutputPart[], ShortPlain> | undefined;
   private outputKindMemo: Map<string, JsonKind> | undefined;
   /**
    * Config aliases left out of the data: values beyond Go's int (int() of them undefined). Templates that
@@ -237,6 +250,12 @@ export class Runner {
     resolve: (path: string[]) => PrintedValue,
     data: string,
   ): Execution {
+    const short = this.shortPlain?.get(output);
+    if (short !== undefined && short.data === data) {
+      this.budget.charge(short.cost, "checking this template's output");
+      this.budget.render(short.cost, "checking this template's output");
+      return short.rendered;
+    }
     for (const part of output) {
       if (part.kind === "text") continue;
       if (part.kind !== "field" || resolve(part.path).kind !== "text") return { kind: "unknown" };
@@ -257,6 +276,9 @@ export class Runner {
     if (key !== undefined) {
       this.plainMemo ??= new Map();
       this.plainMemo.set(key, rendered);
+    } else {
+      this.shortPlain ??= new WeakMap();
+      this.shortPlain.set(output, { data, cost, rendered });
     }
     return rendered;
   }

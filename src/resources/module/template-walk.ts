@@ -37,20 +37,32 @@ function keyTail(key: string): Tail {
 const recursionLimit = 200;
 
 /**
- * Every string value under `root` that has a template (map keys are not rendered), with its path and
+ * Where a template was found, as the walk is there: its path is built only when asked, since most
+ * templates' checks never show it (a path of `values[7].raw.a.b` is four objects, and a chart's
+ * values may hold 100,000 templates). Valid only during the visit it is passed to: the walk moves on.
+ */
+export interface TemplateSite {
+  /** The template's path (the same object each time it is asked during one visit). */
+  path(): FieldPath;
+  /** Whether the template is the root's own field `name` (spec.helm.namespace), without building its path. */
+  isRootField(name: string): boolean;
+}
+
+/**
+ * Every string value under `root` that has a template (map keys are not rendered), where it is and
  * whether it sits in a free-form field (values[].raw, outputs[].value), which keeps whatever type the
- * string decodes to. A path is rendered only for such a string, from the steps to it; the free-form
- * rule reads the end of a path (which key, which list) from its last steps. A deeply nested raw
- * value cannot exhaust the stack: beyond `recursionLimit` levels the walk goes on iteratively.
+ * string decodes to. A path is built only when the visit asks for it, from the steps to it; the
+ * free-form rule reads the end of a path (which key, which list) from its last steps. A deeply nested
+ * raw value cannot exhaust the stack: beyond `recursionLimit` levels the walk goes on iteratively.
  */
 export function forEachTemplate(
   root: unknown,
   rootPath: FieldPath,
   budget: WorkBudget,
-  visit: (text: string, path: FieldPath, freeForm: boolean) => void,
+  visit: (text: string, site: TemplateSite, freeForm: boolean) => void,
 ): void {
   if (typeof root === "string") {
-    if (hasTemplate(root)) visit(root, rootPath, false);
+    if (hasTemplate(root)) visit(root, { path: () => rootPath, isRootField: () => false }, false);
     return;
   }
   // The roots, spec.helm and spec.custom, are no list and no element of one.
@@ -73,13 +85,26 @@ class TemplateWalk {
    * value through V8's enum cache, where Object.keys would read it by a looked-up key.
    */
   private readonly forInIsOwnKeys = !hasEnumerableKey(Object.prototype);
+  /** The steps to the template being visited: the first `siteLength` of `steps`. */
+  private siteLength = 0;
+  /** The one site every visit is passed (one object per walk, not one per template). */
+  private readonly site: TemplateSite = {
+    path: () => this.path(this.siteLength),
+    isRootField: (name) => this.siteLength === 1 && this.steps[0] === name,
+  };
 
   constructor(
     rootPath: FieldPath,
     private readonly budget: WorkBudget,
-    private readonly visit: (text: string, path: FieldPath, freeForm: boolean) => void,
+    private readonly visit: (text: string, site: TemplateSite, freeForm: boolean) => void,
   ) {
     this.paths = [rootPath];
+  }
+
+  /** Visits the template `text` whose path is the first `length` steps. */
+  private found(text: string, length: number, freeForm: boolean): void {
+    this.siteLength = length;
+    this.visit(text, this.site, freeForm);
   }
 
   private step(depth: number, step: string | number): void {
@@ -105,7 +130,7 @@ class TemplateWalk {
         if (typeof child === "string") {
           if (!hasTemplate(child)) continue;
           this.step(depth, i);
-          this.visit(child, this.path(depth + 1), childTail === Tail.FreeForm);
+          this.found(child, depth + 1, childTail === Tail.FreeForm);
         } else if (child !== null && typeof child === "object") {
           this.step(depth, i);
           this.walk(child, childTail, depth + 1);
@@ -133,7 +158,7 @@ class TemplateWalk {
     if (typeof child === "string") {
       if (!hasTemplate(child)) return;
       this.step(depth, key);
-      this.visit(child, this.path(depth + 1), memberTail(key, tail) === Tail.FreeForm);
+      this.found(child, depth + 1, memberTail(key, tail) === Tail.FreeForm);
     } else if (child !== null && typeof child === "object") {
       this.step(depth, key);
       this.walk(child, memberTail(key, tail), depth + 1);
@@ -180,7 +205,7 @@ class TemplateWalk {
         childTail = memberTail(key, tail);
       }
       if (typeof child === "string") {
-        if (hasTemplate(child)) this.visit(child, this.path(base + open), childTail === Tail.FreeForm);
+        if (hasTemplate(child)) this.found(child, base + open, childTail === Tail.FreeForm);
       } else if (child !== null && typeof child === "object") {
         nodes[open] = child;
         keyLists[open] = Array.isArray(child) ? undefined : Object.keys(child);

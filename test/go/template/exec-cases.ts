@@ -259,6 +259,11 @@ const handWritten: [string, string][] = [
   ["nil command", "{{nil}}"],
   ["dot in range as template arg", '{{define "t"}}{{.}}{{end}}{{range .list}}{{template "t" .}}{{end}}'],
   ["large output", "{{range .nums}}{{range $.nums}}{{range $.nums}}{{$.config.name}}{{end}}{{end}}{{end}}"],
+  // fmt keeps the floats it formatted last: the same values again, by other verbs, precisions, signs.
+  [
+    "floats formatted again",
+    '{{range .nums}}{{println 2.5i .f -0.0 0.0 -0.0 .big}}{{printf "%v %e %.1f %g %.3e %v %v|" .f .f .f .f .f .small .f}}{{printf "%v %.0f %v %5.1f %-8v|" .f .f 2.5i .f 0.0}}{{end}}',
+  ],
 ];
 
 export const execCases: ExecCase[] = [

@@ -238,6 +238,63 @@ describe("templates, as the operator renders them", () => {
     );
   });
 
+  it("judges a template repeated in many fields as it judges each alone: warnings, errors and work charged", () => {
+    const module = helmWith((m) => {
+      m.spec.helm.namespace = "{{ .namespace }}";
+      m.spec.helm.chart.repo = {
+        url: "https://charts.example.com",
+        chart: "redis",
+        version: "{{ .config.replicas }}",
+      };
+      m.spec.helm.outputs = [{ name: "{{ .config.replicas }}", value: "{{ .namespace }}" }];
+      m.spec.helm.values = [
+        { raw: { a: "{{ .namespace }}", b: "{{ .cluster }}", c: "{{ .cluster }}", d: "{{ .namespace }}" } },
+      ];
+    });
+    const cluster = (key: string) => ({
+      field: `spec.helm.values[0].raw.${key}`,
+      message: `spec.helm.values[0].raw.${key}: .cluster is not passed (the operator passes config, releaseName and namespace): it renders...`,
+    });
+    const { errors: found, warnings } = validateTemplates(module, new WorkBudget());
+    matchWarnings(warnings, [
+      {
+        field: "spec.helm.namespace",
+        message:
+          "spec.helm.namespace: .namespace is not passed here (namespace is rendered first): it renders <no value>",
+      },
+      cluster("b"),
+      cluster("c"),
+    ]);
+    assert.deepEqual(
+      found.map((e) => [String(e.field), e.rule]),
+      [
+        ["spec.helm.chart.repo.version", "module.template-json-type"],
+        // It renders <no value>, no namespace's name.
+        ["spec.helm.namespace", "module.helm-namespace"],
+        ["spec.helm.outputs[0].name", "module.template-json-type"],
+      ],
+    );
+    // Each copy of a template charged as the first: the work of a plain template's check is charged
+    // whether or not an earlier one's result is reused.
+    const spent = (text: string, copies: number) => {
+      const budget = new WorkBudget();
+      const raw = Object.fromEntries(Array.from({ length: copies }, (_, i) => [`k${i}`, text]));
+      validateTemplates(
+        helmWith((m) => {
+          m.spec.helm.values = [{ raw }];
+        }),
+        budget,
+      );
+      return budget.spent;
+    };
+    for (const text of ["{{ .cluster }}", "{{ .config.host }}.{{ .releaseName }}", "x{{/* c */}}y"]) {
+      spent(text, 1); // its parse cached: not charged below
+      const first = spent(text, 1) - spent(text, 0);
+      assert.ok(first > 0, text);
+      assert.equal(spent(text, 3) - spent(text, 2), first, text);
+    }
+  });
+
   it("cuts a long warning to 120 characters", () => {
     const module = helmWith((m) => {
       m.spec.helm.namespace = `{{.config.${"x".repeat(150)}}}`;
