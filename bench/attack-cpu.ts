@@ -83,6 +83,25 @@ function templateLinks() {
   };
 }
 
+/**
+ * The same 25,000 bad links in both objects, another field changed (found by helper `links`, session
+ * 14): every error stands at a value the update left unchanged, so each is ratcheted against the old
+ * object's.
+ */
+function templateLinksUnchanged() {
+  const template = kedaTemplate() as unknown as Editable;
+  template.spec.resources = Array.from({ length: 25_000 }, (_, i) => ({
+    name: `r${i}`,
+    link: `ftp://example.com/manifests/${i}.yaml`,
+  }));
+  const old = structuredClone(template);
+  old.spec.channel = `${String(old.spec.channel ?? "regular")}-before`;
+  return {
+    path: "/validate-operator-kyma-project-io-v1beta2-moduletemplate",
+    body: templateReview({ operation: "UPDATE", object: template, oldObject: old }),
+  };
+}
+
 function twoObjectUpdate() {
   // A CRD-valid UPDATE of 4.3 MB: new 3.0 MB, old 1.2 MB, of chart values (strings).
   const values = (bytes: number) =>
@@ -150,6 +169,7 @@ const attacks: Record<string, () => { path: string; body: unknown }> = {
   "100,000 {{1}} in one value": () => templateActions(1),
   "100,000 {{1}} strings": () => templateActions(100_000),
   "ModuleTemplate UPDATE, 2 x 25,000 bad links": templateLinks,
+  "ModuleTemplate UPDATE, 2 x 25,000 bad links, unchanged": templateLinksUnchanged,
   "UPDATE of 3.0 MB new + 1.2 MB old": twoObjectUpdate,
   "UPDATE of empty objects, 3.0 MB new + 1.2 MB old": denseUpdate(3.0e6, 1.2e6),
   "UPDATE of empty objects, 1.5 MB new + 1.5 MB old": denseUpdate(1.5e6, 1.5e6),

@@ -71,8 +71,12 @@ export interface ItemErrors {
   leaf: readonly PathStep[];
   /** The errors counted and not built, built now (on UPDATE, for ratcheting). */
   unlisted(): FieldErrorList;
-  /** The counted items, when not built yet: each one's index in the list, and its error built on demand. */
-  items?: { indexes: readonly number[]; error(k: number): FieldError };
+  /**
+   * The counted items, when not built yet: each one's index in the list, and its error built on
+   * demand; with `found`, each one's finding, when the check says an error's problem (type, detail
+   * with its own field left out, value) follows from its finding alone (`ListErrors`' `byFinding`).
+   */
+  items?: { indexes: readonly number[]; error(k: number): FieldError; found?(k: number): unknown };
 }
 
 /** The error that stands for `count` errors a check found but did not build. */
@@ -99,19 +103,26 @@ export class ListErrors<Found> {
   private readonly unlistedFound: Found[] = [];
   private readonly items: ItemErrors;
 
+  /**
+   * `byFinding`: `build`'s problem follows from the finding alone (the index only places it), so that
+   * ratcheting pairs an unchanged item with the old object's by their findings, building neither error:
+   * an UPDATE keeping 25,000 bad links built and compared 50,000 errors (290 ms).
+   */
   constructor(
     path: FieldPath,
     what: string,
     leaf: readonly PathStep[],
     private readonly build: (index: number, found: Found) => FieldError,
+    byFinding = false,
   ) {
     const error = (k: number) => this.tagged(this.unlistedAt[k] as number, this.unlistedFound[k] as Found);
+    const found = (k: number): unknown => this.unlistedFound[k];
     this.items = {
       path,
       what,
       leaf,
       unlisted: () => this.unlistedAt.map((_, k) => error(k)),
-      items: { indexes: this.unlistedAt, error },
+      items: { indexes: this.unlistedAt, error, ...(byFinding && { found }) },
     };
   }
 

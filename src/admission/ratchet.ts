@@ -211,24 +211,25 @@ function walk(from: Walked, steps: readonly PathStep[], lists: ListIndexes): Wal
 
 /**
  * Which of a bounded list's counted items (`ItemErrors`) lie at a value the update changed: those are
- * introduced whatever the old object had, and stay unbuilt; the others' errors are built, to be
- * compared with the old object's. One walk to the list, then a step or two per item.
+ * introduced whatever the old object had, and stay unbuilt; the others are compared with the old
+ * object's, each with its old item's index when its value there is the same (`Unchanged`). One walk to
+ * the list, then a step or two per item.
  */
 function unlistedAtChanges(
   items: ItemErrors,
   start: Walked,
   lists: ListIndexes,
-): { changed: number[]; unchanged: FieldErrorList } {
+): { changed: number[]; unchanged: Unchanged[] } | { changed: number[]; built: FieldErrorList } {
   const changed: number[] = [];
-  const unchanged: FieldErrorList = [];
+  const unchanged: Unchanged[] = [];
   const unbuilt = items.items;
-  if (!unbuilt) return { changed, unchanged: items.unlisted() };
+  if (!unbuilt) return { changed, built: items.unlisted() };
   const atList = walk(start, items.path.steps, lists);
   const list = atList?.reached ? atList.now : undefined;
   const oldList = atList?.before;
   if (!atList || !Array.isArray(list) || !Array.isArray(oldList)) {
     // Not a list on both sides: each item's error is compared as any other.
-    return { changed, unchanged: items.unlisted() };
+    return { changed, built: items.unlisted() };
   }
   const itemSchema = childSchema(atList.at, 0);
   const oldIndexOf = lists.of(list, oldList, atList.at);
@@ -237,7 +238,7 @@ function unlistedAtChanges(
     const oldIndex = oldIndexOf(index);
     if (oldIndex === undefined || !hasMember(list, index) || !hasMember(oldList, oldIndex)) {
       if (oldIndex === undefined) changed.push(k);
-      else unchanged.push(unbuilt.error(k));
+      else unchanged.push({ k });
       return;
     }
     let now: unknown = list[index];
@@ -250,10 +251,78 @@ function unlistedAtChanges(
       before = (before as Record<string | number, unknown>)[name];
       at = childSchema(at, name);
     }
-    if (sameValue(now, before, at)) unchanged.push(unbuilt.error(k));
+    if (sameValue(now, before, at)) unchanged.push({ k, oldIndex });
     else changed.push(k);
   });
   return { changed, unchanged };
+}
+
+/** A counted item at a value the update left unchanged: its place among the unlisted, and its old item's index. */
+interface Unchanged {
+  k: number;
+  oldIndex?: number;
+}
+
+/**
+ * The counted items of a list whose check pairs by finding (`ItemErrors.items.found`), each paired
+ * with the old object's counted item of the same list at its old index: the same finding there is the
+ * same problem (spared, unbuilt, and that old item spares nothing else); any other is built, to be
+ * compared as every error is. `consumed` records the old items that spared one.
+ */
+function pairByFinding(
+  items: ItemErrors,
+  rule: FieldError["rule"],
+  unchanged: readonly Unchanged[],
+  oldErrors: FieldErrorList,
+  consumed: Map<ItemErrors, Uint8Array>,
+): { spared: number[]; built: FieldErrorList } {
+  const unbuilt = items.items as NonNullable<ItemErrors["items"]>;
+  const old = oldErrors.find(
+    (error) =>
+      error.listSummary &&
+      error.rule === rule &&
+      error.list?.items?.found !== undefined &&
+      error.list.what === items.what &&
+      error.list.path.toString() === items.path.toString() &&
+      sameSteps(error.list.leaf, items.leaf),
+  )?.list;
+  const oldItems = old?.items;
+  const spared: number[] = [];
+  const built: FieldErrorList = [];
+  if (!old || !oldItems?.found || !unbuilt.found) {
+    for (const { k } of unchanged) built.push(unbuilt.error(k));
+    return { spared, built };
+  }
+  // The old items' places among its unlisted, by their index in the old list (ascending, as added).
+  const lastIndex = oldItems.indexes[oldItems.indexes.length - 1] ?? -1;
+  const placeOf = new Int32Array(lastIndex + 1).fill(-1);
+  oldItems.indexes.forEach((index, k) => {
+    placeOf[index] = k;
+  });
+  const used = consumed.get(old) ?? new Uint8Array(oldItems.indexes.length);
+  consumed.set(old, used);
+  for (const { k, oldIndex } of unchanged) {
+    const place = oldIndex === undefined || oldIndex > lastIndex ? -1 : (placeOf[oldIndex] as number);
+    if (place >= 0 && used[place] === 0 && isDeepStrictEqual(unbuilt.found(k), oldItems.found(place))) {
+      used[place] = 1;
+      spared.push(k);
+    } else {
+      built.push(unbuilt.error(k));
+    }
+  }
+  return { spared, built };
+}
+
+function sameSteps(a: readonly PathStep[], b: readonly PathStep[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((step, i) => {
+      const other = b[i] as PathStep;
+      return step.as === "index"
+        ? other.as === "index" && step.index === other.index
+        : other.as !== "index" && step.name === other.name;
+    })
+  );
 }
 
 function hasMember(value: unknown, name: string | number): boolean {
@@ -304,22 +373,50 @@ export async function ratchetUpdate(
   const start = startOf(request.object, request.oldObject, schema);
   // Counted items at changed values are introduced as they are: only the others are built and compared.
   const changedUnlisted = new Map<ItemErrors, Unbuilt>();
-  const compared = stateErrors.flatMap((error) => {
-    if (!error.listSummary || !error.list) return [error];
-    const { changed, unchanged } = unlistedAtChanges(error.list, start, lists);
-    if (changed.length > 0) changedUnlisted.set(error.list, { ks: changed, rule: error.rule });
-    return unchanged.map((item) => withRule(item, error.rule));
+  const counted = stateErrors.map((error) => {
+    if (!error.listSummary || !error.list) return undefined;
+    const found = unlistedAtChanges(error.list, start, lists);
+    if (found.changed.length > 0) changedUnlisted.set(error.list, { ks: found.changed, rule: error.rule });
+    return found;
   });
-  const located = locate(compared, request.object, request.oldObject, schema, lists);
   // The old object is judged only when some error stands at a value the update left unchanged: one at
   // a changed value is introduced whatever the old object had (an UPDATE changing 25,000 bad links
   // checked the old object's 25,000 for nothing). Its work is charged to the review's budget when done.
-  const oldErrors = located.some((old) => old?.unchanged)
-    ? await oldStateErrors(validator, context, stateErrors)
-    : [];
-  const split = splitLocated(compared, located, () => withUnlisted(oldErrors));
+  let oldErrors: FieldErrorList | undefined;
+  const judgeOld = async () => {
+    oldErrors ??= await oldStateErrors(validator, context, stateErrors);
+    return oldErrors;
+  };
+  // Counted items of a check that pairs by finding are paired with the old object's, unbuilt.
+  const sparedUnlisted = new Map<ItemErrors, Unbuilt>();
+  const consumed = new Map<ItemErrors, Uint8Array>();
+  const compared: FieldErrorList = [];
+  for (const [i, error] of stateErrors.entries()) {
+    const found = counted[i];
+    const { list } = error;
+    if (!found || !list) {
+      compared.push(error);
+      continue;
+    }
+    let built = "built" in found ? found.built : [];
+    if ("unchanged" in found && found.unchanged.length > 0) {
+      const paired = pairByFinding(
+        list,
+        error.rule,
+        found.unchanged,
+        list.items?.found ? await judgeOld() : [],
+        consumed,
+      );
+      if (paired.spared.length > 0) sparedUnlisted.set(list, { ks: paired.spared, rule: error.rule });
+      built = paired.built;
+    }
+    for (const item of built) compared.push(withRule(item, error.rule));
+  }
+  const located = locate(compared, request.object, request.oldObject, schema, lists);
+  if (located.some((old) => old?.unchanged)) await judgeOld();
+  const split = splitLocated(compared, located, () => withUnlisted(oldErrors ?? [], consumed));
   const introduced = rebound(split.introduced, changedUnlisted);
-  const preexisting = rebound(split.preexisting);
+  const preexisting = rebound(split.preexisting, sparedUnlisted);
   const warnings = preexisting.map((error): Warning => {
     const message = fitWarning(`already invalid before this update: ${formatFieldError(error)}`);
     return { message, field: error.field, ...(error.rule ? { rule: error.rule } : {}) };
@@ -343,12 +440,15 @@ export async function ratchetUpdate(
   };
 }
 
-/** Every list's counted errors built, in place of the error counting them. */
-function withUnlisted(errors: FieldErrorList): FieldErrorList {
+/** Every list's counted errors built, in place of the error counting them; those that spared one already (`consumed`) left out. */
+function withUnlisted(errors: FieldErrorList, consumed: ReadonlyMap<ItemErrors, Uint8Array>): FieldErrorList {
   if (!errors.some((error) => error.listSummary)) return errors;
   return errors.flatMap((error) => {
     if (!error.listSummary || !error.list) return [error];
-    return error.list.unlisted().map((item) => withRule(item, error.rule));
+    const used = consumed.get(error.list);
+    const { items } = error.list;
+    if (!used || !items) return error.list.unlisted().map((item) => withRule(item, error.rule));
+    return items.indexes.flatMap((_, k) => (used[k] === 0 ? [withRule(items.error(k), error.rule)] : []));
   });
 }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import fc from "fast-check";
 import type { AdmissionResponse } from "../../src/admission/review.js";
 import { limits } from "../../src/base/limits.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
@@ -107,6 +108,73 @@ describe("ratcheting the items of a bounded error list, through serve", { timeou
     assert.deepEqual(
       (response.status?.details?.causes ?? []).map((cause) => cause.field),
       [`config[0].multipleOptions.default[${bad}]`],
+    );
+  });
+
+  // Counted items at unchanged values are paired with the old object's by their findings, unbuilt
+  // (an UPDATE keeping 25,000 bad links built and compared 50,000 errors): the verdict must be what
+  // comparing every item gives. Names are unique; the old and new lists are drawn independently from
+  // a small pool of names and links, reordered, so that kept, changed, moved, added and removed items
+  // all occur past the listed ones.
+  it("pairs counted items by finding: denied exactly for the bad links the update introduces", async () => {
+    const link = fc.constantFrom("ftp://a/1", "ftp://a/2", "ftp://b/1", "https://example.com/ok.yaml");
+    const item = fc.record({ name: fc.integer({ min: 0, max: 299 }), link });
+    // An old list, and the new one made of it: a shuffled subset (items moved and removed), some links
+    // changed, some items added; most items keep their bad link, past the listed ones on both sides.
+    const update = fc
+      .uniqueArray(item, { minLength: 100, maxLength: 220, selector: (entry) => entry.name })
+      .chain((before) =>
+        fc.tuple(
+          fc.constant(before),
+          fc.shuffledSubarray(before, { minLength: Math.max(0, before.length - 8) }),
+          fc.array(fc.tuple(fc.nat(), link), { maxLength: 6 }),
+          fc.uniqueArray(item, { maxLength: 6, selector: (entry) => entry.name }),
+        ),
+      )
+      .map(([before, kept, edits, added]) => {
+        const after = kept.map((entry) => ({ ...entry }));
+        for (const [at, to] of edits)
+          if (after.length > 0) (after[at % after.length] as { link: string }).link = to;
+        const names = new Set(after.map((entry) => entry.name));
+        return { before, after: [...after, ...added.filter((entry) => !names.has(entry.name))] };
+      });
+    const isBad = (value: string) => value.startsWith("ftp://");
+    await fc.assert(
+      fc.asyncProperty(update, async ({ before, after }) => {
+        const object = (list: { name: number; link: string }[]) => {
+          const template = kedaTemplate() as unknown as Editable;
+          template.spec.resources = list.map((entry) => ({ name: `r${entry.name}`, link: entry.link }));
+          return template;
+        };
+        const oldLinks = new Map(before.map((entry) => [entry.name, entry.link]));
+        const introduced = after.flatMap((entry, i) =>
+          isBad(entry.link) && oldLinks.get(entry.name) !== entry.link ? [`spec.resources[${i}].link`] : [],
+        );
+        const response = await templateUpdate(object(after), object(before));
+        assert.equal(response.allowed, introduced.length === 0, JSON.stringify(response.status));
+        if (introduced.length === 0) return;
+        const causes = response.status?.details?.causes ?? [];
+        const listed = causes.filter((cause) => !/more items are/.test(cause.message ?? ""));
+        assert.equal(listed.length, Math.min(introduced.length, limits.listErrors));
+        for (const cause of listed) assert.ok(introduced.includes(cause.field ?? ""), cause.field);
+        const more = introduced.length - limits.listErrors;
+        if (more > 0)
+          assert.match(causes.at(-1)?.message ?? "", new RegExp(`^Invalid value: "?${more} more items`));
+      }),
+      { numRuns: 60, seed: 41 },
+    );
+  });
+
+  it("admits an update that keeps 25,000 bad links and changes another field, warning of them boundedly", async () => {
+    const links = template(ftp, 25_000);
+    const before = structuredClone(links);
+    before.spec.channel = "fast";
+    const response = await templateUpdate(links, before);
+    assert.equal(response.allowed, true, JSON.stringify(response.status));
+    const warnings = response.warnings ?? [];
+    assert.ok(warnings.length <= limits.listErrors + 10, `${warnings.length} warnings`);
+    assert.ok(
+      warnings.some((w) => /^already invalid before this update: spec\.resources\[0\]\.link/.test(w)),
     );
   });
 });

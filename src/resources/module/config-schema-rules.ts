@@ -495,8 +495,12 @@ function selectionRules(selection: string[], spec: MultipleOptionsConfig, path: 
 
 function duplicates(list: string[], path: FieldPath): FieldErrorList {
   const seen = new Set<string>();
-  const repeated = new ListErrors(path, "duplicates", [], (i, value: string) =>
-    fieldError.duplicate(path.index(i), value),
+  const repeated = new ListErrors(
+    path,
+    "duplicates",
+    [],
+    (i, value: string) => fieldError.duplicate(path.index(i), value),
+    true,
   );
   list.forEach((value, i) => {
     if (seen.has(value)) repeated.add(i, value);

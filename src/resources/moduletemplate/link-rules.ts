@@ -108,10 +108,15 @@ function namedLinkErrors(
   // At most `limits.listErrors` errors of each rule are built, the rest counted in one more (and built
   // only for ratcheting an UPDATE): 50,000 bad links in an UPDATE's two objects built and ratcheted
   // 100,000 errors (200-460 ms).
-  const duplicates = new ListErrors(path, "duplicate names", [nameStep], (i, name: string) =>
-    Object.assign(fieldError.duplicate(path.index(i).child("name"), name), {
-      rule: "moduletemplate.unique-name" as const,
-    }),
+  const duplicates = new ListErrors(
+    path,
+    "duplicate names",
+    [nameStep],
+    (i, name: string) =>
+      Object.assign(fieldError.duplicate(path.index(i).child("name"), name), {
+        rule: "moduletemplate.unique-name" as const,
+      }),
+    true,
   );
   const badLinks = new ListErrors(
     path,
@@ -122,6 +127,7 @@ function namedLinkErrors(
       Object.assign(fieldError.invalid(path.index(i).child("link"), link, absoluteHttpUrlProblem(link)), {
         rule: "moduletemplate.link" as const,
       }),
+    true,
   );
   // In the items' order, each item's name before its link; then what each rule counted.
   const errors: FieldErrorList = [];
