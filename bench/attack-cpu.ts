@@ -65,42 +65,41 @@ function emptyObjects() {
   return { path: "/validate-batch-forkspacer-com-v1-module", body: moduleReview(module) };
 }
 
-function templateLinks() {
+/** A ModuleTemplate with 25,000 links the rule refuses (an error for each), and its UPDATE from `old`. */
+function badLinksUpdate(oldFrom: (template: Editable) => Editable) {
   const template = kedaTemplate() as unknown as Editable;
-  // Links the rule refuses, changed by the update: an error for each in both objects.
   template.spec.resources = Array.from({ length: 25_000 }, (_, i) => ({
     name: `r${i}`,
     link: `ftp://example.com/manifests/${i}.yaml`,
   }));
-  const old = structuredClone(template);
-  old.spec.resources = template.spec.resources.map((r: { name: string; link: string }) => ({
-    ...r,
-    link: `${r.link}?v=1`,
-  }));
   return {
     path: "/validate-operator-kyma-project-io-v1beta2-moduletemplate",
-    body: templateReview({ operation: "UPDATE", object: template, oldObject: old }),
+    body: templateReview({ operation: "UPDATE", object: template, oldObject: oldFrom(template) }),
   };
 }
+
+/** The links changed by the update: an error for each in both objects. */
+const templateLinks = () =>
+  badLinksUpdate((template) => {
+    const old = structuredClone(template);
+    old.spec.resources = template.spec.resources.map((r: { name: string; link: string }) => ({
+      ...r,
+      link: `${r.link}?v=1`,
+    }));
+    return old;
+  });
 
 /**
  * The same 25,000 bad links in both objects, another field changed (found by helper `links`, session
  * 14): every error stands at a value the update left unchanged, so each is ratcheted against the old
  * object's.
  */
-function templateLinksUnchanged() {
-  const template = kedaTemplate() as unknown as Editable;
-  template.spec.resources = Array.from({ length: 25_000 }, (_, i) => ({
-    name: `r${i}`,
-    link: `ftp://example.com/manifests/${i}.yaml`,
-  }));
-  const old = structuredClone(template);
-  old.spec.channel = `${String(old.spec.channel ?? "regular")}-before`;
-  return {
-    path: "/validate-operator-kyma-project-io-v1beta2-moduletemplate",
-    body: templateReview({ operation: "UPDATE", object: template, oldObject: old }),
-  };
-}
+const templateLinksUnchanged = () =>
+  badLinksUpdate((template) => {
+    const old = structuredClone(template);
+    old.spec.channel = `${String(old.spec.channel ?? "regular")}-before`;
+    return old;
+  });
 
 function twoObjectUpdate() {
   // A CRD-valid UPDATE of 4.3 MB: new 3.0 MB, old 1.2 MB, of chart values (strings).
