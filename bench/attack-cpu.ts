@@ -1,15 +1,13 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { Agent, request } from "node:https";
-import { tmpdir } from "node:os";
+import { request } from "node:https";
 import { join } from "node:path";
 import { webhookPath } from "../src/admission/resource-kind.js";
 import { fuzzKinds, grown, growthsOf } from "../test/support/complexity-fuzz.js";
-import { corpusPath } from "../test/support/corpus.js";
 import { helmModule } from "../test/support/modules.js";
 import { kedaTemplate, templateReview } from "../test/support/moduletemplates.js";
 import { admissionReview } from "../test/support/reviews.js";
-import { buildCommand, startServe } from "../test/support/serve-process.js";
+import { buildCommand } from "../test/support/serve-process.js";
 import { workspace } from "../test/support/workspaces.js";
+import { startMeasuredServe } from "./measured-serve.js";
 import { bareParseMs, cpuSeconds, threadCpuMs } from "./process-stats.js";
 
 /**
@@ -244,27 +242,12 @@ const attacks: Record<string, () => { path: string; body: unknown }> = {
   ),
 };
 
-const certDir = mkdtempSync(join(tmpdir(), "module-admission-attacks-"));
-const serve = await startServe(
-  [
-    "--port",
-    "0",
-    "--cert-dir",
-    certDir,
-    "--metrics-port",
-    "0",
-    // As the fuzz's live server: the addon-operator ConfigMap's kind served too.
-    "--modules-dir",
-    corpusPath("addon-operator/deckhouse-v1.43.1/modules"),
-    "--addon-configmap",
-    "d8-system/deckhouse",
-  ],
-  1,
+// As the fuzz's live server: the addon-operator ConfigMap's kind served too.
+const { serve, agent } = await startMeasuredServe(
   otherRoot ? join(otherRoot, "dist/cli/main.js") : buildCommand(),
   ["--max-old-space-size=200", ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
 );
 const pid = serve.child.pid as number;
-const agent = new Agent({ ca: readFileSync(join(certDir, "ca.crt")), keepAlive: true });
 const post = (path: string, body: string) =>
   new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = request(

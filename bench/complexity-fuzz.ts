@@ -1,7 +1,5 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { Agent, request } from "node:https";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { request } from "node:https";
 import { parseArgs } from "node:util";
 import { webhookPath } from "../src/admission/resource-kind.js";
 import {
@@ -16,8 +14,8 @@ import {
   reviewBody,
   warmUp,
 } from "../test/support/complexity-fuzz.js";
-import { corpusPath } from "../test/support/corpus.js";
-import { buildCommand, compileProject, startServe } from "../test/support/serve-process.js";
+import { buildCommand, compileProject } from "../test/support/serve-process.js";
+import { startMeasuredServe } from "./measured-serve.js";
 import { bareParseMs, cpuSeconds } from "./process-stats.js";
 import { runGrammarFuzz } from "./template-grammar-fuzz.js";
 
@@ -158,25 +156,7 @@ if (Number(values.live) > 0) {
 
 /** The chosen reviews through the live server, each with a clean review beside it. */
 async function live(chosen: typeof all): Promise<void> {
-  const certDir = mkdtempSync(join(tmpdir(), "module-admission-fuzz-"));
-  const serve = await startServe(
-    [
-      "--port",
-      "0",
-      "--cert-dir",
-      certDir,
-      "--metrics-port",
-      "0",
-      "--modules-dir",
-      corpusPath("addon-operator/deckhouse-v1.43.1/modules"),
-      "--addon-configmap",
-      "d8-system/deckhouse",
-    ],
-    1,
-    buildCommand(),
-    ["--max-old-space-size=200"],
-  );
-  const agent = new Agent({ ca: readFileSync(join(certDir, "ca.crt")), keepAlive: true });
+  const { serve, agent } = await startMeasuredServe(buildCommand(), ["--max-old-space-size=200"]);
   /** The request, once its body has been handed to the kernel (`sent`), and its answer. */
   const send = (path: string, body: string) => {
     let sent: () => void = () => {};
