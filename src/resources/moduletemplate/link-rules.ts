@@ -10,7 +10,7 @@ import { repeatedStrings } from "../../base/repeated.js";
 import type { WorkBudget } from "../../budget/work-budget.js";
 import { celString } from "../../cel/policy-cel.js";
 import type { ModuleTemplateSpec } from "../../generated/moduletemplate.js";
-import { absoluteHttpUrlProblem } from "../../validation/urls.js";
+import { absoluteHttpUrlProblem, surelyValidLink } from "../../validation/urls.js";
 
 // The links of spec.info and of spec.resources, as CEL lists (an absent field gives none).
 const infoLinkFields = [
@@ -24,8 +24,6 @@ const resourceLinkFields = [
 const notSurelyValid = (fields: string[]) =>
   `[${fields.join(", ")}].exists(links, links.exists(link, !link.matches(${celString(surelyValidLink)})))`;
 // No "--" in a label: "xn--" labels are punycode, which WHATWG decodes and may refuse.
-const surelyValidLink =
-  "^[hH][tT][tT][pP][sS]?://([A-Za-z0-9]+(-[A-Za-z0-9]+)*[.])*[A-Za-z]([A-Za-z0-9]*(-[A-Za-z0-9]+)*)?(:[0-9]{1,4})?([/?#][!-~]*)?$";
 
 /** Links shown and fetched from `spec.info` and `spec.resources`, and their names. */
 export const linkRules = errorRules({
