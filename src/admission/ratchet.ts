@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { FieldPath, type PathStep } from "../base/field-path.js";
+import { FieldPath, type PathStep, sameStep } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
 import { WorkBudgetExceeded } from "../budget/work-budget.js";
 import { childSchema, jsonEqual, ListIndexes, sameValue } from "../schema/correlation.js";
@@ -314,15 +314,7 @@ function pairByFinding(
 }
 
 function sameSteps(a: readonly PathStep[], b: readonly PathStep[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((step, i) => {
-      const other = b[i] as PathStep;
-      return step.as === "index"
-        ? other.as === "index" && step.index === other.index
-        : other.as !== "index" && step.name === other.name;
-    })
-  );
+  return a.length === b.length && a.every((step, i) => sameStep(step, b[i] as PathStep));
 }
 
 function hasMember(value: unknown, name: string | number): boolean {

@@ -100,6 +100,7 @@ export class FieldPath {
   }
 }
 
-function sameStep(a: PathStep, b: PathStep): boolean {
+/** Whether two steps are the same: the same index, or the same name (a field and a key alike). */
+export function sameStep(a: PathStep, b: PathStep): boolean {
   return a.as === "index" ? b.as === "index" && a.index === b.index : b.as !== "index" && a.name === b.name;
 }
