@@ -57,6 +57,40 @@ export interface FieldError {
    */
   list?: ItemErrors;
   listSummary?: true;
+  /**
+   * The error follows from the value at its field alone (a schema check's: type, format, bounds,
+   * required fields): an update that left that value unchanged did not introduce it, so ratcheting
+   * spares it without the old object's answer.
+   */
+  ofValueAlone?: true;
+  /** With `omitted`: where each counted error lies, each one following from its value alone. */
+  counted?: CountedErrors;
+}
+
+/**
+ * Errors a check counted without building them (`omitted`), each placed: ratcheting spares those at
+ * values an update left unchanged and builds only the others, so that an update keeping 150 wrong-typed
+ * items is not denied for the count of them (session 14).
+ */
+export interface CountedErrors {
+  /** Counted errors one by one (`size` of them), the `k`th built on demand. */
+  singles: { size: number; build(k: number): FieldError };
+  /** Lists and maps whose entries hold counted errors. */
+  entries: readonly CountedEntries[];
+}
+
+/** The entries of one list or map holding counted errors, the errors of each built on demand. */
+export interface CountedEntries {
+  /** The list or map. */
+  container: FieldPath;
+  /** How many entries hold counted errors. */
+  size: number;
+  /** The `j`th one's index in the list, or key in the map. */
+  key(j: number): number | string;
+  /** How many errors it holds. */
+  count(j: number): number;
+  /** Its errors, built, each at its own field. */
+  build(j: number): FieldErrorList;
 }
 
 export type FieldErrorList = FieldError[];

@@ -5,10 +5,12 @@ import { WorkBudgetExceeded } from "../budget/work-budget.js";
 import { childSchema, jsonEqual, ListIndexes, sameValue } from "../schema/correlation.js";
 import type { JsonSchema } from "../schema/schema-source.js";
 import {
+  type CountedErrors,
   type FieldError,
   type FieldErrorList,
   formatFieldError,
   type ItemErrors,
+  omittedErrors,
   summaryOf,
 } from "./field-errors.js";
 import type { Validator, Verdict } from "./resource-kind.js";
@@ -84,9 +86,13 @@ function locate(
   oldObject: unknown,
   schema: JsonSchema | undefined,
   lists: ListIndexes,
+  introduced?: ReadonlySet<FieldError>,
 ): (OldPlace | undefined)[] {
-  // Where the value stood in the old object: a list reordered around an item moved it.
-  return errors.map((error) => whereInOld(object, oldObject, error.field, schema, lists));
+  // Where the value stood in the old object: a list reordered around an item moved it. Errors known
+  // to be introduced already are not looked for.
+  return errors.map((error) =>
+    introduced?.has(error) ? undefined : whereInOld(object, oldObject, error.field, schema, lists),
+  );
 }
 
 /** `splitByOld` of errors already located in the old object. */
@@ -114,6 +120,11 @@ function splitLocated(
   const preexisting: FieldErrorList = [];
   errors.forEach((error, i) => {
     const old = located[i];
+    // The same value gives the same error (a schema check's): nothing to compare it with.
+    if (old?.unchanged && error.ofValueAlone) {
+      preexisting.push(error);
+      return;
+    }
     const candidates = old?.unchanged ? spareAt(old.field) : undefined;
     const match = candidates?.findIndex((candidate) => sameProblem(error, candidate)) ?? -1;
     if (match >= 0) {
@@ -313,6 +324,75 @@ function pairByFinding(
   return { spared, built };
 }
 
+/**
+ * A check's counted errors (`CountedErrors`, each following from its value alone), split by where they
+ * lie: those at values the update left unchanged are spared (counted); the others are introduced, built
+ * as far as an answer shows errors and counted past that. An entry the update changed is looked into:
+ * each of its errors may still lie at a value left unchanged. What that builds is charged to the review.
+ */
+function placeCounted(
+  counted: CountedErrors,
+  context: ReviewContext,
+  start: Walked,
+  schema: JsonSchema | undefined,
+  lists: ListIndexes,
+): { introduced: FieldErrorList; spared: number } {
+  const { object, oldObject } = context.request;
+  const introduced: FieldErrorList = [];
+  let unbuilt = 0;
+  let spared = 0;
+  const introduce = (count: number, build: () => FieldErrorList | FieldError) => {
+    if (introduced.length >= limits.causes) {
+      unbuilt += count;
+      return;
+    }
+    const built = build();
+    const errors = Array.isArray(built) ? built : [built];
+    for (const error of errors) {
+      if (introduced.length < limits.causes) introduced.push(error);
+      else unbuilt++;
+    }
+    unbuilt += Math.max(0, count - errors.length);
+  };
+  const placeEach = (errors: FieldErrorList) => {
+    context.budget.charge(errors.length, "ratcheting the errors counted past the bound");
+    for (const error of errors) {
+      if (whereInOld(object, oldObject, error.field, schema, lists)?.unchanged) spared++;
+      else introduce(1, () => error);
+    }
+  };
+  for (let k = 0; k < counted.singles.size; k++) {
+    const error = counted.singles.build(k);
+    if (whereInOld(object, oldObject, error.field, schema, lists)?.unchanged) spared++;
+    else introduce(1, () => error);
+  }
+  for (const entries of counted.entries) {
+    const at = walk(start, entries.container.steps, lists);
+    const now = at?.reached ? at.now : undefined;
+    const before = at?.before;
+    const isList = Array.isArray(now) && Array.isArray(before);
+    const oldIndexOf = isList ? lists.of(now, before, at?.at) : undefined;
+    for (let j = 0; j < entries.size; j++) {
+      const key = entries.key(j);
+      const oldKey = oldIndexOf ? oldIndexOf(key as number) : key;
+      const count = entries.count(j);
+      if (oldKey === undefined || !hasMember(now, key) || !hasMember(before, oldKey)) {
+        introduce(count, () => entries.build(j));
+        continue;
+      }
+      const value = (now as Record<string | number, unknown>)[key];
+      const oldValue = (before as Record<string | number, unknown>)[oldKey];
+      if (sameValue(value, oldValue, childSchema(at?.at, key))) spared += count;
+      else if (isContainer(value) && isContainer(oldValue)) placeEach(entries.build(j));
+      else introduce(count, () => entries.build(j));
+    }
+  }
+  if (unbuilt > 0) introduced.push(omittedErrors(unbuilt));
+  return { introduced, spared };
+}
+
+const isContainer = (value: unknown): boolean => value !== null && typeof value === "object";
+
 function sameSteps(a: readonly PathStep[], b: readonly PathStep[]): boolean {
   return a.length === b.length && a.every((step, i) => sameStep(step, b[i] as PathStep));
 }
@@ -384,7 +464,21 @@ export async function ratchetUpdate(
   const sparedUnlisted = new Map<ItemErrors, Unbuilt>();
   const consumed = new Map<ItemErrors, Uint8Array>();
   const compared: FieldErrorList = [];
+  // A check's errors counted past its bound, placed: those at unchanged values spared, the others
+  // introduced (built as far as an answer shows them), without the old object's answer.
+  const introducedCounted = new Set<FieldError>();
+  let sparedCounted = 0;
   for (const [i, error] of stateErrors.entries()) {
+    if (error.counted) {
+      const placed = placeCounted(error.counted, context, start, schema, lists);
+      for (const item of placed.introduced) {
+        const tagged = withRule(item, error.rule);
+        introducedCounted.add(tagged);
+        compared.push(tagged);
+      }
+      sparedCounted += placed.spared;
+      continue;
+    }
     const found = counted[i];
     const { list } = error;
     if (!found || !list) {
@@ -405,13 +499,15 @@ export async function ratchetUpdate(
     }
     for (const item of built) compared.push(withRule(item, error.rule));
   }
-  const located = locate(compared, request.object, request.oldObject, schema, lists);
-  if (located.some((old) => old?.unchanged)) await judgeOld();
+  const located = locate(compared, request.object, request.oldObject, schema, lists, introducedCounted);
+  if (located.some((old, i) => old?.unchanged && !compared[i]?.ofValueAlone)) await judgeOld();
   const split = splitLocated(compared, located, () => withUnlisted(oldErrors ?? [], consumed));
   const introduced = rebound(split.introduced, changedUnlisted);
   const preexisting = rebound(split.preexisting, sparedUnlisted);
+  if (sparedCounted > 0) preexisting.push(omittedErrors(sparedCounted));
   const warnings = preexisting.map((error): Warning => {
-    const message = fitWarning(`already invalid before this update: ${formatFieldError(error)}`);
+    const shown = error.omitted === undefined ? formatFieldError(error) : error.detail;
+    const message = fitWarning(`already invalid before this update: ${shown}`);
     return { message, field: error.field, ...(error.rule ? { rule: error.rule } : {}) };
   });
   if (preexisting.length > 0 && validator.whileInvalid) warnings.push(...validator.whileInvalid(preexisting));

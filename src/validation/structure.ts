@@ -1,6 +1,13 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { type FieldError, fieldError, omittedErrors } from "../admission/field-errors.js";
+import {
+  type CountedEntries,
+  type CountedErrors,
+  type FieldError,
+  type FieldErrorList,
+  fieldError,
+  omittedErrors,
+} from "../admission/field-errors.js";
 import { bigintsAsNumbers } from "../base/exact-json.js";
 import { FieldPath } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
@@ -83,6 +90,19 @@ export function structureChecker(
     // built 300,000 field errors and, on UPDATE, four times over, which exhausted a 200 MiB heap.
     budget.charge(found.length, "checking the object against its schema");
     let omitted = 0;
+    // Where each counted error lies (`CountedErrors`): those built past the bound, one by one, and the
+    // entries of each cut, by their place in it, with how many errors each holds.
+    const singles: FoundError[] = [];
+    const countedIn = new Map<Cut, { at: number[]; counts: number[] }>();
+    const countAt = (cut: Cut, i: number, problems: number) => {
+      let entries = countedIn.get(cut);
+      if (!entries) {
+        entries = { at: [], counts: [] };
+        countedIn.set(cut, entries);
+      }
+      entries.at.push(i);
+      entries.counts.push(problems);
+    };
     const tally: Tally = { problems: 0, type: false, unknown: 0 };
     // The problems past `maxShapeProblems`, as the one value that holds them all.
     let overflow: { pointer: string; type: boolean } | undefined;
@@ -122,6 +142,7 @@ export function structureChecker(
           if (typeof value === "string") continue;
           budget.charge(1, "checking the object against its schema");
           omitted++;
+          countAt(cut, i, 1);
           if (!covered) {
             countOverflow(cut, key, i, true);
             covered = overflow !== undefined && inside(cut.pointer, overflow.pointer);
@@ -144,6 +165,7 @@ export function structureChecker(
               budget.charge(tally.problems + tally.unknown, "checking the object against its schema");
               if (tally.problems === 0) continue;
               omitted += tally.problems;
+              countAt(cut, i, tally.problems);
               countOverflow(cut, key, i, tally.type);
               continue;
             }
@@ -168,6 +190,7 @@ export function structureChecker(
           }
           if (problems === 0) continue;
           omitted += problems;
+          countAt(cut, i, problems);
           countOverflow(cut, key, i, type);
           continue;
         }
@@ -188,8 +211,11 @@ export function structureChecker(
     }
     // The last error shown makes room for the count of the rest, as the answer's bound does.
     if (omitted > 0) {
-      verdict.errors.pop();
-      verdict.errors.push(omittedErrors(omitted + 1));
+      const last = verdict.errors.pop() as FieldError;
+      const counted = countedErrors(object, last, singles, countedIn, (cut) =>
+        checkers.of(cut.schema as object),
+      );
+      verdict.errors.push({ ...omittedErrors(omitted + 1), counted });
     }
     return verdict;
 
@@ -223,8 +249,10 @@ export function structureChecker(
             type: overflow?.type === true || error.keyword === "type",
           };
         }
-        if (verdict.errors.length >= limits.causes) omitted++;
-        else verdict.errors.push(toFieldError(object, error));
+        if (verdict.errors.length >= limits.causes) {
+          omitted++;
+          singles.push(error);
+        } else verdict.errors.push(toFieldError(object, error));
       }
     }
   }
@@ -237,6 +265,55 @@ const annotations = new Set(["type", "description", "title"]);
 function stringsOnly(schema: object): boolean {
   const { type } = schema as { type?: unknown };
   return type === "string" && Object.keys(schema).every((keyword) => annotations.has(keyword));
+}
+
+/**
+ * The places of the errors a check counted: `last`, the built error the count took the place of; the
+ * errors found past the bound one by one (`singles`); and the cut entries counted (`countedIn`), whose
+ * errors are built again from their values when asked.
+ */
+function countedErrors(
+  object: unknown,
+  last: FieldError,
+  singles: readonly FoundError[],
+  countedIn: ReadonlyMap<Cut, { at: number[]; counts: number[] }>,
+  checkersOf: (cut: Cut) => PartCheckers,
+): CountedErrors {
+  const entries: CountedEntries[] = [];
+  for (const [cut, { at, counts }] of countedIn) {
+    const keyOf = (j: number): number | string =>
+      cut.list ? cut.list.from + (at[j] as number) : (cut.entries?.keys[at[j] as number] as string);
+    entries.push({
+      container: fieldPath(object, cut.pointer),
+      size: at.length,
+      key: keyOf,
+      count: (j) => counts[j] as number,
+      build(j) {
+        const key = keyOf(j);
+        const value = cut.list ? cut.list.items[key as number] : cut.entries?.record[key as string];
+        const { full } = checkersOf(cut);
+        if (full(value)) return [];
+        const found = full.errors ?? [];
+        full.errors = null;
+        const pointer = `${cut.pointer}/${typeof key === "number" ? key : pointerToken(key)}`;
+        const built: FieldErrorList = [];
+        for (const error of firstStringErrors(found, value))
+          if (error.keyword !== "additionalProperties")
+            built.push(toFieldError(object, { ...error, instancePath: `${pointer}${error.instancePath}` }));
+        return built;
+      },
+    });
+  }
+  // Built when an UPDATE asks for them (a CREATE's count is never placed).
+  const built: FieldError[] = [last];
+  const single = (k: number): FieldError => {
+    built[k] ??= toFieldError(object, singles[k - 1] as FoundError);
+    return built[k] as FieldError;
+  };
+  return {
+    singles: { size: singles.length + 1, build: single },
+    entries,
+  };
 }
 
 /** The JSON Pointer of the `i`th entry cut (a map's: the one at `key`). */
@@ -432,6 +509,11 @@ function dataFormat(value: unknown): string {
  * their own field error types, every other as an invalid value with kube-openapi's message.
  */
 function toFieldError(object: unknown, error: FoundError): FieldError {
+  // Every schema error follows from the value at its field alone (ratcheting spares it there unchanged).
+  return Object.assign(schemaError(object, error), { ofValueAlone: true as const });
+}
+
+function schemaError(object: unknown, error: FoundError): FieldError {
   const path = fieldPath(object, error.instancePath);
   const value = valueAt(object, error.instancePath);
   const params = error.params as Record<string, unknown>;

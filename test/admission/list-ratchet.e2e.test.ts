@@ -4,6 +4,7 @@ import fc from "fast-check";
 import type { AdmissionResponse } from "../../src/admission/review.js";
 import { limits } from "../../src/base/limits.js";
 import { type LiveServer, startLiveServer } from "../support/live-server.js";
+import { kedaReleaseMeta, releaseMetaReview } from "../support/modulereleasemetas.js";
 import { helmModule } from "../support/modules.js";
 import { kedaTemplate, templateReview } from "../support/moduletemplates.js";
 import { admissionReview } from "../support/reviews.js";
@@ -162,6 +163,110 @@ describe("ratcheting the items of a bounded error list, through serve", { timeou
           assert.match(causes.at(-1)?.message ?? "", new RegExp(`^Invalid value: "?${more} more items`));
       }),
       { numRuns: 60, seed: 41 },
+    );
+  });
+
+  // The schema check builds `limits.causes` errors and counts the rest ("... and N more errors"): each
+  // counted one is ratcheted at its value as the listed ones are, never the count's text (session 14
+  // found an update keeping 150 wrong-typed channels denied for "... and 51 more errors").
+  const releaseMetaPath = "/validate-operator-kyma-project-io-v1beta2-modulereleasemeta";
+  const wrongTyped = (count: number, changed = (_i: number) => false) => {
+    const object = kedaReleaseMeta() as unknown as Editable;
+    object.spec.channels = Array.from({ length: count }, (_, i) => ({
+      channel: `c${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`,
+      version: changed(i) ? 2 : 1,
+    }));
+    return object;
+  };
+  const releaseMetaUpdate = async (object: unknown, oldObject: unknown): Promise<AdmissionResponse> => {
+    const review = releaseMetaReview({ operation: "UPDATE", object, oldObject });
+    const reply = await server.post(releaseMetaPath, review);
+    assert.equal(reply.status, 200, reply.text);
+    return reply.json.response;
+  };
+
+  it("admits an update that keeps 150 wrong-typed channels the schema check only counted", async () => {
+    const old = wrongTyped(150);
+    const renamed = structuredClone(old);
+    renamed.spec.ocmComponentName = "kyma-project.io/module/keda-renamed";
+    const response = await releaseMetaUpdate(renamed, old);
+    assert.equal(response.allowed, true, JSON.stringify(response.status));
+    const warnings = response.warnings ?? [];
+    assert.ok(
+      warnings.some((w) => /^already invalid before this update: spec\.channels\[0\]\.version/.test(w)),
+    );
+  });
+
+  it("denies exactly the counted schema errors an update introduces, by count", async () => {
+    const old = wrongTyped(150);
+    // Channels 120..124 get another wrong value (2 for 1): five errors past the listed 100, introduced.
+    const changed = wrongTyped(150, (i) => i >= 120 && i < 125);
+    const response = await releaseMetaUpdate(changed, old);
+    assert.equal(response.allowed, false);
+    const causes = response.status?.details?.causes ?? [];
+    assert.deepEqual(
+      causes.map((cause) => cause.field),
+      [120, 121, 122, 123, 124].map((i) => `spec.channels[${i}].version`),
+    );
+  });
+
+  it("ratchets the schema check's counted errors exactly: each at its value, items moved, changed or added", async () => {
+    // A channel's version: valid, or of the wrong type (1 or 2: another wrong value is a change).
+    const version = fc.constantFrom<string | number>("1.0.0", 1, 1, 2);
+    const item = fc.record({ key: fc.integer({ min: 0, max: 399 }), version });
+    const edit = fc.record({ at: fc.nat(), version, extra: fc.boolean() });
+    const update = fc
+      .uniqueArray(item, { minLength: 100, maxLength: 220, selector: (entry) => entry.key })
+      .chain((before) =>
+        fc.tuple(
+          fc.constant(before),
+          fc.shuffledSubarray(before, { minLength: Math.max(0, before.length - 8) }),
+          fc.array(edit, { maxLength: 12 }),
+          fc.uniqueArray(item, { maxLength: 12, selector: (entry) => entry.key }),
+        ),
+      )
+      .map(([before, kept, edits, added]) => {
+        const after: { key: number; version: string | number; extra?: string }[] = kept.map((e) => ({
+          ...e,
+        }));
+        // An edit changes an item's version, or adds a field beside it (the item changes, its version not).
+        for (const { at, version: to, extra } of edits) {
+          const entry = after[at % Math.max(1, after.length)];
+          if (!entry) continue;
+          if (extra) entry.extra = "x";
+          else entry.version = to;
+        }
+        const keys = new Set(after.map((entry) => entry.key));
+        return { before, after: [...after, ...added.filter((entry) => !keys.has(entry.key))] };
+      });
+    const channel = (key: number) => `ch${String.fromCharCode(97 + (key % 26), 97 + Math.floor(key / 26))}`;
+    const object = (list: { key: number; version: string | number; extra?: string }[]) => {
+      const meta = kedaReleaseMeta() as unknown as Editable;
+      meta.spec.channels = list.map(({ key, ...rest }) => ({ channel: channel(key), ...rest }));
+      return meta;
+    };
+    await fc.assert(
+      fc.asyncProperty(update, async ({ before, after }) => {
+        const oldVersions = new Map(before.map((entry) => [entry.key, entry.version]));
+        // KEP-4008: a wrong-typed version is introduced unless the old item of the same key had the same.
+        const introduced = after.flatMap((entry, i) =>
+          typeof entry.version === "number" && oldVersions.get(entry.key) !== entry.version
+            ? [`spec.channels[${i}].version`]
+            : [],
+        );
+        const response = await releaseMetaUpdate(object(after), object(before));
+        assert.equal(response.allowed, introduced.length === 0, JSON.stringify(response.status));
+        if (introduced.length === 0) return;
+        const causes = response.status?.details?.causes ?? [];
+        const more = /^Too many: \.\.\. and (\d+) more errors/.exec(causes.at(-1)?.message ?? "");
+        const listed = more ? causes.slice(0, -1) : causes;
+        assert.deepEqual(
+          listed.map((cause) => cause.field),
+          introduced.slice(0, listed.length),
+        );
+        assert.equal(listed.length + Number(more?.[1] ?? 0), introduced.length, causes.at(-1)?.message);
+      }),
+      { numRuns: 40, seed: 42, endOnFailure: true },
     );
   });
 
