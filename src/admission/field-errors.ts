@@ -73,8 +73,8 @@ export interface FieldError {
  * items is not denied for the count of them (session 14).
  */
 export interface CountedErrors {
-  /** Counted errors one by one (`size` of them), the `k`th built on demand. */
-  singles: { size: number; build(k: number): FieldError };
+  /** Counted errors one by one (`size` of them): the `k`th one's field, and the error built on demand. */
+  singles: { size: number; field(k: number): FieldPath; build(k: number): FieldError };
   /** Lists and maps whose entries hold counted errors. */
   entries: readonly CountedEntries[];
 }
@@ -83,14 +83,18 @@ export interface CountedErrors {
 export interface CountedEntries {
   /** The list or map. */
   container: FieldPath;
-  /** How many entries hold counted errors. */
-  size: number;
-  /** The `j`th one's index in the list, or key in the map. */
-  key(j: number): number | string;
-  /** How many errors it holds. */
-  count(j: number): number;
-  /** Its errors, built, each at its own field. */
-  build(j: number): FieldErrorList;
+  /** How many errors its entries hold. */
+  total: number;
+  /** How many counted errors the entry at this index or key holds (none: 0). */
+  countAt(key: number | string): number;
+  /** The counted errors of the entry at this index or key, built, each at its own field. */
+  errorsAt(key: number | string): FieldErrorList;
+  /**
+   * Visits each entry holding counted errors, in order, until `visit` says `false`: its index in the
+   * list or key in the map, and how many errors it holds (worked out again: only an UPDATE that
+   * changed the list or map asks).
+   */
+  visitWhile(visit: (key: number | string, count: number) => boolean): void;
 }
 
 export type FieldErrorList = FieldError[];

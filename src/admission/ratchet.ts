@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { FieldPath, type PathStep, sameStep } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
 import { WorkBudgetExceeded } from "../budget/work-budget.js";
-import { childSchema, jsonEqual, ListIndexes, sameValue } from "../schema/correlation.js";
+import { childSchema, jsonEqual, ListIndexes, mapListPairs, sameValue } from "../schema/correlation.js";
 import type { JsonSchema } from "../schema/schema-source.js";
 import {
   type CountedErrors,
@@ -361,37 +361,105 @@ function placeCounted(
       else introduce(1, () => error);
     }
   };
-  for (let k = 0; k < counted.singles.size; k++) {
-    const error = counted.singles.build(k);
-    if (whereInOld(object, oldObject, error.field, schema, lists)?.unchanged) spared++;
-    else introduce(1, () => error);
-  }
-  for (const entries of counted.entries) {
+  // Lists and maps the update left as they were (a kept list of 50,000 bad channels): every error in
+  // them spared at once, and those counted one by one there too (they lie in its first entries).
+  const places = counted.entries.map((entries) => {
     const at = walk(start, entries.container.steps, lists);
+    return { entries, at, kept: at?.reached === true && jsonEqual(at.now, at.before) };
+  });
+  const keptContainers = places.flatMap(({ entries, kept }) => (kept ? [entries.container] : []));
+  // In the check's order: the errors one by one (the first entries), then the entries cut.
+  for (let k = 0; k < counted.singles.size; k++) {
+    const field = counted.singles.field(k);
+    if (
+      keptContainers.some((container) => field.within(container)) ||
+      whereInOld(object, oldObject, field, schema, lists)?.unchanged
+    )
+      spared++;
+    else introduce(1, () => counted.singles.build(k));
+  }
+  for (const { entries, at, kept } of places) {
+    if (kept) {
+      spared += entries.total;
+      continue;
+    }
     const now = at?.reached ? at.now : undefined;
     const before = at?.before;
-    const isList = Array.isArray(now) && Array.isArray(before);
-    const oldIndexOf = isList ? lists.of(now, before, at?.at) : undefined;
-    for (let j = 0; j < entries.size; j++) {
-      const key = entries.key(j);
-      const oldKey = oldIndexOf ? oldIndexOf(key as number) : key;
-      const count = entries.count(j);
-      if (oldKey === undefined || !hasMember(now, key) || !hasMember(before, oldKey)) {
-        introduce(count, () => entries.build(j));
-        continue;
-      }
+    const itemSchema = (key: number | string) => childSchema(at?.at, key);
+    // Where the old object has no such list or map, every entry is new.
+    const pairs = now === undefined || !isContainer(before) ? new Map() : oldSidePairs(now, before, at?.at);
+    if (!pairs) {
+      // Any other list: each entry correlated as `whereInOld` does, one by one.
+      const oldIndexOf =
+        Array.isArray(now) && Array.isArray(before) ? lists.of(now, before, at?.at) : undefined;
+      context.budget.charge(entries.total, "ratcheting the errors counted past the bound");
+      entries.visitWhile((key, count) => {
+        const oldKey = oldIndexOf ? oldIndexOf(key as number) : key;
+        const build = () => entries.errorsAt(key);
+        if (oldKey === undefined || !hasMember(now, key) || !hasMember(before, oldKey))
+          introduce(count, build);
+        else {
+          const value = (now as Record<string | number, unknown>)[key];
+          const oldValue = (before as Record<string | number, unknown>)[oldKey];
+          if (sameValue(value, oldValue, itemSchema(key))) spared += count;
+          else if (isContainer(value) && isContainer(oldValue)) placeEach(build());
+          else introduce(count, build);
+        }
+        return true;
+      });
+      continue;
+    }
+    // A map list or a map: only an entry the old object had can be spared, so they are looked at from
+    // its side; the other entries are introduced, visited only as far as the answer shows them.
+    const sparedKeys = new Set<number | string>();
+    const changedInside = new Set<number | string>();
+    let rest = entries.total;
+    for (const [key, oldKey] of pairs) {
+      const count = entries.countAt(key);
+      if (count === 0) continue;
       const value = (now as Record<string | number, unknown>)[key];
       const oldValue = (before as Record<string | number, unknown>)[oldKey];
-      if (sameValue(value, oldValue, childSchema(at?.at, key))) spared += count;
-      else if (isContainer(value) && isContainer(oldValue)) placeEach(entries.build(j));
-      else introduce(count, () => entries.build(j));
+      if (sameValue(value, oldValue, itemSchema(key))) {
+        sparedKeys.add(key);
+        spared += count;
+        rest -= count;
+      } else if (isContainer(value) && isContainer(oldValue)) {
+        changedInside.add(key);
+        rest -= count;
+      }
     }
+    entries.visitWhile((key, count) => {
+      if (sparedKeys.has(key)) return true;
+      if (changedInside.delete(key)) placeEach(entries.errorsAt(key));
+      else {
+        introduce(count, () => entries.errorsAt(key));
+        rest -= count;
+      }
+      return introduced.length < limits.causes || changedInside.size > 0;
+    });
+    unbuilt += rest;
   }
   if (unbuilt > 0) introduced.push(omittedErrors(unbuilt));
   return { introduced, spared };
 }
 
 const isContainer = (value: unknown): boolean => value !== null && typeof value === "object";
+
+/**
+ * The entries of a map list or a map that correlate with one of the old object's (index or key → its
+ * old index or key), found from the old side; undefined for any other list, or keys that repeat.
+ */
+function oldSidePairs(
+  now: unknown,
+  before: unknown,
+  schema: JsonSchema | undefined,
+): Map<number | string, number | string> | undefined {
+  if (Array.isArray(now) && Array.isArray(before)) return mapListPairs(now, before, schema);
+  if (!isObject(now) || !isObject(before)) return undefined;
+  const pairs = new Map<string, string>();
+  for (const key of Object.keys(before)) if (Object.hasOwn(now, key)) pairs.set(key, key);
+  return pairs;
+}
 
 function sameSteps(a: readonly PathStep[], b: readonly PathStep[]): boolean {
   return a.length === b.length && a.every((step, i) => sameStep(step, b[i] as PathStep));

@@ -95,6 +95,41 @@ export class Correlated {
   }
 }
 
+/**
+ * The items of a map list that correlate with an old item (new index → old index), found from the old
+ * items' keys: one read of each new item's keys, nothing indexed by them (an update of a list of
+ * 100,000 items from one of two). Undefined for another kind of list, or where a key repeats (then
+ * `ListIndexes` ranks the items of a key).
+ */
+export function mapListPairs(
+  list: readonly unknown[],
+  oldList: readonly unknown[],
+  schema: JsonSchema | undefined,
+): Map<number, number> | undefined {
+  const keys = mapListKeys(schema);
+  if (!keys) return undefined;
+  const oldByKey = new Map<unknown, number>();
+  for (let at = 0; at < oldList.length; at++) {
+    const old = oldList[at];
+    const key = isRecord(old) ? mapKey(old, keys) : undefined;
+    if (key === undefined) continue;
+    if (oldByKey.has(key)) return undefined;
+    oldByKey.set(key, at);
+  }
+  const pairs = new Map<number, number>();
+  const paired = new Set<unknown>();
+  for (let index = 0; index < list.length; index++) {
+    const item = list[index];
+    const key = isRecord(item) ? mapKey(item, keys) : undefined;
+    const old = key === undefined ? undefined : oldByKey.get(key);
+    if (old === undefined) continue;
+    if (paired.has(key)) return undefined;
+    paired.add(key);
+    pairs.set(index, old);
+  }
+  return pairs;
+}
+
 /** A map list's old items by their keys, indexed as far as a lookup needed (the API server's MapList). */
 class OldItems {
   private readonly keyed = new Map<string, unknown>();
@@ -186,9 +221,15 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(b)) return false;
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  const keys = Object.keys(ra);
-  if (keys.length !== Object.keys(rb).length) return false;
-  return keys.every((key) => Object.hasOwn(rb, key) && jsonEqual(ra[key], rb[key]));
+  // for-in, not Object.keys: no array of keys made per object (a kept list of 50,000 channels compared
+  // in half the time). JSON's objects inherit no enumerable member.
+  let size = 0;
+  for (const key in ra) {
+    if (!Object.hasOwn(rb, key) || !jsonEqual(ra[key], rb[key])) return false;
+    size++;
+  }
+  for (const _ in rb) size--;
+  return size === 0;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

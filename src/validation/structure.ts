@@ -90,18 +90,22 @@ export function structureChecker(
     // built 300,000 field errors and, on UPDATE, four times over, which exhausted a 200 MiB heap.
     budget.charge(found.length, "checking the object against its schema");
     let omitted = 0;
-    // Where each counted error lies (`CountedErrors`): those built past the bound, one by one, and the
-    // entries of each cut, by their place in it, with how many errors each holds.
+    // Where each counted error lies (`CountedErrors`): those built past the bound, one by one; and for
+    // each cut, the first entry counted and how many errors from it on (which entries hold them is
+    // worked out again only when an UPDATE asks: recording 100,000 of them cost a CREATE 5 ms).
     const singles: FoundError[] = [];
-    const countedIn = new Map<Cut, { at: number[]; counts: number[] }>();
+    const countedIn = new Map<Cut, CountedFrom>();
+    let counting: { cut: Cut; from: CountedFrom } | undefined;
     const countAt = (cut: Cut, i: number, problems: number) => {
-      let entries = countedIn.get(cut);
-      if (!entries) {
-        entries = { at: [], counts: [] };
-        countedIn.set(cut, entries);
+      if (counting?.cut !== cut) {
+        let from = countedIn.get(cut);
+        if (!from) {
+          from = { first: i, total: 0 };
+          countedIn.set(cut, from);
+        }
+        counting = { cut, from };
       }
-      entries.at.push(i);
-      entries.counts.push(problems);
+      counting.from.total += problems;
     };
     const tally: Tally = { problems: 0, type: false, unknown: 0 };
     // The problems past `maxShapeProblems`, as the one value that holds them all.
@@ -267,6 +271,12 @@ function stringsOnly(schema: object): boolean {
   return type === "string" && Object.keys(schema).every((keyword) => annotations.has(keyword));
 }
 
+/** Where a cut's counting began (its `first` entry counted), and how many errors it counted from there. */
+interface CountedFrom {
+  first: number;
+  total: number;
+}
+
 /**
  * The places of the errors a check counted: `last`, the built error the count took the place of; the
  * errors found past the bound one by one (`singles`); and the cut entries counted (`countedIn`), whose
@@ -276,31 +286,37 @@ function countedErrors(
   object: unknown,
   last: FieldError,
   singles: readonly FoundError[],
-  countedIn: ReadonlyMap<Cut, { at: number[]; counts: number[] }>,
+  countedIn: ReadonlyMap<Cut, CountedFrom>,
   checkersOf: (cut: Cut) => PartCheckers,
 ): CountedErrors {
   const entries: CountedEntries[] = [];
-  for (const [cut, { at, counts }] of countedIn) {
-    const keyOf = (j: number): number | string =>
-      cut.list ? cut.list.from + (at[j] as number) : (cut.entries?.keys[at[j] as number] as string);
+  for (const [cut, { first, total }] of countedIn) {
+    const schema = cut.schema as object;
+    const size = cut.list ? cut.list.items.length - cut.list.from : (cut.entries?.keys.length ?? 0);
+    let problemsOf: ((value: unknown) => number) | undefined;
+    const problems = (value: unknown) => {
+      problemsOf ??= entryProblems(schema, checkersOf(cut));
+      return problemsOf(value);
+    };
+    const keyAt = (i: number) => (cut.list ? cut.list.from + i : (cut.entries?.keys[i] as string));
+    const valueAt = (key: number | string) =>
+      cut.list ? cut.list.items[key as number] : cut.entries?.record[key as string];
+    const placeOf = entryPlaces(cut);
     entries.push({
       container: fieldPath(object, cut.pointer),
-      size: at.length,
-      key: keyOf,
-      count: (j) => counts[j] as number,
-      build(j) {
-        const key = keyOf(j);
-        const value = cut.list ? cut.list.items[key as number] : cut.entries?.record[key as string];
-        const { full } = checkersOf(cut);
-        if (full(value)) return [];
-        const found = full.errors ?? [];
-        full.errors = null;
-        const pointer = `${cut.pointer}/${typeof key === "number" ? key : pointerToken(key)}`;
-        const built: FieldErrorList = [];
-        for (const error of firstStringErrors(found, value))
-          if (error.keyword !== "additionalProperties")
-            built.push(toFieldError(object, { ...error, instancePath: `${pointer}${error.instancePath}` }));
-        return built;
+      total,
+      // Every entry from the first counted on was past both bounds: counted as the check counted it.
+      countAt(key) {
+        const i = placeOf(key);
+        return i === undefined || i < first || i >= size ? 0 : problems(valueAt(key));
+      },
+      errorsAt: (key) => entryErrors(object, cut, key, valueAt(key), checkersOf(cut)),
+      visitWhile(visit) {
+        for (let i = first; i < size; i++) {
+          const key = keyAt(i);
+          const count = problems(valueAt(key));
+          if (count > 0 && !visit(key, count)) return;
+        }
       },
     });
   }
@@ -310,10 +326,73 @@ function countedErrors(
     built[k] ??= toFieldError(object, singles[k - 1] as FoundError);
     return built[k] as FieldError;
   };
+  const fieldOf = (k: number): FieldPath =>
+    built[k]?.field ?? errorField(object, singles[k - 1] as FoundError);
   return {
-    singles: { size: singles.length + 1, build: single },
+    singles: { size: singles.length + 1, field: fieldOf, build: single },
     entries,
   };
+}
+
+/** How many errors an entry past both bounds holds, counted as the check counts them (unknown fields are none). */
+function entryProblems(schema: object, checkers: PartCheckers): (value: unknown) => number {
+  if (stringsOnly(schema)) return (value) => (typeof value === "string" ? 0 : 1);
+  const { counter } = checkers;
+  if (counter) {
+    const tally: Tally = { problems: 0, type: false, unknown: 0 };
+    return (value) => {
+      tally.problems = 0;
+      tally.unknown = 0;
+      counter(value, tally);
+      return tally.problems;
+    };
+  }
+  return (value) => {
+    const { counting } = checkers;
+    if (counting(value)) return 0;
+    const errors = counting.errors ?? [];
+    counting.errors = null;
+    return errors.filter((error) => error.keyword !== "additionalProperties").length;
+  };
+}
+
+/**
+ * An entry's place among its cut's entries, by its index in the list or key in the map (a map's keys
+ * searched for the first few asked, then indexed once).
+ */
+function entryPlaces(cut: Cut): (key: number | string) => number | undefined {
+  if (cut.list) {
+    const { from } = cut.list;
+    return (key) => (typeof key === "number" && key >= from ? key - from : undefined);
+  }
+  const keys = cut.entries?.keys ?? [];
+  let asked = 0;
+  let indexed: Map<string, number> | undefined;
+  return (key) => {
+    if (typeof key !== "string") return undefined;
+    if (!indexed && ++asked > 16) indexed = new Map(keys.map((name, i) => [name, i]));
+    const i = indexed ? indexed.get(key) : keys.indexOf(key);
+    return i === undefined || i < 0 ? undefined : i;
+  };
+}
+
+/** An entry's errors as the full check builds them, at their fields in `object`. */
+function entryErrors(
+  object: unknown,
+  cut: Cut,
+  key: number | string,
+  value: unknown,
+  { full }: PartCheckers,
+): FieldErrorList {
+  if (full(value)) return [];
+  const found = full.errors ?? [];
+  full.errors = null;
+  const pointer = `${cut.pointer}/${typeof key === "number" ? key : pointerToken(key)}`;
+  const built: FieldErrorList = [];
+  for (const error of firstStringErrors(found, value))
+    if (error.keyword !== "additionalProperties")
+      built.push(toFieldError(object, { ...error, instancePath: `${pointer}${error.instancePath}` }));
+  return built;
 }
 
 /** The JSON Pointer of the `i`th entry cut (a map's: the one at `key`). */
@@ -511,6 +590,13 @@ function dataFormat(value: unknown): string {
 function toFieldError(object: unknown, error: FoundError): FieldError {
   // Every schema error follows from the value at its field alone (ratcheting spares it there unchanged).
   return Object.assign(schemaError(object, error), { ofValueAlone: true as const });
+}
+
+/** The field `toFieldError` names, without the rest of the error. */
+function errorField(object: unknown, error: FoundError): FieldPath {
+  const path = fieldPath(object, error.instancePath);
+  if (error.keyword !== "required") return path;
+  return path.child(String((error.params as Record<string, unknown>).missingProperty));
 }
 
 function schemaError(object: unknown, error: FoundError): FieldError {

@@ -215,20 +215,27 @@ describe("ratcheting the items of a bounded error list, through serve", { timeou
     const version = fc.constantFrom<string | number>("1.0.0", 1, 1, 2);
     const item = fc.record({ key: fc.integer({ min: 0, max: 399 }), version });
     const edit = fc.record({ at: fc.nat(), version, extra: fc.boolean() });
+    // With a head of 1,000 wrong-typed items first, the check is past both its bounds (100 errors,
+    // 1,000 problems) within the first 1,000 items, and counts the items after them entry by entry.
+    const head = (size: number) => Array.from({ length: size }, (_, i) => ({ key: 1000 + i, version: 1 }));
     const update = fc
-      .uniqueArray(item, { minLength: 100, maxLength: 220, selector: (entry) => entry.key })
-      .chain((before) =>
+      .tuple(
+        fc.constantFrom(0, 1000),
+        fc.uniqueArray(item, { minLength: 100, maxLength: 220, selector: (entry) => entry.key }),
+      )
+      .chain(([size, tail]) =>
         fc.tuple(
-          fc.constant(before),
-          fc.shuffledSubarray(before, { minLength: Math.max(0, before.length - 8) }),
+          fc.constant([...head(size), ...tail]),
+          fc.constant(head(size)),
+          fc.shuffledSubarray(tail, { minLength: Math.max(0, tail.length - 8) }),
           fc.array(edit, { maxLength: 12 }),
           fc.uniqueArray(item, { maxLength: 12, selector: (entry) => entry.key }),
         ),
       )
-      .map(([before, kept, edits, added]) => {
-        const after: { key: number; version: string | number; extra?: string }[] = kept.map((e) => ({
-          ...e,
-        }));
+      .map(([before, keptHead, kept, edits, added]) => {
+        const after: { key: number; version: string | number; extra?: string }[] = [...keptHead, ...kept].map(
+          (e) => ({ ...e }),
+        );
         // An edit changes an item's version, or adds a field beside it (the item changes, its version not).
         for (const { at, version: to, extra } of edits) {
           const entry = after[at % Math.max(1, after.length)];
@@ -239,8 +246,9 @@ describe("ratcheting the items of a bounded error list, through serve", { timeou
         const keys = new Set(after.map((entry) => entry.key));
         return { before, after: [...after, ...added.filter((entry) => !keys.has(entry.key))] };
       });
-    const channel = (key: number) => `ch${String.fromCharCode(97 + (key % 26), 97 + Math.floor(key / 26))}`;
-    const object = (list: { key: number; version: string | number; extra?: string }[]) => {
+    const channel = (key: number) =>
+      `ch${String.fromCharCode(97 + (key % 26), 97 + (Math.floor(key / 26) % 26), 97 + Math.floor(key / 676))}`;
+    const object = (list: readonly { key: number; version: string | number; extra?: string }[]) => {
       const meta = kedaReleaseMeta() as unknown as Editable;
       meta.spec.channels = list.map(({ key, ...rest }) => ({ channel: channel(key), ...rest }));
       return meta;
@@ -267,6 +275,73 @@ describe("ratcheting the items of a bounded error list, through serve", { timeou
         assert.equal(listed.length + Number(more?.[1] ?? 0), introduced.length, causes.at(-1)?.message);
       }),
       { numRuns: 40, seed: 42, endOnFailure: true },
+    );
+  });
+
+  it("ratchets the schema check's counted errors in a map exactly: labels kept, changed, removed or added", async () => {
+    // A label's value: valid, or of the wrong type (1 or 2: another wrong value is a change).
+    const value = fc.constantFrom<string | number>("ok", 1, 1, 2);
+    const labels = fc.dictionary(
+      fc.integer({ min: 0, max: 399 }).map((n) => `k${n}`),
+      value,
+      { minKeys: 100, maxKeys: 220 },
+    );
+    // A head of 1,000 wrong-typed labels first: past both bounds, the labels after them counted one by one.
+    const head = (size: number) => Object.fromEntries(Array.from({ length: size }, (_, i) => [`h${i}`, 1]));
+    const update = fc.tuple(fc.constantFrom(0, 1000), labels).chain(([size, tail]) =>
+      fc.tuple(
+        fc.constant({ ...head(size), ...tail }),
+        fc.subarray(Object.keys({ ...head(size), ...tail }), {
+          minLength: Math.max(0, size + Object.keys(tail).length - 8),
+        }),
+        fc.dictionary(
+          fc.integer({ min: 0, max: 399 }).map((n) => `k${n}`),
+          value,
+          { maxKeys: 12 },
+        ),
+      ),
+    );
+    const object = (matchLabels: Record<string, unknown>) => {
+      const meta = kedaReleaseMeta() as unknown as Editable;
+      meta.spec.kymaSelector = { matchLabels };
+      return meta;
+    };
+    await fc.assert(
+      fc.asyncProperty(update, async ([before, kept, edits]) => {
+        const after: Record<string, unknown> = {};
+        for (const key of kept) after[key] = before[key];
+        Object.assign(after, edits);
+        const introduced = Object.entries(after).flatMap(([key, v]) =>
+          typeof v === "number" && before[key] !== v ? [`spec.kymaSelector.matchLabels.${key}`] : [],
+        );
+        const response = await releaseMetaUpdate(object(after), object(before));
+        assert.equal(response.allowed, introduced.length === 0, JSON.stringify(response.status));
+        if (introduced.length === 0) return;
+        const causes = response.status?.details?.causes ?? [];
+        const more = /^Too many: \.\.\. and (\d+) more errors/.exec(causes.at(-1)?.message ?? "");
+        const listed = more ? causes.slice(0, -1) : causes;
+        for (const cause of listed) assert.ok(introduced.includes(cause.field ?? ""), cause.field);
+        assert.equal(listed.length + Number(more?.[1] ?? 0), introduced.length, causes.at(-1)?.message);
+      }),
+      { numRuns: 40, seed: 43, endOnFailure: true },
+    );
+  });
+
+  it("ratchets the counted errors of a list of scalars by value: appended items new unless an old item had the value", async () => {
+    // Past both bounds in its first 1,000 items, the check counts the others one by one; the list is
+    // no map list, so its items are followed by value (an item equal to an old one is an old problem).
+    const withPvcs = (pvcs: unknown[]) => {
+      const module = helmModule() as unknown as Editable;
+      module.spec.helm.migration = { pvcs };
+      return module;
+    };
+    const old = Array(1_200).fill(1);
+    const response = await moduleUpdate(withPvcs([...old, 2, 1, 3]), withPvcs(old));
+    assert.equal(response.allowed, false);
+    const causes = response.status?.details?.causes ?? [];
+    assert.deepEqual(
+      causes.map((cause) => cause.field),
+      ["spec.helm.migration.pvcs[1200]", "spec.helm.migration.pvcs[1202]"],
     );
   });
 

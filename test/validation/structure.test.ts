@@ -26,24 +26,24 @@ const check = (object: unknown, budget = new WorkBudget()) => checker(object, bu
 function everyCounted(verdict: StructureVerdict, build = true): string[] {
   const counted = verdict.errors.at(-1)?.counted;
   if (!counted) return [];
-  if (!build) {
-    let placed = counted.singles.size;
-    for (const entries of counted.entries) for (let j = 0; j < entries.size; j++) placed += entries.count(j);
-    assert.equal(placed, verdict.errors.at(-1)?.omitted, "each counted error placed");
-    return [`${placed} placed`];
+  let placed = counted.singles.size;
+  const built = build ? Array.from({ length: counted.singles.size }, (_, k) => counted.singles.build(k)) : [];
+  for (const entries of counted.entries) {
+    let visited = 0;
+    entries.visitWhile((key, count) => {
+      visited += count;
+      assert.equal(entries.countAt(key), count, `${entries.container}: ${String(key)} counted alike`);
+      if (!build) return true;
+      const made = entries.errorsAt(key);
+      assert.equal(made.length, count, `${entries.container}: ${String(key)}`);
+      built.push(...made);
+      return true;
+    });
+    assert.equal(visited, entries.total, `${entries.container}: the entries visited hold its total`);
+    placed += visited;
   }
-  const built = [
-    ...Array.from({ length: counted.singles.size }, (_, k) => counted.singles.build(k)),
-    ...counted.entries.flatMap((entries) =>
-      Array.from({ length: entries.size }, (_, j) => {
-        const errors = entries.build(j);
-        assert.equal(errors.length, entries.count(j), `${entries.container}: ${String(entries.key(j))}`);
-        return errors;
-      }).flat(),
-    ),
-  ];
-  assert.equal(built.length, verdict.errors.at(-1)?.omitted, "each counted error placed");
-  return built.map(formatFieldError).sort();
+  assert.equal(placed, verdict.errors.at(-1)?.omitted, "each counted error placed");
+  return build ? built.map(formatFieldError).sort() : [`${placed} placed`];
 }
 
 /** A verdict with its count's places as the errors they build (functions and paths compare by value). */
