@@ -188,7 +188,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const rb = b as Record<string, unknown>;
   const keys = Object.keys(ra);
   if (keys.length !== Object.keys(rb).length) return false;
-  return keys.every((key) => Object.hasOwn(rb, key) && jsonEqual(ra[key], rb[key]));
+  // A loop, not \`every\` with a closure: a kept map of 50,000 labels paid a call of the closure per key
+  // on top of the enumerations (housekeeping compares both objects whole).
+  for (const key of keys) if (!Object.hasOwn(rb, key) || !jsonEqual(ra[key], rb[key])) return false;
+  return true;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -412,8 +415,13 @@ export function sameValue(value: unknown, oldValue: unknown, schema: JsonSchema 
   const oldRecord = oldValue as Record<string, unknown>;
   const keys = Object.keys(record);
   if (keys.length !== Object.keys(oldRecord).length) return false;
-  return keys.every(
-    (key) =>
-      Object.hasOwn(oldRecord, key) && sameValue(record[key], oldRecord[key], propertySchema(schema, key)),
-  );
+  // A loop, not \`every\` with a closure (as jsonEqual): a map of 50,000 keys is compared for each error in it.
+  for (const key of keys) {
+    if (!Object.hasOwn(oldRecord, key)) return false;
+    const value = record[key];
+    const oldValue = oldRecord[key];
+    // The schema is looked up only for what is not the same value already (a string kept as it was).
+    if (value !== oldValue && !sameValue(value, oldValue, propertySchema(schema, key))) return false;
+  }
+  return true;
 }
