@@ -453,8 +453,13 @@ export function sameValue(value: unknown, oldValue: unknown, schema: JsonSchema 
   const oldRecord = oldValue as Record<string, unknown>;
   const keys = Object.keys(record);
   if (keys.length !== Object.keys(oldRecord).length) return false;
-  return keys.every(
-    (key) =>
-      Object.hasOwn(oldRecord, key) && sameValue(record[key], oldRecord[key], propertySchema(schema, key)),
-  );
+  // A loop, not \`every\` with a closure (as jsonEqual): a map of 50,000 keys is compared for each error in it.
+  for (const key of keys) {
+    if (!Object.hasOwn(oldRecord, key)) return false;
+    const value = record[key];
+    const oldValue = oldRecord[key];
+    // The schema is looked up only for what is not the same value already (a string kept as it was).
+    if (value !== oldValue && !sameValue(value, oldValue, propertySchema(schema, key))) return false;
+  }
+  return true;
 }

@@ -14,6 +14,7 @@ import {
 } from "yaml";
 import { emptyMap } from "../../base/empty-map.js";
 import { asSentByClient, int64Max, int64Value } from "../../base/exact-json.js";
+import { readGoPlainBlock } from "./plain-block.js";
 import { GoResolveError, GoTimestamp, type GoYamlLibrary, resolvePlain, resolveTagged } from "./scalars.js";
 
 /**
@@ -130,40 +131,64 @@ export function parseYaml(
   charge?: ParseCharge,
   numbers: YamlNumbers = "float",
 ): ParsedYaml {
+  return parseWith(text, dialect, charge, numbers, true);
+}
+
+/** `parseYaml` by the parser alone, never the plain reader: what test/go/yaml/plain-block.test.ts holds it to. */
+export function parseYamlInFull(
+  text: string,
+  dialect: YamlDialect,
+  charge?: ParseCharge,
+  numbers: YamlNumbers = "float",
+): ParsedYaml {
+  return parseWith(text, dialect, charge, numbers, false);
+}
+
+function parseWith(
+  text: string,
+  dialect: YamlDialect,
+  charge: ParseCharge | undefined,
+  numbers: YamlNumbers,
+  plainFirst: boolean,
+): ParsedYaml {
   // Twice the limit: up to there the parser is cheap and the conversion below names the path.
   const tooDeep = nestingBeyond(text, 2 * maxDepth);
   if (tooDeep !== undefined) return { problem: `nesting deeper than ${maxDepth} levels`, line: tooDeep };
   const directives = versionDirectives(text);
   if ("problem" in directives) return directives;
   charge?.(text.length);
-  let js: unknown;
-  try {
-    const lineCounter = new LineCounter();
-    const doc = firstDocument(directives.text, dialect, lineCounter);
-    if (!doc) return { value: null };
-    const [error] = doc.errors;
-    if (error) {
-      const line = error.linePos?.[0].line;
-      const deep = /call stack/i.test(error.message);
-      return {
-        problem: deep ? `nesting deeper than ${maxDepth} levels` : (error.message.split("\n")[0] ?? ""),
-        ...(line !== undefined ? { line } : {}),
-      };
+  // The plainest block YAML (a ConfigMap's module sections, mostly) is read without the parser: the same
+  // tree, the same conversion below (src/go/yaml/plain-block.ts).
+  let js: unknown =
+    plainFirst && dialect === "yaml.v3" ? readGoPlainBlock(directives.text, "yaml.v3") : undefined;
+  if (js === undefined)
+    try {
+      const lineCounter = new LineCounter();
+      const doc = firstDocument(directives.text, dialect, lineCounter);
+      if (!doc) return { value: null };
+      const [error] = doc.errors;
+      if (error) {
+        const line = error.linePos?.[0].line;
+        const deep = /call stack/i.test(error.message);
+        return {
+          problem: deep ? `nesting deeper than ${maxDepth} levels` : (error.message.split("\n")[0] ?? ""),
+          ...(line !== undefined ? { line } : {}),
+        };
+      }
+      // yaml.v3 refuses a repeated key ("already defined"); sigs.k8s.io/yaml keeps the last value.
+      const repeated = dialect !== "sigs" ? repeatedKey(doc, lineCounter) : undefined;
+      if (repeated) return repeated;
+      goKeysAndFlowScalars(doc, dialect);
+      js = doc.toJS({ mapAsMap: true, maxAliasCount });
+    } catch (error) {
+      if (error instanceof PlainError) return { problem: error.message };
+      const message = (error as Error).message;
+      if (/alias/i.test(message)) {
+        return { problem: `aliases expand to more than ${maxAliasCount} nodes (refused unexpanded)` };
+      }
+      if (error instanceof RangeError) return { problem: `nesting deeper than ${maxDepth} levels` };
+      return { problem: message };
     }
-    // yaml.v3 refuses a repeated key ("already defined"); sigs.k8s.io/yaml keeps the last value.
-    const repeated = dialect !== "sigs" ? repeatedKey(doc, lineCounter) : undefined;
-    if (repeated) return repeated;
-    goKeysAndFlowScalars(doc, dialect);
-    js = doc.toJS({ mapAsMap: true, maxAliasCount });
-  } catch (error) {
-    if (error instanceof PlainError) return { problem: error.message };
-    const message = (error as Error).message;
-    if (/alias/i.test(message)) {
-      return { problem: `aliases expand to more than ${maxAliasCount} nodes (refused unexpanded)` };
-    }
-    if (error instanceof RangeError) return { problem: `nesting deeper than ${maxDepth} levels` };
-    return { problem: message };
-  }
   try {
     return { value: toPlain(js, dialect, [], 0, numbers) };
   } catch (error) {

@@ -7,6 +7,7 @@ import {
 } from "../../admission/rule-catalogue.js";
 import { type FieldWarning, warningAt } from "../../admission/warning.js";
 import { FieldPath } from "../../base/field-path.js";
+import { repeatedStrings } from "../../base/repeated.js";
 import { celMessage, itemRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
 import { mastermindsParseError, parseSemver, type SemVer } from "../../validation/semver.js";
@@ -157,11 +158,27 @@ export function validateChannelUpdate(
   oldSpec: ModuleReleaseMetaSpec | undefined,
   spec: ModuleReleaseMetaSpec | undefined,
 ): { errors: FieldErrorList; warnings: FieldWarning[] } {
-  const before = new Map((oldSpec?.channels ?? []).map((entry) => [entry.channel, entry.version]));
+  const oldChannels = oldSpec?.channels ?? [];
+  // Each channel's version before: its last entry's in the old list. An entry whose old item at the same
+  // index has its channel, a channel that occurs once in the old list, was that item's; only other
+  // entries look it up in a map of the old list (built on first use). A Map of 50,000 fresh channel
+  // names cost about 20 ms in the review worker on an UPDATE that keeps them (its growth pays the young
+  // generation's copying of the parsed review); a sorted copy of the names allocates one array.
+  let before: Map<unknown, string> | undefined;
+  let repeated: ReadonlySet<string> | undefined | null = null;
+  const previousOf = (entry: (typeof oldChannels)[number], i: number): string | undefined => {
+    const old = oldChannels[i];
+    if (old !== undefined && typeof entry.channel === "string" && old.channel === entry.channel) {
+      if (repeated === null) repeated = repeatedStrings(oldChannels.map((item) => item.channel));
+      if (repeated !== undefined && !repeated.has(entry.channel)) return old.version;
+    }
+    before ??= new Map(oldChannels.map((item) => [item.channel, item.version]));
+    return before.get(entry.channel);
+  };
   const errors: FieldErrorList = [];
   const warnings: FieldWarning[] = [];
   (spec?.channels ?? []).forEach((entry, i) => {
-    const previous = before.get(entry.channel);
+    const previous = previousOf(entry, i);
     if (previous === undefined || previous === entry.version) return;
     const was = parseSemver(previous);
     const now = parseSemver(entry.version);

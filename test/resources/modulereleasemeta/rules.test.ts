@@ -4,11 +4,46 @@ import { warningText } from "../../../src/admission/warning.js";
 import { validateChannelUpdate } from "../../../src/resources/modulereleasemeta/channel-rules.js";
 import { resolutionWarnings } from "../../../src/resources/modulereleasemeta/resolution-warnings.js";
 import { validateTemplatesExist } from "../../../src/resources/modulereleasemeta/template-rules.js";
+import { Random } from "../../support/differential/random.js";
 import { matchErrors } from "../../support/match-errors.js";
 import { matchWarnings } from "../../support/match-warnings.js";
 import { kedaReleaseMeta } from "../../support/modulereleasemetas.js";
 
+type Channel = { channel: string; version: string };
+
 describe("ModuleReleaseMeta: channel versions on UPDATE", () => {
+  it("compares each channel with the last old entry of that channel, on lists kept, edited, reordered and with repeats", () => {
+    // The rule as defined: every entry against a map of the old list. A channel that is no string at the
+    // old list's end changes no lookup but leaves the index shortcut unsure (no sort of strings), so the
+    // map answers every entry.
+    const spec = (channels: Channel[]) => ({ ...kedaReleaseMeta().spec, channels });
+    const byMap = (old: Channel[], now: Channel[]) =>
+      validateChannelUpdate(spec([...old, { channel: 0 as unknown as string, version: "0.0.1" }]), spec(now));
+    const random = new Random(8181);
+    const names = ["regular", "fast", "rapid", "a"];
+    const versions = ["1.0.0", "1.2.0", "1.2.0-rc1", "2.0.0", "0.9.0", "x"];
+    let found = 0;
+    for (let round = 0; round < 3000; round++) {
+      const old = Array.from({ length: random.int(0, 8) }, () => ({
+        channel: random.pick(names),
+        version: random.pick(versions),
+      }));
+      let now = old.map((entry) => ({ ...entry }));
+      const edit = random.int(0, 3);
+      if (edit === 1) now.reverse();
+      if (edit === 2) for (const entry of now) if (random.chance(0.3)) entry.version = random.pick(versions);
+      if (edit === 3) {
+        if (random.chance(0.5)) now.push({ channel: random.pick(names), version: random.pick(versions) });
+        else now = now.filter(() => random.chance(0.8));
+      }
+      const verdict = validateChannelUpdate(spec(old), spec(now));
+      assert.deepStrictEqual(verdict, byMap(old, now), JSON.stringify({ old, now }));
+      found += verdict.errors.length + verdict.warnings.length;
+    }
+    // Not vacuous: many findings, repeated channels among them.
+    assert.ok(found > 1000, `${found} findings`);
+  });
+
   const change = (from: string, to: string) => {
     const verdict = validateChannelUpdate(
       kedaReleaseMeta({ regular: from }).spec,
