@@ -398,6 +398,8 @@ function isAddonOperatorConfigMap(object: Record<string, unknown>): boolean {
  * manifest that names no namespace is in the request's (`namespace`), on either side.
  */
 function oldVersionOf(object: Record<string, unknown>, previous: Map<string, unknown>, namespace: string) {
+  // Without --old nothing is looked up: no identity is written out (twice per object).
+  if (previous.size === 0) return undefined;
   const own = namespaceIn(object);
   return (
     previous.get(identity(object)) ??
