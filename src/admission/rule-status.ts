@@ -56,6 +56,50 @@ export function ruleStatuses(
   verdict: ReviewVerdict,
   ruleActions?: RuleActions,
 ): RuleStatus[] {
+  // A verdict with nothing in it (most objects a `validate` run reads) gives every rule a status that
+  // depends only on the kind, the operation and the rule actions: made once, shared, frozen.
+  const clean =
+    verdict.errors.length === 0 &&
+    verdict.warnings.length === 0 &&
+    verdict.badRequest === undefined &&
+    verdict.unjudged === undefined &&
+    !verdict.outOfWork;
+  if (!clean) return statusesOf(kind, request, verdict, ruleActions);
+  let cache = cleanStatuses.get(kind);
+  if (cache === undefined) {
+    cache = { none: new Map(), byActions: new WeakMap() };
+    cleanStatuses.set(kind, cache);
+  }
+  let byOperation = ruleActions === undefined ? cache.none : cache.byActions.get(ruleActions);
+  if (byOperation === undefined) {
+    byOperation = new Map();
+    if (ruleActions !== undefined) cache.byActions.set(ruleActions, byOperation);
+  }
+  let statuses = byOperation.get(request.operation);
+  if (statuses === undefined) {
+    statuses = Object.freeze(
+      statusesOf(kind, request, verdict, ruleActions).map((status) => Object.freeze(status)),
+    ) as RuleStatus[];
+    byOperation.set(request.operation, statuses);
+  }
+  return statuses;
+}
+
+/**
+ * ruleStatuses of clean verdicts, by kind, rule actions (one map for a whole `validate` run; held
+ * weakly, as the kinds are) and operation.
+ */
+const cleanStatuses = new WeakMap<
+  ResourceKind,
+  { none: Map<string, RuleStatus[]>; byActions: WeakMap<RuleActions, Map<string, RuleStatus[]>> }
+>();
+
+function statusesOf(
+  kind: ResourceKind,
+  request: AdmissionRequest,
+  verdict: ReviewVerdict,
+  ruleActions?: RuleActions,
+): RuleStatus[] {
   const found = new Map<string, RuleResult>();
   for (const error of verdict.errors) if (error.rule) found.set(error.rule, "fail");
   for (const warning of verdict.warnings) {

@@ -97,13 +97,28 @@ export function goKeyOrder(value: unknown): unknown {
   let ordered = true;
   for (let i = 1; i < keys.length && ordered; i++)
     ordered = byCodePoint(keys[i - 1] as string, keys[i] as string) < 0;
-  const children = keys.map((key) => goKeyOrder(record[key]));
+  // The children in key order; a list of them is made only at the first one that changed.
+  let children: unknown[] | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const child = record[keys[i] as string];
+    const done = goKeyOrder(child);
+    if (done !== child && children === undefined) {
+      children = [];
+      for (let j = 0; j < i; j++) children.push(record[keys[j] as string]);
+    }
+    children?.push(done);
+  }
   // Only a plain object is shared: anything else (a Date from js-yaml) becomes one, as it always did.
   const plain = Object.getPrototypeOf(value) === Object.prototype;
-  if (plain && ordered && children.every((child, i) => child === record[keys[i] as string])) return value;
+  if (plain && ordered && children === undefined) return value;
+  const childAt = (i: number) => (children === undefined ? record[keys[i] as string] : children[i]);
   const out: Record<string, unknown> = {};
-  const order = keys.map((key, i) => [key, children[i]] as const);
-  if (!ordered) order.sort(([a], [b]) => byCodePoint(a, b));
+  if (ordered) {
+    for (let i = 0; i < keys.length; i++) setOwn(out, keys[i] as string, childAt(i));
+    return out;
+  }
+  const order = keys.map((key, i) => [key, childAt(i)] as const);
+  order.sort(([a], [b]) => byCodePoint(a, b));
   for (const [key, child] of order) setOwn(out, key, child);
   return out;
 }

@@ -29,13 +29,92 @@ export function schemaValidator(
   openAPIV3Schema: JsonSchema,
 ): (object: unknown, oldObject?: unknown) => FieldError[] {
   refuseUnsupported(openAPIV3Schema, "");
+  const root = planOf(openAPIV3Schema, new Map());
   return (object, oldObject) => {
     const errors = new Errors(
       oldObject === undefined ? undefined : new Correlated(object, oldObject, openAPIV3Schema),
     );
-    validateNode(openAPIV3Schema, object, [], errors);
+    validateNode(root, object, [], errors);
     return errors.list();
   };
+}
+
+/**
+ * A schema node's keywords, read once when the validator is built. The schema's nodes are objects of
+ * many shapes, so reading a keyword from one at every value checked was most of the check's cost
+ * (property lookups V8 cannot cache); a plan has one shape. Every field is what the check read from
+ * the schema before, computed the same way.
+ */
+interface Plan {
+  expected: string[];
+  nullable: boolean;
+  enum: unknown[] | undefined;
+  /** The format typeCheck compares with: supportedFormat where `format` is a string, else "". */
+  typeFormat: string;
+  /** supportedFormat: the format the format check names, and its check (none for most). */
+  format: string;
+  formatCheck: ((value: string) => boolean) | undefined;
+  schemaFormat: unknown;
+  maxLength: number | undefined;
+  minLength: number | undefined;
+  pattern: string | undefined;
+  minimum: number | undefined;
+  exclusiveMinimum: boolean;
+  maximum: number | undefined;
+  exclusiveMaximum: boolean;
+  items: Plan | undefined;
+  minItems: number | undefined;
+  maxItems: number | undefined;
+  /** `properties`: a key whose schema is no object (null) is checked by nothing, not by `additional`. */
+  properties: Map<string, Plan | null>;
+  additional: Plan | undefined;
+  minProperties: number | undefined;
+  maxProperties: number | undefined;
+  required: string[];
+}
+
+const numberOr = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
+
+/** The plan of a schema node and of every node below it, each built once (`built`: by schema object). */
+function planOf(given: unknown, built: Map<unknown, Plan>): Plan {
+  const known = built.get(given);
+  if (known) return known;
+  // A schema that is no object (a `true` under properties) has no keyword: its plan checks nothing.
+  const schema = (isSchema(given) ? given : {}) as JsonSchema;
+  const format = supportedFormat(schema);
+  const plan: Plan = {
+    expected: types(schema),
+    nullable: schema.nullable === true,
+    enum: Array.isArray(schema.enum) ? (schema.enum as unknown[]) : undefined,
+    typeFormat: typeof schema.format === "string" ? format : "",
+    format,
+    formatCheck: stringFormats.get(format.replaceAll("-", "")),
+    schemaFormat: schema.format,
+    maxLength: numberOr(schema.maxLength),
+    minLength: numberOr(schema.minLength),
+    pattern: typeof schema.pattern === "string" ? schema.pattern : undefined,
+    minimum: numberOr(schema.minimum),
+    exclusiveMinimum: schema.exclusiveMinimum === true,
+    maximum: numberOr(schema.maximum),
+    exclusiveMaximum: schema.exclusiveMaximum === true,
+    items: undefined,
+    minItems: numberOr(schema.minItems),
+    maxItems: numberOr(schema.maxItems),
+    properties: new Map(),
+    additional: undefined,
+    minProperties: numberOr(schema.minProperties),
+    maxProperties: numberOr(schema.maxProperties),
+    required: (schema.required ?? []) as string[],
+  };
+  built.set(given, plan);
+  if (isSchema(schema.items)) plan.items = planOf(schema.items, built);
+  if (isSchema(schema.additionalProperties)) plan.additional = planOf(schema.additionalProperties, built);
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(properties)) {
+    const child = properties[key];
+    plan.properties.set(key, child ? planOf(child, built) : null);
+  }
+  return plan;
 }
 
 /** Errors found so far, the ratcheted ones dropped as they are found, bounded as an answer is. */
@@ -91,52 +170,56 @@ function types(schema: JsonSchema): string[] {
   return typeof schema.type === "string" ? [schema.type] : [];
 }
 
-function validateNode(schema: JsonSchema, value: unknown, steps: Steps, errors: Errors): void {
-  const expected = types(schema);
+/**
+ * `steps` is the path to `value`, one array pushed and popped as the walk goes down: whatever reads it
+ * (an error's field and text, the ratchet's lookup) does so before the walk moves on.
+ */
+function validateNode(plan: Plan, value: unknown, steps: (string | number)[], errors: Errors): void {
+  const expected = plan.expected;
   const field = () => fieldOf(steps);
   if (value === null || value === undefined) {
-    if (expected.length > 0 && schema.nullable !== true) {
+    if (expected.length > 0 && !plan.nullable) {
       const detail = `${pathText(steps)} in body must be of type ${expected.join(",")}: "null"`;
       errors.add(steps, () => ({ type: "typeInvalid", field: field(), value: "null", detail }));
     }
-    if (Array.isArray(schema.enum)) enumCheck(schema, null, steps, errors);
+    if (plan.enum) enumCheck(plan.enum, null, steps, errors);
     return;
   }
-  typeCheck(schema, value, expected, steps, errors);
+  typeCheck(plan, value, expected, steps, errors);
   if (typeof value === "string") {
-    stringCheck(schema, value, steps, errors);
-    formatCheck(schema, value, steps, errors);
+    stringCheck(plan, value, steps, errors);
+    formatCheck(plan, value, steps, errors);
   }
   if (typeof value === "number" || typeof value === "bigint")
-    numberCheck(schema, value, expected, steps, errors);
+    numberCheck(plan, value, expected, steps, errors);
   if (Array.isArray(value)) {
-    const items = isSchema(schema.items) ? schema.items : undefined;
-    if (items) for (let i = 0; i < value.length; i++) validateNode(items, value[i], [...steps, i], errors);
+    const items = plan.items;
+    if (items) {
+      for (let i = 0; i < value.length; i++) {
+        steps.push(i);
+        validateNode(items, value[i], steps, errors);
+        steps.pop();
+      }
+    }
     const size = value.length;
-    if (typeof schema.minItems === "number" && size < schema.minItems) {
-      const message = `${pathText(steps)} in body should have at least ${schema.minItems} items`;
+    if (plan.minItems !== undefined && size < plan.minItems) {
+      const message = `${pathText(steps)} in body should have at least ${plan.minItems} items`;
       errors.add(steps, () => ({ type: "invalid", field: field(), value: size, detail: message }));
     }
-    if (typeof schema.maxItems === "number" && size > schema.maxItems) {
-      const max = schema.maxItems;
+    if (plan.maxItems !== undefined && size > plan.maxItems) {
+      const max = plan.maxItems;
       const detail = `must have at most ${max} ${max === 1 ? "item" : "items"}`;
       errors.add(steps, () => ({ type: "tooMany", field: field(), value: size, detail }));
     }
   }
-  if (Array.isArray(schema.enum)) enumCheck(schema, value, steps, errors);
-  if (isRecord(value)) objectCheck(schema, value, steps, errors);
+  if (plan.enum) enumCheck(plan.enum, value, steps, errors);
+  if (isRecord(value)) objectCheck(plan, value, steps, errors);
 }
 
 /** kube-openapi's type validator: the JSON type Go decoded against the schema's type and format. */
-function typeCheck(
-  schema: JsonSchema,
-  value: unknown,
-  expected: string[],
-  steps: Steps,
-  errors: Errors,
-): void {
+function typeCheck(plan: Plan, value: unknown, expected: string[], steps: Steps, errors: Errors): void {
   const { type: actual, format } = goJsonKind(value);
-  const wanted = typeof schema.format === "string" ? supportedFormat(schema) : "";
+  const wanted = plan.typeFormat;
   const isFloatInt = actual === "number" && isJsonInteger(Number(value)) && expected.includes("integer");
   const isIntFloat = actual === "integer" && expected.includes("number");
   const stringOrSlice = actual === "string" || actual === "array";
@@ -192,44 +275,44 @@ const stringFormats = new Map<string, (value: string) => boolean>([
   ["password", () => true],
 ]);
 
-function stringCheck(schema: JsonSchema, value: string, steps: Steps, errors: Errors): void {
+function stringCheck(plan: Plan, value: string, steps: Steps, errors: Errors): void {
   // The path's text and the length in code points are made only where a keyword needs them: this runs
   // for every string of every object.
-  const bounded = typeof schema.maxLength === "number" || typeof schema.minLength === "number";
-  if (!bounded && typeof schema.pattern !== "string") return;
+  const { maxLength, minLength, pattern } = plan;
+  const bounded = maxLength !== undefined || minLength !== undefined;
+  if (!bounded && pattern === undefined) return;
   const length = bounded ? runeCount(value) : 0;
   const path = () => pathText(steps);
   // Only the first failing bound is reported, in this order.
-  if (typeof schema.maxLength === "number" && length > schema.maxLength) {
-    const max = schema.maxLength;
+  if (maxLength !== undefined && length > maxLength) {
+    const max = maxLength;
     const detail = `may not be more than ${max} ${max === 1 ? "byte" : "bytes"}`;
     errors.add(steps, () => ({ type: "tooLong", field: fieldOf(steps), detail }));
     return;
   }
-  if (typeof schema.minLength === "number" && length < schema.minLength) {
-    const detail = `${path()} in body should be at least ${schema.minLength} chars long`;
+  if (minLength !== undefined && length < minLength) {
+    const detail = `${path()} in body should be at least ${minLength} chars long`;
     errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     return;
   }
-  if (typeof schema.pattern === "string") {
-    const regex = compileRe2(schema.pattern);
+  if (pattern !== undefined) {
+    const regex = compileRe2(pattern);
     if ("error" in regex || !regex.test(value)) {
-      const detail = `${path()} in body should match '${schema.pattern}'`;
+      const detail = `${path()} in body should match '${pattern}'`;
       errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     }
   }
 }
 
-function formatCheck(schema: JsonSchema, value: string, steps: Steps, errors: Errors): void {
-  const format = supportedFormat(schema);
-  const check = stringFormats.get(format.replaceAll("-", ""));
+function formatCheck(plan: Plan, value: string, steps: Steps, errors: Errors): void {
+  const check = plan.formatCheck;
   if (!check || check(value)) return;
-  const detail = `${pathText(steps)} in body must be of type ${format}: ${goQuote(value)}`;
+  const detail = `${pathText(steps)} in body must be of type ${plan.format}: ${goQuote(value)}`;
   errors.add(steps, () => ({ type: "typeInvalid", field: fieldOf(steps), value, detail }));
 }
 
 function numberCheck(
-  schema: JsonSchema,
+  plan: Plan,
   value: number | bigint,
   expected: string[],
   steps: Steps,
@@ -243,8 +326,8 @@ function numberCheck(
     const text = typeof value === "bigint" ? String(value) : goDecimal(value);
     if (!/^[-+]?\d+$/.test(text) || BigInt(text) > 2n ** 63n - 1n || BigInt(text) < -(2n ** 63n)) {
       const format =
-        schema.format === "int32" || schema.format === "int64"
-          ? ` with format ${schema.format}`
+        plan.schemaFormat === "int32" || plan.schemaFormat === "int64"
+          ? ` with format ${plan.schemaFormat}`
           : " (default format)";
       const detail = `Checked value must be of type integer${format} in ${path()}`;
       // Not a kube-openapi validation error: apiextensions reports it at the nil path, `<nil>`.
@@ -252,17 +335,18 @@ function numberCheck(
     }
   }
   // Compared exactly: JavaScript compares a bigint with a number by their values.
-  if (typeof schema.minimum === "number") {
-    const exclusive = schema.exclusiveMinimum === true;
-    if (exclusive ? value <= schema.minimum : value < schema.minimum) {
-      const detail = `${path()} in body should be greater than ${exclusive ? "" : "or equal to "}${schema.minimum}`;
+  const { minimum, maximum } = plan;
+  if (minimum !== undefined) {
+    const exclusive = plan.exclusiveMinimum;
+    if (exclusive ? value <= minimum : value < minimum) {
+      const detail = `${path()} in body should be greater than ${exclusive ? "" : "or equal to "}${minimum}`;
       errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     }
   }
-  if (typeof schema.maximum === "number") {
-    const exclusive = schema.exclusiveMaximum === true;
-    if (exclusive ? value >= schema.maximum : value > schema.maximum) {
-      const detail = `${path()} in body should be less than ${exclusive ? "" : "or equal to "}${schema.maximum}`;
+  if (maximum !== undefined) {
+    const exclusive = plan.exclusiveMaximum;
+    if (exclusive ? value >= maximum : value > maximum) {
+      const detail = `${path()} in body should be less than ${exclusive ? "" : "or equal to "}${maximum}`;
       errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value, detail }));
     }
   }
@@ -281,8 +365,7 @@ function goDecimal(value: number): string {
   return value.toFixed(20).replace(/0+$/, "");
 }
 
-function enumCheck(schema: JsonSchema, value: unknown, steps: Steps, errors: Errors): void {
-  const allowed = schema.enum as unknown[];
+function enumCheck(allowed: unknown[], value: unknown, steps: Steps, errors: Errors): void {
   if (value !== null && allowed.some((option) => enumMatches(option, value))) return;
   // apimachinery's NotSupported: each allowed value quoted, a string as it is, anything else as JSON.
   const shown = allowed.map((option) => (typeof option === "string" ? option : JSON.stringify(option)));
@@ -293,27 +376,37 @@ function enumCheck(schema: JsonSchema, value: unknown, steps: Steps, errors: Err
 function enumMatches(option: unknown, value: unknown): boolean {
   if (typeof option === "number" || typeof option === "bigint")
     return Number(option) === Number(value) && jsonKind(value) !== "string";
+  // Two strings' JSON texts are equal exactly when the strings are: the common case, without writing them.
+  if (typeof option === "string" && typeof value === "string") return option === value;
   return writeJson(option) === writeJson(value);
 }
 
-function objectCheck(schema: JsonSchema, value: Record<string, unknown>, steps: Steps, errors: Errors): void {
-  const count = Object.keys(value).length;
-  if (typeof schema.minProperties === "number" && count < schema.minProperties) {
-    const detail = `${pathText(steps)} in body should have at least ${schema.minProperties} properties`;
+function objectCheck(
+  plan: Plan,
+  value: Record<string, unknown>,
+  steps: (string | number)[],
+  errors: Errors,
+): void {
+  const keys = Object.keys(value);
+  const count = keys.length;
+  if (plan.minProperties !== undefined && count < plan.minProperties) {
+    const detail = `${pathText(steps)} in body should have at least ${plan.minProperties} properties`;
     errors.add(steps, () => ({ type: "invalid", field: fieldOf(steps), value: count, detail }));
   }
-  if (typeof schema.maxProperties === "number" && count > schema.maxProperties) {
-    const max = schema.maxProperties;
+  if (plan.maxProperties !== undefined && count > plan.maxProperties) {
+    const max = plan.maxProperties;
     const detail = `must have at most ${max} ${max === 1 ? "item" : "items"}`;
     errors.add(steps, () => ({ type: "tooMany", field: fieldOf(steps), value: count, detail }));
   }
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const additional = isSchema(schema.additionalProperties) ? schema.additionalProperties : undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const property = Object.hasOwn(properties, key) ? properties[key] : additional;
-    if (property) validateNode(property, child, [...steps, key], errors);
+  const { properties, additional } = plan;
+  for (const key of keys) {
+    const property = properties.has(key) ? properties.get(key) : additional;
+    if (!property) continue;
+    steps.push(key);
+    validateNode(property, value[key], steps, errors);
+    steps.pop();
   }
-  for (const name of (schema.required ?? []) as string[]) {
+  for (const name of plan.required) {
     if (!Object.hasOwn(value, name)) {
       errors.add(steps, () => ({ type: "required", field: fieldOf([...steps, name]) }));
     }

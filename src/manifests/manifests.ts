@@ -18,6 +18,25 @@ export interface Manifest {
   lineOf(field?: FieldPath): number;
   /** Scalars kubectl (YAML 1.1) and GitOps tools (YAML 1.2) read differently, with paths in the object. */
   readings: ReadingDifference[];
+  /**
+   * Set when the plain block reader read the object's document (no alias, no tag, nesting under its 50
+   * levels): a bound on the object's JSON size, from the document's length (`plainJsonBytesAtMost`).
+   */
+  jsonBytesAtMost?: number;
+}
+
+/**
+ * A bound on the JSON size, in bytes, of any request a client builds from an object the plain block
+ * reader read from `textLength` characters, kubectl's last-applied annotation (the object written again,
+ * as a JSON string inside it) and the namespace it fills in included. Each character of such a document
+ * is printable ASCII; a scalar of n characters is at most 24 characters of JSON as a number (`~` is
+ * `null`, `1e300` is `1e+300`), or 2n + 2 as a string (`"` and `\` escaped), 6n + 2 as Go writes it
+ * (`<` is `\u003c`), 7n + 4 once more escaped inside the annotation; a key or item costs its `:` or `-`
+ * and a line. 64 per character is a wide margin over all of them together, and the constant covers what
+ * a client adds (namespace, the annotation's key). Held to writeJson by test/manifests/plain-bounds.test.ts.
+ */
+export function plainJsonBytesAtMost(textLength: number): number {
+  return 64 * textLength + 4096;
 }
 
 /** A document of nothing but markers, comments and blank lines: no object, as kubectl reads it. */
@@ -45,6 +64,8 @@ export function parseManifests(
 ): Manifest[] {
   const chunks = documentChunks(text);
   const differences: ReadingDifference[][] = [];
+  // The documents the plain block reader read: their objects' sizes and first lines need no walk.
+  const plain: boolean[] = [];
   const values = chunks.map((chunk, index) => {
     try {
       if (blank.test(chunk.text)) return null;
@@ -59,7 +80,12 @@ export function parseManifests(
       }
       // Only where the readings agree with js-yaml (the scan above) does its value, or the plain
       // reader's (the same value), stand.
-      return (plainReader ? readPlainBlockYaml(chunk.text) : undefined) ?? loadYaml(chunk.text);
+      const read = plainReader ? readPlainBlockYaml(chunk.text) : undefined;
+      if (read !== undefined) {
+        plain[index] = true;
+        return read;
+      }
+      return loadYaml(chunk.text);
     } catch (error) {
       // js-yaml stops at 100 levels of nesting (its maxDepth): said here with the line, rather than
       // by the slower parser below, which recurses until the stack is exhausted.
@@ -79,7 +105,9 @@ export function parseManifests(
       throw new InputError(file, line, (error as Error).message.split("\n")[0] ?? "");
     }
   });
-  return chunks.flatMap((chunk, index) => manifestsOf(file, chunk, values[index], differences[index] ?? []));
+  return chunks.flatMap((chunk, index) =>
+    manifestsOf(file, chunk, values[index], differences[index] ?? [], plain[index] === true),
+  );
 }
 
 /**
@@ -95,7 +123,13 @@ function repeatedKeysIn(text: string): ReadingDifference[] {
   }
 }
 
-function manifestsOf(file: string, chunk: Chunk, value: unknown, readings: ReadingDifference[]): Manifest[] {
+function manifestsOf(
+  file: string,
+  chunk: Chunk,
+  value: unknown,
+  readings: ReadingDifference[],
+  plain: boolean,
+): Manifest[] {
   if (value === null || value === undefined) return [];
   if (typeof value !== "object" || Array.isArray(value)) {
     const what = Array.isArray(value) ? "a list" : typeof value;
@@ -107,6 +141,10 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown, readings: Readi
   // Read on first use only: most objects have no finding to locate. The line scanner answers for
   // block YAML; the parser that builds a syntax tree, a hundred times slower, for the rest.
   const located = (prefix: string[], field = FieldPath.empty) => {
+    // The object's own line (every object's, in `validate -o json`): in a document the plain block
+    // reader read, a block map's first key is its first line that is no blank, comment or `---`.
+    if (plain && prefix.length === 0 && field.isEmpty)
+      return chunk.firstLine - 1 + firstContentLine(chunk.text);
     const steps = [...prefix, ...field.segments];
     if (blockLines === unread) blockLines = scanBlockYaml(chunk.text);
     const scanned = blockLines === undefined ? undefined : lineAlong(blockLines, steps, field.isEmpty);
@@ -116,7 +154,8 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown, readings: Readi
     return line === undefined ? chunk.firstLine : chunk.firstLine - 1 + line;
   };
   const items = isList(record) && Array.isArray(record.items) ? record.items : undefined;
-  if (!items) return [{ file, object: record, lineOf: (field) => located([], field), readings }];
+  const bound = plain ? { jsonBytesAtMost: plainJsonBytesAtMost(chunk.text.length) } : {};
+  if (!items) return [{ file, object: record, lineOf: (field) => located([], field), readings, ...bound }];
   return items.flatMap((item, index) =>
     item !== null && typeof item === "object" && !Array.isArray(item)
       ? [
@@ -124,6 +163,7 @@ function manifestsOf(file: string, chunk: Chunk, value: unknown, readings: Readi
             file,
             object: item as Record<string, unknown>,
             lineOf: (field?: FieldPath) => located(["items", String(index)], field),
+            ...bound,
             readings: readings.flatMap((r) => {
               const [items, at, ...rest] = r.field.steps;
               const inItem =
@@ -164,6 +204,22 @@ export function documentChunks(text: string): Chunk[] {
 }
 
 const unread = Symbol("unread");
+
+/**
+ * The 1-based line of a document's first content: the first line that is not blank, not a whole-line
+ * comment, nor the document's opening `---` (the lines the plain block reader skips).
+ */
+export function firstContentLine(text: string): number {
+  let start = 0;
+  for (let line = 1; ; line++) {
+    const end = text.indexOf("\n", start);
+    const raw = text.slice(start, end === -1 ? text.length : end);
+    const content = raw.trimStart();
+    if (content !== "" && content.charCodeAt(0) !== 0x23 && !(line === 1 && raw === "---")) return line;
+    if (end === -1) return line;
+    start = end + 1;
+  }
+}
 
 type SyntaxTree = { root: CST.Token | undefined; lines: LineCounter };
 

@@ -84,8 +84,9 @@ export async function admitOffline(
   ruleActions?: RuleActions,
   client: Client = "gitops",
   namespace = defaultNamespace,
+  jsonBytesAtMost?: number,
 ): Promise<OfflineVerdict> {
-  const verdict = await judge(kind, object, oldObject, ruleActions, client, namespace);
+  const verdict = await judge(kind, object, oldObject, ruleActions, client, namespace, jsonBytesAtMost);
   const rules = withProblems(
     verdict.rules ?? notReached(kind.kind, verdict.errors[0]?.stage),
     verdict.errors,
@@ -94,7 +95,12 @@ export async function admitOffline(
   return { ...verdict, warnings: recordedWarnings(verdict.warnings), rules };
 }
 
-/** admitOffline's verdict before the API server's warning recorder bounds its warnings. */
+/**
+ * admitOffline's verdict before the API server's warning recorder bounds its warnings.
+ * `jsonBytesAtMost`: a bound the caller knows on the JSON size of what the client sends (the plain
+ * block reader's, from the document's length): within the API server's limit, the body is not written
+ * out to be measured.
+ */
 async function judge(
   kind: OfflineKind,
   object: unknown,
@@ -102,6 +108,7 @@ async function judge(
   ruleActions?: RuleActions,
   client: Client = "gitops",
   requestNamespace = defaultNamespace,
+  jsonBytesAtMost?: number,
 ): Promise<OfflineVerdict> {
   const verdict: OfflineVerdict = { allowed: true, errors: [], warnings: [], patch: [] };
   const refuse = (message: string, type = "BadRequest"): OfflineVerdict => {
@@ -118,7 +125,8 @@ async function judge(
   if (unnamed !== undefined) return refuse(`kubectl: ${unnamed}`, "KubectlApply");
   const body = sentBy(client, object, kind.source.crd.scope === "Namespaced");
   // kubectl's body carries the manifest twice (the last-applied annotation): it may pass 3 MiB alone.
-  if (Buffer.byteLength(writeJson(body)) > limits.objectBytes)
+  const surelyFits = jsonBytesAtMost !== undefined && jsonBytesAtMost <= limits.objectBytes;
+  if (!surelyFits && Buffer.byteLength(writeJson(body)) > limits.objectBytes)
     return refuse(`Request entity too large: limit is ${limits.objectBytes}`, "RequestEntityTooLarge");
   const decoded = kind.server.decode(body, isKubectl(client));
   if (decoded.error !== undefined || !decoded.object) return refuse(decoded.error ?? "cannot be decoded");

@@ -24,16 +24,22 @@ const rootFields = new Set(["apiVersion", "kind", "metadata"]);
  */
 export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured {
   const pruned: FieldPath[] = [];
-  const walk = (node: JsonSchema | undefined, value: unknown, path: FieldPath, root: boolean): unknown => {
+  // The path to the value being walked, one array pushed and popped: a FieldPath is made only for a
+  // field pruned (most objects have none), from the same steps.
+  const steps: (string | number)[] = [];
+  const walk = (node: JsonSchema | undefined, value: unknown, root: boolean): unknown => {
     if (!node || value === null || typeof value !== "object") return value;
+    const plan = planOf(node);
     if (Array.isArray(value)) {
-      const items = node.items as JsonSchema | undefined;
+      const items = plan.items;
       if (!items) return value;
       let copy: unknown[] | undefined;
       for (let index = 0; index < value.length; index++) {
         const item: unknown = value[index];
         if (item === null || typeof item !== "object") continue;
-        const kept = walk(items, item, path.index(index), false);
+        steps.push(index);
+        const kept = walk(items, item, false);
+        steps.pop();
         if (kept === item) continue;
         copy ??= value.slice();
         copy[index] = kept;
@@ -41,10 +47,9 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
       return copy ?? value;
     }
     const record = value as Record<string, unknown>;
-    const properties = (node.properties ?? noProperties) as Record<string, JsonSchema>;
-    const additional =
-      typeof node.additionalProperties === "object" ? (node.additionalProperties as JsonSchema) : undefined;
-    const keepUnknown = node["x-kubernetes-preserve-unknown-fields"] === true || additional !== undefined;
+    const { properties, additional, keepUnknown } = plan;
+    // The root is an embedded resource too: its apiVersion, kind and metadata are ObjectMeta's business.
+    const embedded = root || plan.embedded;
     const keys = Object.keys(record);
     // Made at the first change, with the keys before it (all kept as they were).
     let out: Record<string, unknown> | undefined;
@@ -57,32 +62,73 @@ export function pruneAndDefault(schema: JsonSchema, object: unknown): Structured
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
       const child = record[key];
-      const childSchema = own(properties, key) ?? additional;
-      // The root is an embedded resource too: its apiVersion, kind and metadata are ObjectMeta's business.
-      const embedded = root || node["x-kubernetes-embedded-resource"] === true;
+      const childSchema = properties.get(key) ?? additional;
       const kept = childSchema || keepUnknown || (embedded && rootFields.has(key));
-      if (!kept) pruned.push(path.child(key));
+      if (!kept) pruned.push(FieldPath.of([...steps, key]));
       // The API server drops a null where the schema does not say nullable, before defaulting.
-      if (!kept || (child === null && childSchema && childSchema.nullable !== true)) {
+      if (!kept || (child === null && childSchema && !planOf(childSchema).nullable)) {
         change(i);
         continue;
       }
-      const walked =
-        (embedded && rootFields.has(key)) || !childSchema || child === null || typeof child !== "object"
-          ? child
-          : walk(childSchema, child, path.child(key), false);
+      let walked = child;
+      if (!(embedded && rootFields.has(key)) && childSchema && child !== null && typeof child === "object") {
+        steps.push(key);
+        walked = walk(childSchema, child, false);
+        steps.pop();
+      }
       if (walked !== child) change(i);
       if (out) setOwn(out, key, walked);
     }
-    for (const [key, child] of propertiesWithDefaults(properties)) {
+    for (const [key, child] of plan.defaults) {
       if (own(out ?? record, key) === undefined) {
-        const filled = walk(child, structuredClone(child.default), path.child(key), false);
+        steps.push(key);
+        const filled = walk(child, structuredClone(child.default), false);
+        steps.pop();
         setOwn(change(keys.length), key, filled);
       }
     }
     return out ?? value;
   };
-  return { object: walk(schema, object, FieldPath.empty, true), pruned };
+  return { object: walk(schema, object, true), pruned };
+}
+
+/**
+ * What the walk reads of a schema node, read once per node: schema nodes are objects of many shapes,
+ * and reading their keywords at every value walked was most of the walk's cost (lookups V8 cannot
+ * cache). Each field is the expression the walk evaluated before.
+ */
+interface Plan {
+  items: JsonSchema | undefined;
+  /** `own(properties, key)` for each own key of `properties`. */
+  properties: Map<string, JsonSchema>;
+  /** `additionalProperties` when it is an object (null included, as `typeof` says). */
+  additional: JsonSchema | undefined;
+  keepUnknown: boolean;
+  embedded: boolean;
+  nullable: boolean;
+  defaults: [string, JsonSchema][];
+}
+
+const plans = new WeakMap<object, Plan>();
+
+function planOf(node: JsonSchema): Plan {
+  const isObject = typeof node === "object" && node !== null;
+  const known = isObject ? plans.get(node) : undefined;
+  if (known) return known;
+  const properties = (node.properties ?? noProperties) as Record<string, JsonSchema>;
+  const additional =
+    typeof node.additionalProperties === "object" ? (node.additionalProperties as JsonSchema) : undefined;
+  const plan: Plan = {
+    items: node.items as JsonSchema | undefined,
+    properties: new Map(Object.keys(properties).map((key) => [key, properties[key] as JsonSchema])),
+    additional,
+    keepUnknown: node["x-kubernetes-preserve-unknown-fields"] === true || additional !== undefined,
+    embedded: node["x-kubernetes-embedded-resource"] === true,
+    nullable: node.nullable === true,
+    defaults: propertiesWithDefaults(properties),
+  };
+  if (isObject) plans.set(node, plan);
+  return plan;
 }
 
 const noProperties: Record<string, JsonSchema> = {};
