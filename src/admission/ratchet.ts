@@ -2,7 +2,14 @@ import { isDeepStrictEqual } from "node:util";
 import { FieldPath, type PathStep, sameStep } from "../base/field-path.js";
 import { limits } from "../base/limits.js";
 import { WorkBudgetExceeded } from "../budget/work-budget.js";
-import { childSchema, jsonEqual, ListIndexes, mapListPairs, sameValue } from "../schema/correlation.js";
+import {
+  childSchema,
+  jsonEqual,
+  ListIndexes,
+  mapListPairs,
+  sameJson,
+  sameValue,
+} from "../schema/correlation.js";
 import type { JsonSchema } from "../schema/schema-source.js";
 import {
   type CountedErrors,
@@ -363,9 +370,17 @@ function placeCounted(
   };
   // Lists and maps the update left as they were (a kept list of 50,000 bad channels): every error in
   // them spared at once, and those counted one by one there too (they lie in its first entries).
+  // A top-level member the update left as it was (the spec) holds only kept ones. Compared once per
+  // review: the update-only rules' reading of both specs asks the same (`sameJson` remembers it).
+  const keptAt = (container: FieldPath) => {
+    const [top] = container.steps;
+    if (top?.as !== "field" || !isObject(object) || !isObject(oldObject)) return false;
+    return sameJson(oldObject[top.name], object[top.name]);
+  };
   const places = counted.entries.map((entries) => {
     const at = walk(start, entries.container.steps, lists);
-    return { entries, at, kept: at?.reached === true && jsonEqual(at.now, at.before) };
+    const kept = at?.reached === true && (keptAt(entries.container) || jsonEqual(at.now, at.before));
+    return { entries, at, kept };
   });
   const keptContainers = places.flatMap(({ entries, kept }) => (kept ? [entries.container] : []));
   // In the check's order: the errors one by one (the first entries), then the entries cut.

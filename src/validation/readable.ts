@@ -4,6 +4,7 @@ import type { RuleId } from "../admission/rule-catalogue.js";
 import { ruleWarnings, warningAt } from "../admission/warning.js";
 import { FieldPath } from "../base/field-path.js";
 import type { WorkBudget } from "../budget/work-budget.js";
+import { sameJson } from "../schema/correlation.js";
 import type { StructureVerdict } from "./structure.js";
 
 /**
@@ -252,12 +253,21 @@ export function onReadableSpecs<S>(
   rules: (oldSpec: S | undefined, spec: S | undefined) => Verdict,
   budget: WorkBudget,
 ): Verdict {
-  const before = readableForUpdate<S>(check, oldObject, budget);
   const after = readableForUpdate<S>(check, object, budget);
+  // A spec the update left as it was reads the same on both sides: read once (the old side of a kept
+  // spec of 50,000 wrong-typed labels was checked and cut again, about 36 ms).
+  const before = sameSpec(oldObject, object) ? after : readableForUpdate<S>(check, oldObject, budget);
   const verdict = rules(before.object?.spec, after.object?.spec);
   return after.restore === asItIs
     ? verdict
     : { errors: verdict.errors.map(after.restore), warnings: verdict.warnings };
+}
+
+function sameSpec(oldObject: unknown, object: unknown): boolean {
+  const spec = (side: unknown) =>
+    side !== null && typeof side === "object" ? (side as { spec?: unknown }).spec : undefined;
+  const oldSpec = spec(oldObject);
+  return oldSpec !== undefined && sameJson(oldSpec, spec(object));
 }
 
 // Every UPDATE of a valid object comes this way: one schema check per side and nothing more.
