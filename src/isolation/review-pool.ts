@@ -151,7 +151,6 @@ export class ReviewPool implements Reviewer {
    */
   private readonly kept = new Map<Job, number>();
   private nextId = 1;
-  private nextHandOver = 1;
   private closed = false;
   private servedPaths: ReadonlySet<string> = new Set();
   private restartDelayMs = minRestartDelayMs;
@@ -373,8 +372,7 @@ export class ReviewPool implements Reviewer {
         job.resolve(unavailable());
         continue;
       }
-      job.handOver = this.nextHandOver++;
-      slot.claims.offer(job.handOver);
+      job.handOver = slot.claims.offer();
       job.head ??= job.body.slice(0, headBytes);
       // Handed ahead, the body is sent as a copy: the review may be taken back and handed elsewhere.
       const body = slot.job ? (job.body.slice().buffer as ArrayBuffer) : ownBuffer(job.body);

@@ -59,6 +59,63 @@ describe("review pool: a review handed ahead never waits behind a slow one", { t
   });
 });
 
+/**
+ * Each worker claims each hand-over in a cell of its own shared memory (`ReviewClaims`, 16 cells, by
+ * the hand-over's number). Numbered across the pool, a worker's review and the one handed ahead of it
+ * shared a cell whenever 16 hand-overs lay between them (here: 16 workers each handed a review and
+ * then one ahead, in one turn; under load, the other worker taking 15 reviews while one thread was not
+ * scheduled): the offer of the later one overwrote the earlier one's, the worker skipped its review and
+ * judged the one ahead, whose answer was not the review the pool waited for. Three seconds later the
+ * worker was ended as never having started it (its review judged again), and while its thread exited
+ * the memory budget had no room: a full `npm run bench` answered clean reviews 429.
+ */
+describe("review pool: a worker's hand-overs never share a claim", { timeout: 120_000 }, () => {
+  it("judges every review once and ends no worker when each of 16 is handed two before it takes one", async () => {
+    const workers = 16;
+    const release = new SharedArrayBuffer(4);
+    const judged = new SharedArrayBuffer(4);
+    const logged: Record<string, unknown>[] = [];
+    const pool = await ReviewPool.start({
+      entry,
+      workerData: { release, judged } satisfies BlockingWorkerData,
+      size: workers,
+      heapMb: 32,
+      semiSpaceMb: smallSemiSpaceMb,
+      deadlineMs: 1_000,
+      log: (fields) => logged.push(fields),
+      standby: false,
+    });
+    try {
+      // Every worker is held as it reads this, before it takes the reviews handed to it below.
+      pool.broadcast({ stall: true });
+      const names = Array.from({ length: 2 * workers }, (_, i) => `review ${i}`);
+      // In one turn: a review to each worker, then one ahead of each.
+      const answers = names.map((name) =>
+        pool.review("/review", new TextEncoder().encode(JSON.stringify({ name }))),
+      );
+      Atomics.store(new Int32Array(release), 0, 1);
+      Atomics.notify(new Int32Array(release), 0);
+      const answered = await Promise.all(answers);
+      assert.deepEqual(
+        answered.map((answer) => answer.status),
+        names.map(() => 200),
+      );
+      assert.deepEqual(
+        answered.map((answer) => JSON.parse(answer.body).name),
+        names,
+      );
+      assert.equal(Atomics.load(new Int32Array(judged), 0), names.length, "each review judged once");
+      assert.deepEqual(
+        logged.filter((fields) => fields.level === "error"),
+        [],
+        "no worker ended",
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe("review pool: the queue is bounded in count (issue 41)", { timeout: 120_000 }, () => {
   it("answers a review past maxQueued 429 at once, naming the bound, and judges the queued ones", async () => {
     const release = new SharedArrayBuffer(4);

@@ -5,7 +5,9 @@ import { runReviewWorker } from "../../src/isolation/review-worker.js";
  * A review worker for the pool's own tests. A review's body is `{"name": ..., "block": true?}`; a
  * blocking review waits (without using CPU) until the test stores 1 in `release` (`"block": "first"`:
  * only when it is the first review any worker starts). Every review a worker starts adds one to
- * `judged`, so a test can tell a review judged twice.
+ * `judged`, so a test can tell a review judged twice. State `{"stall": true}` (the pool's `broadcast`)
+ * holds the worker until `release` as it reads it, before it takes its next review: a thread that is
+ * not scheduled for a while.
  */
 export interface BlockingWorkerData {
   release: SharedArrayBuffer;
@@ -18,6 +20,9 @@ runReviewWorker((data) => {
   const count = new Int32Array(judged);
   return {
     paths: new Set(["/review"]),
+    onState: (state) => {
+      if ((state as { stall?: boolean }).stall) Atomics.wait(released, 0, 0);
+    },
     judge: async (_path, body) => {
       const { name, block } = JSON.parse(Buffer.from(body).toString("utf8")) as {
         name: string;
