@@ -79,7 +79,11 @@ export function runReviewWorker(
   /**
    * Judges the reviews handed over, one at a time, in the order handed; one the pool took back is
    * skipped. Between reviews the worker sleeps in its mailbox (`Atomics.wait`), not in its event loop:
-   * its port's messages (state, a body too large for a slot) are read before each review.
+   * its port's messages (state, a body too large for a slot) are read before each review. So its
+   * event loop turns only while a review awaits something other than a promise: judging must await
+   * whatever it starts (a timer, a `nextTick` or a stream write left running would wait for the next
+   * such await, which may never come). Node's `worker.terminate()` still ends a worker asleep here:
+   * V8 wakes a futex waiter for an interrupt.
    */
   async function takeReviews(setupDone: WorkerSetup): Promise<void> {
     // Reviews too large for a slot, by hand-over, until the worker reaches their markers.
