@@ -129,6 +129,7 @@ describe("review pool: answers cross back in order, whatever their size", { time
       workerData: { release, judged: new SharedArrayBuffer(4) } satisfies BlockingWorkerData,
       size: 1,
       heapMb: 64,
+      semiSpaceMb: smallSemiSpaceMb,
       deadlineMs: 60_000,
       log: () => {},
       standby: false,
