@@ -12,7 +12,7 @@ import {
 } from "../admission/review-protocol.js";
 import { limits } from "../base/limits.js";
 import type { Logger } from "../base/log.js";
-import { ReviewClaims } from "./review-claims.js";
+import { nextNumber, ReviewClaims } from "./review-claims.js";
 import { AnswerMailbox, answerMailboxBytes, mailboxBytes, ReviewMailbox } from "./review-mailbox.js";
 import { ReviewNote } from "./review-note.js";
 import { type ThreadCpuClock, threadCpuClock } from "./thread-cpu.js";
@@ -78,6 +78,8 @@ export interface ReviewPoolOptions {
   standby?: boolean;
   /** Reviews waiting for a worker at most (`limits.queuedReviews`); one more is answered 429. */
   maxQueued?: number;
+  /** The first review id and each worker's first hand-over (default 1; tests start them near 2^31). */
+  firstNumber?: number;
 }
 
 interface Job {
@@ -166,7 +168,7 @@ export class ReviewPool implements Reviewer {
    * got a copy. Counted with the workers' memory, so the budget leaves that much less to bodies.
    */
   private readonly kept = new Map<Job, number>();
-  private nextId = 1;
+  private nextId: number;
   private closed = false;
   private servedPaths: ReadonlySet<string> = new Set();
   private restartDelayMs = minRestartDelayMs;
@@ -179,6 +181,7 @@ export class ReviewPool implements Reviewer {
 
   /** Starts the workers; the pool takes reviews at once and judges them once a worker is ready. */
   constructor(private readonly options: ReviewPoolOptions) {
+    this.nextId = options.firstNumber ?? 1;
     this.started = new Promise<void>((resolve, reject) => {
       this.startup = { resolve, reject };
     }).finally(() => {
@@ -214,7 +217,7 @@ export class ReviewPool implements Reviewer {
     }
     return new Promise((resolve) => {
       const job: Job = {
-        id: this.nextId++,
+        id: this.takeId(),
         path,
         body,
         bodyBytes: body.byteLength,
@@ -227,6 +230,13 @@ export class ReviewPool implements Reviewer {
       this.queue.push(job);
       this.dispatch();
     });
+  }
+
+  /** The next review's id. */
+  private takeId(): number {
+    const id = this.nextId;
+    this.nextId = nextNumber(id);
+    return id;
   }
 
   /**
@@ -305,7 +315,7 @@ export class ReviewPool implements Reviewer {
   private spawn(standby: boolean): void {
     const { options } = this;
     const note = new ReviewNote();
-    const claims = new ReviewClaims();
+    const claims = new ReviewClaims(undefined, (options.firstNumber ?? 1) - 1);
     const mailbox = new ReviewMailbox();
     const answers = new AnswerMailbox();
     const channel = new MessageChannel();

@@ -121,6 +121,46 @@ describe("review pool: a worker's hand-overs never share a claim", { timeout: 12
   });
 });
 
+/**
+ * Review ids and hand-overs cross in `Int32Array`s of shared memory (the mailboxes): past 2^31 they
+ * would arrive negative, and an answer whose id no longer matched its review's would be dropped (at
+ * 3,000 reviews a second, after eight days).
+ */
+describe("review pool: review ids and hand-overs go round within int32", { timeout: 120_000 }, () => {
+  it("answers each review, judged once, as the numbers pass 2^31", async () => {
+    const judged = new SharedArrayBuffer(4);
+    const logged: Record<string, unknown>[] = [];
+    const pool = await ReviewPool.start({
+      entry,
+      workerData: { release: new SharedArrayBuffer(4), judged } satisfies BlockingWorkerData,
+      size: 1,
+      heapMb: 32,
+      semiSpaceMb: smallSemiSpaceMb,
+      deadlineMs: 1_000,
+      log: (fields) => logged.push(fields),
+      standby: false,
+      firstNumber: 2 ** 31 - 2,
+    });
+    try {
+      const names = ["a", "b", "c", "d"];
+      const answered = [];
+      for (const name of names)
+        answered.push(await pool.review("/review", new TextEncoder().encode(JSON.stringify({ name }))));
+      assert.deepEqual(
+        answered.map((answer) => [answer.status, JSON.parse(answer.body).name]),
+        names.map((name) => [200, name]),
+      );
+      assert.equal(Atomics.load(new Int32Array(judged), 0), names.length);
+      assert.deepEqual(
+        logged.filter((fields) => fields.level === "error"),
+        [],
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe("review pool: answers cross back in order, whatever their size", { timeout: 120_000 }, () => {
   it("answers a review whose answer is too large for a slot, and the one handed ahead behind it", async () => {
     const release = new SharedArrayBuffer(4);
