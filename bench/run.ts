@@ -54,6 +54,10 @@ const { values: flags } = parseArgs({
     // A/B: another build of module-admission (a project root whose dist/ is built, e.g. a worktree of
     // main after `npm run compile`) measured in the same rounds, each of its scenarios beside its own floor.
     baseline: { type: "string" },
+    // Variants of a comparison server (bench/servers/NAME.ts, comma-separated) measured as rows on the
+    // validate request in the same rounds, each beside its own floor, and each against the floor with
+    // isolation (issue 42's crossing experiments: --only worker-floor --variants NAME,NAME).
+    variants: { type: "string" },
   },
 });
 const smoke = flags.smoke;
@@ -190,7 +194,7 @@ const scenarios: Scenario[] = [
   },
   {
     id: "worker-floor",
-    label: "floor with isolation: the review parsed in a worker thread, the answer's bytes back",
+    label: "floor with isolation: the review parsed in a worker thread, crossing through shared memory",
     server: server("worker-floor"),
     path: validatePath,
     body: validateBody,
@@ -251,6 +255,16 @@ if (flags.only) {
   const only = new Set(["floor", ...flags.only.split(",")]);
   scenarios.splice(0, scenarios.length, ...scenarios.filter((scenario) => only.has(scenario.id)));
 }
+const variants = flags.variants ? flags.variants.split(",") : [];
+for (const name of variants)
+  scenarios.push({
+    id: name,
+    label: `variant bench/servers/${name}.ts`,
+    server: server(name),
+    path: validatePath,
+    body: validateBody,
+    expect: allowed,
+  });
 /** module-admission's scenarios, which --baseline measures on the other build too. */
 const productScenarios = scenarios.filter((scenario) => scenario.server === server("module-admission"));
 if (flags.baseline) {
@@ -380,6 +394,7 @@ try {
   servers.floor = await comparison("floor");
   servers.express = await comparison("express-floor");
   servers["worker-floor"] = await comparison("worker-floor");
+  for (const name of variants) servers[name] = await comparison(name);
   servers["module-admission"] = await moduleAdmission("module-admission", root);
   if (flags.baseline) servers.baseline = await moduleAdmission("baseline", flags.baseline);
   for (const scenario of scenarios) {
@@ -484,6 +499,10 @@ async function measureAtRate(load: Rate) {
     versusControllerRuntime,
     versusGoDecode: ratioOfRatios(ratios, "validate", "go-decode", null),
     versusWorkerFloor: ratioOfRatios(ratios, "validate", "worker-floor", targets.workerFloorRatio),
+    // --variants: each variant's CPU per review over the floor with isolation's (below 1: the variant is cheaper).
+    variantsVersusWorkerFloor: Object.fromEntries(
+      variants.map((name) => [name, ratioOfRatios(ratios, name, "worker-floor", null)]),
+    ),
     // --baseline: this build's CPU per review over the baseline build's (below 1: this one is cheaper).
     versusBaseline: Object.fromEntries(
       productScenarios.map((scenario) => [
@@ -528,6 +547,9 @@ function rateReport(atRate: AtRate): string {
     ),
     versusLine("validate against the Go decode webhook", atRate.versusGoDecode),
     versusLine("validate against the floor with isolation", atRate.versusWorkerFloor),
+    ...Object.entries(atRate.variantsVersusWorkerFloor).map(([name, versus]) =>
+      versusLine(`${name} against the floor with isolation`, versus),
+    ),
     ...Object.entries(atRate.versusBaseline)
       .filter(([, versus]) => versus !== null)
       .map(([id, versus]) => versusLine(`${id}, this build against the baseline build`, versus)),

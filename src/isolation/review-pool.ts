@@ -1,5 +1,5 @@
 import { setFlagsFromString } from "node:v8";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { scanEnvelope } from "../admission/review-envelope.js";
 import {
   failedAnswer,
@@ -12,15 +12,20 @@ import {
 } from "../admission/review-protocol.js";
 import { limits } from "../base/limits.js";
 import type { Logger } from "../base/log.js";
-import { ReviewClaims } from "./review-claims.js";
+import { nextNumber, ReviewClaims } from "./review-claims.js";
+import { AnswerMailbox, answerMailboxBytes, mailboxBytes, ReviewMailbox } from "./review-mailbox.js";
 import { ReviewNote } from "./review-note.js";
 import { type ThreadCpuClock, threadCpuClock } from "./thread-cpu.js";
 
 /**
- * The messages between the main thread and a review worker. The main thread hands over a review as
- * its body's bytes (the ArrayBuffer transferred, not copied) and gets the answer's JSON text back (a
- * few hundred bytes: copying them costs less than a transfer); it never parses a review. Besides: the worker says it is ready (with the paths it serves) and
- * sends lines for the log; the main thread sends state its kinds read (the cluster caches). Once it
+ * The messages between the main thread and a review worker. The main thread hands over a review in
+ * the worker's mailbox (`ReviewMailbox`: its path and body copied into shared memory, the worker woken
+ * by a futex) or, when its body is larger than a slot, as a message with the body's bytes (the
+ * ArrayBuffer transferred, not copied) and a marker in the mailbox. It gets the answer's JSON text
+ * back in the worker's answer mailbox (`AnswerMailbox`, woken through `Atomics.waitAsync`), or, too
+ * large for a slot, as a message on the answer channel; it never parses a review. Besides:
+ * the worker says it is ready (with the paths it serves) and sends lines for the log; the main thread
+ * sends state its kinds read (the cluster caches), ringing the mailbox's doorbell. Once it
  * has read a review's request, the worker notes its uid, kind and name in memory shared with the main
  * thread (`ReviewNote`; a message when the note does not fit), so that a review it never finishes can
  * still be answered for its uid.
@@ -44,6 +49,10 @@ export interface WorkerStart {
   settings: unknown;
   note: SharedArrayBuffer;
   claims: SharedArrayBuffer;
+  mailbox: SharedArrayBuffer;
+  answers: SharedArrayBuffer;
+  /** Where an answer too large for a slot of `answers` is sent (`FromWorker` "answer"). */
+  answerPort: MessagePort;
 }
 
 export interface ReviewPoolOptions {
@@ -69,6 +78,8 @@ export interface ReviewPoolOptions {
   standby?: boolean;
   /** Reviews waiting for a worker at most (`limits.queuedReviews`); one more is answered 429. */
   maxQueued?: number;
+  /** The first review id and each worker's first hand-over (default 1; tests start them near 2^31). */
+  firstNumber?: number;
 }
 
 interface Job {
@@ -110,6 +121,13 @@ interface Slot {
   note: ReviewNote;
   /** Where the worker claims each review it starts, and the pool takes back one it has not started. */
   claims: ReviewClaims;
+  /** Where the pool hands the worker its reviews. */
+  mailbox: ReviewMailbox;
+  /** Where the worker puts its answers, and the channel a large one crosses on. */
+  answers: AnswerMailbox;
+  answerPort: MessagePort;
+  /** Whether the main thread waits for an answer in `answers` (`Atomics.waitAsync`). */
+  waiting: boolean;
   ready: boolean;
   /** Started and kept idle, to take an ended worker's place at once (a start costs about 0.7 s of CPU). */
   standby: boolean;
@@ -150,8 +168,7 @@ export class ReviewPool implements Reviewer {
    * got a copy. Counted with the workers' memory, so the budget leaves that much less to bodies.
    */
   private readonly kept = new Map<Job, number>();
-  private nextId = 1;
-  private nextHandOver = 1;
+  private nextId: number;
   private closed = false;
   private servedPaths: ReadonlySet<string> = new Set();
   private restartDelayMs = minRestartDelayMs;
@@ -164,6 +181,7 @@ export class ReviewPool implements Reviewer {
 
   /** Starts the workers; the pool takes reviews at once and judges them once a worker is ready. */
   constructor(private readonly options: ReviewPoolOptions) {
+    this.nextId = options.firstNumber ?? 1;
     this.started = new Promise<void>((resolve, reject) => {
       this.startup = { resolve, reject };
     }).finally(() => {
@@ -199,7 +217,7 @@ export class ReviewPool implements Reviewer {
     }
     return new Promise((resolve) => {
       const job: Job = {
-        id: this.nextId++,
+        id: this.takeId(),
         path,
         body,
         bodyBytes: body.byteLength,
@@ -214,6 +232,13 @@ export class ReviewPool implements Reviewer {
     });
   }
 
+  /** The next review's id. */
+  private takeId(): number {
+    const id = this.nextId;
+    this.nextId = nextNumber(id);
+    return id;
+  }
+
   /**
    * What the workers may hold now, for the memory budget: each one that judges (or was ended and has
    * not exited) its heap limit and more (`workerMemoryMb`), the one on standby as it idles.
@@ -225,19 +250,24 @@ export class ReviewPool implements Reviewer {
     const mb =
       judging * workerMemoryMb(heapMb, true, semiSpaceMb) +
       (threads.length - judging) * workerMemoryMb(heapMb, false, semiSpaceMb);
+    const mailboxes = threads.length * (mailboxBytes + answerMailboxBytes);
     let keptBytes = 0;
     for (const bytes of this.kept.values()) keptBytes += bytes;
     const kept = keptBytes > 0 ? `, ${(keptBytes / 1024).toFixed(0)} KiB of bodies the pool keeps` : "";
     return {
-      bytes: mb * 1024 * 1024 + keptBytes,
-      what: `${judging} review workers of ${heapMb} MiB heap (${workerMemoryMb(heapMb, true, semiSpaceMb)} MiB each)${threads.length > judging ? " and one on standby" : ""}${kept}`,
+      bytes: mb * 1024 * 1024 + mailboxes + keptBytes,
+      what: `${judging} review workers of ${heapMb} MiB heap (${workerMemoryMb(heapMb, true, semiSpaceMb)} MiB each)${threads.length > judging ? " and one on standby" : ""}, their mailboxes ${(mailboxes / 1024).toFixed(0)} KiB${kept}`,
     };
   }
 
   /** Sends state to every worker (and, through `greeting`, to every fresh one). */
   broadcast(state: unknown): void {
     const message: ToWorker = { type: "state", state };
-    for (const slot of this.slots) if (!slot.ended) slot.worker.postMessage(message);
+    for (const slot of this.slots) {
+      if (slot.ended) continue;
+      slot.worker.postMessage(message);
+      slot.mailbox.ring();
+    }
   }
 
   /** Ends every worker; reviews still waiting or being judged get 503. */
@@ -248,6 +278,8 @@ export class ReviewPool implements Reviewer {
       this.slots.splice(0).map((slot) => {
         slot.ended = true;
         slot.cpu?.close();
+        slot.answers.release();
+        slot.answerPort.close();
         for (const job of slot.ahead.splice(0)) job.resolve(unavailable());
         if (slot.job) this.settle(slot, unavailable());
         return slot.worker.terminate();
@@ -283,17 +315,32 @@ export class ReviewPool implements Reviewer {
   private spawn(standby: boolean): void {
     const { options } = this;
     const note = new ReviewNote();
-    const claims = new ReviewClaims();
+    const claims = new ReviewClaims(undefined, (options.firstNumber ?? 1) - 1);
+    const mailbox = new ReviewMailbox();
+    const answers = new AnswerMailbox();
+    const channel = new MessageChannel();
     const worker = startWorker(
       options.entry,
-      { settings: options.workerData, note: note.memory, claims: claims.memory } satisfies WorkerStart,
+      {
+        settings: options.workerData,
+        note: note.memory,
+        claims: claims.memory,
+        mailbox: mailbox.memory,
+        answers: answers.memory,
+        answerPort: channel.port2,
+      } satisfies WorkerStart,
       options.heapMb,
       options.semiSpaceMb,
+      [channel.port2],
     );
     const slot: Slot = {
       worker,
       note,
       claims,
+      mailbox,
+      answers,
+      answerPort: channel.port1,
+      waiting: false,
       ahead: [],
       slow: false,
       ready: false,
@@ -340,19 +387,59 @@ export class ReviewPool implements Reviewer {
         if (slot.job?.id === message.id) slot.job.review = message.review;
         return;
       case "answer":
-        if (slot.job?.id !== message.id) return;
-        this.settle(slot, {
-          status: message.status,
-          body: message.body,
-          report: message.report,
-        });
-        this.begin(slot, slot.ahead.shift());
-        this.dispatch();
+        // Answers come through the answer mailbox (`answered`); none is sent on this port.
         return;
       case "log":
         this.options.log(message.fields);
         return;
     }
+  }
+
+  /**
+   * The answers in `slot`'s answer mailbox, in the order given, each settling the review its worker
+   * judged; then, while the worker has a review, the main thread waits for the next (`Atomics.waitAsync`:
+   * one task on the event loop when it comes).
+   */
+  private answered(slot: Slot): void {
+    this.takeAnswers(slot);
+    this.awaitAnswer(slot);
+    this.dispatch();
+  }
+
+  private takeAnswers(slot: Slot): void {
+    for (let answer = slot.answers.take(); answer; answer = slot.answers.take()) {
+      const large =
+        answer.body === undefined
+          ? (receiveMessageOnPort(slot.answerPort)?.message as Extract<FromWorker, { type: "answer" }>)
+          : undefined;
+      if (slot.job?.id !== answer.id || slot.ended) continue;
+      this.settle(
+        slot,
+        large
+          ? { status: large.status, body: large.body, report: large.report }
+          : {
+              status: answer.status,
+              body: answer.body as string,
+              report: answer.report === undefined ? undefined : JSON.parse(answer.report),
+            },
+      );
+      this.begin(slot, slot.ahead.shift());
+    }
+  }
+
+  /** While `slot`'s worker has a review, the main thread waits for its answer (at most one wait per worker). */
+  private awaitAnswer(slot: Slot): void {
+    if (slot.waiting || slot.ended || !slot.job) return;
+    const posted = slot.answers.posted();
+    if (posted === undefined) {
+      this.answered(slot);
+      return;
+    }
+    slot.waiting = true;
+    void posted.then(() => {
+      slot.waiting = false;
+      if (!slot.ended) this.answered(slot);
+    });
   }
 
   /**
@@ -362,7 +449,7 @@ export class ReviewPool implements Reviewer {
    */
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const serving = (each: Slot) => each.ready && !each.ended && !each.standby;
+      const serving = (each: Slot) => each.ready && !each.ended && !each.standby && each.mailbox.hasRoom();
       const slot =
         this.slots.find((each) => serving(each) && !each.job) ??
         this.slots.find((each) => serving(each) && !each.slow && each.ahead.length < aheadPerWorker);
@@ -373,17 +460,26 @@ export class ReviewPool implements Reviewer {
         job.resolve(unavailable());
         continue;
       }
-      job.handOver = this.nextHandOver++;
-      slot.claims.offer(job.handOver);
-      job.head ??= job.body.slice(0, headBytes);
-      // Handed ahead, the body is sent as a copy: the review may be taken back and handed elsewhere.
-      const body = slot.job ? (job.body.slice().buffer as ArrayBuffer) : ownBuffer(job.body);
-      // Beyond the body its request's share counts: the head, and the body again when the worker got a copy.
-      this.kept.set(job, job.head.byteLength + (body === job.body.buffer ? 0 : job.body.byteLength));
-      slot.worker.postMessage(
-        { type: "review", id: job.id, handOver: job.handOver, path: job.path, body } satisfies ToWorker,
-        [body],
-      );
+      job.handOver = slot.claims.offer();
+      if (slot.mailbox.fits(job.path, job.body)) {
+        // Copied into the mailbox: the pool keeps the body itself, which its request's share counts, so a
+        // review whose worker ended before reading it can be judged again, and one taken back handed on.
+        job.head = job.body;
+        this.kept.set(job, 0);
+        slot.mailbox.put(job.id, job.handOver, job.path, job.body);
+      } else {
+        job.head ??= job.body.slice(0, headBytes);
+        // Handed ahead, the body is sent as a copy: the review may be taken back and handed elsewhere.
+        const body = slot.job ? (job.body.slice().buffer as ArrayBuffer) : ownBuffer(job.body);
+        // Beyond the body its request's share counts: the head, and the body again when the worker got a copy.
+        this.kept.set(job, job.head.byteLength + (body === job.body.buffer ? 0 : job.body.byteLength));
+        slot.worker.postMessage(
+          { type: "review", id: job.id, handOver: job.handOver, path: job.path, body } satisfies ToWorker,
+          [body],
+        );
+        // The marker keeps the review's place among those in the mailbox; the worker finds the body in its port.
+        slot.mailbox.put(job.id, job.handOver, job.path, undefined);
+      }
       if (slot.job) slot.ahead.push(job);
       else this.begin(slot, job);
     }
@@ -397,6 +493,8 @@ export class ReviewPool implements Reviewer {
     job.firstHandedAt ??= job.handedAt;
     const firstLook = Math.min(firstLookMs, this.options.deadlineMs);
     job.timer = setTimeout(() => this.look(slot, job), firstLook);
+    // Its answer may be back already (then it is settled here, its timer cleared).
+    this.awaitAnswer(slot);
   }
 
   /**
@@ -479,6 +577,8 @@ export class ReviewPool implements Reviewer {
 
   private exited(slot: Slot, code: number): void {
     if (slot.ended) return;
+    // What the worker answered before it died counts.
+    this.takeAnswers(slot);
     slot.ended = true;
     const outOfMemory =
       (slot.error as NodeJS.ErrnoException | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY";
@@ -595,6 +695,8 @@ export class ReviewPool implements Reviewer {
   /** A fresh worker in place of an ended one; after a worker that never got ready, only after a pause. */
   private replace(slot: Slot): void {
     slot.cpu?.close();
+    slot.answers.release();
+    slot.answerPort.close();
     const at = this.slots.indexOf(slot);
     if (at !== -1) this.slots.splice(at, 1);
     if (this.closed) return;
@@ -687,10 +789,17 @@ function readCpu(slot: Slot): number | undefined {
  * TypeScript, which a worker can load only through tsx's loader, registered in the worker first; the
  * build (`dist/`, what `npm start` and the image run) starts the JavaScript entry itself.
  */
-function startWorker(entry: URL, workerData: unknown, heapMb: number, semiSpaceMb: number): Worker {
+function startWorker(
+  entry: URL,
+  workerData: unknown,
+  heapMb: number,
+  semiSpaceMb: number,
+  transferList: MessagePort[],
+): Worker {
   forgetProcessHeapFlags();
   const options = {
     workerData,
+    transferList,
     resourceLimits: {
       maxOldGenerationSizeMb: heapMb,
       maxYoungGenerationSizeMb: youngGenerationMb(semiSpaceMb),

@@ -1,4 +1,4 @@
-import { parentPort, workerData } from "node:worker_threads";
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import {
   bytesOf,
   failedAnswer,
@@ -9,6 +9,7 @@ import {
 } from "../admission/review-protocol.js";
 import type { Logger } from "../base/log.js";
 import { ReviewClaims } from "./review-claims.js";
+import { AnswerMailbox, ReviewMailbox } from "./review-mailbox.js";
 import { ReviewNote } from "./review-note.js";
 import type { FromWorker, ToWorker, WorkerStart } from "./review-pool.js";
 import { ownThreadId } from "./thread-cpu.js";
@@ -37,43 +38,37 @@ export interface WorkerSetup {
 export function runReviewWorker(
   setup: (data: unknown, log: Logger) => WorkerSetup | Promise<WorkerSetup>,
 ): void {
-  const port = parentPort;
-  if (!port) throw new Error("runReviewWorker runs in a worker thread");
+  if (!parentPort) throw new Error("runReviewWorker runs in a worker thread");
+  const port: MessagePort = parentPort;
   const start = workerData as WorkerStart;
   const note = new ReviewNote(start.note);
   const claims = new ReviewClaims(start.claims);
+  const mailbox = new ReviewMailbox(start.mailbox);
+  const answers = new AnswerMailbox(start.answers);
   const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   const log: Logger = (fields) => send({ type: "log", fields });
-  // State sent before the kinds are built (the greeting) waits for them, in order.
+  // State sent while the kinds are built (the greeting) arrives as events and waits for them, in order.
+  // Once the worker takes reviews it reads its port between them (`takeReviews`), and its event loop
+  // turns only while a review awaits something other than a promise: whatever arrives then, the same.
   const early: unknown[] = [];
-  // Reviews are judged one at a time, in the order handed; one the pool took back is skipped.
-  const waiting: Extract<ToWorker, { type: "review" }>[] = [];
-  let built: WorkerSetup | undefined;
-  port.on("message", (message: ToWorker) => {
-    if (message.type === "state") {
-      if (built) built.onState?.(message.state);
-      else early.push(message.state);
-      return;
-    }
-    if (built) {
-      waiting.push(message);
-      if (waiting.length === 1) void judgeInTurn(built);
-    }
-  });
+  let heard = (message: ToWorker) => {
+    if (message.type === "state") early.push(message.state);
+  };
+  port.on("message", (message: ToWorker) => heard(message));
   Promise.resolve()
     .then(() => setup(start.settings, log))
     .then(
       async (setupDone) => {
         for (const state of early.splice(0)) setupDone.onState?.(state);
         await warmUp(setupDone);
-        built = setupDone;
-        // Reviews handed over meanwhile (none: the pool hands over only to a ready worker) wait in turn.
+        // Reviews are handed over only once the worker is ready.
         send({
           type: "ready",
           paths: [...setupDone.paths],
           kinds: [...(setupDone.kindOf ?? [])],
           tid: ownThreadId(),
         });
+        await takeReviews(setupDone);
       },
       (error: unknown) => {
         send({ type: "failed", message: (error as Error)?.message ?? String(error) });
@@ -81,19 +76,47 @@ export function runReviewWorker(
       },
     );
 
-  async function judgeInTurn(setupDone: WorkerSetup) {
-    for (let message = waiting[0]; message; message = waiting[0]) {
-      if (claims.claim(message.handOver)) await review(setupDone, message);
-      waiting.shift();
+  /**
+   * Judges the reviews handed over, one at a time, in the order handed; one the pool took back is
+   * skipped. Between reviews the worker sleeps in its mailbox (`Atomics.wait`), not in its event loop:
+   * its port's messages (state, a body too large for a slot) are read before each review. So its
+   * event loop turns only while a review awaits something other than a promise: judging must await
+   * whatever it starts (a timer, a `nextTick` or a stream write left running would wait for the next
+   * such await, which may never come). Node's `worker.terminate()` still ends a worker asleep here:
+   * V8 wakes a futex waiter for an interrupt.
+   */
+  async function takeReviews(setupDone: WorkerSetup): Promise<void> {
+    // Reviews too large for a slot, by hand-over, until the worker reaches their markers.
+    const large = new Map<number, Extract<ToWorker, { type: "review" }>>();
+    heard = (message) => {
+      if (message.type === "state") setupDone.onState?.(message.state);
+      else large.set(message.handOver, message);
+    };
+    const readPort = () => {
+      for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port))
+        heard(received.message as ToWorker);
+    };
+    for (;;) {
+      const bell = mailbox.bell();
+      readPort();
+      const handed = mailbox.take();
+      if (!handed) {
+        mailbox.sleep(bell);
+        continue;
+      }
+      const crossed = large.get(handed.handOver);
+      large.delete(handed.handOver);
+      const body = handed.body ?? (crossed && new Uint8Array(crossed.body));
+      const path = crossed?.path ?? handed.path;
+      if (body && claims.claim(handed.handOver)) await review(setupDone, handed.id, path, body);
     }
   }
 
-  async function review(setupDone: WorkerSetup, message: Extract<ToWorker, { type: "review" }>) {
-    const { id } = message;
+  async function review(setupDone: WorkerSetup, id: number, path: string, body: Uint8Array) {
     let inProgress: ReviewInProgress | undefined;
     let answer: ReviewAnswer;
     try {
-      answer = await setupDone.judge(message.path, new Uint8Array(message.body), (review) => {
+      answer = await setupDone.judge(path, body, (review) => {
         inProgress = review;
         if (!note.write(id, review)) send({ type: "judging", id, review });
       });
@@ -108,7 +131,18 @@ export function runReviewWorker(
         ? failedAnswer(inProgress, `while reviewing: ${String(error)}`)
         : { status: 500, body: JSON.stringify({ error: "internal error" }) };
     }
-    send({ type: "answer", id, status: answer.status, body: answer.body, report: answer.report });
+    const report = answer.report && JSON.stringify(answer.report);
+    if (answers.put(id, answer.status, answer.body, report)) return;
+    // Too large for a slot (a patch of a large object): as a message, its marker keeping its place.
+    const message: FromWorker = {
+      type: "answer",
+      id,
+      status: answer.status,
+      body: answer.body,
+      report: answer.report,
+    };
+    start.answerPort.postMessage(message);
+    answers.marker(id);
   }
 }
 
