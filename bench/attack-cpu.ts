@@ -217,6 +217,7 @@ const attacks: Record<string, () => { path: string; body: unknown }> = {
     100_000,
     "CREATE",
   ),
+  "fuzz: Module spec.helm.values x 100,000 UPDATE": fuzzed("Module", "spec.helm.values", 100_000, "UPDATE"),
   "fuzz: ConfigMap/addon-operator data x 100,000 UPDATE": fuzzed(
     "ConfigMap/addon-operator",
     "data",
