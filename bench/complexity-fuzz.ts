@@ -32,8 +32,9 @@ import { runGrammarFuzz } from "./template-grammar-fuzz.js";
  * `--live N`: then the N costliest reviews and every one over its bound again, each sent to the built
  * `serve` (its heap at 200 MiB, as in the chart's 256 Mi pod) with a clean review sent beside it:
  * how long the clean review waited, and the server's resident memory over its level before; then
- * each alone, as a CREATE and as an UPDATE, its CPU as the process spends it (all threads) against
- * max(100 ms, 4 x a bare JSON.parse of its body) (issue 41).
+ * each alone, as a CREATE and as an UPDATE, its CPU as the process spends it (all threads, from a
+ * quiet process to a quiet process, the least of `--repeat` sends) against max(100 ms, 4 x a bare
+ * JSON.parse of its body) (issue 41).
  *
  * Then the template grammar fuzz of issue 32 (bench/template-grammar-fuzz.ts): `--templates N`
  * generated templates (default 100,000) in Modules, each review under the same bounds. `--only fields`
@@ -154,6 +155,22 @@ if (Number(values.live) > 0) {
   await live([...chosen]);
 }
 
+/**
+ * Until the process spends no CPU for two windows of 30 ms running (a 10 ms tick not counted), or 2 s:
+ * what a review left behind it (collections, a worker replaced) has finished.
+ */
+async function quiet(pid: number): Promise<void> {
+  const deadline = performance.now() + 2000;
+  let still = 0;
+  let last = cpuSeconds(pid);
+  while (still < 2 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const now = cpuSeconds(pid);
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+}
+
 /** The chosen reviews through the live server, each with a clean review beside it. */
 async function live(chosen: typeof all): Promise<void> {
   const { serve, agent } = await startMeasuredServe(buildCommand(), ["--max-old-space-size=200"]);
@@ -230,9 +247,18 @@ async function live(chosen: typeof all): Promise<void> {
       if (operation === "UPDATE" && review.request)
         Object.assign(review.request, { operation, oldObject: kind.base() });
       const body = JSON.stringify(review);
-      const cpuBefore = cpuSeconds(serve.child.pid as number);
-      const reply = await post(path, body);
-      const processMs = (cpuSeconds(serve.child.pid as number) - cpuBefore) * 1000;
+      // From a quiet process to a quiet process: the review's own aftermath (its garbage collected, a
+      // worker replaced) counted, the previous review's not (a 0.85 MiB review once read 110 ms of the
+      // collection after a 6 MiB one). The least of --repeat sends, as the in-process part takes it.
+      let processMs = Number.POSITIVE_INFINITY;
+      let reply = { status: 0, text: "" };
+      for (let round = 0; round < repeat; round++) {
+        await quiet(serve.child.pid as number);
+        const cpuBefore = cpuSeconds(serve.child.pid as number);
+        reply = await post(path, body);
+        await quiet(serve.child.pid as number);
+        processMs = Math.min(processMs, (cpuSeconds(serve.child.pid as number) - cpuBefore) * 1000);
+      }
       const parseMs = bareParseMs(body);
       const bound = Math.max(100, 4 * parseMs);
       if (processMs > bound) overProcessBound++;
