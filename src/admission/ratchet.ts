@@ -426,6 +426,8 @@ function placeCounted(
     }
     // A map list or a map: only an entry the old object had can be spared, so they are looked at from
     // its side; the other entries are introduced, visited only as far as the answer shows them.
+    // Charged as what it may read: the old side's entries, and the new side's as far as the last.
+    context.budget.charge(pairs.size + entries.total, "ratcheting the errors counted past the bound");
     const sparedKeys = new Set<number | string>();
     const changedInside = new Set<number | string>();
     let rest = entries.total;
