@@ -232,8 +232,14 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return size === 0;
 }
 
-/** `jsonEqual`'s answers for pairs of objects, kept as long as the first object lives. */
-const comparedJson = new WeakMap<object, { other: unknown; equal: boolean }>();
+/**
+ * `jsonEqual`'s answers for pairs of objects, kept as long as both live: by the first, then the second.
+ * The answer is all a value holds: V8's young-generation collection keeps a WeakMap's values alive
+ * while their keys are young, dead or not, so a value that held the other object (as this one did)
+ * kept a review's parsed objects alive past the review, to be copied and promoted (see
+ * `WorkBudget.memo`).
+ */
+const comparedJson = new WeakMap<object, WeakMap<object, boolean>>();
 
 /**
  * `jsonEqual`, remembered for a pair of objects: one review asks it of the same two specs in more than
@@ -241,11 +247,16 @@ const comparedJson = new WeakMap<object, { other: unknown; equal: boolean }>();
  * 20 ms to compare.
  */
 export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === null || typeof a !== "object") return jsonEqual(a, b);
-  const known = comparedJson.get(a);
-  if (known !== undefined && known.other === b) return known.equal;
+  if (a === null || typeof a !== "object" || b === null || typeof b !== "object") return jsonEqual(a, b);
+  let withA = comparedJson.get(a);
+  const known = withA?.get(b);
+  if (known !== undefined) return known;
   const equal = jsonEqual(a, b);
-  comparedJson.set(a, { other: b, equal });
+  if (withA === undefined) {
+    withA = new WeakMap();
+    comparedJson.set(a, withA);
+  }
+  withA.set(b, equal);
   return equal;
 }
 

@@ -59,12 +59,12 @@ export function structureChecker(
   uncompiled.add(compile);
   // One review checks the same object more than once (its rules, then on UPDATE the transition rules;
   // offline, the API server's schema layer and then the kind's own gate, two checkers of one schema):
-  // the verdict of an object checked within a review (with its budget) is remembered, by compiled
-  // schema, for as long as the object lives. A copy still `changing` is never remembered: the
+  // the verdict of an object checked within a review is remembered for the rest of the review, by
+  // compiled schema (`WorkBudget.memo`: not in a WeakMap keyed by the object). A copy still `changing` is never remembered: the
   // field-scoped gate checks one copy again after each change it makes to it (charged all the same).
   return (object, budget, changing = false) => {
     if (changing) return checkUncached(object, budget);
-    const verdicts = verdictsOf(compiled ?? compile());
+    const verdicts = budget.memo<object, StructureVerdict>(compiled ?? compile());
     const known = object !== null && typeof object === "object" ? verdicts.get(object) : undefined;
     if (known) return known;
     const verdict = checkUncached(object, budget);
@@ -448,18 +448,6 @@ export function compileStructureCheckers(): void {
  * kind's webhook checks it against the same schema again (both generated from one source).
  */
 const compiledSchemas = new LruCache<Checkers>({ bytes: 64 * 1024 * 1024, entries: 32 });
-
-/** Verdicts by compiled schema: checkers of one schema (the same text) share them. */
-const verdictsByCheck = new WeakMap<Checkers, WeakMap<object, StructureVerdict>>();
-
-function verdictsOf(checkers: Checkers): WeakMap<object, StructureVerdict> {
-  let verdicts = verdictsByCheck.get(checkers);
-  if (verdicts === undefined) {
-    verdicts = new WeakMap();
-    verdictsByCheck.set(checkers, verdicts);
-  }
-  return verdicts;
-}
 
 function compileChecker(schema: object): Checkers {
   const key = JSON.stringify(schema);
