@@ -10,6 +10,7 @@ import { FieldPath } from "../../base/field-path.js";
 import { repeatedStrings } from "../../base/repeated.js";
 import { celMessage, itemRule, present, quoted } from "../../cel/policy-cel.js";
 import type { ModuleReleaseMetaSpec } from "../../generated/modulereleasemeta.js";
+import { sameJson } from "../../schema/correlation.js";
 import { mastermindsParseError, parseSemver, type SemVer } from "../../validation/semver.js";
 import { coreEqual, coreLess, isSemver, oldChannel } from "./versions-cel.js";
 
@@ -158,6 +159,9 @@ export function validateChannelUpdate(
   oldSpec: ModuleReleaseMetaSpec | undefined,
   spec: ModuleReleaseMetaSpec | undefined,
 ): { errors: FieldErrorList; warnings: FieldWarning[] } {
+  // A spec the update kept moves no channel (an update of labels alone: 50,000 channels kept cost
+  // about 7 ms to pair; and a channel listed twice would have read as moved from its last version).
+  if (oldSpec === spec || sameJson(oldSpec, spec)) return { errors: [], warnings: [] };
   const oldChannels = oldSpec?.channels ?? [];
   // Each channel's version before: its last entry's in the old list. An entry whose old item at the same
   // index has its channel, a channel that occurs once in the old list, was that item's; only other

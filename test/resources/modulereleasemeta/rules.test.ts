@@ -37,10 +37,19 @@ describe("ModuleReleaseMeta: channel versions on UPDATE", () => {
         else now = now.filter(() => random.chance(0.8));
       }
       const verdict = validateChannelUpdate(spec(old), spec(now));
-      assert.deepStrictEqual(verdict, byMap(old, now), JSON.stringify({ old, now }));
+      // A list the update kept moves no channel, repeats or not.
+      const kept = JSON.stringify(old) === JSON.stringify(now);
+      const expected = kept ? { errors: [], warnings: [] } : byMap(old, now);
+      assert.deepStrictEqual(verdict, expected, JSON.stringify({ old, now }));
       found += verdict.errors.length + verdict.warnings.length;
     }
-    // Not vacuous: many findings, repeated channels among them.
+    // Not vacuous: many findings, repeated channels among them; and kept lists the map would fault.
+    const repeats = [
+      { channel: "fast", version: "0.9.0" },
+      { channel: "fast", version: "1.2.0" },
+    ];
+    assert.equal(byMap(repeats, repeats).errors.length, 1);
+    assert.deepStrictEqual(validateChannelUpdate(spec(repeats), spec(repeats)), { errors: [], warnings: [] });
     assert.ok(found > 1000, `${found} findings`);
   });
 
