@@ -797,6 +797,7 @@ function startWorker(
   transferList: MessagePort[],
 ): Worker {
   forgetProcessHeapFlags();
+  exposeCollector();
   const options = {
     workerData,
     transferList,
@@ -820,6 +821,14 @@ function startWorker(
 function forgetProcessHeapFlags(): void {
   setFlagsFromString("--max-old-space-size=0");
   setFlagsFromString("--max-heap-size=0");
+}
+
+/**
+ * A worker's global `gc`, for its minor collection before a large body (`review-worker.ts`). The flag is
+ * the process's, but only contexts made after it get the function: the main thread's has none.
+ */
+function exposeCollector(): void {
+  setFlagsFromString("--expose-gc");
 }
 
 /** The bytes in an ArrayBuffer of their own, to transfer: the body's own buffer when it is exactly that. */

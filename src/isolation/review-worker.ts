@@ -108,7 +108,9 @@ export function runReviewWorker(
       large.delete(handed.handOver);
       const body = handed.body ?? (crossed && new Uint8Array(crossed.body));
       const path = crossed?.path ?? handed.path;
-      if (body && claims.claim(handed.handOver)) await review(setupDone, handed.id, path, body);
+      if (!body || !claims.claim(handed.handOver)) continue;
+      if (body.byteLength >= emptiedBeforeBytes) collectYoung?.({ type: "minor" });
+      await review(setupDone, handed.id, path, body);
     }
   }
 
@@ -145,6 +147,19 @@ export function runReviewWorker(
     answers.marker(id);
   }
 }
+
+/**
+ * Bodies from this size are judged in an emptied young generation: what earlier reviews left there is
+ * dead (nothing of a review outlives it: `WorkBudget.memo`), so the collection copies next to nothing,
+ * and the review's parsed objects and what its rules make get the whole of it (a worker's semi-space
+ * grows to 32 MiB) before a scavenge copies them while they are alive. Measured against the same
+ * build without it (`serve`, each review from a quiet process to a quiet process, 10 rounds, means):
+ * ModuleReleaseMeta `matchLabels` x 50,000 kept 123 against 145 ms, ConfigMap `data` x 50,000 kept
+ * 129 against 150, Module `spec.helm.values` x 100,000 UPDATE 139 against 169. A semi-space fixed at
+ * 32 MiB from the start (`--min-semi-space-size`) gained nothing more and cost 8 MiB per idle worker.
+ */
+const emptiedBeforeBytes = 1024 * 1024;
+const collectYoung = (globalThis as { gc?: (options: { type: "minor" }) => void }).gc;
 
 /**
  * One review of each served path's kind judged and thrown away: the parse, the envelope, the kind's
