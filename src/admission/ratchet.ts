@@ -571,7 +571,13 @@ export async function ratchetUpdate(
       continue;
     }
     let built = "built" in found ? found.built : [];
-    if ("unchanged" in found && found.unchanged.length > 0) {
+    if ("unchanged" in found && found.unchanged.length > 0 && list.items?.ofValueAlone) {
+      // The same value at the leaf, the same problem: spared without the old object's answer.
+      const spared = found.unchanged.flatMap(({ k, oldIndex }) => (oldIndex === undefined ? [] : [k]));
+      if (spared.length > 0) sparedUnlisted.set(list, { ks: spared, rule: error.rule });
+      const unsure = found.unchanged.filter(({ oldIndex }) => oldIndex === undefined);
+      built = unsure.map(({ k }) => (list.items as NonNullable<ItemErrors["items"]>).error(k));
+    } else if ("unchanged" in found && found.unchanged.length > 0) {
       const paired = pairByFinding(
         list,
         error.rule,

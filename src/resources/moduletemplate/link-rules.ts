@@ -126,6 +126,7 @@ function namedLinkErrors(
         rule: "moduletemplate.link" as const,
       }),
     true,
+    true,
   );
   // In the items' order, each item's name before its link; then what each rule counted.
   const errors: FieldErrorList = [];

@@ -56,4 +56,27 @@ describe("links and names in spec.info and spec.resources", () => {
     assert.equal(answer.allowed, true, answer.status?.message);
     assert.ok(answer.warnings?.some((warning) => warning.startsWith('spec.info.documentation: "": ')));
   });
+
+  it("spares bad links an UPDATE kept without judging the old object: the same link, the same problem", async () => {
+    // Another field changed, so the spec is not kept whole: each link is looked up in the old object.
+    const template = kedaTemplate();
+    template.spec.resources = Array.from({ length: 2_000 }, (_, i) => ({
+      name: `r${i}`,
+      link: `ftp://example.com/manifests/${i}.yaml`,
+    }));
+    const old = structuredClone(template);
+    old.spec.channel = "before";
+    const spent = async (review: ReturnType<typeof templateReview>) => {
+      const budget = new WorkBudget();
+      assert.ok(review.request);
+      return { answer: await validate(moduleTemplateKind, review.request, { budget }), units: budget.spent };
+    };
+    const created = await spent(templateReview({ operation: "CREATE", object: template }));
+    const updated = await spent(templateReview({ operation: "UPDATE", object: template, oldObject: old }));
+    assert.equal(created.answer.allowed, false);
+    assert.equal(updated.answer.allowed, true, updated.answer.status?.message);
+    assert.ok(updated.answer.warnings?.some((warning) => warning.includes("spec.resources[0].link")));
+    // Judging the old object too spent about twice the CREATE's units.
+    assert.ok(updated.units < 1.5 * created.units, `${updated.units} against ${created.units} units`);
+  });
 });
