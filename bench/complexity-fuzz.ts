@@ -59,6 +59,13 @@ if (!values.sources) compileProject();
 const code = values.sources ? undefined : await builtImplementation();
 const repeat = Number(values.repeat);
 const mib = 1024 * 1024;
+/**
+ * The chart's memory limit for `serve`'s default budget (`resources.limits.memory`: 512 MiB of budget
+ * and 128 for Node, TLS and the main thread, docs/operations.md). The bound was a growth of 150 MiB
+ * until session 16: thirty large reviews in a row (`--live 30`) grow the three workers' heaps by
+ * 190-200 MiB on every build measured, within the budget, which reserves each judging worker's whole heap.
+ */
+const podLimitMib = 640;
 const all: (Measurement & { growth: Growth; fuzzKind: FuzzKind; bound: number })[] = [];
 const overBound: typeof all = [];
 const superlinear: string[] = [];
@@ -172,14 +179,6 @@ async function quiet(pid: number): Promise<void> {
     last = now;
   }
 }
-
-/**
- * The chart's memory limit for `serve`'s default budget (`resources.limits.memory`: 512 MiB of budget
- * and 128 for Node, TLS and the main thread, docs/operations.md). The bound was a growth of 150 MiB
- * until session 16: thirty large reviews in a row (`--live 30`) grow the three workers' heaps by
- * 190-200 MiB on every build measured, within the budget, which reserves each judging worker's whole heap.
- */
-const podLimitMib = 640;
 
 /** The chosen reviews through the live server, each with a clean review beside it. */
 async function live(chosen: typeof all): Promise<void> {
