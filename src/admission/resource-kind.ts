@@ -75,6 +75,12 @@ export interface ResourceKind<T = unknown> {
   warningRules?: readonly string[];
   /** Paths that replace the kubebuilder convention, for webhooks whose path is fixed elsewhere. */
   paths?: { validate?: string; mutate?: string };
+  /**
+   * What the kind reads or builds on its first review, done now: `serve`'s review workers call it
+   * before they say they are ready, so a worker's first review of the kind does not pay it (and hold up
+   * a review beside it). Offline commands do not: they pay it only when a file holds the kind.
+   */
+  prepare?(): void;
 }
 
 /** `Module.batch.forkspacer.com`: how the API server names a kind in its error messages. */

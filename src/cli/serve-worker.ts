@@ -21,8 +21,10 @@ runReviewWorker((data, log) => {
     addonOperator: settings.addonOperator,
   });
   checkRuleIds(settings.ruleActions, kinds);
-  // The kinds' structure checkers compile on first use; a worker compiles them before it is ready.
+  // The kinds' structure checkers compile on first use, and a kind may read its files on its first
+  // review: a worker does both before it is ready.
   compileStructureCheckers();
+  for (const kind of kinds) kind.prepare?.();
   const { paths, judge, kindOf } = judgeOf(kinds, {
     ruleActions: settings.ruleActions,
     onFailure: (uid, error) =>

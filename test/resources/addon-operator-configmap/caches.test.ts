@@ -2,8 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { checkValues } from "../../../src/addon-operator/check-values.js";
 import { hasDeckhouseValidations } from "../../../src/addon-operator/deckhouse-validations.js";
+import type { AdmissionRequest } from "../../../src/admission/review.js";
 import { warningText } from "../../../src/admission/warning.js";
 import { WorkBudget } from "../../../src/budget/work-budget.js";
+import { addonOperatorConfigMapKind } from "../../../src/resources/addon-operator-configmap/index.js";
 import {
   type LoadedSchemas,
   schemaStore,
@@ -40,6 +42,28 @@ describe("schemaStore: files checked at most once per recheckMs", () => {
     writeFiles(modulesDir, { "001-first/openapi/config-values.yaml": "type: [object\n" });
     assert.equal(store.current().modules.get("first")?.schema.state, "broken");
   });
+});
+
+describe("the ConfigMap kind's prepare: the modules read before its first review", () => {
+  const configMap = { namespace: "d8-system", name: "deckhouse" };
+  const review = async (kind: ReturnType<typeof addonOperatorConfigMapKind>, data: Record<string, string>) =>
+    await kind.validator?.validate(
+      { metadata: { ...configMap }, data },
+      { request: { ...configMap } as AdmissionRequest, budget: new WorkBudget() },
+    );
+  const noModule = (verdict: Awaited<ReturnType<typeof review>>) =>
+    JSON.stringify(verdict).includes('no module \\"second\\" in the modules dir');
+
+  for (const prepared of [true, false]) {
+    it(`${prepared ? "judges with the modules read when prepared" : "reads them on the first review otherwise"}`, async () => {
+      const modulesDir = writeTree({ "001-first/openapi/config-values.yaml": { type: "object" } });
+      const kind = addonOperatorConfigMapKind({ modulesDir, configMap, recheckMs: 3_600_000 });
+      if (prepared) kind.prepare?.();
+      // Added after prepare: a prepared kind read the modules before, and keeps them within recheckMs.
+      writeFiles(modulesDir, { "002-second/openapi/config-values.yaml": { type: "object" } });
+      assert.equal(noModule(await review(kind, { second: "{}\n" })), prepared);
+    });
+  }
 });
 
 const guarded = {
