@@ -8,7 +8,7 @@ import { admissionReview } from "../test/support/reviews.js";
 import { buildCommand } from "../test/support/serve-process.js";
 import { workspace } from "../test/support/workspaces.js";
 import { startMeasuredServe } from "./measured-serve.js";
-import { bareParseMs, cpuSeconds, threadCpuMs } from "./process-stats.js";
+import { bareParseMs, cpuMsBetween, cpuSeconds, threadCpuMs } from "./process-stats.js";
 
 /**
  * `npm run bench:attacks`: issue 41's costliest reviews, each sent to the built `serve` (its heap as
@@ -283,7 +283,7 @@ for (const [name, make] of Object.entries(attacks)) {
         : `denied: ${String(response.status?.message ?? "").slice(0, process.env.FULL ? 600 : 100)}`
       : `status ${reply.status}`;
   }
-  const cpuMs = ((cpuSeconds(pid) - before) * 1000) / times;
+  const cpuMs = cpuMsBetween(before, cpuSeconds(pid)) / times;
   const threadsAfter = threadCpuMs(pid);
   // The floor of these bytes: the same body as a DELETE, which no rule judges (read, handed over,
   // parsed, scanned, its objects collected), beside the review.
@@ -291,7 +291,7 @@ for (const [name, make] of Object.entries(attacks)) {
   await post(path, floorText);
   const floorBefore = cpuSeconds(pid);
   for (let i = 0; i < times; i++) await post(path, floorText);
-  const floorMs = ((cpuSeconds(pid) - floorBefore) * 1000) / times;
+  const floorMs = cpuMsBetween(floorBefore, cpuSeconds(pid)) / times;
   const bound = Math.max(100, 4 * parseMs);
   if (cpuMs > bound) over++;
   console.log(

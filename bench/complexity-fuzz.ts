@@ -16,7 +16,7 @@ import {
 } from "../test/support/complexity-fuzz.js";
 import { buildCommand, compileProject } from "../test/support/serve-process.js";
 import { startMeasuredServe } from "./measured-serve.js";
-import { bareParseMs, cpuSeconds } from "./process-stats.js";
+import { bareParseMs, cpuMsBetween, cpuSeconds } from "./process-stats.js";
 import { runGrammarFuzz } from "./template-grammar-fuzz.js";
 
 /**
@@ -266,7 +266,7 @@ async function live(chosen: typeof all): Promise<void> {
         const cpuBefore = cpuSeconds(serve.child.pid as number);
         reply = await post(path, body);
         await quiet(serve.child.pid as number);
-        processMs = Math.min(processMs, (cpuSeconds(serve.child.pid as number) - cpuBefore) * 1000);
+        processMs = Math.min(processMs, cpuMsBetween(cpuBefore, cpuSeconds(serve.child.pid as number)));
       }
       const parseMs = bareParseMs(body);
       const bound = Math.max(100, 4 * parseMs);

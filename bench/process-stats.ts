@@ -15,6 +15,14 @@ export function cpuSeconds(pid: number): number {
 }
 
 /**
+ * The CPU milliseconds between two `cpuSeconds` readings: a whole number of clock ticks. Subtracting the
+ * two quotients leaves a float error (ten ticks read as 100.00000000000001 ms, over a 100 ms bound).
+ */
+export function cpuMsBetween(before: number, after: number): number {
+  return (Math.round((after - before) * ticksPerSecond) * 1000) / ticksPerSecond;
+}
+
+/**
  * Each thread's CPU so far (ms), by thread id, with its name (`comm`: "node" for the main thread,
  * "V8 DefaultWorke" for V8's helpers, the GC's among them, "libuv-worker", a worker thread's own name).
  */
