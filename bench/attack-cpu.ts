@@ -8,7 +8,7 @@ import { admissionReview } from "../test/support/reviews.js";
 import { buildCommand } from "../test/support/serve-process.js";
 import { workspace } from "../test/support/workspaces.js";
 import { startMeasuredServe } from "./measured-serve.js";
-import { bareParseMs, cpuMsBetween, cpuSeconds, threadCpuMs } from "./process-stats.js";
+import { bareParseMs, cpuMsBetween, cpuSeconds, threadCpuMs, threadSpending } from "./process-stats.js";
 
 /**
  * `npm run bench:attacks`: issue 41's costliest reviews, each sent to the built `serve` (its heap as
@@ -297,7 +297,7 @@ for (const [name, make] of Object.entries(attacks)) {
   console.log(
     `${name} (${(text.length / mib).toFixed(2)} MiB): ${cpuMs.toFixed(0)} ms process CPU per review (as a DELETE ${floorMs.toFixed(0)}), JSON.parse ${parseMs.toFixed(1)} ms, bound ${bound.toFixed(0)} ms${cpuMs > bound ? " OVER" : ""}; ${verdict}`,
   );
-  console.log(`  by thread, per review: ${byThread(threadsBefore, threadsAfter)}`);
+  console.log(`  by thread, per review: ${threadSpending(pid, threadsBefore, threadsAfter, times)}`);
 }
 agent.destroy();
 if (profileDir) {
@@ -310,15 +310,3 @@ process.exitCode = over > 0 ? 1 : 0;
  * Each thread's CPU between two readings, per review (ms): the main thread, then the others by id, the
  * costliest first (on Node 20 every thread is named "node": the review workers are the busy ones).
  */
-function byThread(before: Map<number, { name: string; ms: number }>, after: typeof before): string {
-  const spent: [string, number][] = [];
-  for (const [tid, { name, ms }] of after) {
-    const used = (ms - (before.get(tid)?.ms ?? 0)) / times;
-    // A thread that ended between the readings (a worker replaced) is not in `after`: the total has it.
-    if (used > 0) spent.push([tid === pid ? "main" : `${name} ${tid}`, used]);
-  }
-  return spent
-    .sort((a, b) => b[1] - a[1])
-    .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
-    .join(", ");
-}

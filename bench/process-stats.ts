@@ -44,6 +44,28 @@ export function threadCpuMs(pid: number): Map<number, { name: string; ms: number
   return threads;
 }
 
+/**
+ * What each thread spent between two `threadCpuMs` readings, divided by `per` (the reviews sent), most
+ * first: "main 12, node 19005 154, ...". A thread that ended between them (a worker replaced) is not in
+ * `after`: the process's total has it.
+ */
+export function threadSpending(
+  pid: number,
+  before: Map<number, { name: string; ms: number }>,
+  after: typeof before,
+  per = 1,
+): string {
+  const spent: [string, number][] = [];
+  for (const [tid, { name, ms }] of after) {
+    const used = (ms - (before.get(tid)?.ms ?? 0)) / per;
+    if (used > 0) spent.push([tid === pid ? "main" : `${name} ${tid}`, used]);
+  }
+  return spent
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
+    .join(", ");
+}
+
 /** CPU milliseconds of a bare JSON.parse of `body` in this process: the least of five. */
 export function bareParseMs(body: string): number {
   let least = Number.POSITIVE_INFINITY;
