@@ -1,9 +1,35 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ReviewPool, smallSemiSpaceMb } from "../../src/isolation/review-pool.js";
+import { ReviewPool, type ReviewPoolOptions, smallSemiSpaceMb } from "../../src/isolation/review-pool.js";
 import type { BlockingWorkerData } from "../support/blocking-review-worker.js";
 
 const entry = new URL("../support/blocking-review-worker.ts", import.meta.url);
+
+/**
+ * A pool of `blocking-review-worker`s without a standby, with the small young generation and a
+ * minute's deadline unless `settings` say otherwise. `releaseBlocked` lets the reviews that block go
+ * on, `judgedCount` is how many reviews the workers judged, `logged` what the pool logged.
+ */
+async function blockingPool(settings: Pick<ReviewPoolOptions, "size"> & Partial<ReviewPoolOptions>) {
+  const release = new SharedArrayBuffer(4);
+  const judged = new SharedArrayBuffer(4);
+  const logged: Record<string, unknown>[] = [];
+  const pool = await ReviewPool.start({
+    entry,
+    workerData: { release, judged } satisfies BlockingWorkerData,
+    heapMb: 64,
+    semiSpaceMb: smallSemiSpaceMb,
+    deadlineMs: 60_000,
+    log: (fields) => logged.push(fields),
+    standby: false,
+    ...settings,
+  });
+  const releaseBlocked = () => {
+    Atomics.store(new Int32Array(release), 0, 1);
+    Atomics.notify(new Int32Array(release), 0);
+  };
+  return { pool, releaseBlocked, judgedCount: () => Atomics.load(new Int32Array(judged), 0), logged };
+}
 
 /**
  * Two workers; reviews arriving while both are busy are handed ahead to a busy worker, so that it takes
@@ -11,26 +37,17 @@ const entry = new URL("../support/blocking-review-worker.ts", import.meta.url);
  * and judged by the other worker, and judged once.
  */
 describe("review pool: a review handed ahead never waits behind a slow one", { timeout: 120_000 }, () => {
-  const release = new SharedArrayBuffer(4);
-  const judged = new SharedArrayBuffer(4);
-  const data: BlockingWorkerData = { release, judged };
-  let pool: ReviewPool;
+  let started: Awaited<ReturnType<typeof blockingPool>>;
   before(async () => {
-    pool = await ReviewPool.start({
-      entry,
-      workerData: data,
-      size: 2,
-      heapMb: 64,
-      semiSpaceMb: smallSemiSpaceMb,
-      deadlineMs: 60_000,
-      log: () => {},
-      standby: false,
-    });
+    started = await blockingPool({ size: 2 });
   });
-  after(() => pool.close());
+  after(() => started.pool.close());
 
   const review = async (name: string, block = false) => {
-    const answer = await pool.review("/review", new TextEncoder().encode(JSON.stringify({ name, block })));
+    const answer = await started.pool.review(
+      "/review",
+      new TextEncoder().encode(JSON.stringify({ name, block })),
+    );
     assert.equal(answer.status, 200);
     return JSON.parse(answer.body) as { name: string; threadId: number };
   };
@@ -44,8 +61,7 @@ describe("review pool: a review handed ahead never waits behind a slow one", { t
     const [quickAnswer, behindAnswer] = await Promise.all([quick, behind]);
     assert.equal(behindAnswer.name, "behind");
     assert.equal(behindAnswer.threadId, quickAnswer.threadId, "answered by the worker that was free");
-    Atomics.store(new Int32Array(release), 0, 1);
-    Atomics.notify(new Int32Array(release), 0);
+    started.releaseBlocked();
     const slowAnswer = await slow;
     assert.notEqual(slowAnswer.threadId, behindAnswer.threadId);
     // The blocked worker skips the review taken back from it: it still serves, and nothing was judged twice.
@@ -60,7 +76,7 @@ describe("review pool: a review handed ahead never waits behind a slow one", { t
       more.some((answer) => answer.threadId === slowAnswer.threadId),
       "the worker that was blocked serves",
     );
-    assert.equal(Atomics.load(new Int32Array(judged), 0), 7);
+    assert.equal(started.judgedCount(), 7);
   });
 });
 
@@ -77,18 +93,10 @@ describe("review pool: a review handed ahead never waits behind a slow one", { t
 describe("review pool: a worker's hand-overs never share a claim", { timeout: 120_000 }, () => {
   it("judges every review once and ends no worker when each of 16 is handed two before it takes one", async () => {
     const workers = 16;
-    const release = new SharedArrayBuffer(4);
-    const judged = new SharedArrayBuffer(4);
-    const logged: Record<string, unknown>[] = [];
-    const pool = await ReviewPool.start({
-      entry,
-      workerData: { release, judged } satisfies BlockingWorkerData,
+    const { pool, releaseBlocked, judgedCount, logged } = await blockingPool({
       size: workers,
       heapMb: 32,
-      semiSpaceMb: smallSemiSpaceMb,
       deadlineMs: 1_000,
-      log: (fields) => logged.push(fields),
-      standby: false,
     });
     try {
       // Every worker is held as it reads this, before it takes the reviews handed to it below.
@@ -98,8 +106,7 @@ describe("review pool: a worker's hand-overs never share a claim", { timeout: 12
       const answers = names.map((name) =>
         pool.review("/review", new TextEncoder().encode(JSON.stringify({ name }))),
       );
-      Atomics.store(new Int32Array(release), 0, 1);
-      Atomics.notify(new Int32Array(release), 0);
+      releaseBlocked();
       const answered = await Promise.all(answers);
       assert.deepEqual(
         answered.map((answer) => answer.status),
@@ -109,7 +116,7 @@ describe("review pool: a worker's hand-overs never share a claim", { timeout: 12
         answered.map((answer) => JSON.parse(answer.body).name),
         names,
       );
-      assert.equal(Atomics.load(new Int32Array(judged), 0), names.length, "each review judged once");
+      assert.equal(judgedCount(), names.length, "each review judged once");
       assert.deepEqual(
         logged.filter((fields) => fields.level === "error"),
         [],
@@ -128,17 +135,10 @@ describe("review pool: a worker's hand-overs never share a claim", { timeout: 12
  */
 describe("review pool: review ids and hand-overs go round within int32", { timeout: 120_000 }, () => {
   it("answers each review, judged once, as the numbers pass 2^31", async () => {
-    const judged = new SharedArrayBuffer(4);
-    const logged: Record<string, unknown>[] = [];
-    const pool = await ReviewPool.start({
-      entry,
-      workerData: { release: new SharedArrayBuffer(4), judged } satisfies BlockingWorkerData,
+    const { pool, judgedCount, logged } = await blockingPool({
       size: 1,
       heapMb: 32,
-      semiSpaceMb: smallSemiSpaceMb,
       deadlineMs: 1_000,
-      log: (fields) => logged.push(fields),
-      standby: false,
       firstNumber: 2 ** 31 - 2,
     });
     try {
@@ -150,7 +150,7 @@ describe("review pool: review ids and hand-overs go round within int32", { timeo
         answered.map((answer) => [answer.status, JSON.parse(answer.body).name]),
         names.map((name) => [200, name]),
       );
-      assert.equal(Atomics.load(new Int32Array(judged), 0), names.length);
+      assert.equal(judgedCount(), names.length);
       assert.deepEqual(
         logged.filter((fields) => fields.level === "error"),
         [],
@@ -163,17 +163,7 @@ describe("review pool: review ids and hand-overs go round within int32", { timeo
 
 describe("review pool: answers cross back in order, whatever their size", { timeout: 120_000 }, () => {
   it("answers a review whose answer is too large for a slot, and the one handed ahead behind it", async () => {
-    const release = new SharedArrayBuffer(4);
-    const pool = await ReviewPool.start({
-      entry,
-      workerData: { release, judged: new SharedArrayBuffer(4) } satisfies BlockingWorkerData,
-      size: 1,
-      heapMb: 64,
-      semiSpaceMb: smallSemiSpaceMb,
-      deadlineMs: 60_000,
-      log: () => {},
-      standby: false,
-    });
+    const { pool, releaseBlocked } = await blockingPool({ size: 1 });
     try {
       const send = (name: string, fields: Record<string, unknown>) =>
         pool.review("/review", new TextEncoder().encode(JSON.stringify({ name, ...fields })));
@@ -181,8 +171,7 @@ describe("review pool: answers cross back in order, whatever their size", { time
       // message, a marker in its slot), and a small one ahead of it, answered in the slot after.
       const large = send("large", { block: true, answerBytes: 100_000 });
       const small = send("small", {});
-      Atomics.store(new Int32Array(release), 0, 1);
-      Atomics.notify(new Int32Array(release), 0);
+      releaseBlocked();
       const [largeAnswer, smallAnswer] = await Promise.all([large, small]);
       assert.equal(largeAnswer.status, 200);
       assert.equal(JSON.parse(largeAnswer.body).name, "large");
@@ -209,18 +198,7 @@ describe("review pool: answers cross back in order, whatever their size", { time
 
 describe("review pool: the queue is bounded in count (issue 41)", { timeout: 120_000 }, () => {
   it("answers a review past maxQueued 429 at once, naming the bound, and judges the queued ones", async () => {
-    const release = new SharedArrayBuffer(4);
-    const pool = await ReviewPool.start({
-      entry,
-      workerData: { release, judged: new SharedArrayBuffer(4) } satisfies BlockingWorkerData,
-      size: 1,
-      heapMb: 64,
-      semiSpaceMb: smallSemiSpaceMb,
-      deadlineMs: 60_000,
-      log: () => {},
-      standby: false,
-      maxQueued: 2,
-    });
+    const { pool, releaseBlocked } = await blockingPool({ size: 1, maxQueued: 2 });
     try {
       const send = (name: string, block = false) =>
         pool.review("/review", new TextEncoder().encode(JSON.stringify({ name, block })));
@@ -229,8 +207,7 @@ describe("review pool: the queue is bounded in count (issue 41)", { timeout: 120
       const over = await sent[4];
       assert.equal(over?.status, 429);
       assert.match(Buffer.from(over?.body ?? []).toString(), /review queue is full \(2 reviews waiting/);
-      Atomics.store(new Int32Array(release), 0, 1);
-      Atomics.notify(new Int32Array(release), 0);
+      releaseBlocked();
       const statuses = (await Promise.all(sent.slice(0, 4))).map((answer) => answer.status);
       assert.deepEqual(statuses, [200, 200, 200, 200]);
     } finally {
@@ -243,17 +220,7 @@ describe("review pool: what it keeps of bodies counts against the memory budget 
   timeout: 120_000,
 }, () => {
   it("counts each kept head, and a body handed ahead as a copy, until the review is answered", async () => {
-    const release = new SharedArrayBuffer(4);
-    const pool = await ReviewPool.start({
-      entry,
-      workerData: { release, judged: new SharedArrayBuffer(4) } satisfies BlockingWorkerData,
-      size: 1,
-      heapMb: 64,
-      semiSpaceMb: smallSemiSpaceMb,
-      deadlineMs: 60_000,
-      log: () => {},
-      standby: false,
-    });
+    const { pool, releaseBlocked } = await blockingPool({ size: 1 });
     try {
       const idle = pool.workersMemory().bytes;
       const body = (name: string, bytes: number, block = false) => {
@@ -269,8 +236,7 @@ describe("review pool: what it keeps of bodies counts against the memory budget 
       const ahead = pool.review("/review", body("ahead", 36_000));
       assert.equal(pool.workersMemory().bytes - idle, 16 * 1024 + 16 * 1024 + 36_000);
       assert.match(pool.workersMemory().what, /KiB of bodies the pool keeps/);
-      Atomics.store(new Int32Array(release), 0, 1);
-      Atomics.notify(new Int32Array(release), 0);
+      releaseBlocked();
       assert.deepEqual(
         (await Promise.all([blocked, ahead])).map((answer) => answer.status),
         [200, 200],
