@@ -305,8 +305,3 @@ if (profileDir) {
   await serve.exited;
 } else serve.child.kill("SIGKILL");
 process.exitCode = over > 0 ? 1 : 0;
-
-/**
- * Each thread's CPU between two readings, per review (ms): the main thread, then the others by id, the
- * costliest first (on Node 20 every thread is named "node": the review workers are the busy ones).
- */

@@ -146,6 +146,7 @@ export class ListErrors<Found> {
   private readonly unlistedAt: number[] = [];
   private readonly unlistedFound: Found[] = [];
   private readonly items: ItemErrors;
+  private readonly ofValueAlone: boolean;
 
   /**
    * `byFinding`: `build`'s problem follows from the finding alone (the index only places it), so that
@@ -160,9 +161,9 @@ export class ListErrors<Found> {
     what: string,
     leaf: readonly PathStep[],
     private readonly build: (index: number, found: Found) => FieldError,
-    byFinding = false,
-    private readonly ofValueAlone = false,
+    { byFinding = false, ofValueAlone = false }: { byFinding?: boolean; ofValueAlone?: boolean } = {},
   ) {
+    this.ofValueAlone = ofValueAlone;
     const error = (k: number) => this.tagged(this.unlistedAt[k] as number, this.unlistedFound[k] as Found);
     const found = (k: number): unknown => this.unlistedFound[k];
     this.items = {

@@ -500,7 +500,7 @@ function duplicates(list: string[], path: FieldPath): FieldErrorList {
     "duplicates",
     [],
     (i, value: string) => fieldError.duplicate(path.index(i), value),
-    true,
+    { byFinding: true },
   );
   list.forEach((value, i) => {
     if (seen.has(value)) repeated.add(i, value);

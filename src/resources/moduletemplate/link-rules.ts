@@ -114,7 +114,7 @@ function namedLinkErrors(
       Object.assign(fieldError.duplicate(path.index(i).child("name"), name), {
         rule: "moduletemplate.unique-name" as const,
       }),
-    true,
+    { byFinding: true },
   );
   const badLinks = new ListErrors(
     path,
@@ -125,8 +125,7 @@ function namedLinkErrors(
       Object.assign(fieldError.invalid(path.index(i).child("link"), link, absoluteHttpUrlProblem(link)), {
         rule: "moduletemplate.link" as const,
       }),
-    true,
-    true,
+    { byFinding: true, ofValueAlone: true },
   );
   // In the items' order, each item's name before its link; then what each rule counted.
   const errors: FieldErrorList = [];
