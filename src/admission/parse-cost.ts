@@ -37,6 +37,11 @@ export interface TextShape {
   structureBytes: number;
   /** How deep it nests: its most brackets open at once, those inside strings not counted (`jsonNesting`). */
   nesting: number;
+  /**
+   * Where `request.object` is, when it is a JSON object: from its `{` to its `}` (the last such member,
+   * as JSON.parse keeps the last of repeated keys). Undefined for a review without one (a DELETE's null).
+   */
+  object?: { start: number; end: number };
 }
 
 /**
@@ -52,26 +57,127 @@ export function textShape(text: string): TextShape {
   let structureBytes = 0;
   let depth = 0;
   let nesting = 0;
+  // request.object's place: the member key just read at depth 1 or 2 ("request", then "object"), the
+  // request's object open, and the object's opening bracket. Keys are compared in place, never sliced.
+  let pending: "request" | "object" | undefined;
+  let inRequest = false;
+  let objectStart = -1;
+  let object: TextShape["object"];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
+      const start = i;
       // To the closing quote: one preceded by an even run of backslashes (none escapes it).
       for (;;) {
         const quote = text.indexOf('"', i + 1);
-        if (quote === -1) return { structureBytes, nesting };
+        if (quote === -1) return { structureBytes, nesting, object };
         let backslashes = 0;
         while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
         i = quote;
         if (backslashes % 2 === 0) break;
       }
+      if (depth === 1 || depth === 2) pending = memberKey(text, start, i, depth, inRequest);
     } else if (c === 0x7b || c === 0x5b) {
       structureBytes += c === 0x7b ? 56 : 32;
       if (++depth > nesting) nesting = depth;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-    else if (c === 0x2c || c === 0x3a) structureBytes += 16;
+      if (c === 0x7b && pending === "request" && depth === 2) inRequest = true;
+      else if (c === 0x7b && pending === "object" && depth === 3) objectStart = i;
+      pending = undefined;
+    } else if (c === 0x7d || c === 0x5d) {
+      if (depth === 3 && objectStart !== -1) {
+        object = { start: objectStart, end: i };
+        objectStart = -1;
+      } else if (depth === 2) inRequest = false;
+      depth--;
+    } else if (c === 0x2c || c === 0x3a) structureBytes += 16;
   }
-  return { structureBytes, nesting };
+  return { structureBytes, nesting, object };
 }
+
+/**
+ * Which of the keys `textShape` looks for the string from `start` to `end` (its quotes) is: "request"
+ * as a member of the review, "object" as a member of its request, when a colon follows.
+ */
+function memberKey(
+  text: string,
+  start: number,
+  end: number,
+  depth: number,
+  inRequest: boolean,
+): "request" | "object" | undefined {
+  const key = depth === 1 ? "request" : inRequest ? "object" : undefined;
+  return key !== undefined && isMemberKey(text, start, end, key, text.length) ? key : undefined;
+}
+
+const isBlank = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * At least how many bytes the object whose JSON runs from `start` (its `{`) to `end` (its `}`) took in
+ * the request that created or changed it: a lower bound, so that what it says is over a limit is over
+ * it however the client wrote the object. The API server writes the review's object again (Go's
+ * encoding: `<` as `\u003c`, `1e20` as 21 digits) and adds `metadata.managedFields`. So: the
+ * characters, less the blanks outside strings, less 5 for each escape (`\u003c` is one byte
+ * unescaped), less all but one character of each number, and without `metadata.managedFields` (key and comma).
+ */
+export function sentBytesAtLeast(text: string, start: number, end: number): number {
+  let count = end - start + 1;
+  let depth = 0;
+  // "metadata" read as a member of the object, then "managedFields" as one of its metadata.
+  let pending: "metadata" | "managedFields" | undefined;
+  let inMetadata = false;
+  let managedFrom = -1;
+  let keyFrom = -1;
+  let nextBackslash = text.indexOf("\\", start);
+  for (let i = start; i <= end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const from = i;
+      for (;;) {
+        const quote = text.indexOf('"', i + 1);
+        if (quote === -1 || quote > end) return count;
+        let backslashes = 0;
+        while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+        // Every backslash in a string begins an escape or is the second character of one (skipped).
+        // The next backslash is searched for once, however many strings come before it: linear.
+        while (nextBackslash !== -1 && nextBackslash < quote) {
+          if (nextBackslash > i) count -= 5;
+          nextBackslash = text.indexOf("\\", nextBackslash + 2);
+        }
+        i = quote;
+        if (backslashes % 2 === 0) break;
+      }
+      const key = depth === 1 ? "metadata" : depth === 2 && inMetadata ? "managedFields" : undefined;
+      pending = key !== undefined && isMemberKey(text, from, i, key, end) ? key : undefined;
+      if (pending === "managedFields") keyFrom = from;
+    } else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (c === 0x7b && pending === "metadata" && depth === 2) inMetadata = true;
+      else if (pending === "managedFields" && depth === 3) managedFrom = i;
+      pending = undefined;
+    } else if (c === 0x7d || c === 0x5d) {
+      if (depth === 3 && managedFrom !== -1) {
+        // The member whole, and a comma beside it (when it is the only member there is none: less still).
+        count -= i - keyFrom + 2;
+        managedFrom = -1;
+      } else if (depth === 2) inMetadata = false;
+      depth--;
+    } else if (isBlank(c)) count--;
+    else if (isNumberChar(c) && isNumberChar(text.charCodeAt(i - 1))) count--;
+  }
+  return count;
+}
+
+/** Whether the string from `from` to `to` (its quotes) is `key` followed by a colon (before `end`). */
+function isMemberKey(text: string, from: number, to: number, key: string, end: number): boolean {
+  if (to - from - 1 !== key.length || !text.startsWith(key, from + 1)) return false;
+  let next = to + 1;
+  while (next < end && isBlank(text.charCodeAt(next))) next++;
+  return text.charCodeAt(next) === 0x3a;
+}
+
+/** A character of a JSON number outside strings: digits, sign, point, exponent. */
+const isNumberChar = (c: number) =>
+  (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
 
 /** Bodies this small are parsed unchecked: they cannot come near any heap limit (at most 56 bytes per byte). */
 const checkedFromBytes = 64 * 1024;

@@ -5,7 +5,7 @@ import { type FittedVerdict, fitVerdict, objectName, responseOf } from "./answer
 import { vouchForDepth, vouchForNesting } from "./depth.js";
 import { causeType, type FieldError } from "./field-errors.js";
 import { judgeMutation, judgeValidation } from "./handler.js";
-import { heapOutgrownBy, scansShape, textShape } from "./parse-cost.js";
+import { heapOutgrownBy, scansShape, sentBytesAtLeast, textShape } from "./parse-cost.js";
 import { type ResourceKind, webhooksOf } from "./resource-kind.js";
 import {
   type AdmissionRequest,
@@ -132,7 +132,15 @@ export function judgeOf(
     const shape = scansShape(body) ? textShape(text) : undefined;
     // A parse that would fill half the worker's heap is not begun (`heapOutgrownBy`): denied for its uid.
     const outgrownHeapMb = heapOutgrownBy(body, shape);
-    if ((onJudging && text.length > envelopeFirstChars) || outgrownHeapMb !== undefined) {
+    // An object larger than any client could have sent is not parsed either (`sentBytesAtLeast`,
+    // reckoned only for an object whose text is over the limit).
+    const object = shape?.object;
+    const objectBytes =
+      object && object.end - object.start >= limits.objectBytes
+        ? sentBytesAtLeast(text, object.start, object.end)
+        : undefined;
+    const tooLarge = objectBytes !== undefined && objectBytes > limits.objectBytes;
+    if ((onJudging && text.length > envelopeFirstChars) || outgrownHeapMb !== undefined || tooLarge) {
       // Its parse may outgrow the worker's heap: known by its uid before, it is answered even then.
       const envelope = scanEnvelope(text);
       const review = envelope && reviewInProgress(route.kind, envelope);
@@ -143,6 +151,8 @@ export function judgeOf(
           ? overBudgetAnswer(review, limit)
           : jsonAnswer(400, { error: `reading the request exceeds the webhook's work budget (${limit})` });
       }
+      // Without an envelope it is parsed, and answered 400 for what the envelope lacks.
+      if (tooLarge && review) return tooLargeAnswer(review, objectBytes);
     }
     let parsedBody: unknown;
     const longDigitRun = hasLongDigitRun(text);
@@ -199,10 +209,30 @@ export function inThreadReviewer(kinds: readonly ResourceKind[], options: JudgeO
  * mutating webhook leaves the outcome to the API server's failurePolicy.
  */
 export function overBudgetAnswer(review: ReviewInProgress, limit: string): ReviewAnswer {
+  return protocolDenial(
+    review,
+    `judging this object exceeds the webhook's work budget (${limit}); make the object smaller`,
+  );
+}
+
+/**
+ * The answer to a review whose object is larger than the API server accepts from a client (3 MiB of
+ * JSON): the API server never sends one unless a cluster stores larger objects than etcd's default
+ * allows, so it is denied by the work-budget rule before it is parsed (stricter, docs/operations.md).
+ */
+function tooLargeAnswer(review: ReviewInProgress, bytes: number): ReviewAnswer {
+  return protocolDenial(
+    review,
+    `the object is at least ${bytes} bytes as JSON, over the ${limits.objectBytes} the API server accepts (Request entity too large: limit is ${limits.objectBytes}); make the object smaller`,
+  );
+}
+
+/** A denial of the whole object by the protocol layer's work-budget rule, for the review's uid. */
+function protocolDenial(review: ReviewInProgress, detail: string): ReviewAnswer {
   const error: FieldError = {
     type: "forbidden",
     field: FieldPath.empty,
-    detail: `judging this object exceeds the webhook's work budget (${limit}); make the object smaller`,
+    detail,
     rule: "webhook.work-budget",
   };
   const verdict: ReviewVerdict = {

@@ -211,11 +211,11 @@ export function runsUnder(
 export const protocolRules = errorRules({
   "webhook.work-budget": {
     summary:
-      "judging the object costs more than one review's work budget (12 million units, 3 MiB of rendered template output) or its worker's CPU deadline (1 s by default, serve --review-deadline-ms)",
+      "judging the object costs more than one review's work budget (12 million units, 3 MiB of rendered template output) or its worker's CPU deadline (1 s by default, serve --review-deadline-ms), or the object is larger than the 3 MiB of JSON the API server accepts from a client",
     realSystem:
-      "the operators judge any object however long it takes; the API server bounds only size and depth",
+      "the operators judge any object however long it takes; the API server bounds only size and depth (a request body of 3 MiB; etcd stores 1.5 MiB by default)",
     stricter:
-      "bounded work per review: no input may hang the webhook or spread its cost over many rules; no real object comes near",
+      "bounded work per review: no input may hang the webhook or spread its cost over many rules; no real object comes near. An object over 3 MiB reaches a webhook only from a client writing YAML or CBOR more compactly than JSON, into a cluster whose etcd stores more than its default",
     upstream: "this project's src/budget/work-budget.ts",
     fixed: true,
     // The API server bounds CEL by its own cost limits; a narrowed webhook's budget matters only when called.

@@ -16,17 +16,22 @@ const validatePath = "/validate-batch-forkspacer-com-v1-module";
 const mutatePath = "/mutate-batch-forkspacer-com-v1-module";
 
 /**
- * A Module whose Helm values hold `count` empty objects: the API server stores it (the values are
- * free-form), and parsing its review builds 56 bytes per 3 characters of JSON (2.2 million of them, 6.6
- * MB of JSON: 120 MB of objects and a few hundred ms of CPU) before any rule or budget sees it.
+ * A Module whose Helm values hold `count` empty objects (in the object and, for an UPDATE, the old one):
+ * the API server stores it up to 1 million of them (the values are free-form), and parsing its review
+ * builds 56 bytes per 3 characters of JSON (2 million of them, 6 MB of JSON: 110 MB of objects and a
+ * few hundred ms of CPU) before any rule or budget sees it.
  */
-function emptyObjects(count: number) {
+function emptyObjects(count: number, operation: "CREATE" | "UPDATE" = "CREATE") {
   const module = helmModule();
   const marker = "__EMPTY_OBJECTS__";
   if (module.spec.helm)
     module.spec.helm.values = [{ raw: { x: marker as unknown as Record<string, unknown> } }];
-  const text = JSON.stringify(admissionReview({ operation: "CREATE", object: module }));
-  return text.replace(JSON.stringify(marker), `[${"{},".repeat(count - 1)}{}]`);
+  const review = admissionReview({
+    operation,
+    object: module,
+    ...(operation === "UPDATE" ? { oldObject: module } : {}),
+  });
+  return JSON.stringify(review).replaceAll(JSON.stringify(marker), `[${"{},".repeat(count - 1)}{}]`);
 }
 
 /** Issue 32's Module: ten templates each rendering a million characters, and escaping them. */
@@ -198,8 +203,11 @@ describe("isolation: a review that outlasts its deadline is denied, and no other
   });
   after(() => server.stop());
 
-  it("denies 2.2 million empty objects (hundreds of ms of CPU to parse) with the deadline", async () => {
-    const message = await attackBeside(server, validatePath, emptyObjects(2_200_000), budget);
+  it("denies 2.08 million empty objects (hundreds of ms of CPU to parse) with the deadline", async () => {
+    // An UPDATE, each object within the 3 MiB a client may send (a larger one is denied unparsed).
+    const attack = emptyObjects(1_040_000, "UPDATE");
+    assert.ok(JSON.stringify(JSON.parse(attack).request.object).length <= limits.objectBytes);
+    const message = await attackBeside(server, validatePath, attack, budget);
     assert.match(message, /\(200 ms of CPU per review\)/);
     await eventually("the worker's end is logged", () =>
       server.serve.logs.some((log) => /outlasted its deadline/.test(String(log.msg))),

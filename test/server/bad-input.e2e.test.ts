@@ -67,6 +67,44 @@ describe("bad input against the live server", () => {
     assert.equal(reply.json.response.uid, review.request?.uid);
   });
 
+  it("denies an object larger than the API server accepts from a client, before parsing it, validating and mutating", async () => {
+    const module = helmModule();
+    if (module.spec.helm) module.spec.helm.values = [{ raw: { blob: "x".repeat(limits.objectBytes) } }];
+    const sent = Buffer.byteLength(JSON.stringify(module));
+    for (const path of [validatePath, mutatePath]) {
+      const review = admissionReview({ operation: "CREATE", object: module });
+      const reply = await server.post(path, review);
+      assert.equal(reply.status, 200);
+      const { response } = reply.json;
+      assert.equal(response.uid, review.request?.uid);
+      assert.equal(response.allowed, false);
+      assert.equal(response.status.details.causes.length, 1);
+      assert.equal(
+        response.status.details.causes[0].message,
+        `Forbidden: the object is at least ${sent} bytes as JSON, over the ${limits.objectBytes} the API server accepts (Request entity too large: limit is ${limits.objectBytes}); make the object smaller (rule webhook.work-budget)`,
+      );
+    }
+  });
+
+  it("judges every object a client can send, whatever the body's size: an UPDATE of two 2 MB objects, an object longer only as Go escapes it", async () => {
+    const large = helmModule();
+    if (large.spec.helm) large.spec.helm.values = [{ raw: { blob: "x".repeat(2_000_000) } }];
+    const update = admissionReview({ operation: "UPDATE", object: large, oldObject: large });
+    const updated = await server.post(validatePath, update);
+    assert.ok(JSON.stringify(update).length > limits.objectBytes);
+    assert.equal(updated.json.response.allowed, true, updated.text.slice(0, 500));
+    // 1,000,000 "<" as the API server writes them (\u003c): 6 MB of text, 1 MB sent by the client.
+    const escaped = helmModule();
+    if (escaped.spec.helm) escaped.spec.helm.values = [{ raw: { blob: "<".repeat(1_000_000) } }];
+    const text = JSON.stringify(admissionReview({ operation: "CREATE", object: escaped })).replaceAll(
+      "<",
+      "\\u003c",
+    );
+    assert.ok(text.length > limits.objectBytes && text.length < limits.bodyBytes);
+    const judged = await server.post(validatePath, text);
+    assert.equal(judged.json.response.allowed, true, judged.text.slice(0, 500));
+  });
+
   it("answers 400 to a body that is not JSON, naming the problem", async () => {
     const reply = await server.post(validatePath, '{"apiVersion": "admission.k8s.io/v1",');
     assert.equal(reply.status, 400);
