@@ -70,11 +70,16 @@ const shapes: Record<string, string> = {
   "print of a map": "{{range 20}}{{print $.config}}{{end}}",
   "printing a map": "{{range 20}}{{$.config}}{{end}}",
   "len of a map": "{{range 100}}{{len $.config}}{{end}}",
+  "range, len of a map": "{{range 100000}}{{len $.config}}{{end}}",
   "lt of long strings": `{{$s := ${mega("a")}}}{{range 20}}{{lt $s $s}}{{end}}`,
   "eq of long strings": `{{$s := ${mega("a")}}}{{$t := print $s}}{{range 20}}{{eq $s $t}}{{end}}`,
   "slice of a long string": `{{$s := ${mega("a")}}}{{range 20}}{{slice $s 1 2}}{{end}}`,
   randBase62: "{{range 20}}{{randBase62 999999}}{{end}}",
   "template recursion": '{{define "r"}}{{template "r" .}}{{end}}{{template "r" .}}',
+  "template recursion in a range":
+    '{{define "r"}}{{range 2}}{{template "r" .}}{{end}}{{end}}{{template "r" .}}',
+  "template recursion in ifs and withs":
+    '{{define "r"}}{{if 1}}{{with 2}}{{template "r" .}}{{end}}{{end}}{{end}}{{template "r" .}}',
   "template calls": '{{define "r"}}x{{end}}{{range 300000}}{{template "r" .}}{{end}}',
   "an error far into the text": `${"x".repeat(1_000_000)}{{len 1}}`,
   // Parsing and analysis alone: templates nothing calls are parsed and analysed, never executed.

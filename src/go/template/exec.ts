@@ -386,6 +386,7 @@ class State implements CallContext {
 
   /** break or continue: the frames of the innermost range's body are left (the parser keeps both in a range). */
   private leaveIteration(how: "break" | "continue"): void {
+    this.charge(costs.leftIteration);
     const frames = this.frames;
     // A continue in a range's else list goes on to the range around it; a break ends the one it is in.
     const stops = (f: Frame) => f.kind === "range" && (how === "break" || !f.inElse);

@@ -80,6 +80,23 @@ describe("every built-in pays for what it builds, before a few characters make i
     assert.ok(budget.spent >= 1_000_000 * costs.iteration);
   });
 
+  it("a continue or break is paid for the frames it leaves, a printed float for its digits worked out", () => {
+    const spent = (text: string) => {
+      const budget = new WorkBudget(Number.MAX_SAFE_INTEGER);
+      run(text, {}, budget);
+      return budget.spent;
+    };
+    // A thousand iterations more, with a continue in each (its node and leaving the body's frames) or
+    // without (the texts parse alike: the same lengths).
+    const perContinue =
+      spent("{{range 2000}}{{continue}}{{end}}") -
+      spent("{{range 1000}}{{continue}}{{end}}") -
+      (spent("{{range 2000}}{{end}}") - spent("{{range 1000}}{{end}}"));
+    assert.equal(perContinue, 1000 * (costs.node + costs.leftIteration));
+    // A float printed costs its number's charge more than an integer printed (both print 3 characters).
+    assert.equal(spent("{{print 1.5}}") - spent("{{print 100}}"), costs.printedNumber);
+  });
+
   it("a map's keys are sorted once: ranging over it again does not pay for sorting again", () => {
     const config: Record<string, number> = {};
     for (let i = 0; i < 20_000; i++) config[`a${i}`] = i;
