@@ -141,7 +141,8 @@ export function judgeOf(
         : undefined;
     const tooLarge = objectBytes !== undefined && objectBytes > limits.objectBytes;
     if ((onJudging && text.length > envelopeFirstChars) || outgrownHeapMb !== undefined || tooLarge) {
-      // Its parse may outgrow the worker's heap: known by its uid before, it is answered even then.
+      // Its parse may outgrow the worker's heap, or it is not parsed: known by its uid before, it is
+      // answered even then.
       const envelope = scanEnvelope(text);
       const review = envelope && reviewInProgress(route.kind, envelope);
       if (review) onJudging?.(review);

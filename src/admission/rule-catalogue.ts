@@ -215,7 +215,7 @@ export const protocolRules = errorRules({
     realSystem:
       "the operators judge any object however long it takes; the API server bounds only size and depth (a request body of 3 MiB; etcd stores 1.5 MiB by default)",
     stricter:
-      "bounded work per review: no input may hang the webhook or spread its cost over many rules; no real object comes near. An object over 3 MiB reaches a webhook only from a client writing YAML or CBOR more compactly than JSON, into a cluster whose etcd stores more than its default",
+      "bounded work per review: no input may hang the webhook or spread its cost over many rules; no real object comes near. An object over 3 MiB reaches a webhook only from a client writing YAML or CBOR more compactly than JSON, or grown by a mutating webhook called before this one, and is stored only by a cluster whose etcd stores more than its default",
     upstream: "this project's src/budget/work-budget.ts",
     fixed: true,
     // The API server bounds CEL by its own cost limits; a narrowed webhook's budget matters only when called.
