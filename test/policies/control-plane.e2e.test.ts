@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { load as loadYaml } from "js-yaml";
+import { limits } from "../../src/base/limits.js";
 import type { GeneratedPolicy } from "../../src/codegen/native-policies.js";
 import { useControlPlane } from "../support/control-plane.js";
 import { corpusPath, withoutCorpus } from "../support/corpus.js";
@@ -53,6 +54,21 @@ describe("native policies on a real API server (kube-apiserver 1.37.2)", { skip:
       `our CRDs: ${result.compared} requests compared (${result.skipped} skipped: refused by the schema, no name, or an old object the server refuses); rules found: ${[...result.fired].map(([r, n]) => `${r}×${n}`).join(", ")}`,
     );
     assert.deepEqual(result.report, []);
+  });
+
+  it("refuses a Module of over 3 MiB of JSON before any admission (413), which the webhook's object-size denial follows, and etcd stores none over 1.5 MiB", async () => {
+    const path = `/apis/batch.forkspacer.com/v1/namespaces/${namespace}/modules`;
+    const large = (name: string, blob: number) => {
+      const module = helmModule();
+      module.metadata = { name, namespace };
+      if (module.spec.helm) module.spec.helm.values = [{ raw: { blob: "x".repeat(blob) } }];
+      return module;
+    };
+    const over = await plane().send("POST", path, large("over-the-limit", limits.objectBytes));
+    assert.equal(over.status, 413, over.body.slice(0, 300));
+    assert.match(over.body, new RegExp(`limit is ${limits.objectBytes}`));
+    const within = await plane().send("POST", path, large("within-the-limit", 2_000_000));
+    assert.match(within.body, /request is too large/, within.body.slice(0, 300));
   });
 });
 
